@@ -1,0 +1,42 @@
+import { forbidden, LecternError } from '../shared/errors.ts';
+import { roleGrants, type Role, type Scope } from './scopes.ts';
+
+/** Who is calling. Embedders acting as the application itself use the system actor. */
+export type Actor =
+  | { kind: 'system' }
+  | {
+      kind: 'user';
+      userId: number;
+      publicId: string;
+      role: Role;
+      scopes: ReadonlySet<Scope>;
+      /** the API token used, when the call came through one */
+      tokenId?: number;
+    };
+
+export const systemActor: Actor = { kind: 'system' };
+
+/** What every service call carries: the actor, and the request id that per-item errors repeat. */
+export interface RequestContext {
+  actor: Actor;
+  requestId: string;
+}
+
+/**
+ * The route-level gate, called first by every service method: a role that can never use the
+ * route is `forbidden`; a role that could, through a token lacking the scope, is `insufficient_scope`.
+ */
+export function authorize(actor: Actor, scope: Scope): void {
+  if (actor.kind === 'system') return;
+  if (!roleGrants[actor.role].has(scope)) {
+    throw forbidden(`Your role (${actor.role}) does not permit this action.`);
+  }
+  if (!actor.scopes.has(scope)) {
+    throw new LecternError('insufficient_scope', `This token lacks the scope '${scope}' that this route requires.`);
+  }
+}
+
+export const isAdmin = (actor: Actor): boolean => actor.kind === 'system' || actor.role === 'admin';
+
+/** Internal id of the calling user, or null for the system actor. */
+export const actorUserId = (actor: Actor): number | null => (actor.kind === 'user' ? actor.userId : null);

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import type { ListSpec } from '../shared/list-query.ts';
+import { datetimeField, nameField, userRefSchema } from '../shared/schema.ts';
+import { scopeSchema } from './scopes.ts';
+
+/** An API token as listed; the secret itself is never stored or shown again. */
+export const apiTokenSchema = z.object({
+  public_id: z.string(),
+  name: z.string(),
+  token_prefix: z.string(),
+  scopes: z.array(scopeSchema),
+  expires_at: z.string().nullable(),
+  created: z.string(),
+  last_used_at: z.string().nullable(),
+  user: userRefSchema,
+});
+export type ApiToken = z.infer<typeof apiTokenSchema>;
+
+/** The create response: the only place the `token` appears. */
+export type IssuedApiToken = ApiToken & { token: string };
+
+export interface ApiTokenRecord {
+  id: number;
+  userId: number;
+  view: ApiToken;
+}
+
+export const createTokenInput = z.strictObject({
+  name: nameField(),
+  expires_at: datetimeField().nullable().optional(),
+  // names are checked against the caller's role by the service, so one message can list every problem
+  scopes: z.array(z.string()).min(1).optional(),
+});
+export type CreateTokenInput = z.input<typeof createTokenInput>;
+
+export const tokenListSpec = {
+  filters: { user: { kind: 'uuid' } },
+  ranges: { created: 'datetime' },
+  ordering: ['name', 'created', 'expires_at', 'last_used_at'],
+  defaultOrdering: ['created'],
+} as const satisfies ListSpec;

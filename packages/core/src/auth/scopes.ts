@@ -1,0 +1,67 @@
+/** Scope names and the grants of each role (decisions §1). */
+import { z } from 'zod';
+
+export const scopes = [
+  'users:read',
+  'users:write',
+  'groups:read',
+  'groups:write',
+  'content:read',
+  'content:write',
+  'assignments:read',
+  'assignments:write',
+  'events:read',
+  'events:write',
+  'enrollments:read',
+  'enrollments:write',
+  'insights:read',
+  'reports:read',
+  'reports:write',
+  'tokens:read',
+  'tokens:write',
+  'webhooks:read',
+  'webhooks:write',
+] as const;
+export type Scope = (typeof scopes)[number];
+export const scopeSchema = z.enum(scopes);
+
+export const roles = ['admin', 'organizer', 'user'] as const;
+export type Role = (typeof roles)[number];
+export const roleSchema = z.enum(roles);
+
+/**
+ * What each role may do at all. Object-level limits (organizers write only groups they own,
+ * users see only their own records) are enforced by each area's service.
+ */
+export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
+  admin: new Set(scopes),
+  organizer: new Set<Scope>([
+    'users:read',
+    'groups:read',
+    'groups:write',
+    'content:read',
+    'content:write',
+    'assignments:read',
+    'assignments:write',
+    'events:read',
+    'events:write',
+    'enrollments:read',
+    'enrollments:write',
+    'insights:read',
+    'reports:read',
+    'reports:write',
+    'tokens:read',
+    'tokens:write',
+  ]),
+  user: new Set<Scope>([
+    'content:read',
+    'assignments:read',
+    'assignments:write',
+    'enrollments:read',
+    'enrollments:write',
+    'tokens:read',
+    'tokens:write',
+  ]),
+};
+
+export const grantedScopes = (role: Role): Scope[] => scopes.filter((scope) => roleGrants[role].has(scope));

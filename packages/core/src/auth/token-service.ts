@@ -1,0 +1,128 @@
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso } from '../shared/clock.ts';
+import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+import { parseListQuery, type Page, type QueryParams } from '../shared/list-query.ts';
+import { parseInput } from '../shared/validation.ts';
+import { authorize, isAdmin, type Actor, type RequestContext } from './actor.ts';
+import { createTokenInput, tokenListSpec, type ApiToken, type ApiTokenRecord, type IssuedApiToken } from './api-token.ts';
+import { grantedScopes, roleGrants, scopes as allScopes, type Role, type Scope } from './scopes.ts';
+import { generateTokenSecret, hashToken, looksLikeToken, tokenDisplayPrefix } from './token-secret.ts';
+
+const invalidToken = () => new LecternError('invalid_token', 'The API token is invalid, expired or revoked.');
+
+export interface IssueTokenRequest {
+  userId: number;
+  role: Role;
+  name: string;
+  scopes?: readonly string[] | undefined;
+  expiresAt?: string | null | undefined;
+}
+
+export class TokenService {
+  /** last use per token id, written to storage in the background rather than on every request */
+  private readonly pendingUses = new Map<number, string>();
+
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** `POST /api-tokens/`: a token for the calling user. */
+  async create(ctx: RequestContext, body: unknown): Promise<IssuedApiToken> {
+    authorize(ctx.actor, 'tokens:write');
+    if (ctx.actor.kind !== 'user') throw badRequest('Tokens are issued to users; use issue() with a user id.');
+    const input = parseInput(createTokenInput, body);
+    return this.issue({
+      userId: ctx.actor.userId,
+      role: ctx.actor.role,
+      name: input.name,
+      scopes: input.scopes,
+      expiresAt: input.expires_at,
+    });
+  }
+
+  /**
+   * Issues a token for any user (the CLI and the bootstrap use this directly).
+   * Pass the transaction's stores when issuing inside one.
+   */
+  async issue(request: IssueTokenRequest, stores: Stores = this.deps.storage): Promise<IssuedApiToken> {
+    const scopes = this.checkScopes(request.role, request.scopes);
+    const now = nowIso(this.deps.clock);
+    if (request.expiresAt && request.expiresAt <= now) throw fieldError('expires_at', 'Must be in the future.');
+    const token = generateTokenSecret();
+    const record = await stores.tokens.insert({
+      publicId: this.deps.ids.uuid(),
+      userId: request.userId,
+      name: request.name,
+      tokenHash: hashToken(token),
+      tokenPrefix: tokenDisplayPrefix(token),
+      scopes,
+      expiresAt: request.expiresAt ?? null,
+      created: now,
+    });
+    return { ...record.view, token };
+  }
+
+  async list(ctx: RequestContext, params: QueryParams): Promise<Page<ApiToken>> {
+    authorize(ctx.actor, 'tokens:read');
+    const query = parseListQuery(tokenListSpec, params);
+    const ownerId = isAdmin(ctx.actor) || ctx.actor.kind !== 'user' ? null : ctx.actor.userId;
+    const page = await this.deps.storage.tokens.list(query, ownerId);
+    return { total: page.total, items: page.items.map((record) => record.view) };
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<ApiToken> {
+    authorize(ctx.actor, 'tokens:read');
+    return (await this.requireVisible(ctx.actor, publicId)).view;
+  }
+
+  async revoke(ctx: RequestContext, publicId: string): Promise<void> {
+    authorize(ctx.actor, 'tokens:write');
+    const record = await this.requireVisible(ctx.actor, publicId);
+    await this.deps.storage.tokens.revoke(record.id, nowIso(this.deps.clock));
+  }
+
+  /**
+   * Resolves a bearer token to its actor. Unknown, expired and revoked tokens, and tokens of
+   * deactivated users, are all `invalid_token`; the caller handles a missing header.
+   */
+  async authenticate(token: string): Promise<Actor> {
+    if (!looksLikeToken(token)) throw invalidToken();
+    const credentials = await this.deps.storage.tokens.findCredentials(hashToken(token));
+    const now = nowIso(this.deps.clock);
+    if (!credentials || !credentials.user.isActive) throw invalidToken();
+    if (credentials.expiresAt !== null && credentials.expiresAt <= now) throw invalidToken();
+    this.pendingUses.set(credentials.tokenId, now);
+    return {
+      kind: 'user',
+      userId: credentials.user.id,
+      publicId: credentials.user.publicId,
+      role: credentials.user.role,
+      // a token never exceeds its user's current role, even if the role was lowered after issue
+      scopes: new Set(credentials.scopes.filter((scope) => roleGrants[credentials.user.role].has(scope))),
+      tokenId: credentials.tokenId,
+    };
+  }
+
+  /** Writes buffered `last_used_at` values; called periodically and at shutdown. */
+  async flushUsage(): Promise<void> {
+    if (this.pendingUses.size === 0) return;
+    const uses = [...this.pendingUses].map(([id, at]) => ({ id, at }));
+    this.pendingUses.clear();
+    await this.deps.storage.tokens.recordUse(uses);
+  }
+
+  private checkScopes(role: Role, requested: readonly string[] | undefined): Scope[] {
+    if (requested === undefined) return grantedScopes(role);
+    const unknown = requested.filter((scope) => !(allScopes as readonly string[]).includes(scope));
+    if (unknown.length > 0) throw fieldError('scopes', `Unknown scopes: ${unknown.join(', ')}.`);
+    const denied = requested.filter((scope) => !roleGrants[role].has(scope as Scope));
+    if (denied.length > 0) throw fieldError('scopes', `Your role (${role}) cannot grant: ${denied.join(', ')}.`);
+    return allScopes.filter((scope) => requested.includes(scope));
+  }
+
+  private async requireVisible(actor: Actor, publicId: string): Promise<ApiTokenRecord> {
+    const record = isUuid(publicId) ? await this.deps.storage.tokens.findByPublicId(publicId) : undefined;
+    if (!record || (!isAdmin(actor) && actor.kind === 'user' && record.userId !== actor.userId)) throw notFound('API token');
+    return record;
+  }
+}

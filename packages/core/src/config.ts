@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/** Default retry delays (seconds) after a failed webhook attempt: decisions §9. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export const lecternConfigSchema = z.object({
+  /** Base URL people use to reach this platform; media-processing events link into it. */
+  publicUrl: z.string().default('http://127.0.0.1:8080'),
+  webhooks: z
+    .object({
+      enabled: z.boolean().default(true),
+      /** Lifts the https-only and public-address rules for local development and tests. */
+      allowPrivateTargets: z.boolean().default(false),
+      retryScheduleSeconds: z.array(z.number().nonnegative()).min(1).default(DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    })
+    .prefault({}),
+});
+export type LecternConfig = z.infer<typeof lecternConfigSchema>;
+export type LecternConfigInput = z.input<typeof lecternConfigSchema>;

@@ -1,0 +1,134 @@
+import { authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso } from '../shared/clock.ts';
+import { fieldError, forbidden, notFound } from '../shared/errors.ts';
+import { assertIfMatch } from '../shared/etag.ts';
+import { parseListQuery, type Page, type QueryParams } from '../shared/list-query.ts';
+import { parseInput } from '../shared/validation.ts';
+import type { WriteOptions } from '../users/user-service.ts';
+import { userListSpec, type User } from '../users/user.ts';
+import {
+  createGroupInput,
+  groupListSpec,
+  membershipInput,
+  NATIVE_SOURCE,
+  replaceMembershipInput,
+  updateGroupInput,
+  type Group,
+  type GroupRecord,
+  type GroupRelation,
+  type MembershipOperation,
+} from './group.ts';
+import { assertReplaceConfirmed, nextMembers } from './membership-rules.ts';
+
+export class GroupService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async list(ctx: RequestContext, params: QueryParams): Promise<Page<Group>> {
+    authorize(ctx.actor, 'groups:read');
+    const page = await this.deps.storage.groups.list(parseListQuery(groupListSpec, params));
+    return { total: page.total, items: page.items.map((record) => record.view) };
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<Group> {
+    authorize(ctx.actor, 'groups:read');
+    return (await this.require(this.deps.storage, publicId)).view;
+  }
+
+  async listMembers(ctx: RequestContext, publicId: string, params: QueryParams): Promise<Page<User>> {
+    authorize(ctx.actor, 'groups:read');
+    const group = await this.require(this.deps.storage, publicId);
+    const page = await this.deps.storage.groups.listMembers(group.id, parseListQuery(userListSpec, params));
+    return { total: page.total, items: page.items.map((record) => record.view) };
+  }
+
+  async create(ctx: RequestContext, body: unknown): Promise<Group> {
+    authorize(ctx.actor, 'groups:write');
+    this.requireAdmin(ctx.actor, 'Only admins can create groups.');
+    const input = parseInput(createGroupInput, body);
+    const record = await this.deps.storage.groups.insert({
+      publicId: this.deps.ids.uuid(),
+      name: input.name,
+      source: input.source === undefined ? NATIVE_SOURCE : input.source,
+      created: nowIso(this.deps.clock),
+    });
+    return record.view;
+  }
+
+  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Group> {
+    authorize(ctx.actor, 'groups:write');
+    const input = parseInput(updateGroupInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const group = await this.require(tx, publicId);
+      await this.requireManager(tx, ctx.actor, group);
+      assertIfMatch(options.ifMatch, group.view);
+      await tx.groups.update(group.id, { ...input, modified: nowIso(this.deps.clock) });
+      return (await tx.groups.findById(group.id))!.view;
+    });
+  }
+
+  async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {
+    authorize(ctx.actor, 'groups:write');
+    this.requireAdmin(ctx.actor, 'Only admins can delete groups.');
+    await this.deps.storage.transaction(async (tx) => {
+      const group = await this.require(tx, publicId);
+      assertIfMatch(options.ifMatch, group.view);
+      await tx.groups.softDelete(group.id, nowIso(this.deps.clock));
+    });
+  }
+
+  /** The six membership operations: add, remove or replace the group's members or owners. */
+  async changeMembership(
+    ctx: RequestContext,
+    publicId: string,
+    relation: GroupRelation,
+    op: MembershipOperation,
+    body: unknown,
+    options: WriteOptions = {},
+  ): Promise<Group> {
+    authorize(ctx.actor, 'groups:write');
+    const replace = op === 'replace' ? parseInput(replaceMembershipInput, body) : null;
+    const input = replace ?? parseInput(membershipInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const group = await this.require(tx, publicId);
+      if (relation === 'owner') this.requireAdmin(ctx.actor, 'Only admins can change the owners of a group.');
+      else await this.requireManager(tx, ctx.actor, group);
+      assertIfMatch(options.ifMatch, group.view);
+
+      const known = await tx.users.idsByPublicIds(input.member_ids);
+      const unknown = input.member_ids.filter((id) => !known.has(id));
+      if (unknown.length > 0) throw fieldError('member_ids', `No user has these public_ids: ${unknown.join(', ')}.`);
+      const ids = [...new Set(known.values())];
+
+      const current = await tx.groups.relatedUserIds(group.id, relation);
+      const next = nextMembers(current, op, ids);
+      if (replace) assertReplaceConfirmed(relation, current, next, replace);
+
+      const now = nowIso(this.deps.clock);
+      const removed = current.filter((id) => !next.has(id));
+      const added = [...next].filter((id) => !current.includes(id));
+      if (removed.length > 0) await tx.groups.removeRelated(group.id, relation, removed);
+      if (added.length > 0) await tx.groups.addRelated(group.id, relation, added, now);
+      if (removed.length > 0 || added.length > 0) await tx.groups.update(group.id, { modified: now });
+      return (await tx.groups.findById(group.id))!.view;
+    });
+  }
+
+  private requireAdmin(actor: Actor, message: string): void {
+    if (!isAdmin(actor)) throw forbidden(message);
+  }
+
+  /** Admins manage every group; organizers only the groups they own. */
+  private async requireManager(stores: Stores, actor: Actor, group: GroupRecord): Promise<void> {
+    if (isAdmin(actor) || actor.kind !== 'user') return;
+    if (actor.role === 'organizer' && (await stores.groups.isRelated(group.id, 'owner', actor.userId))) return;
+    throw forbidden('Organizers can change only the groups they own.');
+  }
+
+  private async require(stores: Stores, publicId: string): Promise<GroupRecord> {
+    const record = await stores.groups.findByPublicId(publicId);
+    if (!record) throw notFound('Group');
+    return record;
+  }
+}

@@ -1,0 +1,35 @@
+/** Public API of @lectern/core. */
+export * from './lectern.ts';
+export * from './config.ts';
+export type { ServiceDeps } from './service-deps.ts';
+
+export * from './shared/errors.ts';
+export * from './shared/ids.ts';
+export * from './shared/clock.ts';
+export * from './shared/time.ts';
+export * from './shared/etag.ts';
+export * from './shared/list-query.ts';
+export * from './shared/schema.ts';
+export * from './shared/validation.ts';
+
+export * from './ports/storage.ts';
+export * from './ports/user-store.ts';
+export * from './ports/group-store.ts';
+export * from './ports/token-store.ts';
+export * from './ports/outbox-store.ts';
+
+export * from './auth/scopes.ts';
+export * from './auth/actor.ts';
+export * from './auth/api-token.ts';
+export * from './auth/token-secret.ts';
+export * from './auth/token-service.ts';
+
+export * from './users/user.ts';
+export * from './users/user-rules.ts';
+export * from './users/user-service.ts';
+
+export * from './groups/group.ts';
+export * from './groups/membership-rules.ts';
+export * from './groups/group-service.ts';
+
+export * from './webhooks/webhook-event.ts';

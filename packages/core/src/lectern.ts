@@ -1,0 +1,104 @@
+/**
+ * The embeddable Lectern: every domain service over a storage adapter, with no HTTP.
+ *
+ *   const lectern = createLectern({ storage: await openSqliteStorage({ file: 'app.db' }) });
+ *   const user = await lectern.users.create(lectern.context(), { email, name });
+ */
+import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
+import type { IssuedApiToken } from './auth/api-token.ts';
+import { TokenService } from './auth/token-service.ts';
+import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
+import { GroupService } from './groups/group-service.ts';
+import type { Storage } from './ports/storage.ts';
+import type { ServiceDeps } from './service-deps.ts';
+import { nowIso, systemClock, type Clock } from './shared/clock.ts';
+import { randomIds, type IdGenerator } from './shared/ids.ts';
+import type { User } from './users/user.ts';
+import { UserService } from './users/user-service.ts';
+import { EventRecorder } from './webhooks/webhook-event.ts';
+
+export interface LecternOptions {
+  storage: Storage;
+  clock?: Clock;
+  ids?: IdGenerator;
+  config?: LecternConfigInput;
+}
+
+export interface BootstrapResult {
+  user: User;
+  token: IssuedApiToken;
+}
+
+const USAGE_FLUSH_MS = 5_000;
+
+export class Lectern {
+  readonly config: LecternConfig;
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly events: EventRecorder;
+  readonly users: UserService;
+  readonly groups: GroupService;
+  readonly tokens: TokenService;
+  private usageTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: LecternOptions) {
+    this.config = lecternConfigSchema.parse(options.config ?? {});
+    this.storage = options.storage;
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? randomIds;
+    this.events = new EventRecorder(this.clock, this.ids);
+    const deps: ServiceDeps = {
+      storage: this.storage,
+      clock: this.clock,
+      ids: this.ids,
+      events: this.events,
+      config: this.config,
+    };
+    this.users = new UserService(deps);
+    this.groups = new GroupService(deps);
+    this.tokens = new TokenService(deps);
+  }
+
+  /** A request context; without an actor, the embedding application itself (every permission). */
+  context(actor: Actor = systemActor, requestId: string = this.ids.prefixed('req_')): RequestContext {
+    return { actor, requestId };
+  }
+
+  /** Starts background work (token usage flushing; later issues add job and delivery workers). */
+  start(): void {
+    this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
+  }
+
+  /**
+   * On an empty database, creates an admin and a token for it, in one transaction so that two
+   * processes starting together cannot both bootstrap. Returns null when users already exist.
+   */
+  async bootstrapAdmin(admin: { email: string; name: string }): Promise<BootstrapResult | null> {
+    return this.storage.transaction(async (tx) => {
+      if ((await tx.users.count()) > 0) return null;
+      const record = await tx.users.insert({
+        publicId: this.ids.uuid(),
+        email: admin.email,
+        name: admin.name,
+        role: 'admin',
+        employeeId: null,
+        managerId: null,
+        isActive: true,
+        dateJoined: nowIso(this.clock),
+      });
+      const token = await this.tokens.issue({ userId: record.id, role: 'admin', name: 'bootstrap' }, tx);
+      return { user: record.view, token };
+    });
+  }
+
+  /** Stops background work, writes what is buffered, and closes the storage. */
+  async close(): Promise<void> {
+    if (this.usageTimer) clearInterval(this.usageTimer);
+    this.usageTimer = undefined;
+    await this.tokens.flushUsage();
+    await this.storage.close();
+  }
+}
+
+export const createLectern = (options: LecternOptions): Lectern => new Lectern(options);

@@ -1,0 +1,24 @@
+/**
+ * The storage port. The core reaches persistence only through these interfaces; @lectern/storage
+ * implements them with kysely (SQLite now, PostgreSQL later), and an embedder may supply its own.
+ */
+import type { GroupStore } from './group-store.ts';
+import type { OutboxStore } from './outbox-store.ts';
+import type { TokenStore } from './token-store.ts';
+import type { UserStore } from './user-store.ts';
+
+export interface Stores {
+  users: UserStore;
+  groups: GroupStore;
+  tokens: TokenStore;
+  outbox: OutboxStore;
+}
+
+export interface Storage extends Stores {
+  /**
+   * Runs `work` in one database transaction: everything written through `tx`, including the
+   * outbox events, commits together or not at all. Transactions are serialised per database.
+   */
+  transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

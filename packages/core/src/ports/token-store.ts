@@ -1,0 +1,33 @@
+import type { ApiTokenRecord } from '../auth/api-token.ts';
+import type { Role, Scope } from '../auth/scopes.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
+
+export interface NewTokenRow {
+  publicId: string;
+  userId: number;
+  name: string;
+  tokenHash: string;
+  tokenPrefix: string;
+  scopes: Scope[];
+  expiresAt: string | null;
+  created: string;
+}
+
+/** What authentication needs, read in one indexed lookup by hash. */
+export interface TokenCredentials {
+  tokenId: number;
+  scopes: Scope[];
+  expiresAt: string | null;
+  user: { id: number; publicId: string; role: Role; isActive: boolean };
+}
+
+export interface TokenStore {
+  insert(row: NewTokenRow): Promise<ApiTokenRecord>;
+  /** Tokens that are not revoked. */
+  findByPublicId(publicId: string): Promise<ApiTokenRecord | undefined>;
+  findCredentials(tokenHash: string): Promise<TokenCredentials | undefined>;
+  /** `ownerId` null lists every user's tokens. */
+  list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>>;
+  revoke(id: number, at: string): Promise<void>;
+  recordUse(uses: ReadonlyArray<{ id: number; at: string }>): Promise<void>;
+}

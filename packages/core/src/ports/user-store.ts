@@ -1,0 +1,34 @@
+import type { Role } from '../auth/scopes.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { UserRecord } from '../users/user.ts';
+
+export interface NewUserRow {
+  publicId: string;
+  email: string;
+  name: string;
+  role: Role;
+  employeeId: string | null;
+  managerId: number | null;
+  isActive: boolean;
+  dateJoined: string;
+}
+
+export type UserChanges = Partial<Pick<NewUserRow, 'name' | 'role' | 'employeeId' | 'managerId' | 'isActive'>> & {
+  modified: string;
+};
+
+export interface UserStore {
+  insert(row: NewUserRow): Promise<UserRecord>;
+  update(id: number, changes: UserChanges): Promise<void>;
+  findById(id: number): Promise<UserRecord | undefined>;
+  findByPublicId(publicId: string): Promise<UserRecord | undefined>;
+  /** Case-insensitive. */
+  findByEmail(email: string): Promise<UserRecord | undefined>;
+  /** Internal ids of the given public ids; unknown ones are absent from the map. */
+  idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>>;
+  /** The managers above a user, nearest first. */
+  managerChain(id: number): Promise<number[]>;
+  countActiveAdmins(): Promise<number>;
+  count(): Promise<number>;
+  list(query: ListQuery): Promise<Page<UserRecord>>;
+}

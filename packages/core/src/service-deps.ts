@@ -1,0 +1,14 @@
+import type { LecternConfig } from './config.ts';
+import type { Storage } from './ports/storage.ts';
+import type { Clock } from './shared/clock.ts';
+import type { IdGenerator } from './shared/ids.ts';
+import type { EventRecorder } from './webhooks/webhook-event.ts';
+
+/** What every service is built from. */
+export interface ServiceDeps {
+  storage: Storage;
+  clock: Clock;
+  ids: IdGenerator;
+  events: EventRecorder;
+  config: LecternConfig;
+}

@@ -1,0 +1,14 @@
+/** Injectable time source: rules read the time from here, never from `Date.now()` directly. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Timestamps are stored and returned as UTC ISO-8601 with milliseconds and `Z`; they sort as strings. */
+export const toIso = (date: Date): string => date.toISOString();
+
+export const nowIso = (clock: Clock): string => toIso(clock.now());
+
+/** Today's date (UTC) as `YYYY-MM-DD`. */
+export const todayUtc = (clock: Clock): string => toIso(clock.now()).slice(0, 10);

@@ -1,0 +1,27 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** Source of identifiers; injectable so embedders and tests can make ids deterministic. */
+export interface IdGenerator {
+  /** A public id: a UUID v4 in canonical (lower-case, hyphenated) form. */
+  uuid(): string;
+  /** `prefix` + 26 Crockford base32 characters (130 random bits), e.g. `msg_…`, `ep_…`. */
+  prefixed(prefix: string): string;
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export function randomBase32(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (let i = 0; i < length; i++) out += CROCKFORD[bytes[i]! & 31];
+  return out;
+}
+
+export const randomIds: IdGenerator = {
+  uuid: () => randomUUID(),
+  prefixed: (prefix) => prefix + randomBase32(26),
+};
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);

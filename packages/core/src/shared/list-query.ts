@@ -1,0 +1,160 @@
+/**
+ * The one way list endpoints read their query string: paging, filters, `__gte`/`__lte` bounds,
+ * `search` and comma-separated `ordering`. Each area declares a ListSpec; the storage adapter
+ * turns the parsed ListQuery into SQL (packages/storage/src/shared/list-builder.ts).
+ */
+import { badRequest } from './errors.ts';
+import { isUuid } from './ids.ts';
+import { parseDate, parseDatetimeBound } from './time.ts';
+
+export const DEFAULT_PAGE_SIZE = 25;
+export const MAX_PAGE_SIZE = 100;
+
+export type FilterDef =
+  | { kind: 'string' }
+  | { kind: 'boolean' }
+  | { kind: 'integer' }
+  | { kind: 'uuid'; multiple?: boolean }
+  | { kind: 'enum'; values: readonly string[]; multiple?: boolean }
+  /** comma-separated list of free strings (e.g. tag names) */
+  | { kind: 'strings' };
+
+export type RangeKind = 'datetime' | 'date';
+
+export interface ListSpec {
+  filters: Record<string, FilterDef>;
+  /** fields accepting `<field>__gte` and `<field>__lte` */
+  ranges?: Record<string, RangeKind>;
+  search?: boolean;
+  ordering: readonly string[];
+  /** applied when the client sends no `ordering`; the adapter always adds a unique tiebreak */
+  defaultOrdering: readonly string[];
+}
+
+export type FilterValue = string | number | boolean | string[];
+
+export interface OrderTerm {
+  field: string;
+  descending: boolean;
+}
+
+export interface ListQuery {
+  page: number;
+  pageSize: number;
+  filters: Record<string, FilterValue>;
+  ranges: Record<string, { gte?: string; lte?: string }>;
+  search?: string;
+  ordering: OrderTerm[];
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+/** Query parameters as the edge hands them over: a URLSearchParams or a plain record. */
+export type QueryParams = URLSearchParams | Record<string, string | undefined>;
+
+const read = (params: QueryParams, key: string): string | undefined =>
+  params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
+
+function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw badRequest(`Query parameter '${name}' must be an integer of at least 1.`);
+  return Number(raw);
+}
+
+const splitList = (raw: string) =>
+  raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+
+function parseFilter(name: string, def: FilterDef, raw: string): FilterValue {
+  const invalid = (what: string) => badRequest(`Query parameter '${name}' ${what}.`);
+  switch (def.kind) {
+    case 'string':
+      return raw;
+    case 'boolean': {
+      const lowered = raw.toLowerCase();
+      if (lowered === 'true') return true;
+      if (lowered === 'false') return false;
+      throw invalid("must be 'true' or 'false'");
+    }
+    case 'integer':
+      if (!/^-?\d+$/.test(raw)) throw invalid('must be an integer');
+      return Number(raw);
+    case 'uuid': {
+      const values = def.multiple ? splitList(raw) : [raw];
+      if (values.length === 0 || !values.every(isUuid)) throw invalid(def.multiple ? 'must be a comma-separated list of UUIDs' : 'must be a UUID');
+      return def.multiple ? values : values[0]!;
+    }
+    case 'enum': {
+      const values = def.multiple ? splitList(raw) : [raw];
+      const bad = values.filter((value) => !def.values.includes(value));
+      if (values.length === 0 || bad.length > 0) throw invalid(`must be one of: ${def.values.join(', ')}`);
+      return def.multiple ? values : values[0]!;
+    }
+    case 'strings': {
+      const values = splitList(raw);
+      if (values.length === 0) throw invalid('must name at least one value');
+      return values;
+    }
+  }
+}
+
+function parseOrdering(spec: ListSpec, raw: string | undefined): OrderTerm[] {
+  const terms = raw === undefined || raw.trim() === '' ? [...spec.defaultOrdering] : splitList(raw);
+  const seen = new Set<string>();
+  const ordering: OrderTerm[] = [];
+  for (const term of terms) {
+    const descending = term.startsWith('-');
+    const field = descending || term.startsWith('+') ? term.slice(1) : term;
+    if (!spec.ordering.includes(field)) {
+      throw badRequest(`Query parameter 'ordering' cannot sort by '${field}'. Sortable fields: ${spec.ordering.join(', ')}.`);
+    }
+    if (seen.has(field)) continue;
+    seen.add(field);
+    ordering.push({ field, descending });
+  }
+  return ordering;
+}
+
+/** Parses and validates a list request. Unknown parameters are ignored; malformed known ones are 400. */
+export function parseListQuery(spec: ListSpec, params: QueryParams): ListQuery {
+  const page = positiveInteger('page', read(params, 'page'), 1);
+  const pageSize = Math.min(positiveInteger('page_size', read(params, 'page_size'), DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+
+  const filters: Record<string, FilterValue> = {};
+  for (const [name, def] of Object.entries(spec.filters)) {
+    const raw = read(params, name);
+    if (raw === undefined || raw === '') continue;
+    filters[name] = parseFilter(name, def, raw);
+  }
+
+  const ranges: ListQuery['ranges'] = {};
+  for (const [field, kind] of Object.entries(spec.ranges ?? {})) {
+    for (const bound of ['gte', 'lte'] as const) {
+      const name = `${field}__${bound}`;
+      const raw = read(params, name);
+      if (raw === undefined || raw === '') continue;
+      const value = kind === 'date' ? parseDate(raw) : parseDatetimeBound(raw, bound);
+      if (value === null) {
+        throw badRequest(
+          `Query parameter '${name}' must be ${kind === 'date' ? 'a date (YYYY-MM-DD)' : 'an ISO-8601 datetime or a date'}.`,
+        );
+      }
+      (ranges[field] ??= {})[bound] = value;
+    }
+  }
+
+  const search = spec.search ? read(params, 'search')?.trim() : undefined;
+  return {
+    page,
+    pageSize,
+    filters,
+    ranges,
+    ...(search ? { search } : {}),
+    ordering: parseOrdering(spec, read(params, 'ordering')),
+  };
+}

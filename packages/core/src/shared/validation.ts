@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { LecternError, type FieldErrors } from './errors.ts';
+
+const typeNames: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+  date: 'a date',
+};
+
+/** Person-readable messages for the issues our schemas produce; zod's defaults name internals. */
+const messageFor: z.core.$ZodErrorMap = (issue) => {
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'This field is required.';
+      if (issue.input === null) return 'This field may not be null.';
+      return `Must be ${typeNames[issue.expected] ?? issue.expected}.`;
+    case 'too_small':
+      if (issue.origin === 'string') return `Must be at least ${issue.minimum} character${issue.minimum === 1 ? '' : 's'} long.`;
+      if (issue.origin === 'array') return `Must contain at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}.`;
+      return `Must be at least ${issue.minimum}.`;
+    case 'too_big':
+      if (issue.origin === 'string') return `Must be at most ${issue.maximum} characters long.`;
+      if (issue.origin === 'array') return `Must contain at most ${issue.maximum} items.`;
+      return `Must be at most ${issue.maximum}.`;
+    case 'invalid_value':
+      return `Must be one of: ${issue.values.map(String).join(', ')}.`;
+    case 'invalid_format':
+      if (issue.format === 'email') return 'Enter a valid email address.';
+      return `Must be a valid ${issue.format}.`;
+    default:
+      return undefined;
+  }
+};
+
+/** Flattens zod issues into the envelope's `field_errors` / `non_field_errors`. */
+export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): { fieldErrors: FieldErrors; nonFieldErrors: string[] } {
+  const fieldErrors: FieldErrors = {};
+  const nonFieldErrors: string[] = [];
+  const add = (path: readonly PropertyKey[], message: string) => {
+    if (path.length === 0) {
+      nonFieldErrors.push(message);
+      return;
+    }
+    const key = path.map(String).join('.');
+    (fieldErrors[key] ??= []).push(message);
+  };
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) add([...issue.path, key], 'Unknown field.');
+    } else {
+      add(issue.path, issue.message);
+    }
+  }
+  return { fieldErrors, nonFieldErrors };
+}
+
+/** Validates a request body; anything the schema rejects is a 422 `validation_error`. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input, { error: messageFor });
+  if (result.success) return result.data;
+  const { fieldErrors, nonFieldErrors } = issuesToErrors(result.error.issues);
+  throw new LecternError('validation_error', 'The request body failed validation.', {
+    fieldErrors,
+    ...(nonFieldErrors.length > 0 ? { nonFieldErrors } : {}),
+  });
+}

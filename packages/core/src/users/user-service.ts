@@ -1,0 +1,111 @@
+import { authorize, type RequestContext } from '../auth/actor.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { fieldError, notFound } from '../shared/errors.ts';
+import { assertIfMatch } from '../shared/etag.ts';
+import { nowIso } from '../shared/clock.ts';
+import { parseListQuery, type Page, type QueryParams } from '../shared/list-query.ts';
+import { parseInput } from '../shared/validation.ts';
+import type { Stores } from '../ports/storage.ts';
+import {
+  createUserInput,
+  updateUserInput,
+  userListSpec,
+  type CreateUserInput,
+  type UpdateUserInput,
+  type User,
+  type UserRecord,
+} from './user.ts';
+import { assertKeepsAnAdmin, assertManagerAllowed } from './user-rules.ts';
+
+export interface WriteOptions {
+  /** the client's `If-Match` header, checked against the current representation inside the transaction */
+  ifMatch?: string;
+}
+
+export class UserService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  async list(ctx: RequestContext, params: QueryParams): Promise<Page<User>> {
+    authorize(ctx.actor, 'users:read');
+    const page = await this.deps.storage.users.list(parseListQuery(userListSpec, params));
+    return { total: page.total, items: page.items.map((record) => record.view) };
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<User> {
+    authorize(ctx.actor, 'users:read');
+    return (await this.require(this.deps.storage, publicId)).view;
+  }
+
+  async create(ctx: RequestContext, body: unknown): Promise<User> {
+    authorize(ctx.actor, 'users:write');
+    const input = parseInput(createUserInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      await this.assertEmailFree(tx, input.email);
+      const managerId = input.manager ? await this.resolveManager(tx, input.manager) : null;
+      const now = nowIso(this.deps.clock);
+      const record = await tx.users.insert({
+        publicId: this.deps.ids.uuid(),
+        email: input.email,
+        name: input.name,
+        role: input.role,
+        employeeId: input.employee_id ?? null,
+        managerId,
+        isActive: true,
+        dateJoined: now,
+      });
+      return record.view;
+    });
+  }
+
+  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<User> {
+    authorize(ctx.actor, 'users:write');
+    const input = parseInput(updateUserInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, publicId);
+      assertIfMatch(options.ifMatch, current.view);
+
+      let managerId: number | null | undefined;
+      if (input.manager === null) managerId = null;
+      else if (input.manager !== undefined) {
+        managerId = await this.resolveManager(tx, input.manager);
+        assertManagerAllowed(current.id, managerId, await tx.users.managerChain(managerId));
+      }
+
+      const after = { role: input.role ?? current.view.role, is_active: input.is_active ?? current.view.is_active };
+      assertKeepsAnAdmin(current.view, after, await tx.users.countActiveAdmins());
+
+      await tx.users.update(current.id, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(input.employee_id !== undefined ? { employeeId: input.employee_id } : {}),
+        ...(managerId !== undefined ? { managerId } : {}),
+        ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+        modified: nowIso(this.deps.clock),
+      });
+      return (await tx.users.findById(current.id))!.view;
+    });
+  }
+
+  /** For other areas and the CLI: find a user by email without the route-level gate. */
+  findByEmail(email: string): Promise<UserRecord | undefined> {
+    return this.deps.storage.users.findByEmail(email);
+  }
+
+  private async require(stores: Stores, publicId: string): Promise<UserRecord> {
+    const record = await stores.users.findByPublicId(publicId);
+    if (!record) throw notFound('User');
+    return record;
+  }
+
+  private async assertEmailFree(stores: Stores, email: string): Promise<void> {
+    if (await stores.users.findByEmail(email)) throw fieldError('email', 'A user with this email already exists.');
+  }
+
+  private async resolveManager(stores: Stores, managerPublicId: string): Promise<number> {
+    const manager = await stores.users.findByPublicId(managerPublicId);
+    if (!manager) throw fieldError('manager', 'No user has this public_id.');
+    return manager.id;
+  }
+}
+
+export type { CreateUserInput, UpdateUserInput };

@@ -1,0 +1,37 @@
+/**
+ * The transactional outbox: every state change records the webhook events it causes through
+ * this one recorder, on the transaction's own stores, so the change and its events commit together.
+ */
+import type { Stores } from '../ports/storage.ts';
+import { nowIso, type Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/ids.ts';
+
+export const API_VERSION = '2.0';
+
+/** The payload envelope of every webhook delivery. */
+export interface WebhookEvent<T = unknown> {
+  /** `msg_…`, fixed when recorded; the same for every subscription and every retry */
+  id: string;
+  type: string;
+  api_version: string;
+  created_at: string;
+  data: { object: T };
+}
+
+export class EventRecorder {
+  constructor(
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  build<T>(type: string, object: T): WebhookEvent<T> {
+    return { id: this.ids.prefixed('msg_'), type, api_version: API_VERSION, created_at: nowIso(this.clock), data: { object } };
+  }
+
+  /** Records events in the caller's transaction; `tx` must be the stores handed to `transaction()`. */
+  async record(tx: Stores, ...events: Array<{ type: string; object: unknown }>): Promise<WebhookEvent[]> {
+    const built = events.map(({ type, object }) => this.build(type, object));
+    for (const event of built) await tx.outbox.append(event);
+    return built;
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * Migrations are code, compiled into the bundle and the single executable, so there is no folder
+ * to ship. Add a file `NNNN-name.ts` exporting `up`, and list it here; names sort in run order.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import * as foundation from './0001-foundation.ts';
+
+const migrations: Record<string, Migration> = {
+  '0001-foundation': foundation,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,69 @@
+/**
+ * Table types for kysely. Booleans are stored as 0/1 integers and timestamps as UTC ISO-8601
+ * strings with milliseconds, so the same queries run on SQLite and PostgreSQL and compare as strings.
+ */
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  public_id: string;
+  email: string;
+  email_lower: string;
+  name: string;
+  role: string;
+  employee_id: string | null;
+  is_active: number;
+  manager_id: number | null;
+  date_joined: string;
+  modified: string;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  public_id: string;
+  name: string;
+  source: string | null;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
+export interface GroupUsersTable {
+  group_id: number;
+  user_id: number;
+  /** 'member' | 'owner' */
+  relation: string;
+  created: string;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  public_id: string;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  token_prefix: string;
+  /** JSON array of scope names */
+  scopes: string;
+  expires_at: string | null;
+  created: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OutboxEventsTable {
+  sequence: Generated<number>;
+  event_id: string;
+  type: string;
+  created_at: string;
+  /** the full JSON envelope as delivered */
+  payload: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  groups: GroupsTable;
+  group_users: GroupUsersTable;
+  api_tokens: ApiTokensTable;
+  outbox_events: OutboxEventsTable;
+}

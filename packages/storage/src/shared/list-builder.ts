@@ -1,0 +1,85 @@
+/**
+ * The one filter builder: turns a parsed ListQuery into WHERE / ORDER BY / LIMIT on a kysely
+ * query, and counts in the same SQL, so no list endpoint loads rows it does not return.
+ */
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { FilterValue, ListQuery } from '@lectern/core';
+
+// The builder serves every table, so it works on loosely typed queries; each repository keeps its
+// own queries typed and hands them over here only for the list mechanics.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyQuery = SelectQueryBuilder<any, any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyEb = ExpressionBuilder<any, any>;
+
+export type FilterSql = (eb: AnyEb, value: FilterValue) => Expression<SqlBool>;
+
+export interface ListDefinition {
+  /** one entry per filter of the area's ListSpec */
+  filters: Record<string, FilterSql>;
+  /** `<field>__gte/__lte` → the column compared */
+  ranges?: Record<string, string>;
+  /** columns `search` looks in, case-insensitively */
+  search?: readonly string[];
+  /** sortable field → column or expression */
+  ordering: Record<string, string | ((eb: AnyEb) => Expression<unknown>)>;
+  /** a unique column that makes every order total, so pages never overlap */
+  tiebreak: string;
+}
+
+/** Escapes LIKE wildcards so user text matches literally (used with `escape '\'`). */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+
+/** `column` contains `needle`, ignoring case. */
+export function containsIgnoringCase(column: string, needle: string): Expression<SqlBool> {
+  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(needle.toLowerCase())}%`} escape '\\'`;
+}
+
+export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def: ListDefinition): Q {
+  let q: AnyQuery = query;
+  for (const [name, value] of Object.entries(list.filters)) {
+    const filter = def.filters[name];
+    if (filter) q = q.where((eb) => filter(eb, value));
+  }
+  for (const [field, bounds] of Object.entries(list.ranges)) {
+    const column = def.ranges?.[field];
+    if (!column) continue;
+    if (bounds.gte !== undefined) q = q.where(column, '>=', bounds.gte);
+    if (bounds.lte !== undefined) q = q.where(column, '<=', bounds.lte);
+  }
+  if (list.search && def.search && def.search.length > 0) {
+    const needle = list.search;
+    q = q.where((eb) => eb.or(def.search!.map((column) => containsIgnoringCase(column, needle))));
+  }
+  return q as Q;
+}
+
+/**
+ * Counts the filtered rows and fetches one page of them. `select` adds the columns to the page
+ * query only, so the count stays a bare COUNT(*) over the filtered set.
+ */
+export async function fetchPage<Row>(
+  filtered: AnyQuery,
+  list: ListQuery,
+  def: ListDefinition,
+  select: (query: AnyQuery) => AnyQuery,
+): Promise<{ rows: Row[]; total: number }> {
+  const countRow = await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+  const total = Number(countRow?.total ?? 0);
+  const offset = (list.page - 1) * list.pageSize;
+  if (offset >= total) return { rows: [], total };
+
+  let page = select(filtered);
+  for (const term of list.ordering) {
+    const target = def.ordering[term.field];
+    if (!target) continue;
+    const direction = term.descending ? 'desc' : 'asc';
+    page = typeof target === 'string' ? page.orderBy(target, direction) : page.orderBy((eb) => target(eb), direction);
+  }
+  const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
+  page = page.orderBy(def.tiebreak, tiebreakDirection).limit(list.pageSize).offset(offset);
+  return { rows: (await page.execute()) as Row[], total };
+}
+
+export const toBool = (value: number | boolean | null): boolean => value === 1 || value === true;
+export const fromBool = (value: boolean): number => (value ? 1 : 0);

@@ -1,0 +1,46 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import type { Database } from '../schema.ts';
+import { CachedStatementDatabase } from './statement-cache.ts';
+
+export interface SqliteStorageOptions {
+  /** database file; `:memory:` for a throwaway database */
+  file: string;
+  /** page cache size in MiB */
+  cacheSizeMb?: number;
+  /** how long a writer waits for another process's lock before failing */
+  busyTimeoutMs?: number;
+  /**
+   * The loaded better-sqlite3 addon, for the single executable, where the addon cannot be found
+   * on disk by the usual lookup (see packages/cli/src/sea-native.ts).
+   */
+  nativeBinding?: unknown;
+}
+
+export function openSqliteDatabase(options: SqliteStorageOptions): BetterSqlite3.Database {
+  const raw = new BetterSqlite3(
+    options.file,
+    options.nativeBinding ? ({ nativeBinding: options.nativeBinding } as BetterSqlite3.Options) : {},
+  );
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  raw.pragma('temp_store = MEMORY');
+  raw.pragma(`cache_size = -${(options.cacheSizeMb ?? 32) * 1024}`);
+  return raw;
+}
+
+/** Opens (creating if needed) a SQLite database and migrates it to the current schema. */
+export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
+  const database = new CachedStatementDatabase(openSqliteDatabase(options));
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new KyselyStorage(db);
+}
