@@ -1,1 +1,68 @@
-// Placeholder replaced below once sources exist.
+// Builds the `lectern` command.
+//   node build.mjs         dist/lectern.cjs, the bundle `npx lectern` and the tests run
+//   node build.mjs --sea   also dist/lectern, a single executable with Node and SQLite inside
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const dist = join(root, 'dist');
+const entry = join(root, 'packages/cli/src/main.ts');
+
+const common = {
+  entryPoints: [entry],
+  bundle: true,
+  platform: 'node',
+  // SEA runs CommonJS only; one format for both keeps the two builds identical in behaviour
+  format: 'cjs',
+  target: 'node20',
+  // workspace packages resolve to their TypeScript sources
+  conditions: ['source'],
+  sourcemap: 'linked',
+  logLevel: 'warning',
+};
+
+mkdirSync(dist, { recursive: true });
+await build({ ...common, outfile: join(dist, 'lectern.cjs'), external: ['better-sqlite3'] });
+
+if (process.argv.includes('--sea')) {
+  const seaDir = join(dist, 'sea');
+  mkdirSync(seaDir, { recursive: true });
+  const bundle = join(seaDir, 'lectern-sea.cjs');
+  // better-sqlite3's JavaScript is bundled too; its addon travels as an asset (packages/cli/src/sea-native.ts)
+  await build({ ...common, outfile: bundle, sourcemap: false });
+  const blob = join(seaDir, 'lectern.blob');
+  const config = join(seaDir, 'sea-config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      assets: { 'better_sqlite3.node': join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node') },
+    }),
+  );
+  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
+  const executable = join(dist, 'lectern');
+  copyFileSync(process.execPath, executable);
+  try {
+    execFileSync('strip', ['--strip-all', executable]);
+  } catch {
+    // strip is optional: the executable is only larger without it
+  }
+  execFileSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/postject/dist/cli.js'),
+      executable,
+      'NODE_SEA_BLOB',
+      blob,
+      '--sentinel-fuse',
+      'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  console.log(`built ${executable}`);
+}

@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
-import { parseListQuery, type Page, type QueryParams } from '../shared/list-query.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
 import { authorize, isAdmin, type Actor, type RequestContext } from './actor.ts';
 import { createTokenInput, tokenListSpec, type ApiToken, type ApiTokenRecord, type IssuedApiToken } from './api-token.ts';
@@ -62,12 +62,12 @@ export class TokenService {
     return { ...record.view, token };
   }
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<Page<ApiToken>> {
+  /** The caller's own tokens; admins (and the system actor) see everyone's and may filter by `user`. */
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<ApiToken>> {
     authorize(ctx.actor, 'tokens:read');
     const query = parseListQuery(tokenListSpec, params);
     const ownerId = isAdmin(ctx.actor) || ctx.actor.kind !== 'user' ? null : ctx.actor.userId;
-    const page = await this.deps.storage.tokens.list(query, ownerId);
-    return { total: page.total, items: page.items.map((record) => record.view) };
+    return toListResult(query, await this.deps.storage.tokens.list(query, ownerId), (record) => record.view);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<ApiToken> {

@@ -4,7 +4,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { fieldError, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
-import { parseListQuery, type Page, type QueryParams } from '../shared/list-query.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import { userListSpec, type User } from '../users/user.ts';
@@ -25,10 +25,10 @@ import { assertReplaceConfirmed, nextMembers } from './membership-rules.ts';
 export class GroupService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<Page<Group>> {
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Group>> {
     authorize(ctx.actor, 'groups:read');
-    const page = await this.deps.storage.groups.list(parseListQuery(groupListSpec, params));
-    return { total: page.total, items: page.items.map((record) => record.view) };
+    const query = parseListQuery(groupListSpec, params);
+    return toListResult(query, await this.deps.storage.groups.list(query), (record) => record.view);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<Group> {
@@ -36,11 +36,11 @@ export class GroupService {
     return (await this.require(this.deps.storage, publicId)).view;
   }
 
-  async listMembers(ctx: RequestContext, publicId: string, params: QueryParams): Promise<Page<User>> {
+  async listMembers(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<User>> {
     authorize(ctx.actor, 'groups:read');
+    const query = parseListQuery(userListSpec, params);
     const group = await this.require(this.deps.storage, publicId);
-    const page = await this.deps.storage.groups.listMembers(group.id, parseListQuery(userListSpec, params));
-    return { total: page.total, items: page.items.map((record) => record.view) };
+    return toListResult(query, await this.deps.storage.groups.listMembers(group.id, query), (record) => record.view);
   }
 
   async create(ctx: RequestContext, body: unknown): Promise<Group> {

@@ -158,3 +158,16 @@ export function parseListQuery(spec: ListSpec, params: QueryParams): ListQuery {
     ordering: parseOrdering(spec, read(params, 'ordering')),
   };
 }
+
+/** The pagination envelope every list endpoint returns. */
+export interface ListResult<T> {
+  data: T[];
+  meta: { page: number; page_size: number; total_count: number };
+}
+
+export function toListResult<R, T>(query: ListQuery, page: Page<R>, view: (record: R) => T): ListResult<T> {
+  return {
+    data: page.items.map(view),
+    meta: { page: query.page, page_size: query.pageSize, total_count: page.total },
+  };
+}

@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { fieldError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { nowIso } from '../shared/clock.ts';
-import { parseListQuery, type Page, type QueryParams } from '../shared/list-query.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
 import type { Stores } from '../ports/storage.ts';
 import {
@@ -25,10 +25,10 @@ export interface WriteOptions {
 export class UserService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<Page<User>> {
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<User>> {
     authorize(ctx.actor, 'users:read');
-    const page = await this.deps.storage.users.list(parseListQuery(userListSpec, params));
-    return { total: page.total, items: page.items.map((record) => record.view) };
+    const query = parseListQuery(userListSpec, params);
+    return toListResult(query, await this.deps.storage.users.list(query), (record) => record.view);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<User> {

@@ -1,0 +1,108 @@
+import { Command, Option } from 'commander';
+import { createApp, listen } from '@lectern/http';
+import { createLogger, logLevels, type LogLevel } from '../logger.ts';
+import { openLectern } from '../open-lectern.ts';
+import { envFlag, portNumber, positiveInteger, secondsList } from '../options.ts';
+
+interface ServeFlags {
+  db: string;
+  port: number;
+  host: string;
+  rateLimit: number;
+  rateLimitWindow: number;
+  allowPrivateWebhookTargets?: boolean;
+  webhookRetrySchedule?: number[];
+  disableWebhooks?: boolean;
+  publicUrl?: string;
+  adminEmail: string;
+  logLevel: LogLevel;
+}
+
+function bootstrapBanner(email: string, token: string, url: string): string {
+  const rule = '='.repeat(72);
+  return [
+    rule,
+    `Lectern created the first admin user (${email}).`,
+    'Bootstrap admin API token (shown only this once; store it somewhere safe):',
+    '',
+    `    ${token}`,
+    '',
+    'Try it:',
+    `    curl -H "Authorization: Bearer ${token}" ${url}/api/v2/users/`,
+    rule,
+    '',
+  ].join('\n');
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const logger = createLogger(flags.logLevel);
+  const allowPrivate = flags.allowPrivateWebhookTargets ?? envFlag('LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS') ?? false;
+  const disableWebhooks = flags.disableWebhooks ?? envFlag('LECTERN_DISABLE_WEBHOOKS') ?? false;
+  const lectern = await openLectern(flags.db, {
+    ...(flags.publicUrl ? { publicUrl: flags.publicUrl } : {}),
+    webhooks: {
+      enabled: !disableWebhooks,
+      allowPrivateTargets: allowPrivate,
+      ...(flags.webhookRetrySchedule ? { retryScheduleSeconds: flags.webhookRetrySchedule } : {}),
+    },
+  });
+  const app = createApp(lectern, { rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow }, logger });
+  const listening = await listen(app, { port: flags.port, host: flags.host });
+  lectern.start();
+
+  const bootstrap = await lectern.bootstrapAdmin({ email: flags.adminEmail, name: 'Admin' });
+  if (bootstrap) process.stdout.write(bootstrapBanner(bootstrap.user.email, bootstrap.token.token, listening.url));
+  logger.info({ url: listening.url, db: flags.db, webhooks: !disableWebhooks }, `Lectern listening on ${listening.url}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting at once');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    await listening.close();
+    await lectern.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('Run the API server on a SQLite database file')
+    .addOption(new Option('--db <file>', 'SQLite database file (created if missing)').env('LECTERN_DB').default('./lectern.db'))
+    .addOption(new Option('--port <n>', 'TCP port; 0 picks a free one').env('LECTERN_PORT').argParser(portNumber).default(8080))
+    .addOption(new Option('--host <host>', 'interface to listen on').env('LECTERN_HOST').default('127.0.0.1'))
+    .addOption(
+      new Option('--rate-limit <n>', 'requests per window per token (per IP when unauthenticated)')
+        .env('LECTERN_RATE_LIMIT')
+        .argParser(positiveInteger)
+        .default(600),
+    )
+    .addOption(
+      new Option('--rate-limit-window <seconds>', 'length of the rate-limit window')
+        .env('LECTERN_RATE_LIMIT_WINDOW')
+        .argParser(positiveInteger)
+        .default(60),
+    )
+    .addOption(
+      new Option('--allow-private-webhook-targets', 'allow http:// and private/loopback webhook URLs (local development, tests); env LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS'),
+    )
+    .addOption(
+      new Option('--webhook-retry-schedule <s1,s2,...>', 'seconds between webhook delivery attempts')
+        .env('LECTERN_WEBHOOK_RETRY_SCHEDULE')
+        .argParser(secondsList),
+    )
+    .addOption(new Option('--disable-webhooks', 'turn webhooks off (their routes answer 503); env LECTERN_DISABLE_WEBHOOKS'))
+    .addOption(new Option('--public-url <url>', 'base URL people use to reach this server').env('LECTERN_PUBLIC_URL'))
+    .addOption(
+      new Option('--admin-email <email>', 'email of the admin created on first start').env('LECTERN_ADMIN_EMAIL').default('admin@example.com'),
+    )
+    .addOption(new Option('--log-level <level>', 'log level').env('LECTERN_LOG_LEVEL').choices(logLevels).default('info'))
+    .action((flags: ServeFlags) => serve(flags));
+}

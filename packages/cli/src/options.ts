@@ -1,0 +1,44 @@
+/** Option parsers shared by the commands: each throws commander's InvalidArgumentError (exit 2). */
+import { InvalidArgumentError } from 'commander';
+import { parseDatetime } from '@lectern/core';
+
+export function portNumber(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
+  return Number(value);
+}
+
+export function positiveInteger(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a whole number of at least 1.');
+  return Number(value);
+}
+
+export function secondsList(value: string): number[] {
+  const parts = value.split(',').map((part) => part.trim());
+  if (parts.length === 0 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) {
+    throw new InvalidArgumentError('expected comma-separated seconds, e.g. 1,2,5.');
+  }
+  return parts.map(Number);
+}
+
+export function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+}
+
+export function isoDatetime(value: string): string {
+  const iso = parseDatetime(value);
+  if (iso === null) throw new InvalidArgumentError('expected an ISO-8601 datetime, e.g. 2027-01-31T00:00:00Z.');
+  return iso;
+}
+
+/** Boolean environment variables: 1/true/yes/on enable, 0/false/no/off/empty disable. */
+export function envFlag(name: string): boolean | undefined {
+  const raw = process.env[name];
+  if (raw === undefined) return undefined;
+  const value = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['', '0', 'false', 'no', 'off'].includes(value)) return false;
+  throw new InvalidArgumentError(`environment variable ${name} must be true or false, got '${raw}'.`);
+}

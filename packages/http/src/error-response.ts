@@ -1,0 +1,69 @@
+/** The one place domain errors become HTTP: a status per code and the error envelope. */
+import { isLecternError, type ErrorCode } from '@lectern/core';
+import type { Reply } from './reply.ts';
+
+export const errorStatus = {
+  bad_request: 400,
+  unauthenticated: 401,
+  invalid_token: 401,
+  forbidden: 403,
+  insufficient_scope: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  duplicate: 409,
+  dropped: 409,
+  already_completed: 409,
+  not_outstanding: 409,
+  not_completed: 409,
+  not_exempted: 409,
+  enrollment_managed: 409,
+  archived: 409,
+  checked_in: 409,
+  not_checked_in: 409,
+  waitlisted: 409,
+  full: 409,
+  waitlist_full: 409,
+  method_conflict: 409,
+  referenced_by_track: 409,
+  gone: 410,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  validation_error: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const satisfies Record<ErrorCode, number>;
+
+export interface ErrorLogger {
+  error(details: object, message?: string): void;
+}
+
+export function errorBody(code: ErrorCode, message: string, requestId: string, extra: object = {}) {
+  return { error: { code, message, request_id: requestId, ...extra } };
+}
+
+/** Renders any thrown value; unknown errors are logged and hidden behind a generic 500. */
+export function errorReply(error: unknown, requestId: string, logger?: ErrorLogger): Reply {
+  if (isLecternError(error)) {
+    return {
+      status: errorStatus[error.code],
+      headers: error.headers ?? {},
+      body: errorBody(error.code, error.message, requestId, {
+        ...(error.fieldErrors ? { field_errors: error.fieldErrors } : {}),
+        ...(error.nonFieldErrors ? { non_field_errors: error.nonFieldErrors } : {}),
+      }),
+    };
+  }
+  const sqliteCode = (error as { code?: unknown } | null)?.code;
+  if (typeof sqliteCode === 'string' && sqliteCode.startsWith('SQLITE_BUSY')) {
+    // another process held the database lock longer than busy_timeout: safe to retry
+    return {
+      status: 503,
+      headers: { 'Retry-After': '1' },
+      body: errorBody('service_unavailable', 'The database is busy; retry shortly.', requestId),
+    };
+  }
+  logger?.error({ request_id: requestId, err: error }, 'unhandled error');
+  return { status: 500, body: errorBody('internal_error', 'An unexpected error occurred.', requestId) };
+}

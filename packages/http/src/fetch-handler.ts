@@ -1,0 +1,34 @@
+import type { App } from './app.ts';
+import { MAX_BODY_BYTES } from './plain.ts';
+
+export type FetchHandler = (request: Request, info?: { remoteAddress?: string }) => Promise<Response>;
+
+/**
+ * The same app as a WHATWG fetch handler, for embedders mounting Lectern in another server or
+ * calling it in-process (tests, serverless runtimes).
+ */
+export function createFetchHandler(app: App): FetchHandler {
+  return async (request, info = {}) => {
+    const url = new URL(request.url);
+    let body: Buffer | null = null;
+    let bodyTooLarge = Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES;
+    if (request.body && !bodyTooLarge) {
+      const bytes = Buffer.from(await request.arrayBuffer());
+      if (bytes.length > MAX_BODY_BYTES) bodyTooLarge = true;
+      else body = bytes;
+    }
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const result = await app.handle({
+      method: request.method,
+      url: url.pathname + url.search,
+      headers,
+      body,
+      bodyTooLarge,
+      remoteAddress: info.remoteAddress ?? 'unknown',
+    });
+    return new Response(result.body, { status: result.status, headers: result.headers });
+  };
+}

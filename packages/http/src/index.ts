@@ -1,0 +1,9 @@
+/** Public API of @lectern/http. */
+export { createApp, type App, type AppOptions, type HttpLogger } from './app.ts';
+export { createNodeServer, listen, type Listening } from './node-server.ts';
+export { createFetchHandler, type FetchHandler } from './fetch-handler.ts';
+export { errorStatus, errorReply } from './error-response.ts';
+export { FixedWindowRateLimiter, type RateLimitOptions, type RateLimitState } from './middleware/rate-limit.ts';
+export type { PlainRequest, PlainResponse } from './plain.ts';
+export type { Reply } from './reply.ts';
+export { RouteTable, type RouteContext, type RouteHandler } from './router.ts';

@@ -1,0 +1,30 @@
+/**
+ * The app works on plain request/response objects: building WHATWG Request/Response objects per
+ * call costs most of the throughput of a small JSON API on node:http, so the node server hands
+ * over these, and the fetch-style handler for embedders converts at its own edge.
+ */
+export interface PlainRequest {
+  method: string;
+  /** path and query (`/api/v2/users/?page=2`), or an absolute URL */
+  url: string;
+  /** header names lower-cased */
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer | null;
+  /** set when the body exceeded the limit and was not read to the end */
+  bodyTooLarge?: boolean;
+  remoteAddress: string;
+}
+
+export interface PlainResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** serialised JSON, or null for 204/304 */
+  body: string | null;
+}
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function headerValue(headers: PlainRequest['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,23 @@
+import { etagOf, ifNoneMatchHits } from '@lectern/core';
+
+/** What a route handler returns; the app serialises it and adds the common headers. */
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+export const accepted = (body: unknown): Reply => ({ status: 202, body });
+export const noContent = (): Reply => ({ status: 204 });
+
+/**
+ * A single resource with its strong ETag; on a read (200), 304 with no body when `If-None-Match`
+ * matches. Creates (201) and writes send the tag too, so a client can go straight to If-Match.
+ */
+export function withEtag(resource: unknown, ifNoneMatch: string | undefined, status = 200): Reply {
+  const etag = etagOf(resource);
+  if (status === 200 && ifNoneMatchHits(ifNoneMatch, etag)) return { status: 304, headers: { ETag: etag } };
+  return { status, body: resource, headers: { ETag: etag } };
+}

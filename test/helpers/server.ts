@@ -1,0 +1,165 @@
+/**
+ * Starts the real `lectern serve` (the built bundle) on a temporary database and port 0, and
+ * offers a small fetch client. Black-box tests use only this and HTTP.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const repoRoot = new URL('../../', import.meta.url).pathname;
+export const lecternBin = join(repoRoot, 'packages/cli/bin/lectern.cjs');
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** raw body text, sent as is */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+  /** overrides the client's token; null sends no Authorization header */
+  token?: string | null;
+}
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string | null,
+  ) {}
+
+  withToken(token: string | null): ApiClient {
+    return new ApiClient(this.baseUrl, token);
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? this.token : options.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let body: string | Buffer | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: any = undefined;
+    if (text.length > 0) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  get<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+  post<T = any>(path: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+  patch<T = any>(path: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('PATCH', path, { ...options, body });
+  }
+  put<T = any>(path: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('PUT', path, { ...options, body });
+  }
+  delete<T = any>(path: string, body?: unknown, options: RequestOptions = {}) {
+    return this.request<T>('DELETE', path, { ...options, body });
+  }
+}
+
+export interface TestServer {
+  url: string;
+  /** the bootstrap admin token */
+  adminToken: string;
+  api: ApiClient;
+  dbFile: string;
+  process: ChildProcess;
+  output(): string;
+  /** SIGTERM and wait for exit; resolves with the exit code */
+  stop(): Promise<number | null>;
+  kill(): Promise<void>;
+}
+
+export interface StartOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  /** reuse an existing database file (e.g. after a restart) */
+  dbFile?: string;
+}
+
+const tempDirs: string[] = [];
+process.once('exit', () => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A temporary folder removed when the test process exits. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lectern-test-'));
+  tempDirs.push(dir);
+  return dir;
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  const dbFile = options.dbFile ?? join(tempDir(), 'lectern.db');
+  const child = spawn(process.execPath, [lecternBin, 'serve', '--db', dbFile, '--port', '0', ...(options.args ?? [])], {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
+    const check = () => {
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', check);
+    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+  const adminToken = /lpat_[0-9A-Za-z]{43}/.exec(output)?.[0] ?? '';
+
+  return {
+    url,
+    adminToken,
+    api: new ApiClient(url, adminToken),
+    dbFile,
+    process: child,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      return exited;
+    },
+    async kill() {
+      if (child.exitCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  };
+}
+
+/** Runs the `lectern` CLI to completion. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [lecternBin, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let counter = 0;
+/** A unique email per call, so tests sharing a server never collide. */
+export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${counter++}@example.com`;
