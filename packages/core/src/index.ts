@@ -33,3 +33,13 @@ export * from './groups/membership-rules.ts';
 export * from './groups/group-service.ts';
 
 export * from './webhooks/webhook-event.ts';
+export * from './webhooks/webhook-signature.ts';
+export * from './webhooks/webhook-target.ts';
+export * from './webhooks/retry-schedule.ts';
+export * from './webhooks/event-catalog.ts';
+
+export * from './assignments/assignment-machine.ts';
+export * from './events/iso-duration.ts';
+export * from './events/wall-clock.ts';
+export * from './enrollments/enrollment-rules.ts';
+export * from './insights/insight-math.ts';
