@@ -78,6 +78,8 @@ export interface TestServer {
   dbFile: string;
   process: ChildProcess;
   output(): string;
+  /** resolves once the server's output matches (log lines arrive after the responses they describe) */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
   /** SIGTERM and wait for exit; resolves with the exit code */
   stop(): Promise<number | null>;
   kill(): Promise<void>;
@@ -91,7 +93,11 @@ export interface StartOptions {
 }
 
 const tempDirs: string[] = [];
+const running = new Set<ChildProcess>();
+// A failed assertion can skip a test's stop(): such servers must neither keep the test process
+// alive (their pipes are unref'd) nor outlive it.
 process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -111,7 +117,16 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  child.unref();
+  (child.stdout as unknown as { unref(): void }).unref();
+  (child.stderr as unknown as { unref(): void }).unref();
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
@@ -134,13 +149,22 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     dbFile,
     process: child,
     output: () => output,
+    async waitForOutput(pattern: RegExp, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline) throw new Error(`output never matched ${pattern}:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
+      child.ref(); // keep the test process alive until the server has exited
       child.kill('SIGTERM');
       return exited;
     },
     async kill() {
       if (child.exitCode === null) {
+        child.ref();
         child.kill('SIGKILL');
         await exited;
       }
