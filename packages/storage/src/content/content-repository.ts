@@ -85,13 +85,20 @@ function visibleToMember(eb: AnyEb, alias: string, userId: number): Expression<S
       eb.exists(
         eb
           .selectFrom('content_groups as va')
-          .innerJoin('group_users as vm', (join) =>
-            join.onRef('vm.group_id', '=', 'va.group_id').on('vm.relation', '=', 'member').on('vm.user_id', '=', userId),
-          )
-          .innerJoin('groups as vg', 'vg.id', 'va.group_id')
           .select('va.group_id')
           .whereRef('va.content_id', '=', itemId)
-          .where('vg.deleted_at', 'is', null),
+          // the user's live groups: evaluated once per query, not once per item
+          .where(
+            'va.group_id',
+            'in',
+            eb
+              .selectFrom('group_users as vm')
+              .innerJoin('groups as vg', 'vg.id', 'vm.group_id')
+              .select('vm.group_id')
+              .where('vm.user_id', '=', userId)
+              .where('vm.relation', '=', 'member')
+              .where('vg.deleted_at', 'is', null),
+          ),
       ),
     ]),
   ]);
