@@ -39,6 +39,16 @@ describe('content service for other areas', () => {
     );
   });
 
+  it('refuses to delete an event a live track lists (409 referenced_by_track)', async () => {
+    const ctx = lectern.context();
+    const event = await lectern.content.create(ctx, 'event', { name: 'Held' });
+    const track = await lectern.content.create(ctx, 'track', { name: 'Holder', items: [event.public_id] });
+    await rejectsWith(lectern.content.delete(ctx, event.public_id), 'referenced_by_track');
+    await lectern.content.delete(ctx, track.public_id);
+    await lectern.content.delete(ctx, event.public_id);
+    await rejectsWith(lectern.content.get(ctx, event.public_id), 'not_found');
+  });
+
   it('offers requireAssignable: 404 when invisible to the actor, 409 archived when archived', async () => {
     const ctx = lectern.context();
     const open = await lectern.content.create(ctx, 'article', { name: 'Open' });

@@ -135,6 +135,10 @@ export class ContentService {
     await this.deps.storage.transaction(async (tx) => {
       const current = await this.requireVisible(tx, ctx.actor, publicId);
       assertIfMatch(options.ifMatch, current.summary);
+      // a track's learners would silently lose a session they may be enrolled in (spec 409 table)
+      if (current.contentType === 'event' && (await tx.content.heldByTrack(current.id))) {
+        throw conflict('referenced_by_track', 'A track lists this event; remove it from the track before deleting it.');
+      }
       await tx.content.softDelete(current.id, nowIso(this.deps.clock));
       await this.recordLifecycle(tx, 'deleted', current);
     });

@@ -70,6 +70,8 @@ export interface ContentStore {
   setTags(id: number, names: readonly string[]): Promise<void>;
   /** Replaces a container's ordered items. */
   setItems(id: number, itemIds: readonly number[]): Promise<void>;
+  /** Whether a track or scheduled track that is not deleted lists the item. */
+  heldByTrack(id: number): Promise<boolean>;
   /** Every containment link reachable downwards from `ids` (their items, their items' items, …). */
   containedBelow(ids: readonly number[]): Promise<ContainmentEdge[]>;
 }

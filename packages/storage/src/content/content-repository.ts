@@ -282,6 +282,18 @@ export class ContentRepository implements ContentStore {
       .execute();
   }
 
+  async heldByTrack(id: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('content_track_items as ti')
+      .innerJoin('content_items as t', 't.id', 'ti.parent_id')
+      .select('ti.parent_id')
+      .where('ti.item_id', '=', id)
+      .where('t.content_type', 'in', ['track', 'scheduled_track'])
+      .where('t.deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async containedBelow(ids: readonly number[]): Promise<ContainmentEdge[]> {
     if (ids.length === 0) return [];
     // `union` (not `union all`) drops repeated links, so even a corrupt cycle ends the walk
