@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { startServer, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
-
-const expectError = (response: ApiResponse, status: number, code: string) => {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.error.code, code, response.text);
-};
+import { expectError, startServer, type ApiClient, type TestServer } from '../helpers/server.ts';
 
 describe('content batches and webhook events', () => {
   let server: TestServer;

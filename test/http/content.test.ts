@@ -1,16 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer, userWithToken, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
-
-const expectError = (response: ApiResponse, status: number, code: string) => {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.error.code, code, response.text);
-};
-
-const expectFieldError = (response: ApiResponse, field: string) => {
-  expectError(response, 422, 'validation_error');
-  assert.ok(response.body.error.field_errors[field], `expected a field error on ${field}: ${response.text}`);
-};
+import { expectError, expectFieldError, startServer, userWithToken, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 const summaryKeys = [
   'public_id',

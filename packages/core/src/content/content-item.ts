@@ -134,19 +134,10 @@ const typeWritableFields = {
   ends_on: dateField().nullable(),
 };
 type TypeWritableField = keyof typeof typeWritableFields;
+const isTypeWritable = (field: string): field is TypeWritableField => field in typeWritableFields;
 
-const writableByType: Readonly<Record<ContentType, readonly TypeWritableField[]>> = {
-  article: [],
-  video: ['media_asset_id'],
-  course: [],
-  guide: [],
-  event: [],
-  event_type: [],
-  link: ['url'],
-  track: ['items'],
-  scheduled_track: ['items', 'starts_on', 'ends_on'],
-  collection: ['items'],
-};
+/** A type writes the fields it reads, but for those only the platform sets. */
+const writableFields = (type: ContentType): TypeWritableField[] => typeSpecificFields[type].filter(isTypeWritable);
 
 const requiredOnCreate: Readonly<Partial<Record<ContentType, readonly TypeWritableField[]>>> = { link: ['url'] };
 
@@ -156,7 +147,7 @@ export type ContentWrite = z.output<typeof anyContentWrite>;
 
 function writeSchema(type: ContentType, mode: 'create' | 'update'): z.ZodType<ContentWrite> {
   const required: readonly string[] = mode === 'create' ? ['name', ...(requiredOnCreate[type] ?? [])] : [];
-  const typeFields = writableByType[type].map((field) => [field, typeWritableFields[field]] as const);
+  const typeFields = writableFields(type).map((field) => [field, typeWritableFields[field]] as const);
   const fields = [...Object.entries(sharedWritableFields), ...typeFields].map(
     ([field, schema]) => [field, required.includes(field) ? schema : schema.optional()] as const,
   );

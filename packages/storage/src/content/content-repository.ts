@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type {
   ContainmentEdge,
   ContentChanges,
@@ -12,35 +12,14 @@ import type {
   NewContentRow,
   Page,
 } from '@lectern/core';
-import type { Database } from '../schema.ts';
+import type { ContentItemsTable, Database } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 
-interface ContentRow {
-  id: number;
-  public_id: string;
-  content_type: string;
-  name: string;
-  description: string;
-  is_archived: number;
-  is_hidden: number;
-  is_completable: number;
-  is_self_assignable: number;
-  duration_minutes: number;
-  total_assignments: number;
-  completed_assignments_count: number;
-  rating_sum: number;
-  rating_count: number;
-  url: string | null;
-  media_asset_id: string | null;
-  media_status: string;
-  media_duration: number | null;
-  starts_on: string | null;
-  ends_on: string | null;
-  created: string;
-  modified: string;
+/** A content read: the item's own columns and its channel's reference. */
+type ContentRow = Omit<Selectable<ContentItemsTable>, 'channel_id' | 'deleted_at'> & {
   channel_public_id: string | null;
   channel_name: string | null;
-}
+};
 
 /** The columns of every content read: the item (`ci`) joined to its channel (`ch`). */
 const contentColumns = [
