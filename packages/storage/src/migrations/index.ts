@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation.ts';
+import * as content from './0002-content.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0002-content': content,
 };
 
 export const migrationProvider: MigrationProvider = {
