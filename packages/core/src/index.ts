@@ -52,3 +52,10 @@ export * from './events/iso-duration.ts';
 export * from './events/wall-clock.ts';
 export * from './enrollments/enrollment-rules.ts';
 export * from './insights/insight-math.ts';
+
+export * from './reports/rql/rql-error.ts';
+export * from './reports/rql/rql-ast.ts';
+export * from './reports/rql/rql-parser.ts';
+export * from './reports/rql/rql-pattern.ts';
+export * from './reports/rql/rql-fields.ts';
+export * from './reports/rql/rql-evaluate.ts';
