@@ -62,8 +62,12 @@ const globPattern = (pattern: RqlPattern) => pattern.segments.map(escapeGlob).jo
  *
  * A pattern without wildcards is an equality, which an index can serve.
  *
+ * What LIKE and GLOB read differs from what `=` compares in two ways the evaluator copies (see
+ * matchesRqlPattern): they stop at U+0000, and they read lone surrogates, U+FFFE and U+FFFF as U+FFFD.
+ *
  * (PostgreSQL would use LIKE for `like`, as it is case-sensitive there, and for `ilike` fold with
- * translate(col, 'A..Z', 'a..z') rather than lower(), which folds non-ASCII letters too.)
+ * translate(col, 'A..Z', 'a..z') rather than lower(), which folds non-ASCII letters too; it would
+ * also translate U+FFFE and U+FFFF to U+FFFD on both sides of a pattern match.)
  */
 export const sqliteRqlDialect: RqlSqlDialect = {
   like(text, pattern) {

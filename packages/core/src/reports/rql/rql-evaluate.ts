@@ -8,8 +8,10 @@
  *   `out(f,…)` are true when f is null. SQL gets this by guarding each comparison with `IS NOT NULL`.
  * - A dotted property walks into nested objects; a null or missing object on the way makes the value
  *   null (as a LEFT JOIN does). `undefined` counts as null.
- * - Strings compare by Unicode code point (SQLite's BINARY collation compares UTF-8 bytes, the same
- *   order; JavaScript's `<` compares UTF-16 units, which differs above U+FFFF).
+ * - Strings compare by code point (SQLite's BINARY collation compares UTF-8 bytes, the same order;
+ *   JavaScript's `<` compares UTF-16 units, which differs above U+FFFF). A lone surrogate counts as
+ *   the code point of its own value: that is where the bytes better-sqlite3 stores for it (the
+ *   3-byte form of that value, as WTF-8 writes it) sort, between U+D7FF and U+E000.
  * - `like` is case-sensitive; `ilike` and `search` fold ASCII letters only (see foldAsciiCase).
  * - A value whose JavaScript type does not match the field's (a string in an integer field) fails
  *   every test but `ne`/`out`. Date objects are read as their ISO string.
@@ -34,19 +36,20 @@ function normalise(value: unknown): unknown {
   return value;
 }
 
-/** Orders two strings by code point rather than by UTF-16 unit. */
+/** Orders two strings by code point rather than by UTF-16 unit; a lone surrogate is its own value. */
 export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return rankUnit(x) - rankUnit(y);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    // codePointAt combines a pair and returns a lone surrogate as it is: exactly WTF-8's order
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
   }
-  return a.length - b.length;
+  return (a.length - i) - (b.length - j);
 }
-
-/** Surrogates (U+D800–DFFF, i.e. code points above U+FFFF) must sort after U+E000–FFFF. */
-const rankUnit = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
 
 /** Compares two values of the same scalar type; null when the types differ or a number is NaN. */
 export function compareRqlScalars(a: unknown, b: RqlScalar): number | null {
