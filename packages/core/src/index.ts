@@ -20,6 +20,8 @@ export * from './ports/token-store.ts';
 export * from './ports/outbox-store.ts';
 export * from './ports/content-store.ts';
 export * from './ports/channel-store.ts';
+export * from './ports/list-narrowing.ts';
+export * from './ports/saved-report-store.ts';
 
 export * from './auth/scopes.ts';
 export * from './auth/actor.ts';
@@ -59,3 +61,6 @@ export * from './reports/rql/rql-parser.ts';
 export * from './reports/rql/rql-pattern.ts';
 export * from './reports/rql/rql-fields.ts';
 export * from './reports/rql/rql-evaluate.ts';
+export * from './reports/saved-report.ts';
+export * from './reports/report-catalogues.ts';
+export * from './reports/saved-report-service.ts';

@@ -12,6 +12,7 @@ import { ContentService } from './content/content-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
 import type { Storage } from './ports/storage.ts';
+import { SavedReportService } from './reports/saved-report-service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
@@ -44,6 +45,7 @@ export class Lectern {
   readonly tokens: TokenService;
   readonly content: ContentService;
   readonly channels: ChannelService;
+  readonly savedReports: SavedReportService;
   private usageTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LecternOptions) {
@@ -64,6 +66,12 @@ export class Lectern {
     this.tokens = new TokenService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
+    // each resource a report runs over, through that resource's own list use case
+    this.savedReports = new SavedReportService(deps, {
+      users: (ctx, params, narrowing) => this.users.list(ctx, params, narrowing),
+      groups: (ctx, params, narrowing) => this.groups.list(ctx, params, narrowing),
+      content_items: (ctx, params, narrowing) => this.content.list(ctx, params, narrowing),
+    });
   }
 
   /** A request context; without an actor, the embedding application itself (every permission). */

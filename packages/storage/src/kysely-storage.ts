@@ -12,6 +12,7 @@ import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { UserRepository } from './users/user-repository.ts';
 import { OutboxRepository } from './webhooks/outbox-repository.ts';
+import { SavedReportRepository } from './reports/saved-report-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
@@ -24,6 +25,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     outbox: new OutboxRepository(db),
     content: new ContentRepository(db),
     channels: new ChannelRepository(db),
+    savedReports: new SavedReportRepository(db),
     savepoint,
   };
 }
@@ -55,6 +57,7 @@ export class KyselyStorage implements Storage {
   readonly outbox;
   readonly content;
   readonly channels;
+  readonly savedReports;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -67,6 +70,7 @@ export class KyselyStorage implements Storage {
     this.outbox = stores.outbox;
     this.content = stores.content;
     this.channels = stores.channels;
+    this.savedReports = stores.savedReports;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {

@@ -119,6 +119,20 @@ export interface ContentTrackItemsTable {
   item_id: number;
 }
 
+export interface SavedReportsTable {
+  id: Generated<number>;
+  public_id: string;
+  name: string;
+  /** one of core's reportResources */
+  resource: string;
+  expression: string;
+  ordering: string | null;
+  created_by: number | null;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   groups: GroupsTable;
@@ -131,4 +145,5 @@ export interface Database {
   content_tags: ContentTagsTable;
   content_groups: ContentGroupsTable;
   content_track_items: ContentTrackItemsTable;
+  saved_reports: SavedReportsTable;
 }

@@ -1,5 +1,6 @@
 import type { ContentMediaStatus, ContentRecord, ContentType } from '../content/content-item.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { ListNarrowing } from './list-narrowing.ts';
 
 /**
  * Whose eyes a read is for. `memberId` null sees every item that is not deleted (admins,
@@ -53,6 +54,11 @@ export interface ContainmentEdge {
   itemId: number;
 }
 
+export interface ContentListOptions extends ListNarrowing {
+  /** one type's collection */
+  contentType?: ContentType;
+}
+
 export interface ContentStore {
   insert(row: NewContentRow): Promise<number>;
   update(id: number, changes: ContentChanges): Promise<void>;
@@ -60,8 +66,8 @@ export interface ContentStore {
   /** Items that are not deleted and that `viewer` may see; a container's items are filtered the same way. */
   findById(id: number, viewer: ContentViewer): Promise<ContentRecord | undefined>;
   findByPublicId(publicId: string, viewer: ContentViewer): Promise<ContentRecord | undefined>;
-  /** Filtered, counted and paged in SQL; `contentType` narrows to one type's collection. */
-  list(query: ListQuery, viewer: ContentViewer, contentType?: ContentType): Promise<Page<ContentRecord>>;
+  /** Filtered, counted and paged in SQL. */
+  list(query: ListQuery, viewer: ContentViewer, options?: ContentListOptions): Promise<Page<ContentRecord>>;
   /** Internal ids of the given public ids among items that are not deleted. */
   idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>>;
   /** Replaces the access groups. */

@@ -6,6 +6,7 @@ import type { ChannelStore } from './channel-store.ts';
 import type { ContentStore } from './content-store.ts';
 import type { GroupStore } from './group-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
+import type { SavedReportStore } from './saved-report-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
 
@@ -16,6 +17,7 @@ export interface Stores {
   outbox: OutboxStore;
   content: ContentStore;
   channels: ChannelStore;
+  savedReports: SavedReportStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

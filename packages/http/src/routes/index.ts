@@ -3,6 +3,7 @@ import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
 import { groupRoutes } from './groups.ts';
+import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
@@ -12,5 +13,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   apiTokenRoutes(routes, lectern);
   contentRoutes(routes, lectern);
   channelRoutes(routes, lectern);
+  savedReportRoutes(routes, lectern);
   return routes.finalize();
 }

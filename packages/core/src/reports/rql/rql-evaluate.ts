@@ -15,7 +15,9 @@
  * - `like` is case-sensitive; `ilike` and `search` fold ASCII letters only (see foldAsciiCase).
  * - A value whose JavaScript type does not match the field's (a string in an integer field) fails
  *   every test but `ne`/`out`. Date objects are read as their ISO string.
- * - An array field passes when some element passes; a missing array has no elements.
+ * - An array field passes when some element passes; a missing array has no elements. A dotted path
+ *   through an array of objects (`groups.name`) collects that field of every element, as the EXISTS
+ *   subquery over a join table does in SQL.
  */
 import type { RqlFilter, RqlOrder, RqlScalar, RqlTest, RqlValidated } from './rql-ast.ts';
 import { matchesRqlPattern } from './rql-pattern.ts';
@@ -28,6 +30,22 @@ export function readRqlPath(object: unknown, path: string): unknown {
     current = (current as Record<string, unknown>)[key];
   }
   return normalise(current);
+}
+
+/**
+ * The elements an array field holds at a dotted path. Arrays met on the way are walked element by
+ * element; a value counts only when some array was crossed to reach it, so a scalar where a list is
+ * expected has no elements rather than passing as a list of one.
+ */
+export function readRqlElements(object: unknown, path: string): unknown[] {
+  return elementsAt(object, path.split('.'), false);
+}
+
+function elementsAt(value: unknown, keys: readonly string[], inArray: boolean): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((element) => elementsAt(element, keys, true));
+  if (keys.length === 0) return inArray && value !== null && value !== undefined ? [normalise(value)] : [];
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, keys[0]!)) return [];
+  return elementsAt((value as Record<string, unknown>)[keys[0]!], keys.slice(1), inArray);
 }
 
 function normalise(value: unknown): unknown {
@@ -94,10 +112,8 @@ export function evaluateRqlFilter(filter: RqlFilter, object: unknown): boolean {
   switch (filter.kind) {
     case 'field':
       return passes(filter.test, readRqlPath(object, filter.field));
-    case 'some': {
-      const elements = readRqlPath(object, filter.field);
-      return Array.isArray(elements) && elements.some((element) => passes(filter.test, normalise(element)));
-    }
+    case 'some':
+      return readRqlElements(object, filter.field).some((element) => passes(filter.test, element));
     case 'and':
       return filter.children.every((child) => evaluateRqlFilter(child, object));
     case 'or':
