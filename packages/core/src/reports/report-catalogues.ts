@@ -76,8 +76,8 @@ export function catalogueOf(shape: z.ZodObject, options: CatalogueOptions): RqlC
         const parts = Object.entries(element.shape)
           .filter(([, subValue]) => isText(unwrap(subValue as z.ZodType).inner))
           .map(([sub]) => `${key}.${sub}`);
-        for (const part of parts) fields[part] = { type: 'string-array' };
         fields[key] = { type: 'string-array', anyOf: parts };
+        for (const part of parts) fields[part] = { type: 'string-array' };
       }
     } else {
       const field = scalar(inner, nullable, textType(key, key));
