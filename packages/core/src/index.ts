@@ -17,6 +17,7 @@ export * from './ports/user-store.ts';
 export * from './ports/group-store.ts';
 export * from './ports/token-store.ts';
 export * from './ports/outbox-store.ts';
+export * from './ports/webhook-store.ts';
 
 export * from './auth/scopes.ts';
 export * from './auth/actor.ts';
@@ -37,6 +38,11 @@ export * from './webhooks/webhook-signature.ts';
 export * from './webhooks/webhook-target.ts';
 export * from './webhooks/retry-schedule.ts';
 export * from './webhooks/event-catalog.ts';
+export * from './webhooks/webhook-subscription.ts';
+export * from './webhooks/webhook-delivery.ts';
+export * from './webhooks/webhook-service.ts';
+export * from './webhooks/delivery-outcome.ts';
+export * from './webhooks/delivery-engine.ts';
 
 export * from './assignments/assignment-machine.ts';
 export * from './events/iso-duration.ts';

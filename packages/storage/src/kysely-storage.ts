@@ -10,6 +10,8 @@ import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { UserRepository } from './users/user-repository.ts';
 import { OutboxRepository } from './webhooks/outbox-repository.ts';
+import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repository.ts';
+import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 
 export function createStores(db: Kysely<Database>): Stores {
   return {
@@ -17,6 +19,8 @@ export function createStores(db: Kysely<Database>): Stores {
     groups: new GroupRepository(db),
     tokens: new TokenRepository(db),
     outbox: new OutboxRepository(db),
+    webhookEndpoints: new WebhookEndpointRepository(db),
+    webhookDeliveries: new WebhookDeliveryRepository(db),
   };
 }
 
@@ -25,6 +29,8 @@ export class KyselyStorage implements Storage {
   readonly groups;
   readonly tokens;
   readonly outbox;
+  readonly webhookEndpoints;
+  readonly webhookDeliveries;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -35,6 +41,8 @@ export class KyselyStorage implements Storage {
     this.groups = stores.groups;
     this.tokens = stores.tokens;
     this.outbox = stores.outbox;
+    this.webhookEndpoints = stores.webhookEndpoints;
+    this.webhookDeliveries = stores.webhookDeliveries;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {

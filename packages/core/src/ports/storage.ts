@@ -6,12 +6,15 @@ import type { GroupStore } from './group-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { WebhookDeliveryStore, WebhookEndpointStore } from './webhook-store.ts';
 
 export interface Stores {
   users: UserStore;
   groups: GroupStore;
   tokens: TokenStore;
   outbox: OutboxStore;
+  webhookEndpoints: WebhookEndpointStore;
+  webhookDeliveries: WebhookDeliveryStore;
 }
 
 export interface Storage extends Stores {

@@ -3,11 +3,13 @@ import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { groupRoutes } from './groups.ts';
 import { userRoutes } from './users.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
 export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable {
   userRoutes(routes, lectern);
   groupRoutes(routes, lectern);
   apiTokenRoutes(routes, lectern);
+  webhookRoutes(routes, lectern);
   return routes.finalize();
 }

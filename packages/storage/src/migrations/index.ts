@@ -4,9 +4,11 @@
  */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation.ts';
+import * as webhooks from './0003-webhooks.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
+  '0003-webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {
