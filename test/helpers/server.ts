@@ -2,6 +2,7 @@
  * Starts the real `lectern serve` (the built bundle) on a temporary database and port 0, and
  * offers a small fetch client. Black-box tests use only this and HTTP.
  */
+import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -163,3 +164,16 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 let counter = 0;
 /** A unique email per call, so tests sharing a server never collide. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${counter++}@example.com`;
+
+/** Creates a user of `role` (through the admin API) and a token for it (through the CLI). */
+export async function userWithToken(server: TestServer, role: 'admin' | 'organizer' | 'user', scopes?: string) {
+  const email = uniqueEmail(role);
+  const created = await server.api.post('/api/v2/users/', { email, name: `${role} person`, role });
+  assert.equal(created.status, 201, created.text);
+  const args = ['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'test', '--json'];
+  if (scopes) args.push('--scopes', scopes);
+  const cli = await runCli(args);
+  assert.equal(cli.code, 0, cli.stderr);
+  const issued = JSON.parse(cli.stdout);
+  return { user: created.body, token: issued.token as string, api: server.api.withToken(issued.token) };
+}

@@ -1,24 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ApiClient, runCli, startServer, uniqueEmail, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { ApiClient, runCli, startServer, uniqueEmail, userWithToken, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 const expectError = (response: ApiResponse, status: number, code: string) => {
   assert.equal(response.status, status, response.text);
   assert.equal(response.body.error.code, code, response.text);
 };
-
-/** Creates a user of `role` (through the admin API) and a token for it (through the CLI). */
-async function userWithToken(server: TestServer, role: 'admin' | 'organizer' | 'user', scopes?: string) {
-  const email = uniqueEmail(role);
-  const created = await server.api.post('/api/v2/users/', { email, name: `${role} person`, role });
-  assert.equal(created.status, 201, created.text);
-  const args = ['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'test', '--json'];
-  if (scopes) args.push('--scopes', scopes);
-  const cli = await runCli(args);
-  assert.equal(cli.code, 0, cli.stderr);
-  const issued = JSON.parse(cli.stdout);
-  return { user: created.body, token: issued.token as string, api: server.api.withToken(issued.token) };
-}
 
 describe('authentication, scopes and roles', () => {
   let server: TestServer;
