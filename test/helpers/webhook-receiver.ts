@@ -31,6 +31,9 @@ export function signatureHeaders(request: ReceivedWebhook): Record<string, strin
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   respond: Responder = () => ({ status: 200, body: 'ok' });
+  /** the most requests this receiver has had open at once */
+  maxInFlight = 0;
+  private inFlight = 0;
   private readonly hanging = new Set<ServerResponse>();
   private waiters: Array<() => void> = [];
 
@@ -98,7 +101,10 @@ export class WebhookReceiver {
       this.hanging.add(response);
       return;
     }
+    this.inFlight++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     const send = () => {
+      this.inFlight--;
       response.writeHead(answer.status, answer.headers);
       response.end(answer.body ?? '');
     };

@@ -72,6 +72,8 @@ export interface WebhookEndpointsTable {
   disabled_reason: string | null;
   secret: string;
   first_failure_at: string | null;
+  /** the last outbox sequence when the subscription was made: it receives only later events */
+  starts_after_sequence: number;
   created: string;
   modified: string;
   deleted_at: string | null;

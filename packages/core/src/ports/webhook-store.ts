@@ -83,8 +83,8 @@ export interface WebhookDeliveryStore {
   setDispatchCursor(sequence: number): Promise<void>;
   /**
    * Creates a pending delivery, due at `dueAt`, for each of the first `limit` outbox events after
-   * `afterSequence` and each active endpoint subscribed to its type that existed when it was
-   * recorded. Null when there are no such events.
+   * `afterSequence` and each active endpoint subscribed to its type that was created before the
+   * event was recorded. Null when there are no such events.
    */
   fanOut(afterSequence: number, limit: number, dueAt: string): Promise<FanOutResult | null>;
   /** One delivery for one endpoint, outside the fan-out (the ping). */

@@ -13,6 +13,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('disabled_reason', 'text')
     .addColumn('secret', 'text', (c) => c.notNull())
     .addColumn('first_failure_at', 'text')
+    // the outbox position when the subscription was made: it receives the events after it
+    .addColumn('starts_after_sequence', 'integer', (c) => c.notNull())
     .addColumn('created', 'text', (c) => c.notNull())
     .addColumn('modified', 'text', (c) => c.notNull())
     .addColumn('deleted_at', 'text')

@@ -60,7 +60,7 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
     const lastSequence = Number(range.last);
 
     // One statement for the whole batch: every (event, subscribed active endpoint) pair, where the
-    // endpoint already existed when the event was recorded.
+    // subscription existed before the event was recorded.
     const inserted = await this.db
       .insertInto('webhook_deliveries')
       .columns(['endpoint_id', 'event_id', 'event_type', 'state', 'attempts', 'next_attempt_at', 'created', 'modified'])
@@ -83,7 +83,7 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
           .where('o.sequence', '<=', lastSequence)
           .where('e.is_active', '=', 1)
           .where('e.deleted_at', 'is', null)
-          .whereRef('e.created', '<=', 'o.created_at'),
+          .whereRef('e.starts_after_sequence', '<', 'o.sequence'),
       )
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();

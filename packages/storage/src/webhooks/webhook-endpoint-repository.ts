@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type {
   ListQuery,
   NewWebhookEndpointRow,
@@ -59,6 +59,8 @@ export class WebhookEndpointRepository implements WebhookEndpointStore {
         disabled_reason: null,
         secret: row.secret,
         first_failure_at: null,
+        // read in the insert itself, so no event can slip in between (the write lock is held)
+        starts_after_sequence: sql<number>`(select coalesce(max(sequence), 0) from outbox_events)`,
         created: row.created,
         modified: row.created,
         deleted_at: null,
