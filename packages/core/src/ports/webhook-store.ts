@@ -90,10 +90,12 @@ export interface WebhookDeliveryStore {
   /** One delivery for one endpoint, outside the fan-out (the ping). */
   insert(row: { endpointId: number; eventId: string; eventType: string; dueAt: string }): Promise<void>;
   /**
-   * Pending deliveries due by `now` and not leased, oldest first, of live endpoints that are active
-   * (or of any live endpoint for pings), skipping the endpoints listed.
+   * Endpoints with a pending delivery due by `now` and not leased: live endpoints that are active,
+   * or any live endpoint for pings.
    */
-  findDue(options: { now: string; limit: number; excludeEndpoints: readonly number[] }): Promise<DueDelivery[]>;
+  endpointsWithDueDeliveries(now: string): Promise<number[]>;
+  /** Up to `limit` of those deliveries of one endpoint, oldest due first. */
+  findDue(endpointId: number, now: string, limit: number): Promise<DueDelivery[]>;
   /** Marks deliveries as being attempted until `until`, so no pass claims them twice. */
   lease(ids: readonly number[], until: string): Promise<void>;
   /** Clears every lease: a new process starts by retrying what a previous one left in flight. */

@@ -40,6 +40,8 @@ export class DeliveryEngine {
   private stopped = false;
   private wakeScheduled = false;
   private again = false;
+  /** whether the next pass must ask the database which endpoints have work (not needed after a mere completion) */
+  private refreshNeeded = true;
   private pumping: Promise<void> | null = null;
   private lastReportAt = 0;
 
@@ -72,20 +74,24 @@ export class DeliveryEngine {
   /** Resumes what a previous process left in flight, then delivers until stopped. */
   start(): void {
     if (this.unsubscribe || this.stopped) return;
-    this.unsubscribe = this.deps.events.onRecorded(() => this.wake());
+    this.unsubscribe = this.deps.events.onRecorded(() => this.wake(true));
     void this.deps.storage.webhookDeliveries
       .releaseLeases()
       .catch((error: unknown) => this.report(error, 'could not release webhook delivery leases; they expire on their own'))
       .finally(() => {
         if (this.stopped) return;
         this.ready = true;
-        this.poll = setInterval(() => this.wake(), this.deps.config.pollIntervalMs).unref();
-        this.wake();
+        this.poll = setInterval(() => this.wake(true), this.deps.config.pollIntervalMs).unref();
+        this.wake(true);
       });
   }
 
-  /** Runs a pass soon; calls made while one is pending or running coalesce into one more pass. */
-  wake(): void {
+  /**
+   * Runs a pass soon; calls made while one is pending or running coalesce into one more pass.
+   * `refresh` when work may have appeared that this process did not claim itself.
+   */
+  wake(refresh = false): void {
+    if (refresh) this.refreshNeeded = true;
     if (!this.ready || this.stopped || this.wakeScheduled) return;
     this.wakeScheduled = true;
     setImmediate(() => {
@@ -110,8 +116,12 @@ export class DeliveryEngine {
     try {
       do {
         this.again = false;
-        await this.dispatcher.dispatch();
-        if (await this.worker.fill()) this.again = true;
+        const created = await this.dispatcher.dispatch();
+        if (created > 0 || this.refreshNeeded) {
+          this.refreshNeeded = false;
+          await this.worker.refresh();
+        }
+        await this.worker.fill();
       } while (this.again && !this.stopped);
     } catch (error) {
       this.report(error, 'webhook delivery pass failed; retrying at the next poll');

@@ -1,24 +1,31 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DueDelivery } from '../ports/webhook-store.ts';
-import { pickWithinCaps } from './delivery-worker.ts';
+import { shareOut } from './delivery-worker.ts';
 
-const due = (id: number, endpointId: number): DueDelivery => ({ id, endpointId, eventId: `e${id}`, eventType: 't', attempts: 0, payload: '{}' });
+describe('shareOut', () => {
+  it('gives each waiting endpoint up to its cap, in turn order', () => {
+    assert.deepEqual(shareOut([3, 1, 2], new Map(), 100, 4), [
+      [3, 4],
+      [1, 4],
+      [2, 4],
+    ]);
+  });
 
-describe('pickWithinCaps', () => {
-  it('takes candidates in order while each endpoint stays under its cap', () => {
-    const candidates = [due(1, 1), due(2, 1), due(3, 2), due(4, 1), due(5, 2), due(6, 3)];
+  it('counts what each endpoint already has in flight, and skips the saturated', () => {
     assert.deepEqual(
-      pickWithinCaps(candidates, new Map(), 2).map((d) => d.id),
-      [1, 2, 3, 5, 6],
+      shareOut([1, 2, 3], new Map([[1, 4], [2, 1]]), 100, 4),
+      [
+        [2, 3],
+        [3, 4],
+      ],
     );
   });
 
-  it('counts what is already in flight', () => {
-    const candidates = [due(1, 1), due(2, 2), due(3, 2)];
-    assert.deepEqual(
-      pickWithinCaps(candidates, new Map([[1, 2], [2, 1]]), 2).map((d) => d.id),
-      [2],
-    );
+  it('stops when the overall room is used up, the last share cut to what is left', () => {
+    assert.deepEqual(shareOut([1, 2, 3], new Map(), 6, 4), [
+      [1, 4],
+      [2, 2],
+    ]);
+    assert.deepEqual(shareOut([1], new Map(), 0, 4), []);
   });
 });

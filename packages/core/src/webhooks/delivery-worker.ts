@@ -31,22 +31,36 @@ export interface WorkerDeps {
  */
 const LEASE_MARGIN_MS = 60_000;
 
-/** The candidates that fit under each endpoint's cap, given what is already in flight. */
-export function pickWithinCaps(candidates: readonly DueDelivery[], inFlight: ReadonlyMap<number, number>, cap: number): DueDelivery[] {
-  const counts = new Map(inFlight);
-  const picked: DueDelivery[] = [];
-  for (const delivery of candidates) {
-    const count = counts.get(delivery.endpointId) ?? 0;
-    if (count >= cap) continue;
-    counts.set(delivery.endpointId, count + 1);
-    picked.push(delivery);
+/**
+ * How many attempts each waiting endpoint may start now: in turn order, each up to its cap less
+ * what it has in flight, until the overall room runs out.
+ */
+export function shareOut(
+  waiting: Iterable<number>,
+  inFlight: ReadonlyMap<number, number>,
+  room: number,
+  cap: number,
+): Array<[number, number]> {
+  const shares: Array<[number, number]> = [];
+  for (const endpointId of waiting) {
+    if (room <= 0) break;
+    const share = Math.min(room, cap - (inFlight.get(endpointId) ?? 0));
+    if (share <= 0) continue;
+    shares.push([endpointId, share]);
+    room -= share;
   }
-  return picked;
+  return shares;
 }
 
 export class DeliveryWorker {
   private readonly queue: PQueue;
   private readonly perEndpoint = new Map<number, number>();
+  /**
+   * Endpoints that may have due deliveries, in turn order: claiming walks it from the front and
+   * sends an endpoint that used its whole share to the back, so a backlog at one endpoint cannot
+   * keep the others waiting.
+   */
+  private readonly waiting = new Set<number>();
   private readonly interrupt = new AbortController();
   private inFlight = 0;
   private accepting = true;
@@ -55,25 +69,37 @@ export class DeliveryWorker {
     this.queue = new PQueue({ concurrency: deps.concurrency });
   }
 
-  /** Starts attempts for due deliveries while there is room; true when more may be waiting. */
-  async fill(): Promise<boolean> {
-    const room = this.deps.concurrency - this.inFlight;
-    if (!this.accepting || room <= 0) return false;
-    const saturated = [...this.perEndpoint].filter(([, count]) => count >= this.deps.concurrencyPerEndpoint).map(([id]) => id);
-    const now = this.deps.clock.now();
-    const query = { now: toIso(now), limit: room, excludeEndpoints: saturated };
-    // Looking costs no write lock; most passes find nothing.
-    if ((await this.deps.storage.webhookDeliveries.findDue(query)).length === 0) return false;
+  /** Learns which endpoints have deliveries due: new events, retries coming due, another process's work. */
+  async refresh(): Promise<void> {
+    const now = toIso(this.deps.clock.now());
+    for (const endpointId of await this.deps.storage.webhookDeliveries.endpointsWithDueDeliveries(now)) this.waiting.add(endpointId);
+  }
 
+  /** Starts attempts for due deliveries of waiting endpoints, within both concurrency bounds. */
+  async fill(): Promise<void> {
+    if (!this.accepting) return;
+    const shares = this.shares();
+    if (shares.length === 0) return;
+    const now = this.deps.clock.now();
+    const nowIso = toIso(now);
     const leaseUntil = toIso(new Date(now.getTime() + this.deps.timeoutMs + LEASE_MARGIN_MS));
-    const { picked, candidates } = await this.deps.storage.transaction(async (tx) => {
-      const due = await tx.webhookDeliveries.findDue(query);
-      const chosen = pickWithinCaps(due, this.perEndpoint, this.deps.concurrencyPerEndpoint);
-      if (chosen.length > 0) await tx.webhookDeliveries.lease(chosen.map((d) => d.id), leaseUntil);
-      return { picked: chosen, candidates: due.length };
+    const claimed = await this.deps.storage.transaction(async (tx) => {
+      const all: DueDelivery[] = [];
+      for (const [endpointId, share] of shares) {
+        const due = await tx.webhookDeliveries.findDue(endpointId, nowIso, share);
+        this.waiting.delete(endpointId);
+        // a full share means more may be due: back of the line; fewer means drained for now
+        if (due.length === share) this.waiting.add(endpointId);
+        all.push(...due);
+      }
+      if (all.length > 0) await tx.webhookDeliveries.lease(all.map((d) => d.id), leaseUntil);
+      return all;
     });
-    for (const delivery of picked) this.begin(delivery);
-    return candidates === room;
+    for (const delivery of claimed) this.begin(delivery);
+  }
+
+  private shares(): Array<[number, number]> {
+    return shareOut(this.waiting, this.perEndpoint, this.deps.concurrency - this.inFlight, this.deps.concurrencyPerEndpoint);
   }
 
   /**

@@ -44,11 +44,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('modified', 'text', (c) => c.notNull())
     .addUniqueConstraint('webhook_deliveries_endpoint_event_uq', ['endpoint_id', 'event_id'])
     .execute();
-  // Only pending deliveries are ever looked for by time; finished ones stay out of the index.
+  // The worker claims per endpoint, oldest due first; finished deliveries stay out of the index,
+  // so its size is the backlog, not the history.
   await db.schema
     .createIndex('webhook_deliveries_due_idx')
     .on('webhook_deliveries')
-    .columns(['next_attempt_at', 'id'])
+    .columns(['endpoint_id', 'next_attempt_at', 'id'])
     .where(sql.ref('state'), '=', 'pending')
     .execute();
 
@@ -69,6 +70,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('next_attempt_at', 'text')
     .execute();
+  // a foreign key's child side: without it SQLite scans attempts when a delivery row is written
+  await db.schema.createIndex('webhook_attempts_delivery_idx').on('webhook_attempts').column('delivery_id').execute();
   // the deliveries route: one endpoint's attempts, newest first, optionally for one event
   await db.schema.createIndex('webhook_attempts_endpoint_idx').on('webhook_attempts').columns(['endpoint_id', 'id']).execute();
   await db.schema.createIndex('webhook_attempts_event_idx').on('webhook_attempts').columns(['endpoint_id', 'event_id', 'id']).execute();

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import {
   PING_EVENT_TYPE,
   type AttemptQuery,
@@ -9,7 +9,7 @@ import {
   type NewAttemptRow,
   type WebhookDeliveryStore,
 } from '@lectern/core';
-import type { Database } from '../schema.ts';
+import type { Database, WebhookDeliveriesTable } from '../schema.ts';
 
 // Inlined rather than bound: SQLite uses the partial index on pending deliveries only when the
 // query's condition is visibly the index's own.
@@ -106,19 +106,28 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       .execute();
   }
 
-  async findDue(options: { now: string; limit: number; excludeEndpoints: readonly number[] }): Promise<DueDelivery[]> {
-    const { now, limit, excludeEndpoints } = options;
+  async endpointsWithDueDeliveries(now: string): Promise<number[]> {
     const rows = await this.db
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .innerJoin('outbox_events as o', 'o.event_id', 'd.event_id')
-      .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'o.payload'])
-      .where('d.state', '=', PENDING)
-      .where('d.next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+      .selectFrom('webhook_endpoints as e')
+      .select('e.id')
       .where('e.deleted_at', 'is', null)
-      .where((eb) => eb.or([eb('e.is_active', '=', 1), eb('d.event_type', '=', PING_EVENT_TYPE)]))
-      .$if(excludeEndpoints.length > 0, (q) => q.where('d.endpoint_id', 'not in', [...excludeEndpoints]))
+      .where(({ exists, selectFrom }) => exists(this.due(selectFrom('webhook_deliveries as d').select('d.id'), now).whereRef('d.endpoint_id', '=', 'e.id')))
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async findDue(endpointId: number, now: string, limit: number): Promise<DueDelivery[]> {
+    // CROSS JOIN fixes the deliveries as the outer loop, so SQLite walks the due index in order
+    // and stops at the limit, instead of starting from the endpoint and sorting its whole history.
+    const rows = await this.due(
+      this.db
+        .selectFrom('webhook_deliveries as d')
+        .crossJoin('outbox_events as o')
+        .whereRef('o.event_id', '=', 'd.event_id')
+        .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'o.payload']),
+      now,
+    )
+      .where('d.endpoint_id', '=', endpointId)
       .orderBy('d.next_attempt_at')
       .orderBy('d.id')
       .limit(limit)
@@ -131,6 +140,27 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       attempts: row.attempts,
       payload: row.payload,
     }));
+  }
+
+  /** Narrows a query over deliveries `d` to those due by `now`, not leased, of an endpoint that takes them. */
+  private due<Q extends SelectQueryBuilder<Database & { d: WebhookDeliveriesTable }, 'd', object>>(query: Q, now: string): Q {
+    return query
+      .where('d.state', '=', PENDING)
+      .where('d.next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
+      .where((eb) =>
+        eb.or([
+          eb('d.event_type', '=', PING_EVENT_TYPE),
+          eb.exists(
+            eb
+              .selectFrom('webhook_endpoints as te')
+              .select('te.id')
+              .whereRef('te.id', '=', 'd.endpoint_id')
+              .where('te.is_active', '=', 1)
+              .where('te.deleted_at', 'is', null),
+          ),
+        ]),
+      ) as Q;
   }
 
   async lease(ids: readonly number[], until: string): Promise<void> {
