@@ -96,6 +96,8 @@ export class DeliveryEngine {
     this.wakeScheduled = true;
     setImmediate(() => {
       this.wakeScheduled = false;
+      // a wake-up scheduled just before stop() must not reach a closing database
+      if (this.stopped) return;
       if (this.pumping) this.again = true;
       else this.pumping = this.pump().finally(() => (this.pumping = null));
     });

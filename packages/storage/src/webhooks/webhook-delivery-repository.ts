@@ -83,7 +83,9 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
           .where('o.sequence', '<=', lastSequence)
           .where('e.is_active', '=', 1)
           .where('e.deleted_at', 'is', null)
-          .whereRef('e.starts_after_sequence', '<', 'o.sequence'),
+          .whereRef('e.starts_after_sequence', '<', 'o.sequence')
+          // ids in event order: deliveries due together are then claimed in the order things happened
+          .orderBy('o.sequence'),
       )
       .onConflict((oc) => oc.doNothing())
       .executeTakeFirst();
