@@ -1,7 +1,7 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -19,6 +19,8 @@ function findTests(dir) {
 }
 
 const files = ['packages', 'test', 'examples']
+  // examples/ is optional: a fresh checkout has none
+  .filter((dir) => existsSync(join(root, dir)))
   .flatMap((dir) => findTests(join(root, dir)))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
   .sort();

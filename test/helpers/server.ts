@@ -79,6 +79,8 @@ export interface TestServer {
   dbFile: string;
   process: ChildProcess;
   output(): string;
+  /** resolves once the server's output matches (log lines arrive after the responses they describe) */
+  waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
   /** SIGTERM and wait for exit; resolves with the exit code */
   stop(): Promise<number | null>;
   kill(): Promise<void>;
@@ -92,7 +94,11 @@ export interface StartOptions {
 }
 
 const tempDirs: string[] = [];
+const running = new Set<ChildProcess>();
+// A failed assertion can skip a test's stop(): such servers must neither keep the test process
+// alive (their pipes are unref'd) nor outlive it.
 process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -112,7 +118,16 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  running.add(child);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
+  child.unref();
+  (child.stdout as unknown as { unref(): void }).unref();
+  (child.stderr as unknown as { unref(): void }).unref();
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
@@ -135,13 +150,22 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     dbFile,
     process: child,
     output: () => output,
+    async waitForOutput(pattern: RegExp, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(output)) {
+        if (Date.now() > deadline) throw new Error(`output never matched ${pattern}:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
+      child.ref(); // keep the test process alive until the server has exited
       child.kill('SIGTERM');
       return exited;
     },
     async kill() {
       if (child.exitCode === null) {
+        child.ref();
         child.kill('SIGKILL');
         await exited;
       }
@@ -169,11 +193,23 @@ export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date
 export async function userWithToken(server: TestServer, role: 'admin' | 'organizer' | 'user', scopes?: string) {
   const email = uniqueEmail(role);
   const created = await server.api.post('/api/v2/users/', { email, name: `${role} person`, role });
-  assert.equal(created.status, 201, created.text);
+  if (created.status !== 201) throw new Error(`creating the ${role} failed: ${created.text}`);
   const args = ['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'test', '--json'];
   if (scopes) args.push('--scopes', scopes);
   const cli = await runCli(args);
-  assert.equal(cli.code, 0, cli.stderr);
+  if (cli.code !== 0) throw new Error(`issuing a token failed: ${cli.stderr}`);
   const issued = JSON.parse(cli.stdout);
   return { user: created.body, token: issued.token as string, api: server.api.withToken(issued.token) };
+}
+
+/** An error response with this status and `error.code`. */
+export function expectError(response: ApiResponse, status: number, code: string): void {
+  assert.equal(response.status, status, response.text);
+  assert.equal(response.body.error.code, code, response.text);
+}
+
+/** A 422 `validation_error` naming `field` in `field_errors`. */
+export function expectFieldError(response: ApiResponse, field: string): void {
+  expectError(response, 422, 'validation_error');
+  assert.ok(response.body.error.field_errors[field], `expected a field error on ${field}: ${response.text}`);
 }

@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ApiClient, runCli, startServer, uniqueEmail, userWithToken, type ApiResponse, type TestServer } from '../helpers/server.ts';
-
-const expectError = (response: ApiResponse, status: number, code: string) => {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.error.code, code, response.text);
-};
+import { ApiClient, expectError, runCli, startServer, uniqueEmail, userWithToken, type TestServer } from '../helpers/server.ts';
 
 describe('authentication, scopes and roles', () => {
   let server: TestServer;

@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer, uniqueEmail, type ApiResponse, type TestServer } from '../helpers/server.ts';
-
-const expectFieldError = (response: ApiResponse, field: string) => {
-  assert.equal(response.status, 422, response.text);
-  assert.equal(response.body.error.code, 'validation_error');
-  assert.ok(response.body.error.field_errors[field], `expected a field error on ${field}: ${response.text}`);
-};
+import { expectFieldError, startServer, uniqueEmail, type TestServer } from '../helpers/server.ts';
 
 describe('users', () => {
   let server: TestServer;

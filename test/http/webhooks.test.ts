@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { startServer, userWithToken, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { expectError, expectFieldError, startServer, userWithToken, type ApiResponse, type TestServer } from '../helpers/server.ts';
 import { signatureHeaders, statusSequence, WebhookReceiver, type ReceivedWebhook } from '../helpers/webhook-receiver.ts';
 
 const BASE = '/public_api/v2/webhooks';
 const LOCAL_TARGETS = ['--allow-private-webhook-targets', '--webhook-retry-schedule', '1,1,1'];
 
-const expectError = (response: ApiResponse, status: number, code: string) => {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.error.code, code, response.text);
-};
-
-const expectFieldError = (response: ApiResponse, field: string): string[] => {
-  expectError(response, 422, 'validation_error');
-  const messages = response.body.error.field_errors?.[field];
-  assert.ok(messages, `expected a field error on ${field}: ${response.text}`);
-  return messages;
+/** The messages of a 422 on `field`. */
+const fieldMessages = (response: ApiResponse, field: string): string[] => {
+  expectFieldError(response, field);
+  return response.body.error.field_errors[field];
 };
 
 /** Verifies a delivery exactly as a receiver would, with the standardwebhooks package. */
@@ -114,8 +108,8 @@ describe('webhooks: subscriptions', () => {
     const url = receiver.url('/invalid');
     expectFieldError(await server.api.post(`${BASE}/`, { url }), 'events');
     expectFieldError(await server.api.post(`${BASE}/`, { url, events: [] }), 'events');
-    assert.match(expectFieldError(await server.api.post(`${BASE}/`, { url, events: ['*'] }), 'events')[0]!, /catch-all/);
-    const unknown = expectFieldError(await server.api.post(`${BASE}/`, { url, events: ['video.exploded', 'podcast.*', 'video'] }), 'events');
+    assert.match(fieldMessages(await server.api.post(`${BASE}/`, { url, events: ['*'] }), 'events')[0]!, /catch-all/);
+    const unknown = fieldMessages(await server.api.post(`${BASE}/`, { url, events: ['video.exploded', 'podcast.*', 'video'] }), 'events');
     assert.equal(unknown.length, 3);
     expectFieldError(await server.api.post(`${BASE}/`, { url, events: ['webhook.ping'] }), 'events');
     expectFieldError(await server.api.post(`${BASE}/`, { url, events: ['article.*'], secret: 'whsec_x' }), 'secret');

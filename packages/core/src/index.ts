@@ -11,12 +11,15 @@ export * from './shared/etag.ts';
 export * from './shared/list-query.ts';
 export * from './shared/schema.ts';
 export * from './shared/validation.ts';
+export * from './shared/sync-batch.ts';
 
 export * from './ports/storage.ts';
 export * from './ports/user-store.ts';
 export * from './ports/group-store.ts';
 export * from './ports/token-store.ts';
 export * from './ports/outbox-store.ts';
+export * from './ports/content-store.ts';
+export * from './ports/channel-store.ts';
 export * from './ports/webhook-store.ts';
 
 export * from './auth/scopes.ts';
@@ -32,6 +35,12 @@ export * from './users/user-service.ts';
 export * from './groups/group.ts';
 export * from './groups/membership-rules.ts';
 export * from './groups/group-service.ts';
+
+export * from './content/content-item.ts';
+export * from './content/content-rules.ts';
+export * from './content/content-service.ts';
+export * from './content/channel.ts';
+export * from './content/channel-service.ts';
 
 export * from './webhooks/webhook-event.ts';
 export * from './webhooks/webhook-signature.ts';
@@ -49,3 +58,10 @@ export * from './events/iso-duration.ts';
 export * from './events/wall-clock.ts';
 export * from './enrollments/enrollment-rules.ts';
 export * from './insights/insight-math.ts';
+
+export * from './reports/rql/rql-error.ts';
+export * from './reports/rql/rql-ast.ts';
+export * from './reports/rql/rql-parser.ts';
+export * from './reports/rql/rql-pattern.ts';
+export * from './reports/rql/rql-fields.ts';
+export * from './reports/rql/rql-evaluate.ts';

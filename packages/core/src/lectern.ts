@@ -7,6 +7,8 @@
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
 import { TokenService } from './auth/token-service.ts';
+import { ChannelService } from './content/channel-service.ts';
+import { ContentService } from './content/content-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
 import type { Storage } from './ports/storage.ts';
@@ -44,6 +46,8 @@ export class Lectern {
   readonly users: UserService;
   readonly groups: GroupService;
   readonly tokens: TokenService;
+  readonly content: ContentService;
+  readonly channels: ChannelService;
   readonly webhooks: WebhookService;
   /** present when webhooks are enabled; runs from start() to close() */
   private readonly deliveryEngine: DeliveryEngine | undefined;
@@ -65,6 +69,8 @@ export class Lectern {
     this.users = new UserService(deps);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
+    this.content = new ContentService(deps);
+    this.channels = new ChannelService(deps);
     this.webhooks = new WebhookService(deps);
     if (this.config.webhooks.enabled) {
       this.deliveryEngine = new DeliveryEngine({

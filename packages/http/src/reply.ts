@@ -1,4 +1,4 @@
-import { etagOf, ifNoneMatchHits } from '@lectern/core';
+import { etagOf, ifNoneMatchHits, type SyncBatchResult } from '@lectern/core';
 
 /** What a route handler returns; the app serialises it and adds the common headers. */
 export interface Reply {
@@ -20,4 +20,16 @@ export function withEtag(resource: unknown, ifNoneMatch: string | undefined, sta
   const etag = etagOf(resource);
   if (status === 200 && ifNoneMatchHits(ifNoneMatch, etag)) return { status: 304, headers: { ETag: etag } };
   return { status, body: resource, headers: { ETag: etag } };
+}
+
+/**
+ * A synchronous batch: 200 when every item succeeded, 207 when some did, 422 when none did. The
+ * 422 keeps the batch shape and adds the usual `error` member, so both contracts hold (decisions §3).
+ */
+export function batchReply(result: SyncBatchResult, requestId: string): Reply {
+  const { succeeded_count: succeeded, failed_count: failed, total } = result.meta;
+  if (failed === 0) return ok(result);
+  if (succeeded > 0) return { status: 207, body: result };
+  const message = `None of the ${total} item${total === 1 ? '' : 's'} succeeded; see data.failed for each item's error.`;
+  return { status: 422, body: { error: { code: 'validation_error', message, request_id: requestId }, ...result } };
 }

@@ -2,9 +2,11 @@
  * The core's Storage port over any kysely database. Only the dialect differs between SQLite and
  * (later) PostgreSQL; the repositories and their queries are shared.
  */
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
 import { TokenRepository } from './auth/token-repository.ts';
+import { ChannelRepository } from './content/channel-repository.ts';
+import { ContentRepository } from './content/content-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -13,15 +15,41 @@ import { OutboxRepository } from './webhooks/outbox-repository.ts';
 import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repository.ts';
 import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 
-export function createStores(db: Kysely<Database>): Stores {
+type Savepoint = Stores['savepoint'];
+
+/** The repositories over `db`; `savepoint` says how this level nests a unit of work. */
+export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores {
   return {
     users: new UserRepository(db),
     groups: new GroupRepository(db),
     tokens: new TokenRepository(db),
     outbox: new OutboxRepository(db),
+    content: new ContentRepository(db),
+    channels: new ChannelRepository(db),
     webhookEndpoints: new WebhookEndpointRepository(db),
     webhookDeliveries: new WebhookDeliveryRepository(db),
+    savepoint,
   };
+}
+
+/**
+ * The stores of an open transaction at nesting `depth`. A savepoint is named by its depth: names
+ * stay few (the statement cache keys on SQL text) and a nested savepoint never reuses an open one.
+ */
+function transactionStores(trx: Kysely<Database>, depth: number): Stores {
+  return createStores(trx, async (work) => {
+    const name = `sp_${depth + 1}`;
+    await sql.raw(`savepoint ${name}`).execute(trx);
+    try {
+      const result = await work(transactionStores(trx, depth + 1));
+      await sql.raw(`release ${name}`).execute(trx);
+      return result;
+    } catch (error) {
+      await sql.raw(`rollback to ${name}`).execute(trx);
+      await sql.raw(`release ${name}`).execute(trx);
+      throw error;
+    }
+  });
 }
 
 export class KyselyStorage implements Storage {
@@ -29,6 +57,8 @@ export class KyselyStorage implements Storage {
   readonly groups;
   readonly tokens;
   readonly outbox;
+  readonly content;
+  readonly channels;
   readonly webhookEndpoints;
   readonly webhookDeliveries;
 
@@ -36,17 +66,24 @@ export class KyselyStorage implements Storage {
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
     readonly db: Kysely<Database>,
   ) {
-    const stores = createStores(db);
+    const stores = createStores(db, (work) => this.transaction(work));
     this.users = stores.users;
     this.groups = stores.groups;
     this.tokens = stores.tokens;
     this.outbox = stores.outbox;
+    this.content = stores.content;
+    this.channels = stores.channels;
     this.webhookEndpoints = stores.webhookEndpoints;
     this.webhookDeliveries = stores.webhookDeliveries;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(createStores(trx)));
+    return this.db.transaction().execute((trx) => work(transactionStores(trx, 0)));
+  }
+
+  /** Outside a transaction, a unit of work that must be atomic is simply a transaction. */
+  savepoint<T>(work: (sp: Stores) => Promise<T>): Promise<T> {
+    return this.transaction(work);
   }
 
   async close(): Promise<void> {

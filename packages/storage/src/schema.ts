@@ -60,6 +60,65 @@ export interface OutboxEventsTable {
   payload: string;
 }
 
+export interface ChannelsTable {
+  id: Generated<number>;
+  public_id: string;
+  name: string;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
+export interface ContentItemsTable {
+  id: Generated<number>;
+  public_id: string;
+  content_type: string;
+  name: string;
+  description: string;
+  is_archived: Generated<number>;
+  is_hidden: number;
+  is_completable: number;
+  is_self_assignable: number;
+  duration_minutes: number;
+  channel_id: number | null;
+  total_assignments: Generated<number>;
+  completed_assignments_count: Generated<number>;
+  rating_sum: Generated<number>;
+  rating_count: Generated<number>;
+  url: string | null;
+  media_asset_id: string | null;
+  /** 'none' | 'processing' | 'ready' | 'errored' */
+  media_status: string;
+  media_duration: number | null;
+  starts_on: string | null;
+  ends_on: string | null;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
+export interface TagsTable {
+  id: Generated<number>;
+  name: string;
+}
+
+export interface ContentTagsTable {
+  content_id: number;
+  tag_id: number;
+}
+
+export interface ContentGroupsTable {
+  content_id: number;
+  group_id: number;
+}
+
+/** The ordered items of a track, scheduled track or collection. */
+export interface ContentTrackItemsTable {
+  parent_id: number;
+  position: number;
+  item_id: number;
+}
+
 export interface WebhookEndpointsTable {
   id: Generated<number>;
   /** `ep_…` */
@@ -128,6 +187,12 @@ export interface Database {
   group_users: GroupUsersTable;
   api_tokens: ApiTokensTable;
   outbox_events: OutboxEventsTable;
+  channels: ChannelsTable;
+  content_items: ContentItemsTable;
+  tags: TagsTable;
+  content_tags: ContentTagsTable;
+  content_groups: ContentGroupsTable;
+  content_track_items: ContentTrackItemsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_endpoint_events: WebhookEndpointEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;

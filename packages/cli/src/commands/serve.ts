@@ -52,7 +52,9 @@ async function serve(flags: ServeFlags): Promise<void> {
 
   const bootstrap = await lectern.bootstrapAdmin({ email: flags.adminEmail, name: 'Admin' });
   if (bootstrap) process.stdout.write(bootstrapBanner(bootstrap.user.email, bootstrap.token.token, listening.url));
-  logger.info({ url: listening.url, db: flags.db, webhooks: !disableWebhooks }, `Lectern listening on ${listening.url}`);
+  // the address is printed even when the level hides info lines: scripts and people wait for it
+  const announce = flags.logLevel === 'silent' ? logger : logger.child({}, { level: 'info' });
+  announce.info({ url: listening.url, db: flags.db, webhooks: !disableWebhooks }, `Lectern listening on ${listening.url}`);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -2,6 +2,8 @@
  * The storage port. The core reaches persistence only through these interfaces; @lectern/storage
  * implements them with kysely (SQLite now, PostgreSQL later), and an embedder may supply its own.
  */
+import type { ChannelStore } from './channel-store.ts';
+import type { ContentStore } from './content-store.ts';
 import type { GroupStore } from './group-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { TokenStore } from './token-store.ts';
@@ -13,8 +15,15 @@ export interface Stores {
   groups: GroupStore;
   tokens: TokenStore;
   outbox: OutboxStore;
+  content: ContentStore;
+  channels: ChannelStore;
   webhookEndpoints: WebhookEndpointStore;
   webhookDeliveries: WebhookDeliveryStore;
+  /**
+   * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
+   * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.
+   */
+  savepoint<T>(work: (sp: Stores) => Promise<T>): Promise<T>;
 }
 
 export interface Storage extends Stores {

@@ -10,8 +10,24 @@ export interface IdGenerator {
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
+// Ids are made on every request (request ids) and every event; drawing a few bytes from the
+// kernel each time costs more than the rest of the id, so random bytes are taken in blocks.
+const POOL_SIZE = 4096;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+
+function takeRandom(length: number): Buffer {
+  if (poolOffset + length > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + length);
+  poolOffset += length;
+  return bytes;
+}
+
 export function randomBase32(length: number): string {
-  const bytes = randomBytes(length);
+  const bytes = takeRandom(length);
   let out = '';
   for (let i = 0; i < length; i++) out += CROCKFORD[bytes[i]! & 31];
   return out;

@@ -1,6 +1,7 @@
 import type { Lectern } from '@lectern/core';
 import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
+import { channelRoutes, contentRoutes } from './content.ts';
 import { groupRoutes } from './groups.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -10,6 +11,8 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   userRoutes(routes, lectern);
   groupRoutes(routes, lectern);
   apiTokenRoutes(routes, lectern);
+  contentRoutes(routes, lectern);
+  channelRoutes(routes, lectern);
   webhookRoutes(routes, lectern);
   return routes.finalize();
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ApiTokenRecord, ListQuery, NewTokenRow, Page, Role, Scope, TokenCredentials, TokenStore } from '@lectern/core';
 import type { Database } from '../schema.ts';
+import { preparedQuery } from '../shared/prepared-query.ts';
 import { applyFilters, fetchPage, toBool, type ListDefinition } from '../shared/list-builder.ts';
 
 interface TokenRow {
@@ -59,6 +60,26 @@ function toTokenRecord(row: TokenRow): ApiTokenRecord {
   };
 }
 
+interface CredentialsRow {
+  id: number;
+  scopes: string;
+  expires_at: string | null;
+  user_id: number;
+  public_id: string;
+  role: string;
+  is_active: number;
+}
+
+// every authenticated request runs this: compiled once (see prepared-query.ts)
+const credentialsByHash = preparedQuery<CredentialsRow>(1, (db: Kysely<Database>, tokenHash) =>
+  db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .where('t.revoked_at', 'is', null)
+    .select(['t.id', 't.scopes', 't.expires_at', 'u.id as user_id', 'u.public_id', 'u.role', 'u.is_active'])
+    .where('t.token_hash', '=', tokenHash!),
+);
+
 export class TokenRepository implements TokenStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -89,10 +110,7 @@ export class TokenRepository implements TokenStore {
   }
 
   async findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
-    const row = await this.activeTokens()
-      .select(['t.id', 't.scopes', 't.expires_at', 'u.id as user_id', 'u.public_id', 'u.role', 'u.is_active'])
-      .where('t.token_hash', '=', tokenHash)
-      .executeTakeFirst();
+    const [row] = await credentialsByHash(this.db, tokenHash);
     if (!row) return undefined;
     return {
       tokenId: row.id,

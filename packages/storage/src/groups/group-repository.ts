@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { GroupRecord, GroupRelation, GroupStore, ListQuery, NewGroupRow, Page, UserRecord, UserRef } from '@lectern/core';
 import type { Database } from '../schema.ts';
-import { applyFilters, containsIgnoringCase, fetchPage, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { applyFilters, containsIgnoringCase, fetchPage, ignoringCase, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 import { listUsers } from '../users/user-repository.ts';
 
 interface GroupRow {
@@ -29,7 +29,7 @@ const groupListDefinition: ListDefinition = {
   ranges: { created: 'g.created', modified: 'g.modified' },
   search: ['g.name', 'g.source'],
   ordering: {
-    name: 'g.name',
+    name: ignoringCase('g.name'),
     source: 'g.source',
     member_count: (eb) => memberCount(eb),
     created: 'g.created',

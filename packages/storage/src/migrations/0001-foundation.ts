@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /** Users, groups and their memberships, API tokens, and the webhook outbox. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -16,9 +16,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('date_joined', 'text', (c) => c.notNull())
     .addColumn('modified', 'text', (c) => c.notNull())
     .execute();
-  for (const column of ['name', 'role', 'employee_id', 'manager_id', 'date_joined']) {
+  await db.schema.createIndex('users_name_lower_idx').on('users').expression(sql`lower(name)`).execute();
+  for (const column of ['employee_id', 'manager_id', 'date_joined']) {
     await db.schema.createIndex(`users_${column}_idx`).on('users').column(column).execute();
   }
+  // the common filters, each followed by the default order, so a page needs no sort of all matches
+  await db.schema.createIndex('users_role_joined_idx').on('users').columns(['role', 'date_joined']).execute();
+  await db.schema.createIndex('users_active_joined_idx').on('users').columns(['is_active', 'date_joined']).execute();
+  await db.schema.createIndex('users_role_active_joined_idx').on('users').columns(['role', 'is_active', 'date_joined']).execute();
 
   await db.schema
     .createTable('groups')
@@ -31,7 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('deleted_at', 'text')
     .execute();
   await db.schema.createIndex('groups_created_idx').on('groups').columns(['deleted_at', 'created']).execute();
-  await db.schema.createIndex('groups_name_idx').on('groups').column('name').execute();
+  await db.schema.createIndex('groups_name_lower_idx').on('groups').expression(sql`lower(name)`).execute();
 
   await db.schema
     .createTable('group_users')

@@ -35,6 +35,9 @@ export function containsIgnoringCase(column: string, needle: string): Expression
   return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(needle.toLowerCase())}%`} escape '\\'`;
 }
 
+/** Sort key for names: people expect alphabetical order regardless of case. */
+export const ignoringCase = (column: string) => () => sql`lower(${sql.ref(column)})`;
+
 export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def: ListDefinition): Q {
   let q: AnyQuery = query;
   for (const [name, value] of Object.entries(list.filters)) {

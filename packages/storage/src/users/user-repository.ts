@@ -1,7 +1,8 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { ListQuery, NewUserRow, Page, Role, UserChanges, UserRecord, UserStore } from '@lectern/core';
 import type { Database } from '../schema.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { preparedQuery } from '../shared/prepared-query.ts';
+import { applyFilters, fetchPage, fromBool, ignoringCase, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 
 interface UserRow {
   id: number;
@@ -41,7 +42,7 @@ export const userListDefinition: ListDefinition = {
   ranges: { date_joined: 'u.date_joined' },
   search: ['u.name', 'u.email'],
   ordering: {
-    name: 'u.name',
+    name: ignoringCase('u.name'),
     email: 'u.email_lower',
     role: 'u.role',
     employee_id: 'u.employee_id',
@@ -89,6 +90,10 @@ const userColumns = [
 export function selectUsers(db: Kysely<Database>) {
   return db.selectFrom('users as u').leftJoin('users as m', 'm.id', 'u.manager_id').select(userColumns);
 }
+
+// the per-request lookups, compiled once (see prepared-query.ts)
+const userByPublicId = preparedQuery<UserRow>(1, (db, publicId) => selectUsers(db).where('u.public_id', '=', publicId!));
+const userById = preparedQuery<UserRow>(1, (db, id) => selectUsers(db).where('u.id', '=', id as unknown as number));
 
 /** A page of users; `within` narrows the set first (e.g. to a group's members). */
 export async function listUsers(
@@ -144,12 +149,12 @@ export class UserRepository implements UserStore {
   }
 
   async findById(id: number): Promise<UserRecord | undefined> {
-    const row = await selectUsers(this.db).where('u.id', '=', id).executeTakeFirst();
+    const [row] = await userById(this.db, id);
     return row ? toUserRecord(row) : undefined;
   }
 
   async findByPublicId(publicId: string): Promise<UserRecord | undefined> {
-    const row = await selectUsers(this.db).where('u.public_id', '=', publicId).executeTakeFirst();
+    const [row] = await userByPublicId(this.db, publicId);
     return row ? toUserRecord(row) : undefined;
   }
 

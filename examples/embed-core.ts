@@ -1,0 +1,61 @@
+/**
+ * Embedding Lectern in your own Node application, without HTTP.
+ *
+ *   node --conditions=source --import tsx examples/embed-core.ts [database-file]
+ *
+ * The core is a library of services over a storage adapter. Calls made with `lectern.context()`
+ * act as the application itself; calls made as a user apply that user's role and scopes, exactly
+ * as the HTTP API does. Everything returned has the API's JSON shape.
+ */
+import { createLectern, isLecternError, type Actor } from '@lectern/core';
+import { openSqliteStorage } from '@lectern/storage';
+
+const file = process.argv[2] ?? ':memory:';
+const lectern = createLectern({ storage: await openSqliteStorage({ file }) });
+const app = lectern.context();
+
+// Users and a group, as the application
+const ada = await lectern.users.create(app, { email: 'ada@example.com', name: 'Ada Lovelace', role: 'organizer' });
+const alan = await lectern.users.create(app, { email: 'alan@example.com', name: 'Alan Turing', manager: ada.public_id });
+const pioneers = await lectern.groups.create(app, { name: 'Pioneers' });
+await lectern.groups.changeMembership(app, pioneers.public_id, 'member', 'add', { member_ids: [ada.public_id, alan.public_id] });
+
+// Lists take the same filters as the HTTP query string, and return the same envelope
+const reports = await lectern.users.list(app, { manager: ada.public_id, ordering: 'name' });
+
+// Acting as a user: a learner may not create users
+const learnerRecord = await lectern.users.findByEmail(alan.email);
+const learner: Actor = {
+  kind: 'user',
+  userId: learnerRecord!.id,
+  publicId: alan.public_id,
+  role: alan.role,
+  scopes: new Set(['content:read']),
+};
+let refusal = '';
+try {
+  await lectern.users.create(lectern.context(learner), { email: 'eve@example.com', name: 'Eve' });
+} catch (error) {
+  if (!isLecternError(error)) throw error;
+  refusal = `${error.code}: ${error.message}`;
+}
+
+// Validation errors carry field errors, as the API's 422 does
+let invalid: Record<string, string[]> | undefined;
+try {
+  await lectern.users.create(app, { email: 'ada@example.com', name: 'Ada again' });
+} catch (error) {
+  if (isLecternError(error)) invalid = error.fieldErrors;
+}
+
+const group = await lectern.groups.get(app, pioneers.public_id);
+console.log(
+  JSON.stringify({
+    group: { name: group.name, member_count: group.member_count },
+    reports: reports.data.map((user) => user.name),
+    total: reports.meta.total_count,
+    refusal,
+    invalid,
+  }),
+);
+await lectern.close();

@@ -1,0 +1,199 @@
+/**
+ * Content items (decisions §3): ten content types sharing one summary shape, each with a few
+ * type-specific fields. Events and event series are content items too; their own fields and
+ * endpoints belong to the events area, which extends what is declared here.
+ */
+import { z } from 'zod';
+import type { ListSpec } from '../shared/list-query.ts';
+import { dateField, descriptionField, nameField, publicIdField, tagField, urlField } from '../shared/schema.ts';
+import { contentTypes, type ContentType } from '../webhooks/event-catalog.ts';
+
+export { contentTypes, type ContentType };
+export const contentTypeSchema = z.enum(contentTypes);
+
+export const mediaStatuses = ['none', 'processing', 'ready', 'errored'] as const;
+export type ContentMediaStatus = (typeof mediaStatuses)[number];
+
+/** Limits of one write [spec-gap]; generous for real catalogues, small enough to keep one request cheap. */
+export const MAX_TAGS_PER_WRITE = 100;
+export const MAX_ACCESS_GROUPS = 100;
+export const MAX_CONTAINER_ITEMS = 500;
+export const MAX_DURATION_MINUTES = 1_000_000;
+
+const namedRefSchema = z.object({ public_id: z.string(), name: z.string() });
+
+/** The cross-type summary: what `/content-items/` returns and what `content_item.*` events carry. */
+export const contentSummarySchema = z.object({
+  public_id: z.string(),
+  name: z.string(),
+  content_type: contentTypeSchema,
+  description: z.string(),
+  is_archived: z.boolean(),
+  is_hidden: z.boolean(),
+  is_completable: z.boolean(),
+  is_self_assignable: z.boolean(),
+  duration_minutes: z.number().int(),
+  /** null until someone rates the item */
+  avg_feedback_rating: z.number().nullable(),
+  total_assignments: z.number().int(),
+  completed_assignments_count: z.number().int(),
+  created: z.string(),
+  modified: z.string(),
+  groups: z.array(namedRefSchema),
+  tags: z.array(z.string()),
+  channel: namedRefSchema.nullable(),
+});
+export type ContentSummary = z.infer<typeof contentSummarySchema>;
+
+/** A content item referenced from another one (a track's items). */
+export const contentRefSchema = z.object({ public_id: z.string(), name: z.string(), content_type: contentTypeSchema });
+export type ContentRef = z.infer<typeof contentRefSchema>;
+
+/** Every type-specific field as read; each type's view picks its own (`typeSpecificFields`). */
+export const contentExtrasSchema = z.object({
+  url: z.string().nullable(),
+  media_asset_id: z.string().nullable(),
+  media_status: z.enum(mediaStatuses),
+  media_duration: z.number().nullable(),
+  items: z.array(contentRefSchema),
+  starts_on: z.string().nullable(),
+  ends_on: z.string().nullable(),
+});
+export type ContentExtras = z.infer<typeof contentExtrasSchema>;
+type ExtraField = keyof ContentExtras;
+
+export const typeSpecificFields: Readonly<Record<ContentType, readonly ExtraField[]>> = {
+  article: [],
+  video: ['media_asset_id', 'media_status', 'media_duration'],
+  course: [],
+  guide: [],
+  event: [],
+  event_type: [],
+  link: ['url'],
+  track: ['items'],
+  scheduled_track: ['items', 'starts_on', 'ends_on'],
+  collection: ['items'],
+};
+
+/** Types whose `items` list other content items, in order. */
+export const containerTypes = ['track', 'scheduled_track', 'collection'] as const satisfies readonly ContentType[];
+export const isContainerType = (type: ContentType): boolean => (containerTypes as readonly string[]).includes(type);
+
+/** The GET shape of each type's own collection and the payload of its `<type>.*` events. */
+function typeViewSchema(type: ContentType): z.ZodObject {
+  const extras = contentExtrasSchema.shape;
+  return contentSummarySchema.extend(Object.fromEntries(typeSpecificFields[type].map((field) => [field, extras[field]])));
+}
+export const contentTypeViewSchemas = Object.fromEntries(contentTypes.map((type) => [type, typeViewSchema(type)])) as Record<
+  ContentType,
+  z.ZodObject
+>;
+export type ContentTypeView = ContentSummary & Partial<ContentExtras>;
+
+/** A stored content item: both views' facts plus the internal key other areas join on. */
+export interface ContentRecord {
+  id: number;
+  contentType: ContentType;
+  summary: ContentSummary;
+  /** every type-specific field; `items` is empty for types that are not containers */
+  extras: ContentExtras;
+}
+
+export const summaryOf = (record: ContentRecord): ContentSummary => record.summary;
+
+export function typeViewOf(record: ContentRecord): ContentTypeView {
+  const view: ContentTypeView = { ...record.summary };
+  for (const field of typeSpecificFields[record.contentType]) Object.assign(view, { [field]: record.extras[field] });
+  return view;
+}
+
+// ---- writes ----------------------------------------------------------------------------------
+
+export const tagNamesField = () => z.array(tagField()).max(MAX_TAGS_PER_WRITE);
+
+/** Fields every content type accepts on create and update (decisions §3). */
+const sharedWritableFields = {
+  name: nameField(),
+  description: descriptionField(),
+  tags: tagNamesField(),
+  channel_id: publicIdField().nullable(),
+  groups: z.array(publicIdField()).max(MAX_ACCESS_GROUPS),
+  is_hidden: z.boolean(),
+  is_self_assignable: z.boolean(),
+  is_completable: z.boolean(),
+  /** minutes; read back as `duration_minutes` */
+  duration: z.number().int().min(0).max(MAX_DURATION_MINUTES),
+};
+
+/** Type-specific fields a client may write. A video's media status and duration are set by media processing. */
+const typeWritableFields = {
+  url: urlField(),
+  media_asset_id: z.string().trim().min(1).max(255).nullable(),
+  items: z.array(publicIdField()).max(MAX_CONTAINER_ITEMS),
+  starts_on: dateField().nullable(),
+  ends_on: dateField().nullable(),
+};
+type TypeWritableField = keyof typeof typeWritableFields;
+const isTypeWritable = (field: string): field is TypeWritableField => field in typeWritableFields;
+
+/** A type writes the fields it reads, but for those only the platform sets. */
+const writableFields = (type: ContentType): TypeWritableField[] => typeSpecificFields[type].filter(isTypeWritable);
+
+const requiredOnCreate: Readonly<Partial<Record<ContentType, readonly TypeWritableField[]>>> = { link: ['url'] };
+
+const anyContentWrite = z.strictObject({ ...sharedWritableFields, ...typeWritableFields }).partial();
+/** A validated create or update body of any type: only the fields its type's schema allowed are present. */
+export type ContentWrite = z.output<typeof anyContentWrite>;
+
+function writeSchema(type: ContentType, mode: 'create' | 'update'): z.ZodType<ContentWrite> {
+  const required: readonly string[] = mode === 'create' ? ['name', ...(requiredOnCreate[type] ?? [])] : [];
+  const typeFields = writableFields(type).map((field) => [field, typeWritableFields[field]] as const);
+  const fields = [...Object.entries(sharedWritableFields), ...typeFields].map(
+    ([field, schema]) => [field, required.includes(field) ? schema : schema.optional()] as const,
+  );
+  return z.strictObject(Object.fromEntries(fields)) as z.ZodType<ContentWrite>;
+}
+
+export const createContentInputs = Object.fromEntries(contentTypes.map((type) => [type, writeSchema(type, 'create')])) as Record<
+  ContentType,
+  z.ZodType<ContentWrite>
+>;
+export const updateContentInputs = Object.fromEntries(contentTypes.map((type) => [type, writeSchema(type, 'update')])) as Record<
+  ContentType,
+  z.ZodType<ContentWrite>
+>;
+
+/** `PATCH /content-items/<id>/`: the shared fields, whatever the type [ext beyond name, is_hidden, groups]. */
+export const updateContentItemInput: z.ZodType<ContentWrite> = z.strictObject(sharedWritableFields).partial();
+
+export const tagsInput = z.strictObject({ tags: tagNamesField().min(1) });
+export const replaceTagsInput = z.strictObject({ tags: tagNamesField() });
+
+export type TagOperation = 'add' | 'remove' | 'replace';
+
+// ---- lists -----------------------------------------------------------------------------------
+
+const sharedListFilters = {
+  is_archived: { kind: 'boolean' },
+  is_hidden: { kind: 'boolean' },
+  channel: { kind: 'uuid' },
+  group: { kind: 'uuid' },
+  tag: { kind: 'string' },
+  tag_all: { kind: 'strings' },
+} as const;
+
+const sharedListParts = {
+  ranges: { created: 'datetime', modified: 'datetime' },
+  search: true,
+  ordering: ['name', 'content_type', 'duration_minutes', 'total_assignments', 'created', 'modified'],
+  defaultOrdering: ['created'],
+} as const;
+
+/** `GET /content-items/`. */
+export const contentListSpec = {
+  filters: { ...sharedListFilters, content_type: { kind: 'enum', values: contentTypes, multiple: true } },
+  ...sharedListParts,
+} as const satisfies ListSpec;
+
+/** `GET /articles/`, `/videos/`, …: the same filters, the type being fixed by the path. */
+export const typedContentListSpec = { filters: sharedListFilters, ...sharedListParts } as const satisfies ListSpec;

@@ -1,0 +1,300 @@
+import { z } from 'zod';
+import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import { everyItem } from '../ports/content-store.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso } from '../shared/clock.ts';
+import { conflict, fieldError, notFound } from '../shared/errors.ts';
+import { assertIfMatch } from '../shared/etag.ts';
+import { isUuid } from '../shared/ids.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { batchItemsField, runSyncBatch, type SyncBatchResult } from '../shared/sync-batch.ts';
+import { parseInput } from '../shared/validation.ts';
+import type { WriteOptions } from '../users/user-service.ts';
+import { contentTypeEventPrefix, type ContentLifecycleAction } from '../webhooks/event-catalog.ts';
+import {
+  contentListSpec,
+  createContentInputs,
+  replaceTagsInput,
+  summaryOf,
+  tagNamesField,
+  tagsInput,
+  typedContentListSpec,
+  typeViewOf,
+  updateContentInputs,
+  updateContentItemInput,
+  type ContentRecord,
+  type ContentSummary,
+  type ContentType,
+  type ContentTypeView,
+  type ContentWrite,
+  type TagOperation,
+} from './content-item.ts';
+import {
+  assertDistinctIds,
+  assertNoContainmentCycle,
+  assertScheduleOrder,
+  mediaStatusFor,
+  nextTagSet,
+  sameTagSet,
+  viewerFor,
+} from './content-rules.ts';
+
+const bulkArchiveInput = z.strictObject({ items: batchItemsField() });
+const bulkTagsInput = z.strictObject({ items: batchItemsField(), tags: tagNamesField().min(1) });
+const bulkReplaceTagsInput = z.strictObject({ items: batchItemsField(), tags: tagNamesField() });
+
+/** The internal ids a write refers to; undefined where the body left the reference alone. */
+interface ResolvedReferences {
+  channelId?: number | null;
+  groupIds?: number[];
+  itemIds?: number[];
+}
+
+export class ContentService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** `GET /content-items/`: summaries of every type. */
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<ContentSummary>> {
+    authorize(ctx.actor, 'content:read');
+    const query = parseListQuery(contentListSpec, params);
+    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor)), summaryOf);
+  }
+
+  /** `GET /articles/`, `/videos/`, …: one type, in its own richer shape. */
+  async listOfType(ctx: RequestContext, type: ContentType, params: QueryParams): Promise<ListResult<ContentTypeView>> {
+    authorize(ctx.actor, 'content:read');
+    const query = parseListQuery(typedContentListSpec, params);
+    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor), type), typeViewOf);
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<ContentSummary> {
+    authorize(ctx.actor, 'content:read');
+    return (await this.requireVisible(this.deps.storage, ctx.actor, publicId)).summary;
+  }
+
+  async getOfType(ctx: RequestContext, type: ContentType, publicId: string): Promise<ContentTypeView> {
+    authorize(ctx.actor, 'content:read');
+    return typeViewOf(await this.requireVisible(this.deps.storage, ctx.actor, publicId, type));
+  }
+
+  async create(ctx: RequestContext, type: ContentType, body: unknown): Promise<ContentTypeView> {
+    authorize(ctx.actor, 'content:write');
+    const input = parseInput(createContentInputs[type], body);
+    assertScheduleOrder(input.starts_on ?? null, input.ends_on ?? null);
+    return this.deps.storage.transaction(async (tx) => {
+      const refs = await this.resolveReferences(tx, input, null);
+      const mediaAssetId = input.media_asset_id ?? null;
+      const now = nowIso(this.deps.clock);
+      const id = await tx.content.insert({
+        publicId: this.deps.ids.uuid(),
+        contentType: type,
+        name: input.name!,
+        description: input.description ?? '',
+        isHidden: input.is_hidden ?? false,
+        isSelfAssignable: input.is_self_assignable ?? true,
+        isCompletable: input.is_completable ?? true,
+        durationMinutes: input.duration ?? 0,
+        channelId: refs.channelId ?? null,
+        url: input.url ?? null,
+        mediaAssetId,
+        mediaStatus: mediaStatusFor(mediaAssetId),
+        startsOn: input.starts_on ?? null,
+        endsOn: input.ends_on ?? null,
+        created: now,
+      });
+      await this.writeRelations(tx, id, input, refs);
+      const record = (await tx.content.findById(id, everyItem))!;
+      await this.recordLifecycle(tx, 'created', record);
+      return typeViewOf(record);
+    });
+  }
+
+  /** `PATCH /content-items/<id>/`: shared fields of an item of any type; answers the summary. */
+  update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<ContentSummary> {
+    authorize(ctx.actor, 'content:write');
+    const input = parseInput(updateContentItemInput, body);
+    return this.patch(ctx, publicId, undefined, input, options, summaryOf);
+  }
+
+  /** `PATCH /<type collection>/<id>/`: shared and type-specific fields; answers the type's shape. */
+  updateOfType(
+    ctx: RequestContext,
+    type: ContentType,
+    publicId: string,
+    body: unknown,
+    options: WriteOptions = {},
+  ): Promise<ContentTypeView> {
+    authorize(ctx.actor, 'content:write');
+    const input = parseInput(updateContentInputs[type], body);
+    return this.patch(ctx, publicId, type, input, options, typeViewOf);
+  }
+
+  async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {
+    authorize(ctx.actor, 'content:write');
+    await this.deps.storage.transaction(async (tx) => {
+      const current = await this.requireVisible(tx, ctx.actor, publicId);
+      assertIfMatch(options.ifMatch, current.summary);
+      // a track's learners would silently lose a session they may be enrolled in (spec 409 table)
+      if (current.contentType === 'event' && (await tx.content.heldByTrack(current.id))) {
+        throw conflict('referenced_by_track', 'A track lists this event; remove it from the track before deleting it.');
+      }
+      await tx.content.softDelete(current.id, nowIso(this.deps.clock));
+      await this.recordLifecycle(tx, 'deleted', current);
+    });
+  }
+
+  /** `GET /content-items/<id>/tags/`. */
+  async tags(ctx: RequestContext, publicId: string): Promise<{ data: string[] }> {
+    authorize(ctx.actor, 'content:read');
+    return { data: (await this.requireVisible(this.deps.storage, ctx.actor, publicId)).summary.tags };
+  }
+
+  /** `POST` (add), `DELETE` (remove) and `PUT` (replace) on `/content-items/<id>/tags/`. */
+  async changeTags(ctx: RequestContext, publicId: string, op: TagOperation, body: unknown): Promise<{ data: string[] }> {
+    authorize(ctx.actor, 'content:write');
+    const input = parseInput(op === 'replace' ? replaceTagsInput : tagsInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.requireVisible(tx, ctx.actor, publicId);
+      return { data: (await this.retag(tx, current, op, input.tags)).summary.tags };
+    });
+  }
+
+  /** `POST /content-items/bulk/archive/` and `/unarchive/`; both idempotent per item. */
+  async bulkSetArchived(ctx: RequestContext, archived: boolean, body: unknown): Promise<SyncBatchResult> {
+    authorize(ctx.actor, 'content:write');
+    const input = parseInput(bulkArchiveInput, body);
+    return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {
+      const current = await this.requireVisible(tx, ctx.actor, item.public_id);
+      if (current.summary.is_archived === archived) return;
+      await tx.content.update(current.id, { isArchived: archived });
+      await this.commitChange(tx, current, archived ? 'archived' : 'unarchived');
+    });
+  }
+
+  /** `POST`, `DELETE` and `PUT /content-items/bulk/tags/`: one tag operation over many items. */
+  async bulkTags(ctx: RequestContext, op: TagOperation, body: unknown): Promise<SyncBatchResult> {
+    authorize(ctx.actor, 'content:write');
+    const input = parseInput(op === 'replace' ? bulkReplaceTagsInput : bulkTagsInput, body);
+    return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {
+      await this.retag(tx, await this.requireVisible(tx, ctx.actor, item.public_id), op, input.tags);
+    });
+  }
+
+  /**
+   * For the assignments area: the item `actor` wants to assign, inside the caller's transaction.
+   * 404 when the actor may not see it; 409 `archived` because archived content takes no new assignments.
+   */
+  async requireAssignable(tx: Stores, actor: Actor, publicId: string): Promise<ContentRecord> {
+    const record = await this.requireVisible(tx, actor, publicId);
+    if (record.summary.is_archived) throw conflict('archived', 'This content item is archived and cannot be newly assigned.');
+    return record;
+  }
+
+  /** An item the actor may see, optionally of one type; everything else is 404 so nothing leaks. */
+  async requireVisible(stores: Stores, actor: Actor, publicId: string, type?: ContentType): Promise<ContentRecord> {
+    const record = isUuid(publicId) ? await stores.content.findByPublicId(publicId, viewerFor(actor)) : undefined;
+    if (!record || (type !== undefined && record.contentType !== type)) throw notFound('Content item');
+    return record;
+  }
+
+  private patch<V>(
+    ctx: RequestContext,
+    publicId: string,
+    type: ContentType | undefined,
+    input: ContentWrite,
+    options: WriteOptions,
+    view: (record: ContentRecord) => V,
+  ): Promise<V> {
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.requireVisible(tx, ctx.actor, publicId, type);
+      assertIfMatch(options.ifMatch, view(current));
+      const extras = current.extras;
+      assertScheduleOrder(
+        input.starts_on === undefined ? extras.starts_on : input.starts_on,
+        input.ends_on === undefined ? extras.ends_on : input.ends_on,
+      );
+      const refs = await this.resolveReferences(tx, input, current);
+      const assetChanged = input.media_asset_id !== undefined && input.media_asset_id !== extras.media_asset_id;
+      await tx.content.update(current.id, {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.is_hidden !== undefined ? { isHidden: input.is_hidden } : {}),
+        ...(input.is_self_assignable !== undefined ? { isSelfAssignable: input.is_self_assignable } : {}),
+        ...(input.is_completable !== undefined ? { isCompletable: input.is_completable } : {}),
+        ...(input.duration !== undefined ? { durationMinutes: input.duration } : {}),
+        ...(refs.channelId !== undefined ? { channelId: refs.channelId } : {}),
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(assetChanged
+          ? { mediaAssetId: input.media_asset_id!, mediaStatus: mediaStatusFor(input.media_asset_id!), mediaDuration: null }
+          : {}),
+        ...(input.starts_on !== undefined ? { startsOn: input.starts_on } : {}),
+        ...(input.ends_on !== undefined ? { endsOn: input.ends_on } : {}),
+      });
+      await this.writeRelations(tx, current.id, input, refs);
+      return view(await this.commitChange(tx, current, 'updated'));
+    });
+  }
+
+  /** Checks the public ids a write names and turns them into internal ids (422 on the field otherwise). */
+  private async resolveReferences(tx: Stores, input: ContentWrite, current: ContentRecord | null): Promise<ResolvedReferences> {
+    const refs: ResolvedReferences = {};
+    if (input.channel_id === null) refs.channelId = null;
+    else if (input.channel_id !== undefined) {
+      const channel = await tx.channels.findByPublicId(input.channel_id);
+      if (!channel) throw fieldError('channel_id', 'No channel has this public_id.');
+      refs.channelId = channel.id;
+    }
+    if (input.groups !== undefined) {
+      const known = await tx.groups.idsByPublicIds(input.groups);
+      const unknown = input.groups.filter((id) => !known.has(id));
+      if (unknown.length > 0) throw fieldError('groups', `No group has these public_ids: ${unknown.join(', ')}.`);
+      refs.groupIds = [...new Set(known.values())];
+    }
+    if (input.items !== undefined) {
+      assertDistinctIds('items', input.items);
+      const known = await tx.content.idsByPublicIds(input.items);
+      const unknown = input.items.filter((id) => !known.has(id));
+      if (unknown.length > 0) throw fieldError('items', `No content item has these public_ids: ${unknown.join(', ')}.`);
+      refs.itemIds = input.items.map((id) => known.get(id)!);
+      // a new item has no containers yet, so only an existing one can close a cycle
+      if (current) assertNoContainmentCycle(current.id, refs.itemIds, await tx.content.containedBelow(refs.itemIds));
+    }
+    return refs;
+  }
+
+  private async writeRelations(tx: Stores, id: number, input: ContentWrite, refs: ResolvedReferences): Promise<void> {
+    if (refs.groupIds !== undefined) await tx.content.setGroups(id, refs.groupIds);
+    if (input.tags !== undefined) await tx.content.setTags(id, nextTagSet([], 'replace', input.tags));
+    if (refs.itemIds !== undefined) await tx.content.setItems(id, refs.itemIds);
+  }
+
+  private async retag(tx: Stores, current: ContentRecord, op: TagOperation, names: readonly string[]): Promise<ContentRecord> {
+    const next = nextTagSet(current.summary.tags, op, names);
+    if (sameTagSet(next, current.summary.tags)) return current;
+    await tx.content.setTags(current.id, next);
+    return this.commitChange(tx, current, 'updated');
+  }
+
+  /**
+   * After writes to `before`'s item: when its representation changed, stamps `modified` and
+   * records the lifecycle events; a write that changed nothing leaves no trace and fires nothing.
+   */
+  private async commitChange(tx: Stores, before: ContentRecord, action: ContentLifecycleAction): Promise<ContentRecord> {
+    const written = (await tx.content.findById(before.id, everyItem))!;
+    if (JSON.stringify(typeViewOf(written)) === JSON.stringify(typeViewOf(before))) return written;
+    await tx.content.update(before.id, { modified: nowIso(this.deps.clock) });
+    const after = (await tx.content.findById(before.id, everyItem))!;
+    await this.recordLifecycle(tx, action, after);
+    return after;
+  }
+
+  /** Every change fires the generic event with the summary and the type's event with its richer shape. */
+  private async recordLifecycle(tx: Stores, action: ContentLifecycleAction, record: ContentRecord): Promise<void> {
+    await this.deps.events.record(
+      tx,
+      { type: `content_item.${action}`, object: record.summary },
+      { type: `${contentTypeEventPrefix[record.contentType]}.${action}`, object: typeViewOf(record) },
+    );
+  }
+}

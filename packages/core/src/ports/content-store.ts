@@ -1,0 +1,77 @@
+import type { ContentMediaStatus, ContentRecord, ContentType } from '../content/content-item.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
+
+/**
+ * Whose eyes a read is for. `memberId` null sees every item that is not deleted (admins,
+ * organizers, the system); a user id applies the role-`user` visibility rule of decisions §3.
+ */
+export interface ContentViewer {
+  memberId: number | null;
+}
+
+export const everyItem: ContentViewer = Object.freeze({ memberId: null });
+
+export interface NewContentRow {
+  publicId: string;
+  contentType: ContentType;
+  name: string;
+  description: string;
+  isHidden: boolean;
+  isSelfAssignable: boolean;
+  isCompletable: boolean;
+  durationMinutes: number;
+  channelId: number | null;
+  url: string | null;
+  mediaAssetId: string | null;
+  mediaStatus: ContentMediaStatus;
+  startsOn: string | null;
+  endsOn: string | null;
+  created: string;
+}
+
+export type ContentChanges = Partial<
+  Pick<
+    NewContentRow,
+    | 'name'
+    | 'description'
+    | 'isHidden'
+    | 'isSelfAssignable'
+    | 'isCompletable'
+    | 'durationMinutes'
+    | 'channelId'
+    | 'url'
+    | 'mediaAssetId'
+    | 'mediaStatus'
+    | 'startsOn'
+    | 'endsOn'
+  >
+> & { isArchived?: boolean; mediaDuration?: number | null; modified?: string };
+
+/** One "container holds item" link of a track, scheduled track or collection. */
+export interface ContainmentEdge {
+  parentId: number;
+  itemId: number;
+}
+
+export interface ContentStore {
+  insert(row: NewContentRow): Promise<number>;
+  update(id: number, changes: ContentChanges): Promise<void>;
+  softDelete(id: number, at: string): Promise<void>;
+  /** Items that are not deleted and that `viewer` may see; a container's items are filtered the same way. */
+  findById(id: number, viewer: ContentViewer): Promise<ContentRecord | undefined>;
+  findByPublicId(publicId: string, viewer: ContentViewer): Promise<ContentRecord | undefined>;
+  /** Filtered, counted and paged in SQL; `contentType` narrows to one type's collection. */
+  list(query: ListQuery, viewer: ContentViewer, contentType?: ContentType): Promise<Page<ContentRecord>>;
+  /** Internal ids of the given public ids among items that are not deleted. */
+  idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>>;
+  /** Replaces the access groups. */
+  setGroups(id: number, groupIds: readonly number[]): Promise<void>;
+  /** Replaces the tag set, creating tags that do not exist yet. */
+  setTags(id: number, names: readonly string[]): Promise<void>;
+  /** Replaces a container's ordered items. */
+  setItems(id: number, itemIds: readonly number[]): Promise<void>;
+  /** Whether a track or scheduled track that is not deleted lists the item. */
+  heldByTrack(id: number): Promise<boolean>;
+  /** Every containment link reachable downwards from `ids` (their items, their items' items, …). */
+  containedBelow(ids: readonly number[]): Promise<ContainmentEdge[]>;
+}

@@ -1,0 +1,91 @@
+/**
+ * `like` patterns, compiled once into literal segments so that the in-memory evaluator and each SQL
+ * compiler only translate a structure and never re-interpret the user's text.
+ *
+ * Syntax (rql.md): `*` is any run of characters, `\*` a literal star, `**` an error. A backslash
+ * before anything else is an ordinary character, so `a\b` is the three characters a, \, b. (A literal
+ * backslash directly before a wildcard cannot be written; the spec defines no other escape.)
+ */
+import type { RqlPattern } from './rql-ast.ts';
+import { RqlError } from './rql-error.ts';
+
+/** The value token a pattern came from; positions of errors are computed from it. */
+export interface RqlPatternSource {
+  value: string;
+  quoted: boolean;
+  position: number;
+}
+
+export function compileRqlPattern(source: RqlPatternSource): RqlPattern {
+  const { value } = source;
+  const contentStart = source.position + (source.quoted ? 1 : 0);
+  const segments: string[] = [];
+  let current = '';
+  let afterWildcard = false;
+  for (let i = 0; i < value.length; i++) {
+    const char = value[i]!;
+    if (char === '\\' && value[i + 1] === '*') {
+      current += '*';
+      i++;
+      afterWildcard = false;
+    } else if (char === '*') {
+      if (afterWildcard) {
+        throw new RqlError(contentStart + i - 1, "'**' is not a valid pattern", "Use a single '*' for any run of characters, or '\\*' for a literal star");
+      }
+      segments.push(current);
+      current = '';
+      afterWildcard = true;
+    } else {
+      current += char;
+      afterWildcard = false;
+    }
+  }
+  segments.push(current);
+  return { segments };
+}
+
+/** The pattern `*p*` for a pattern without wildcards, `p` unchanged otherwise (how `search` reads its text). */
+export function substringUnlessWildcard(pattern: RqlPattern): RqlPattern {
+  return pattern.segments.length === 1 ? { segments: ['', pattern.segments[0]!, ''] } : pattern;
+}
+
+/**
+ * Lower-cases ASCII letters only. This is the one case folding of RQL: SQLite's lower() and LIKE fold
+ * only ASCII, and full Unicode folding would also change lengths ('İ' lower-cases to two code units),
+ * so anything wider could not be reproduced exactly in SQL.
+ */
+export function foldAsciiCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+export function foldPattern(pattern: RqlPattern): RqlPattern {
+  return { segments: pattern.segments.map(foldAsciiCase) };
+}
+
+/**
+ * Whether `text` matches. Greedy leftmost placement of the middle segments is exact for patterns whose
+ * only wildcard is `*`: if any placement works, the leftmost one leaves the most room for the rest.
+ */
+export function matchesRqlPattern(pattern: RqlPattern, text: string, caseInsensitive: boolean): boolean {
+  const { segments } = caseInsensitive ? foldPattern(pattern) : pattern;
+  const folded = caseInsensitive ? foldAsciiCase(text) : text;
+  // A pattern without wildcards is an equality; SQL compares such patterns with `=`.
+  if (segments.length === 1) return folded === segments[0];
+  // SQLite's LIKE and GLOB read text only up to a U+0000, so wildcard matching does too.
+  // (Values in expressions never contain one: validation rejects it.)
+  const nul = folded.indexOf('\0');
+  const subject = nul < 0 ? folded : folded.slice(0, nul);
+  const first = segments[0]!;
+  const last = segments[segments.length - 1]!;
+  if (subject.length < first.length + last.length) return false;
+  if (!subject.startsWith(first) || !subject.endsWith(last)) return false;
+  const end = subject.length - last.length;
+  let from = first.length;
+  for (let i = 1; i < segments.length - 1; i++) {
+    const segment = segments[i]!;
+    const at = subject.indexOf(segment, from);
+    if (at < 0 || at + segment.length > end) return false;
+    from = at + segment.length;
+  }
+  return true;
+}

@@ -1,0 +1,145 @@
+/**
+ * Compiles validated RQL (packages/core/src/reports/rql) to a kysely boolean expression that selects
+ * exactly the rows the core's in-memory evaluator accepts.
+ *
+ * - Values only ever reach SQL through sql.val (bound parameters); the SQL text depends on the shape
+ *   of the expression alone, never on the values in it.
+ * - Two-valued logic: every scalar test is written `col IS NOT NULL AND <test>`, so it is false rather
+ *   than NULL on a null column and NOT/AND/OR behave as in JavaScript. Array tests are EXISTS
+ *   subqueries, which are never NULL; no guard is needed inside them.
+ * - Booleans are bound as the dialect stores them; dates and datetimes are the ISO strings the
+ *   validator produced, which compare correctly as strings against the stored ISO strings.
+ */
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { foldAsciiCase } from '@lectern/core';
+import type { RqlFilter, RqlPattern, RqlScalar, RqlTest } from '@lectern/core';
+
+export type RqlSqlField =
+  /**
+   * A scalar column (or any expression over the query's tables, e.g. a LEFT JOINed column for
+   * `manager.email`). Text must compare with binary collation: resolve a column declared
+   * `COLLATE NOCASE` as sql`${ref} COLLATE BINARY`, or its `=` and `<` would ignore case.
+   */
+  | { kind: 'scalar'; column: Expression<unknown> }
+  /**
+   * An array field (`tags`, `groups`): given a test on one element, an expression true when some
+   * element of the row's array passes it, typically
+   * sql`EXISTS (SELECT 1 FROM item_tags it WHERE it.item_id = items.id AND ${test(sql.ref('it.name'))})`.
+   */
+  | { kind: 'array'; some: (test: (element: Expression<unknown>) => Expression<SqlBool>) => Expression<SqlBool> };
+
+/** How each field of a resource's catalogue is reached in SQL, by the same dotted names. */
+export type RqlSqlFields = Readonly<Record<string, RqlSqlField>>;
+
+/** The parts of the translation that differ between database engines. */
+export interface RqlSqlDialect {
+  /** Case-sensitive pattern match of a non-null text expression. */
+  like(text: Expression<unknown>, pattern: RqlPattern): Expression<SqlBool>;
+  /** Pattern match folding ASCII letters only (the folding of foldAsciiCase). */
+  ilike(text: Expression<unknown>, pattern: RqlPattern): Expression<SqlBool>;
+  /** A boolean as a bound parameter in the storage representation. */
+  boolean(value: boolean): Expression<unknown>;
+}
+
+/** `\`, `%` and `_` are LIKE's special characters when the escape character is `\`. */
+const escapeLike = (literal: string) => literal.replace(/[\\%_]/g, (char) => `\\${char}`);
+const likePattern = (pattern: RqlPattern) => pattern.segments.map(escapeLike).join('%');
+
+/** GLOB has no escape character; a special character is made literal by a one-character class. */
+const escapeGlob = (literal: string) => literal.replace(/[*?[]/g, (char) => `[${char}]`);
+const globPattern = (pattern: RqlPattern) => pattern.segments.map(escapeGlob).join('*');
+
+/**
+ * SQLite.
+ *
+ * Case-sensitive `like` uses GLOB: SQLite's LIKE ignores ASCII case and the per-connection
+ * `PRAGMA case_sensitive_like` cannot be set per query, while GLOB matches code point by code point.
+ * `[*]`, `[?]` and `[[]` make GLOB's special characters literal (`]` outside a class already is).
+ *
+ * Case-insensitive `ilike` lower-cases both sides and uses LIKE: SQLite's lower() folds only ASCII
+ * (without the ICU extension, which Lectern does not load), the parameter is folded with the same
+ * ASCII-only rule in JavaScript, and LIKE's own ASCII folding then has nothing left to change.
+ *
+ * A pattern without wildcards is an equality, which an index can serve.
+ *
+ * (PostgreSQL would use LIKE for `like`, as it is case-sensitive there, and for `ilike` fold with
+ * translate(col, 'A..Z', 'a..z') rather than lower(), which folds non-ASCII letters too.)
+ */
+export const sqliteRqlDialect: RqlSqlDialect = {
+  like(text, pattern) {
+    if (pattern.segments.length === 1) return sql<SqlBool>`${text} = ${sql.val(pattern.segments[0])}`;
+    return sql<SqlBool>`${text} GLOB ${sql.val(globPattern(pattern))}`;
+  },
+  ilike(text, pattern) {
+    if (pattern.segments.length === 1) return sql<SqlBool>`lower(${text}) = ${sql.val(foldAsciiCase(pattern.segments[0]!))}`;
+    return sql<SqlBool>`lower(${text}) LIKE ${sql.val(foldAsciiCase(likePattern(pattern)))} ESCAPE '\\'`;
+  },
+  boolean: (value) => sql.val(value ? 1 : 0),
+};
+
+const COMPARISON_SQL = { eq: sql.raw('='), gt: sql.raw('>'), ge: sql.raw('>='), lt: sql.raw('<'), le: sql.raw('<=') } as const;
+
+class Compiler {
+  constructor(
+    private readonly fields: RqlSqlFields,
+    private readonly dialect: RqlSqlDialect,
+  ) {}
+
+  filter(filter: RqlFilter): RawBuilder<SqlBool> {
+    switch (filter.kind) {
+      case 'field': {
+        const column = this.scalar(filter.field);
+        if (filter.test.op === 'null') return sql<SqlBool>`${column} IS NULL`;
+        return sql<SqlBool>`(${column} IS NOT NULL AND ${this.test(column, filter.test)})`;
+      }
+      case 'some': {
+        const test = filter.test;
+        return sql<SqlBool>`(${this.array(filter.field)((element) => this.test(element, test))})`;
+      }
+      case 'and':
+        return sql<SqlBool>`(${sql.join(filter.children.map((child) => this.filter(child)), sql` AND `)})`;
+      case 'or':
+        return sql<SqlBool>`(${sql.join(filter.children.map((child) => this.filter(child)), sql` OR `)})`;
+      case 'not':
+        return sql<SqlBool>`NOT (${this.filter(filter.child)})`;
+    }
+  }
+
+  private test(column: Expression<unknown>, test: RqlTest): Expression<SqlBool> {
+    switch (test.op) {
+      case 'null':
+        return sql<SqlBool>`${column} IS NULL`;
+      case 'in':
+        return sql<SqlBool>`${column} IN (${sql.join(test.values.map((value) => this.value(value)))})`;
+      case 'like':
+        return test.caseInsensitive ? this.dialect.ilike(column, test.pattern) : this.dialect.like(column, test.pattern);
+      default:
+        return sql<SqlBool>`${column} ${COMPARISON_SQL[test.op]} ${this.value(test.value)}`;
+    }
+  }
+
+  private value(value: RqlScalar): Expression<unknown> {
+    return typeof value === 'boolean' ? this.dialect.boolean(value) : sql.val(value);
+  }
+
+  private scalar(name: string): Expression<unknown> {
+    const field = this.fields[name];
+    if (field?.kind !== 'scalar') throw new Error(`RQL: no scalar SQL mapping for the field '${name}'`);
+    return field.column;
+  }
+
+  private array(name: string): Extract<RqlSqlField, { kind: 'array' }>['some'] {
+    const field = this.fields[name];
+    if (field?.kind !== 'array') throw new Error(`RQL: no array SQL mapping for the field '${name}'`);
+    return field.some;
+  }
+}
+
+/**
+ * The WHERE condition of a validated filter (RqlValidated.filter); null, the empty filter, is TRUE.
+ * Use it as `query.where(rqlToSql(validated.filter, fields))`.
+ */
+export function rqlToSql(filter: RqlFilter | null, fields: RqlSqlFields, dialect: RqlSqlDialect = sqliteRqlDialect): Expression<SqlBool> {
+  if (filter === null) return sql<SqlBool>`1 = 1`;
+  return new Compiler(fields, dialect).filter(filter);
+}

@@ -1,0 +1,28 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+
+type BindValue = string | number;
+
+/**
+ * A query built and compiled once, then run with new values. Building a kysely query allocates
+ * and freezes its whole syntax tree on every call, which costs more than SQLite takes to answer a
+ * lookup by key; for the per-request queries (token, resource by id) only the bound values ever
+ * change. The template is built with sentinel values that each call swaps for the real ones.
+ */
+export function preparedQuery<Row>(
+  arity: number,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  build: (db: Kysely<any>, ...placeholders: string[]) => Compilable<Row>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+): (db: Kysely<any>, ...values: BindValue[]) => Promise<Row[]> {
+  const sentinels = Array.from({ length: arity }, (_, i) => `\u0000lectern-bind-${i}\u0000`);
+  const slots = new Map(sentinels.map((sentinel, i) => [sentinel, i]));
+  let template: CompiledQuery<Row> | undefined;
+  return async (db, ...values) => {
+    template ??= build(db, ...sentinels).compile();
+    const parameters = template.parameters.map((parameter) => {
+      const slot = typeof parameter === 'string' ? slots.get(parameter) : undefined;
+      return slot === undefined ? parameter : values[slot];
+    });
+    return (await db.executeQuery<Row>({ ...template, parameters })).rows;
+  };
+}

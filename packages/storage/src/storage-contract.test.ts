@@ -1,0 +1,139 @@
+/**
+ * The contract every storage adapter must honour, run against each dialect in DIALECTS. A new
+ * adapter (PostgreSQL) is one more entry in the list.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { createLectern, EventRecorder, randomIds, systemClock, type Storage } from '@lectern/core';
+import { openSqliteStorage } from './sqlite/open-sqlite-storage.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lectern-storage-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+const DIALECTS: Array<{ name: string; open: (shared?: string) => Promise<Storage> }> = [
+  { name: 'sqlite', open: (shared) => openSqliteStorage({ file: shared ?? join(dir, `contract-${files++}.db`) }) },
+];
+
+const userRow = (email: string) => ({
+  publicId: randomIds.uuid(),
+  email,
+  name: email.split('@')[0]!,
+  role: 'user' as const,
+  employeeId: null,
+  managerId: null,
+  isActive: true,
+  dateJoined: new Date().toISOString(),
+});
+
+for (const dialect of DIALECTS) {
+  describe(`storage contract: ${dialect.name}`, () => {
+    const events = new EventRecorder(systemClock, randomIds);
+
+    it('commits a transaction and its outbox events together', async () => {
+      const storage = await dialect.open();
+      await storage.transaction(async (tx) => {
+        await tx.users.insert(userRow('a@example.com'));
+        await events.record(tx, { type: 'test.happened', object: { n: 1 } }, { type: 'test.happened', object: { n: 2 } });
+      });
+      assert.equal(await storage.users.count(), 1);
+      const outbox = await storage.outbox.readAfter(0, 10);
+      assert.deepEqual(outbox.map((entry) => entry.event.data.object), [{ n: 1 }, { n: 2 }]);
+      assert.ok(outbox[0]!.sequence < outbox[1]!.sequence);
+      assert.match(outbox[0]!.event.id, /^msg_[0-9A-Z]{26}$/);
+      assert.equal(outbox[0]!.event.api_version, '2.0');
+      assert.deepEqual(await storage.outbox.readAfter(outbox[1]!.sequence, 10), []);
+      await storage.close();
+    });
+
+    it('rolls back the change and its events when the work throws', async () => {
+      const storage = await dialect.open();
+      await assert.rejects(
+        storage.transaction(async (tx) => {
+          await tx.users.insert(userRow('b@example.com'));
+          await events.record(tx, { type: 'test.lost', object: {} });
+          throw new Error('boom');
+        }),
+        /boom/,
+      );
+      assert.equal(await storage.users.count(), 0);
+      assert.deepEqual(await storage.outbox.readAfter(0, 10), []);
+      await storage.close();
+    });
+
+    it('serialises concurrent transactions without losing writes', async () => {
+      const storage = await dialect.open();
+      await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          storage.transaction(async (tx) => {
+            const before = await tx.users.count();
+            await tx.users.insert(userRow(`c${i}@example.com`));
+            assert.equal(await tx.users.count(), before + 1);
+          }),
+        ),
+      );
+      assert.equal(await storage.users.count(), 20);
+      await storage.close();
+    });
+
+    it('waits for another process holding the write lock instead of failing', async () => {
+      const file = join(dir, `shared-${dialect.name}.db`);
+      const storage = await dialect.open(file);
+      // A second process (as the CLI is while the server runs) takes the write lock for a while.
+      const holder = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const db = new (require('better-sqlite3'))(${JSON.stringify(file)});
+           db.exec('begin immediate');
+           db.prepare("insert into groups (public_id, name, created, modified) values ('held', 'held', 'x', 'x')").run();
+           process.stdout.write('locked\\n');
+           setTimeout(() => { db.exec('commit'); process.exit(0); }, 300);`,
+        ],
+        { cwd: new URL('../../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      await once(holder.stdout!, 'data');
+      await storage.transaction(async (tx) => {
+        await tx.users.insert(userRow('waited@example.com'));
+      });
+      assert.equal(await storage.users.count(), 1);
+      assert.ok(await storage.groups.findByPublicId('held'), 'the other process committed too');
+      await once(holder, 'exit');
+      await storage.close();
+    });
+
+    it('finds users case-insensitively by email and walks the management chain', async () => {
+      const lectern = createLectern({ storage: await dialect.open() });
+      const ctx = lectern.context();
+      const top = await lectern.users.create(ctx, { email: 'Top@Example.com', name: 'Top' });
+      const mid = await lectern.users.create(ctx, { email: 'mid@example.com', name: 'Mid', manager: top.public_id });
+      const low = await lectern.users.create(ctx, { email: 'low@example.com', name: 'Low', manager: mid.public_id });
+      assert.equal((await lectern.storage.users.findByEmail('top@EXAMPLE.com'))?.view.public_id, top.public_id);
+      const lowRecord = (await lectern.storage.users.findByPublicId(low.public_id))!;
+      const chain = await lectern.storage.users.managerChain(lowRecord.id);
+      assert.equal(chain.length, 2);
+      assert.equal((await lectern.storage.users.findById(chain[1]!))?.view.public_id, top.public_id);
+      await lectern.close();
+    });
+
+    it('pages deterministically when sort keys tie', async () => {
+      const lectern = createLectern({ storage: await dialect.open() });
+      const ctx = lectern.context();
+      for (let i = 0; i < 7; i++) await lectern.users.create(ctx, { email: `tie${i}@example.com`, name: 'Same Name' });
+      const seen: string[] = [];
+      for (let page = 1; page <= 4; page++) {
+        const result = await lectern.users.list(ctx, { ordering: 'name', page_size: '2', page: String(page) });
+        assert.equal(result.meta.total_count, 7);
+        seen.push(...result.data.map((user) => user.public_id));
+      }
+      assert.equal(seen.length, 7);
+      assert.equal(new Set(seen).size, 7, 'no row on two pages');
+      await lectern.close();
+    });
+  });
+}

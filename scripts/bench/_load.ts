@@ -1,0 +1,69 @@
+/**
+ * A small closed-loop HTTP load generator on undici, for benchmarks against a local server, and
+ * helpers to run the server pinned to its own core (the load generator takes the other one).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Pool } from 'undici';
+
+export interface LoadResult {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Sends `paths` round-robin over `connections` keep-alive connections for `seconds`. */
+export async function load(url: string, paths: string[], options: { token: string; seconds: number; connections: number }): Promise<LoadResult> {
+  const pool = new Pool(url, { connections: options.connections, pipelining: 1 });
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const deadline = performance.now() + options.seconds * 1000;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const path = paths[next++ % paths.length]!;
+      const started = performance.now();
+      const response = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${options.token}` } });
+      await response.body.text();
+      if (response.statusCode !== 200) errors++;
+      latencies.push(performance.now() - started);
+    }
+  };
+  const began = performance.now();
+  await Promise.all(Array.from({ length: options.connections }, worker));
+  const elapsed = (performance.now() - began) / 1000;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+  return { requests: latencies.length, perSecond: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors };
+}
+
+export const format = (label: string, r: LoadResult) =>
+  `${label.padEnd(52)} ${String(r.perSecond).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms${r.errors ? `   ERRORS ${r.errors}` : ''}`;
+
+const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
+
+/** Pins this process to core 1 (the server gets core 0) when taskset exists. */
+export function pinSelf(): void {
+  if (hasTaskset) spawnSync('taskset', ['-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+}
+
+/** Starts `lectern serve` on `dbFile`, pinned to core 0, and resolves with its URL. */
+export async function startBenchServer(dbFile: string, extraArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+  const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
+  const args = [bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', '--log-level', 'warn', ...extraArgs];
+  const child = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args]) : spawn(process.execPath, args);
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      if (match) resolve(match[0]);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
+  });
+  return { url, child };
+}
