@@ -446,3 +446,113 @@ describe('webhooks: durability across restarts', () => {
     }
   });
 });
+
+describe('webhooks: content events', () => {
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    server = await startServer({ args: [...LOCAL_TARGETS, '--public-url', 'https://learn.example.com/'] });
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  it('delivers content_item.created and article.created when an article is created', async () => {
+    const hook = await subscribe(server, receiver, '/content', { events: ['content_item.created', 'article.*'] });
+    const created = await server.api.post('/api/v2/articles/', { name: 'Webhook onboarding', duration: 15 });
+    assert.equal(created.status, 201, created.text);
+    const id = created.body.public_id;
+    const requests = await receiver.waitFor((r) => r.path === '/content' && r.body.includes(id), 2);
+    const events = requests.map((r) => verify(hook.secret, r));
+    assert.deepEqual(events.map((e) => e.type).sort(), ['article.created', 'content_item.created']);
+    for (const event of events) {
+      assert.match(event.id, /^msg_/);
+      assert.equal(event.api_version, '2.0');
+    }
+    const summary = (await server.api.get(`/api/v2/content-items/${id}/`)).body;
+    const article = (await server.api.get(`/api/v2/articles/${id}/`)).body;
+    assert.deepEqual(events.find((e) => e.type === 'content_item.created').data.object, summary);
+    assert.deepEqual(events.find((e) => e.type === 'article.created').data.object, article);
+    assert.notEqual(events[0].id, events[1].id);
+  });
+
+  it('sends nothing to an inactive subscription, nor to one subscribed to other events', async () => {
+    const inactive = await subscribe(server, receiver, '/content-inactive', { events: ['article.*'], is_active: false });
+    await subscribe(server, receiver, '/content-videos', { events: ['video.*'] });
+    const witness = await subscribe(server, receiver, '/content-witness', { events: ['article.created'] });
+    const created = await server.api.post('/api/v2/articles/', { name: 'Nobody hears this' });
+    assert.equal(created.status, 201, created.text);
+    const [seen] = await receiver.waitFor((r) => r.path === '/content-witness' && r.body.includes(created.body.public_id));
+    assert.equal(verify(witness.secret, seen!).data.object.public_id, created.body.public_id);
+    await sleep(300);
+    assert.equal(receiver.to('/content-inactive').length, 0);
+    assert.equal(receiver.to('/content-videos').length, 0);
+    assert.equal((await server.api.get(`${BASE}/${inactive.id}/deliveries/`)).body.data.length, 0);
+  });
+
+  it('reports media processing: the video changes and video.ready carries MediaProcessingOut', async () => {
+    const hook = await subscribe(server, receiver, '/media', { events: ['video.ready', 'video.errored'] });
+    const video = (await server.api.post('/api/v2/videos/', { name: 'Keynote', media_asset_id: 'asset-41' })).body;
+    assert.equal(video.media_status, 'processing');
+    const path = `/api/v2/content-items/${video.public_id}/media-status/`;
+
+    const ready = await server.api.post(path, { media_asset_id: 'asset-41', status: 'ready', duration: 754.5 });
+    assert.equal(ready.status, 200, ready.text);
+    assert.equal(ready.body.media_status, 'ready');
+    assert.equal(ready.body.media_duration, 754.5);
+    assert.deepEqual((await server.api.get(`/api/v2/videos/${video.public_id}/`)).body, ready.body);
+
+    const [request] = await receiver.waitFor((r) => r.path === '/media');
+    const event = verify(hook.secret, request!);
+    assert.equal(event.type, 'video.ready');
+    assert.deepEqual(event.data.object, {
+      content_id: video.public_id,
+      content_type: 'video',
+      media_asset_id: 'asset-41',
+      status: 'ready',
+      duration: 754.5,
+      url: `https://learn.example.com/content/video/${video.public_id}`,
+    });
+
+    // the media host retries: the same report again changes nothing and notifies nobody
+    assert.equal((await server.api.post(path, { media_asset_id: 'asset-41', status: 'ready', duration: 754.5 })).status, 200);
+    const errored = await server.api.post(path, { media_asset_id: 'asset-41', status: 'errored' });
+    assert.equal(errored.body.media_status, 'errored');
+    assert.equal(errored.body.media_duration, null);
+    const requests = await receiver.waitFor((r) => r.path === '/media', 2);
+    const second = verify(hook.secret, requests[1]!);
+    assert.equal(second.type, 'video.errored');
+    assert.equal(second.data.object.duration, null);
+    await sleep(200);
+    assert.equal(receiver.to('/media').length, 2);
+  });
+
+  it('validates media reports', async () => {
+    const video = (await server.api.post('/api/v2/videos/', { name: 'Clip', media_asset_id: 'asset-7' })).body;
+    const path = `/api/v2/content-items/${video.public_id}/media-status/`;
+    expectFieldError(await server.api.post(path, { media_asset_id: 'asset-7', status: 'errored', duration: 3 }), 'duration');
+    expectFieldError(await server.api.post(path, { media_asset_id: 'asset-7', status: 'done' }), 'status');
+    expectFieldError(await server.api.post(path, { status: 'ready' }), 'media_asset_id');
+    expectError(await server.api.post(path, { media_asset_id: 'asset-8', status: 'ready' }), 409, 'conflict');
+    const article = (await server.api.post('/api/v2/articles/', { name: 'No media here' })).body;
+    expectError(
+      await server.api.post(`/api/v2/content-items/${article.public_id}/media-status/`, { media_asset_id: 'a', status: 'ready' }),
+      422,
+      'validation_error',
+    );
+    expectError(
+      await server.api.post(`/api/v2/content-items/${crypto.randomUUID()}/media-status/`, { media_asset_id: 'a', status: 'ready' }),
+      404,
+      'not_found',
+    );
+    const organizer = await userWithToken(server, 'organizer');
+    expectError(await organizer.api.post(path, { media_asset_id: 'asset-7', status: 'ready' }), 403, 'forbidden');
+    // a video without an asset takes the one reported
+    const bare = (await server.api.post('/api/v2/videos/', { name: 'Bare' })).body;
+    const adopted = await server.api.post(`/api/v2/content-items/${bare.public_id}/media-status/`, { media_asset_id: 'asset-9', status: 'ready' });
+    assert.equal(adopted.status, 200, adopted.text);
+    assert.deepEqual([adopted.body.media_asset_id, adopted.body.media_status, adopted.body.media_duration], ['asset-9', 'ready', null]);
+  });
+});

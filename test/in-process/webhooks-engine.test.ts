@@ -266,4 +266,27 @@ describe('webhook engine', () => {
     assert.equal(attempt!.attempt, 1);
     assert.equal(attempt!.status, 'succeeded');
   });
+
+  it("reports an event's and an event series' recording with their recording events", async () => {
+    receiver = await WebhookReceiver.start();
+    const { lectern } = await startLectern();
+    const hook = await subscribe(lectern, '/recordings', ['event.*', 'event_type.*']);
+    const ctx = lectern.context();
+    const event = await lectern.content.create(ctx, 'event', { name: 'Live session' });
+    const series = await lectern.content.create(ctx, 'event_type', { name: 'Monthly live sessions' });
+    await lectern.media.reportStatus(ctx, event.public_id, { media_asset_id: 'rec-1', status: 'ready', duration: 3600 });
+    await lectern.media.reportStatus(ctx, series.public_id, { media_asset_id: 'rec-2', status: 'errored' });
+    const requests = await receiver.waitFor((r) => /recording_/.test(r.body), 2);
+    const byType = Object.fromEntries(requests.map((r) => verify(hook.secret, r)).map((e) => [e.type, e.data.object]));
+    assert.deepEqual(byType['event.recording_ready'], {
+      content_id: event.public_id,
+      content_type: 'event',
+      media_asset_id: 'rec-1',
+      status: 'ready',
+      duration: 3600,
+      url: `http://127.0.0.1:8080/content/event/${event.public_id}`,
+    });
+    assert.equal(byType['event_type.recording_errored'].content_type, 'event_type');
+    assert.equal(byType['event_type.recording_errored'].duration, null);
+  });
 });

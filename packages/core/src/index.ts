@@ -41,6 +41,8 @@ export * from './content/content-rules.ts';
 export * from './content/content-service.ts';
 export * from './content/channel.ts';
 export * from './content/channel-service.ts';
+export * from './content/media-processing.ts';
+export * from './content/media-service.ts';
 
 export * from './webhooks/webhook-event.ts';
 export * from './webhooks/webhook-signature.ts';

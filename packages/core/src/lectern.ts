@@ -9,6 +9,7 @@ import type { IssuedApiToken } from './auth/api-token.ts';
 import { TokenService } from './auth/token-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
+import { MediaService } from './content/media-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
 import type { Storage } from './ports/storage.ts';
@@ -48,6 +49,7 @@ export class Lectern {
   readonly tokens: TokenService;
   readonly content: ContentService;
   readonly channels: ChannelService;
+  readonly media: MediaService;
   readonly webhooks: WebhookService;
   /** present when webhooks are enabled; runs from start() to close() */
   private readonly deliveryEngine: DeliveryEngine | undefined;
@@ -71,6 +73,7 @@ export class Lectern {
     this.tokens = new TokenService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
+    this.media = new MediaService(deps);
     this.webhooks = new WebhookService(deps);
     if (this.config.webhooks.enabled) {
       this.deliveryEngine = new DeliveryEngine({
