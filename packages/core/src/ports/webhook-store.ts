@@ -90,16 +90,16 @@ export interface WebhookDeliveryStore {
   /** One delivery for one endpoint, outside the fan-out (the ping). */
   insert(row: { endpointId: number; eventId: string; eventType: string; dueAt: string }): Promise<void>;
   /**
-   * Endpoints with a pending delivery due by `now` and not leased: live endpoints that are active,
-   * or any live endpoint for pings.
+   * Endpoints with a pending delivery due by `now`: live endpoints that are active, or any live
+   * endpoint for pings.
    */
   endpointsWithDueDeliveries(now: string): Promise<number[]>;
   /** Up to `limit` of those deliveries of one endpoint, oldest due first. */
   findDue(endpointId: number, now: string, limit: number): Promise<DueDelivery[]>;
-  /** Marks deliveries as being attempted until `until`, so no pass claims them twice. */
+  /** Marks deliveries as being attempted until `until`: no pass claims them again before then. */
   lease(ids: readonly number[], until: string): Promise<void>;
-  /** Clears every lease: a new process starts by retrying what a previous one left in flight. */
-  releaseLeases(): Promise<number>;
+  /** Makes every leased delivery due at `now`: a new process starts by retrying what a previous one left in flight. */
+  releaseLeases(now: string): Promise<number>;
   recordAttempt(attempt: NewAttemptRow, progress: DeliveryProgress): Promise<void>;
   /** Ends a delivery without an attempt (its endpoint is gone or was turned off). */
   cancel(id: number): Promise<void>;

@@ -5,7 +5,7 @@
  */
 import type { LecternConfig } from '../config.ts';
 import type { Storage } from '../ports/storage.ts';
-import type { Clock } from '../shared/clock.ts';
+import { nowIso, type Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/ids.ts';
 import { DeliveryDispatcher } from './delivery-dispatcher.ts';
 import { DeliveryRecorder } from './delivery-recorder.ts';
@@ -40,7 +40,7 @@ export class DeliveryEngine {
   private stopped = false;
   private wakeScheduled = false;
   private again = false;
-  /** whether the next pass must ask the database which endpoints have work (not needed after a mere completion) */
+  /** whether the next pass must look for new events and due retries (not after a mere completion) */
   private refreshNeeded = true;
   private pumping: Promise<void> | null = null;
   private lastReportAt = 0;
@@ -76,7 +76,7 @@ export class DeliveryEngine {
     if (this.unsubscribe || this.stopped) return;
     this.unsubscribe = this.deps.events.onRecorded(() => this.wake(true));
     void this.deps.storage.webhookDeliveries
-      .releaseLeases()
+      .releaseLeases(nowIso(this.deps.clock))
       .catch((error: unknown) => this.report(error, 'could not release webhook delivery leases; they expire on their own'))
       .finally(() => {
         if (this.stopped) return;
@@ -118,9 +118,11 @@ export class DeliveryEngine {
     try {
       do {
         this.again = false;
-        const created = await this.dispatcher.dispatch();
-        if (created > 0 || this.refreshNeeded) {
+        // New work only comes from recorded events and from time passing; a finished attempt
+        // just frees a slot, so then claiming is all there is to do.
+        if (this.refreshNeeded) {
           this.refreshNeeded = false;
+          await this.dispatcher.dispatch();
           await this.worker.refresh();
         }
         await this.worker.fill();

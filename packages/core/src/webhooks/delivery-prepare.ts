@@ -1,6 +1,6 @@
 /**
  * The prepare stage: decide, just before an attempt, whether it may go out and sign it. The
- * endpoint is read afresh each time, so a new URL, a rotated secret or a deactivation applies to
+ * endpoint is read with each claim, so a new URL, a rotated secret or a deactivation applies to
  * the very next attempt, retries included.
  */
 import type { DueDelivery } from '../ports/webhook-store.ts';

@@ -10,6 +10,7 @@ import { prepareAttempt } from './delivery-prepare.ts';
 import type { DeliveryRecorder } from './delivery-recorder.ts';
 import type { DeliverySender } from './delivery-sender.ts';
 import type { SendResult } from './delivery-outcome.ts';
+import type { WebhookEndpointRecord } from './webhook-subscription.ts';
 
 export interface WorkerDeps {
   storage: Storage;
@@ -23,6 +24,12 @@ export interface WorkerDeps {
   /** called when an attempt ends, since a slot is free again */
   onSettled: () => void;
   onError: (error: unknown, message: string) => void;
+}
+
+/** A delivery about to be attempted, with its endpoint as it was when claimed (undefined if deleted). */
+interface Claim {
+  delivery: DueDelivery;
+  endpoint: WebhookEndpointRecord | undefined;
 }
 
 /**
@@ -84,18 +91,22 @@ export class DeliveryWorker {
     const nowIso = toIso(now);
     const leaseUntil = toIso(new Date(now.getTime() + this.deps.timeoutMs + LEASE_MARGIN_MS));
     const claimed = await this.deps.storage.transaction(async (tx) => {
-      const all: DueDelivery[] = [];
+      const all: Claim[] = [];
       for (const [endpointId, share] of shares) {
         const due = await tx.webhookDeliveries.findDue(endpointId, nowIso, share);
         this.waiting.delete(endpointId);
         // a full share means more may be due: back of the line; fewer means drained for now
         if (due.length === share) this.waiting.add(endpointId);
-        all.push(...due);
+        if (due.length === 0) continue;
+        // Read with the claim, so each attempt uses the URL and secret current when it starts:
+        // a rotation that has committed is never signed with the old secret afterwards.
+        const endpoint = await tx.webhookEndpoints.findById(endpointId);
+        for (const delivery of due) all.push({ delivery, endpoint });
       }
-      if (all.length > 0) await tx.webhookDeliveries.lease(all.map((d) => d.id), leaseUntil);
+      if (all.length > 0) await tx.webhookDeliveries.lease(all.map((c) => c.delivery.id), leaseUntil);
       return all;
     });
-    for (const delivery of claimed) this.begin(delivery);
+    for (const claim of claimed) this.begin(claim);
   }
 
   private shares(): Array<[number, number]> {
@@ -116,11 +127,11 @@ export class DeliveryWorker {
     await this.queue.onIdle();
   }
 
-  private begin(delivery: DueDelivery): void {
+  private begin({ delivery, endpoint }: Claim): void {
     this.inFlight++;
     this.perEndpoint.set(delivery.endpointId, (this.perEndpoint.get(delivery.endpointId) ?? 0) + 1);
     void this.queue
-      .add(() => this.attempt(delivery))
+      .add(() => this.attempt(delivery, endpoint))
       .catch((error: unknown) => this.deps.onError(error, 'webhook attempt could not be recorded; it will be retried'))
       .finally(() => {
         this.inFlight--;
@@ -131,8 +142,7 @@ export class DeliveryWorker {
       });
   }
 
-  private async attempt(delivery: DueDelivery): Promise<void> {
-    const endpoint = await this.deps.storage.webhookEndpoints.findById(delivery.endpointId);
+  private async attempt(delivery: DueDelivery, endpoint: WebhookEndpointRecord | undefined): Promise<void> {
     const prepared = await prepareAttempt(delivery, endpoint, {
       allowPrivateTargets: this.deps.allowPrivateTargets,
       now: this.deps.clock.now(),

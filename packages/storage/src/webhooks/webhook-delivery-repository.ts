@@ -144,12 +144,15 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
     }));
   }
 
-  /** Narrows a query over deliveries `d` to those due by `now`, not leased, of an endpoint that takes them. */
+  /**
+   * Narrows a query over deliveries `d` to those due by `now`, of an endpoint that takes them. A
+   * leased delivery is due only when its lease runs out (lease() moves it), so deliveries in flight
+   * never sit in the way of the index walk.
+   */
   private due<Q extends SelectQueryBuilder<Database & { d: WebhookDeliveriesTable }, 'd', object>>(query: Q, now: string): Q {
     return query
       .where('d.state', '=', PENDING)
       .where('d.next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('d.lease_until', 'is', null), eb('d.lease_until', '<', now)]))
       .where((eb) =>
         eb.or([
           eb('d.event_type', '=', PING_EVENT_TYPE),
@@ -167,13 +170,17 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
 
   async lease(ids: readonly number[], until: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.updateTable('webhook_deliveries').set({ lease_until: until }).where('id', 'in', [...ids]).execute();
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: until, next_attempt_at: until })
+      .where('id', 'in', [...ids])
+      .execute();
   }
 
-  async releaseLeases(): Promise<number> {
+  async releaseLeases(now: string): Promise<number> {
     const result = await this.db
       .updateTable('webhook_deliveries')
-      .set({ lease_until: null })
+      .set({ lease_until: null, next_attempt_at: now })
       .where('state', '=', PENDING)
       .where('lease_until', 'is not', null)
       .executeTakeFirst();

@@ -2,7 +2,8 @@
  * Webhook delivery benchmark (not a test): the real engine, in-process over a SQLite file, sending
  * to a receiver in a child process on 127.0.0.1 that verifies every signature.
  *
- *   node --conditions=source --import tsx scripts/bench-webhooks.ts [--events 5000] [--subscriptions 1]
+ *   npm run bench -- webhooks
+ *   node --conditions=source --import tsx scripts/bench/webhooks.ts [--events 5000] [--subscriptions 1]
  *
  * 1. Throughput: a burst of events, recorded as a domain service would, until every delivery has
  *    arrived; deliveries per second.
