@@ -20,6 +20,7 @@ export * from './ports/token-store.ts';
 export * from './ports/outbox-store.ts';
 export * from './ports/content-store.ts';
 export * from './ports/channel-store.ts';
+export * from './ports/webhook-store.ts';
 
 export * from './auth/scopes.ts';
 export * from './auth/actor.ts';
@@ -40,12 +41,19 @@ export * from './content/content-rules.ts';
 export * from './content/content-service.ts';
 export * from './content/channel.ts';
 export * from './content/channel-service.ts';
+export * from './content/media-processing.ts';
+export * from './content/media-service.ts';
 
 export * from './webhooks/webhook-event.ts';
 export * from './webhooks/webhook-signature.ts';
 export * from './webhooks/webhook-target.ts';
 export * from './webhooks/retry-schedule.ts';
 export * from './webhooks/event-catalog.ts';
+export * from './webhooks/webhook-subscription.ts';
+export * from './webhooks/webhook-delivery.ts';
+export * from './webhooks/webhook-service.ts';
+export * from './webhooks/delivery-outcome.ts';
+export * from './webhooks/delivery-engine.ts';
 
 export * from './assignments/assignment-machine.ts';
 export * from './events/iso-duration.ts';

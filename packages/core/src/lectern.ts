@@ -9,6 +9,7 @@ import type { IssuedApiToken } from './auth/api-token.ts';
 import { TokenService } from './auth/token-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
+import { MediaService } from './content/media-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
 import type { Storage } from './ports/storage.ts';
@@ -17,13 +18,17 @@ import { nowIso, systemClock, type Clock } from './shared/clock.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
 import type { User } from './users/user.ts';
 import { UserService } from './users/user-service.ts';
+import { DeliveryEngine, type EngineLogger } from './webhooks/delivery-engine.ts';
 import { EventRecorder } from './webhooks/webhook-event.ts';
+import { WebhookService } from './webhooks/webhook-service.ts';
 
 export interface LecternOptions {
   storage: Storage;
   clock?: Clock;
   ids?: IdGenerator;
   config?: LecternConfigInput;
+  /** where background work reports trouble it recovers from */
+  logger?: EngineLogger;
 }
 
 export interface BootstrapResult {
@@ -44,6 +49,10 @@ export class Lectern {
   readonly tokens: TokenService;
   readonly content: ContentService;
   readonly channels: ChannelService;
+  readonly media: MediaService;
+  readonly webhooks: WebhookService;
+  /** present when webhooks are enabled; runs from start() to close() */
+  private readonly deliveryEngine: DeliveryEngine | undefined;
   private usageTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LecternOptions) {
@@ -64,6 +73,18 @@ export class Lectern {
     this.tokens = new TokenService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
+    this.media = new MediaService(deps);
+    this.webhooks = new WebhookService(deps);
+    if (this.config.webhooks.enabled) {
+      this.deliveryEngine = new DeliveryEngine({
+        storage: this.storage,
+        clock: this.clock,
+        ids: this.ids,
+        events: this.events,
+        config: this.config.webhooks,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    }
   }
 
   /** A request context; without an actor, the embedding application itself (every permission). */
@@ -71,9 +92,10 @@ export class Lectern {
     return { actor, requestId };
   }
 
-  /** Starts background work (token usage flushing; later issues add job and delivery workers). */
+  /** Starts background work: token usage flushing and, when enabled, webhook delivery. */
   start(): void {
     this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
+    this.deliveryEngine?.start();
   }
 
   /**
@@ -98,8 +120,12 @@ export class Lectern {
     });
   }
 
-  /** Stops background work, writes what is buffered, and closes the storage. */
+  /**
+   * Stops background work, waits (bounded) for webhook attempts in flight, writes what is
+   * buffered, and closes the storage.
+   */
   async close(): Promise<void> {
+    await this.deliveryEngine?.stop();
     if (this.usageTimer) clearInterval(this.usageTimer);
     this.usageTimer = undefined;
     await this.tokens.flushUsage();

@@ -12,6 +12,8 @@ import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { UserRepository } from './users/user-repository.ts';
 import { OutboxRepository } from './webhooks/outbox-repository.ts';
+import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repository.ts';
+import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
@@ -24,6 +26,8 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     outbox: new OutboxRepository(db),
     content: new ContentRepository(db),
     channels: new ChannelRepository(db),
+    webhookEndpoints: new WebhookEndpointRepository(db),
+    webhookDeliveries: new WebhookDeliveryRepository(db),
     savepoint,
   };
 }
@@ -55,6 +59,8 @@ export class KyselyStorage implements Storage {
   readonly outbox;
   readonly content;
   readonly channels;
+  readonly webhookEndpoints;
+  readonly webhookDeliveries;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -67,6 +73,8 @@ export class KyselyStorage implements Storage {
     this.outbox = stores.outbox;
     this.content = stores.content;
     this.channels = stores.channels;
+    this.webhookEndpoints = stores.webhookEndpoints;
+    this.webhookDeliveries = stores.webhookDeliveries;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {

@@ -45,7 +45,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       allowPrivateTargets: allowPrivate,
       ...(flags.webhookRetrySchedule ? { retryScheduleSeconds: flags.webhookRetrySchedule } : {}),
     },
-  });
+  }, logger);
   const app = createApp(lectern, { rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow }, logger });
   const listening = await listen(app, { port: flags.port, host: flags.host });
   lectern.start();
@@ -63,7 +63,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    logger.info({ signal }, 'shutting down: finishing in-flight requests and webhook attempts');
     await listening.close();
     await lectern.close();
     logger.info('stopped');

@@ -8,6 +8,7 @@ import type { GroupStore } from './group-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { WebhookDeliveryStore, WebhookEndpointStore } from './webhook-store.ts';
 
 export interface Stores {
   users: UserStore;
@@ -16,6 +17,8 @@ export interface Stores {
   outbox: OutboxStore;
   content: ContentStore;
   channels: ChannelStore;
+  webhookEndpoints: WebhookEndpointStore;
+  webhookDeliveries: WebhookDeliveryStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

@@ -4,6 +4,7 @@ import { apiTokenRoutes } from './api-tokens.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
 import { groupRoutes } from './groups.ts';
 import { userRoutes } from './users.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
 export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable {
@@ -12,5 +13,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   apiTokenRoutes(routes, lectern);
   contentRoutes(routes, lectern);
   channelRoutes(routes, lectern);
+  webhookRoutes(routes, lectern);
   return routes.finalize();
 }

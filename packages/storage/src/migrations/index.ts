@@ -5,10 +5,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation.ts';
 import * as content from './0002-content.ts';
+import * as webhooks from './0003-webhooks.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-content': content,
+  '0003-webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {
