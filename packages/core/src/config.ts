@@ -14,6 +14,13 @@ export const lecternConfigSchema = z.object({
       retryScheduleSeconds: z.array(z.number().nonnegative()).min(1).default(DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     })
     .prefault({}),
+  /** Bulk jobs: items per transaction, and a pause between chunks to leave room for requests. */
+  jobs: z
+    .object({
+      chunkSize: z.number().int().min(1).max(500).default(25),
+      pauseMs: z.number().int().min(0).max(60_000).default(0),
+    })
+    .prefault({}),
 });
 export type LecternConfig = z.infer<typeof lecternConfigSchema>;
 export type LecternConfigInput = z.input<typeof lecternConfigSchema>;

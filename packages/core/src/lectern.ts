@@ -7,10 +7,13 @@
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
 import { TokenService } from './auth/token-service.ts';
+import { AssignmentService } from './assignments/assignment-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
+import { InsightService } from './insights/insight-service.ts';
+import { JobEngine } from './jobs/job-engine.ts';
 import type { Storage } from './ports/storage.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
@@ -44,6 +47,10 @@ export class Lectern {
   readonly tokens: TokenService;
   readonly content: ContentService;
   readonly channels: ChannelService;
+  /** the bulk-job engine; other areas register their job kinds on it */
+  readonly jobs: JobEngine;
+  readonly assignments: AssignmentService;
+  readonly insights: InsightService;
   private usageTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LecternOptions) {
@@ -59,11 +66,14 @@ export class Lectern {
       events: this.events,
       config: this.config,
     };
-    this.users = new UserService(deps);
+    this.jobs = new JobEngine(deps, this.config.jobs);
+    this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
+    this.assignments = new AssignmentService(deps, this.content, this.jobs);
+    this.insights = new InsightService(deps);
   }
 
   /** A request context; without an actor, the embedding application itself (every permission). */
@@ -71,9 +81,13 @@ export class Lectern {
     return { actor, requestId };
   }
 
-  /** Starts background work (token usage flushing; later issues add job and delivery workers). */
-  start(): void {
+  /**
+   * Starts background work: token usage flushing and the bulk-job worker, which resumes the jobs
+   * a previous process left unfinished. Resolves once those jobs are scheduled.
+   */
+  async start(): Promise<void> {
     this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
+    await this.jobs.start();
   }
 
   /**
@@ -102,6 +116,7 @@ export class Lectern {
   async close(): Promise<void> {
     if (this.usageTimer) clearInterval(this.usageTimer);
     this.usageTimer = undefined;
+    await this.jobs.stop();
     await this.tokens.flushUsage();
     await this.storage.close();
   }

@@ -4,10 +4,13 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
+import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
+import { InsightRepository } from './insights/insight-repository.ts';
+import { JobRepository } from './jobs/job-repository.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { UserRepository } from './users/user-repository.ts';
@@ -24,6 +27,9 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     outbox: new OutboxRepository(db),
     content: new ContentRepository(db),
     channels: new ChannelRepository(db),
+    assignments: new AssignmentRepository(db),
+    jobs: new JobRepository(db),
+    insights: new InsightRepository(db),
     savepoint,
   };
 }
@@ -55,6 +61,9 @@ export class KyselyStorage implements Storage {
   readonly outbox;
   readonly content;
   readonly channels;
+  readonly assignments;
+  readonly jobs;
+  readonly insights;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -67,6 +76,9 @@ export class KyselyStorage implements Storage {
     this.outbox = stores.outbox;
     this.content = stores.content;
     this.channels = stores.channels;
+    this.assignments = stores.assignments;
+    this.jobs = stores.jobs;
+    this.insights = stores.insights;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
