@@ -39,11 +39,6 @@ describe('expandTrack', () => {
     assert.deepEqual(expandTrack(1, graph), [2]);
   });
 
-  it('expands nothing for a content item that is not a track', () => {
-    const graph = graphOf([node(1, 'collection'), node(2, 'article')], [[1, 2, 0]]);
-    assert.deepEqual(expandTrack(1, graph), []);
-  });
-
   it('skips archived and invisible items with everything below them', () => {
     const graph = graphOf(
       [node(1, 'track'), node(2, 'track', { isArchived: true }), node(3, 'article'), node(4, 'track', { visible: false }), node(5, 'video'), node(6, 'guide')],

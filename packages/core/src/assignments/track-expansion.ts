@@ -33,7 +33,7 @@ export interface TrackGraph {
 
 const walksInto = (type: ContentType): boolean => type === 'track' || type === 'scheduled_track';
 
-/** The ids to assign besides the root, in assignment order. */
+/** The ids to assign besides the root (a track or scheduled track, which the caller has checked), in order. */
 export function expandTrack(rootId: number, graph: TrackGraph): number[] {
   const children = new Map<number, TrackEdge[]>();
   for (const edge of graph.edges) {
@@ -55,7 +55,6 @@ export function expandTrack(rootId: number, graph: TrackGraph): number[] {
       if (walksInto(node.contentType)) visit(itemId);
     }
   };
-  const root = graph.nodes.get(rootId);
-  if (root && walksInto(root.contentType)) visit(rootId);
+  visit(rootId);
   return out;
 }
