@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type {
   AssignmentChanges,
   AssignmentListOptions,
@@ -14,33 +14,12 @@ import type {
   TrackNode,
 } from '@lectern/core';
 import { visibleTo } from '../content/content-repository.ts';
-import type { Database } from '../schema.ts';
+import type { AssignmentsTable, Database } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 
-interface AssignmentRow {
-  id: number;
-  public_id: string;
-  user_id: number;
-  content_id: number;
-  enrollment_id: number | null;
-  state: string;
-  progress: number;
-  progress_before_completion: number | null;
-  score: number | null;
-  is_success: number | null;
-  due_date: string | null;
-  expires_at: string | null;
-  started_at: string | null;
-  completed_datetime: string | null;
-  dropped_at: string | null;
-  exempted_at: string | null;
-  feedback_rating: number | null;
-  feedback_text: string | null;
-  drop_reason: string | null;
-  attempt: number;
-  created: string;
-  modified: string;
+/** An assignment read: its own columns with its user's and content item's. */
+type AssignmentRow = Omit<Selectable<AssignmentsTable>, 'deleted_at'> & {
   user_public_id: string;
   user_name: string;
   user_email: string;
@@ -48,7 +27,7 @@ interface AssignmentRow {
   content_name: string;
   content_type: string;
   is_completable: number;
-}
+};
 
 /** The columns of every assignment read: the assignment (`a`) with its user (`u`) and content (`c`). */
 const assignmentColumns = [
