@@ -10,6 +10,7 @@ import { TokenService } from './auth/token-service.ts';
 import { AssignmentService } from './assignments/assignment-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
+import { MediaService } from './content/media-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
 import { InsightService } from './insights/insight-service.ts';
@@ -20,13 +21,17 @@ import { nowIso, systemClock, type Clock } from './shared/clock.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
 import type { User } from './users/user.ts';
 import { UserService } from './users/user-service.ts';
+import { DeliveryEngine, type EngineLogger } from './webhooks/delivery-engine.ts';
 import { EventRecorder } from './webhooks/webhook-event.ts';
+import { WebhookService } from './webhooks/webhook-service.ts';
 
 export interface LecternOptions {
   storage: Storage;
   clock?: Clock;
   ids?: IdGenerator;
   config?: LecternConfigInput;
+  /** where background work reports trouble it recovers from */
+  logger?: EngineLogger;
 }
 
 export interface BootstrapResult {
@@ -51,6 +56,10 @@ export class Lectern {
   readonly jobs: JobEngine;
   readonly assignments: AssignmentService;
   readonly insights: InsightService;
+  readonly media: MediaService;
+  readonly webhooks: WebhookService;
+  /** present when webhooks are enabled; runs from start() to close() */
+  private readonly deliveryEngine: DeliveryEngine | undefined;
   private usageTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LecternOptions) {
@@ -74,6 +83,18 @@ export class Lectern {
     this.channels = new ChannelService(deps);
     this.assignments = new AssignmentService(deps, this.content, this.jobs);
     this.insights = new InsightService(deps);
+    this.media = new MediaService(deps);
+    this.webhooks = new WebhookService(deps);
+    if (this.config.webhooks.enabled) {
+      this.deliveryEngine = new DeliveryEngine({
+        storage: this.storage,
+        clock: this.clock,
+        ids: this.ids,
+        events: this.events,
+        config: this.config.webhooks,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    }
   }
 
   /** A request context; without an actor, the embedding application itself (every permission). */
@@ -82,11 +103,13 @@ export class Lectern {
   }
 
   /**
-   * Starts background work: token usage flushing and the bulk-job worker, which resumes the jobs
-   * a previous process left unfinished. Resolves once those jobs are scheduled.
+   * Starts background work: token usage flushing, webhook delivery when enabled, and the bulk-job
+   * worker, which resumes the jobs a previous process left unfinished. Resolves once those jobs
+   * are scheduled.
    */
   async start(): Promise<void> {
     this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
+    this.deliveryEngine?.start();
     await this.jobs.start();
   }
 
@@ -112,8 +135,12 @@ export class Lectern {
     });
   }
 
-  /** Stops background work, writes what is buffered, and closes the storage. */
+  /**
+   * Stops background work, waits (bounded) for webhook attempts in flight, writes what is
+   * buffered, and closes the storage.
+   */
   async close(): Promise<void> {
+    await this.deliveryEngine?.stop();
     if (this.usageTimer) clearInterval(this.usageTimer);
     this.usageTimer = undefined;
     await this.jobs.stop();

@@ -15,6 +15,8 @@ import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { UserRepository } from './users/user-repository.ts';
 import { OutboxRepository } from './webhooks/outbox-repository.ts';
+import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repository.ts';
+import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
@@ -30,6 +32,8 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     assignments: new AssignmentRepository(db),
     jobs: new JobRepository(db),
     insights: new InsightRepository(db),
+    webhookEndpoints: new WebhookEndpointRepository(db),
+    webhookDeliveries: new WebhookDeliveryRepository(db),
     savepoint,
   };
 }
@@ -64,6 +68,8 @@ export class KyselyStorage implements Storage {
   readonly assignments;
   readonly jobs;
   readonly insights;
+  readonly webhookEndpoints;
+  readonly webhookDeliveries;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -79,6 +85,8 @@ export class KyselyStorage implements Storage {
     this.assignments = stores.assignments;
     this.jobs = stores.jobs;
     this.insights = stores.insights;
+    this.webhookEndpoints = stores.webhookEndpoints;
+    this.webhookDeliveries = stores.webhookDeliveries;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {

@@ -119,6 +119,68 @@ export interface ContentTrackItemsTable {
   item_id: number;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  /** `ep_…` */
+  public_id: string;
+  url: string;
+  /** JSON array of concrete event types, as the API returns them */
+  events: string;
+  description: string;
+  is_active: number;
+  disabled_reason: string | null;
+  secret: string;
+  first_failure_at: string | null;
+  /** the last outbox sequence when the subscription was made: it receives only later events */
+  starts_after_sequence: number;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
+export interface WebhookEndpointEventsTable {
+  event_type: string;
+  endpoint_id: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  /** 'pending' | 'succeeded' | 'failed' | 'cancelled' */
+  state: string;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  lease_until: string | null;
+  created: string;
+  modified: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  /** `att_…` */
+  public_id: string;
+  delivery_id: number;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  /** 'succeeded' | 'failed' */
+  status: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+  next_attempt_at: string | null;
+}
+
+export interface WebhookDispatchStateTable {
+  id: number;
+  outbox_sequence: number;
+}
+
 export interface AssignmentsTable {
   id: Generated<number>;
   public_id: string;
@@ -200,6 +262,11 @@ export interface Database {
   content_tags: ContentTagsTable;
   content_groups: ContentGroupsTable;
   content_track_items: ContentTrackItemsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_endpoint_events: WebhookEndpointEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_dispatch_state: WebhookDispatchStateTable;
   assignments: AssignmentsTable;
   assignment_stats: AssignmentStatsTable;
   jobs: JobsTable;

@@ -51,7 +51,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       ...(flags.jobChunkSize !== undefined ? { chunkSize: flags.jobChunkSize } : {}),
       ...(flags.jobPauseMs !== undefined ? { pauseMs: flags.jobPauseMs } : {}),
     },
-  });
+  }, logger);
   const app = createApp(lectern, { rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow }, logger });
   const listening = await listen(app, { port: flags.port, host: flags.host });
   await lectern.start();
@@ -69,7 +69,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    logger.info({ signal }, 'shutting down: finishing in-flight requests and webhook attempts');
     await listening.close();
     await lectern.close();
     logger.info('stopped');

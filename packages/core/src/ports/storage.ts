@@ -11,6 +11,7 @@ import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { WebhookDeliveryStore, WebhookEndpointStore } from './webhook-store.ts';
 
 export interface Stores {
   users: UserStore;
@@ -22,6 +23,8 @@ export interface Stores {
   assignments: AssignmentStore;
   jobs: JobStore;
   insights: InsightStore;
+  webhookEndpoints: WebhookEndpointStore;
+  webhookDeliveries: WebhookDeliveryStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

@@ -6,6 +6,7 @@ import { channelRoutes, contentRoutes } from './content.ts';
 import { groupRoutes } from './groups.ts';
 import { insightRoutes } from './insights.ts';
 import { userRoutes } from './users.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
 export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable {
@@ -16,5 +17,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   channelRoutes(routes, lectern);
   assignmentRoutes(routes, lectern);
   insightRoutes(routes, lectern);
+  webhookRoutes(routes, lectern);
   return routes.finalize();
 }

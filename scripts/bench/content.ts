@@ -3,7 +3,7 @@
  * and archived ones) straight through storage, then times filtered, ordered pages of 100 through
  * the service, as an admin and as a role-user learner, and prints each query's SQLite plan.
  *
- *   node --conditions=source --import tsx scripts/bench-content.ts [--items 100000] [--runs 7]
+ *   node --conditions=source --import tsx scripts/bench/content.ts [--items 100000] [--runs 7]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
