@@ -26,6 +26,13 @@ export const lecternConfigSchema = z.object({
       shutdownGraceSeconds: z.number().nonnegative().default(10),
     })
     .prefault({}),
+  /** Bulk jobs: items per transaction, and a pause between chunks to leave room for requests. */
+  jobs: z
+    .object({
+      chunkSize: z.number().int().min(1).max(500).default(25),
+      pauseMs: z.number().int().min(0).max(60_000).default(0),
+    })
+    .prefault({}),
 });
 export type LecternConfig = z.infer<typeof lecternConfigSchema>;
 export type LecternConfigInput = z.input<typeof lecternConfigSchema>;

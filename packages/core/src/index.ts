@@ -20,6 +20,9 @@ export * from './ports/token-store.ts';
 export * from './ports/outbox-store.ts';
 export * from './ports/content-store.ts';
 export * from './ports/channel-store.ts';
+export * from './ports/assignment-store.ts';
+export * from './ports/job-store.ts';
+export * from './ports/insight-store.ts';
 export * from './ports/webhook-store.ts';
 
 export * from './auth/scopes.ts';
@@ -56,6 +59,12 @@ export * from './webhooks/delivery-outcome.ts';
 export * from './webhooks/delivery-engine.ts';
 
 export * from './assignments/assignment-machine.ts';
+export * from './assignments/assignment.ts';
+export * from './assignments/track-expansion.ts';
+export * from './assignments/assignment-service.ts';
+export * from './jobs/job.ts';
+export * from './jobs/job-engine.ts';
+export * from './insights/insight-service.ts';
 export * from './events/iso-duration.ts';
 export * from './events/wall-clock.ts';
 export * from './enrollments/enrollment-rules.ts';

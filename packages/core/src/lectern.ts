@@ -7,11 +7,14 @@
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
 import { TokenService } from './auth/token-service.ts';
+import { AssignmentService } from './assignments/assignment-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
 import { MediaService } from './content/media-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
+import { InsightService } from './insights/insight-service.ts';
+import { JobEngine } from './jobs/job-engine.ts';
 import type { Storage } from './ports/storage.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
@@ -49,6 +52,10 @@ export class Lectern {
   readonly tokens: TokenService;
   readonly content: ContentService;
   readonly channels: ChannelService;
+  /** the bulk-job engine; other areas register their job kinds on it */
+  readonly jobs: JobEngine;
+  readonly assignments: AssignmentService;
+  readonly insights: InsightService;
   readonly media: MediaService;
   readonly webhooks: WebhookService;
   /** present when webhooks are enabled; runs from start() to close() */
@@ -68,11 +75,14 @@ export class Lectern {
       events: this.events,
       config: this.config,
     };
-    this.users = new UserService(deps);
+    this.jobs = new JobEngine(deps, this.config.jobs);
+    this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
+    this.assignments = new AssignmentService(deps, this.content, this.jobs);
+    this.insights = new InsightService(deps);
     this.media = new MediaService(deps);
     this.webhooks = new WebhookService(deps);
     if (this.config.webhooks.enabled) {
@@ -92,10 +102,15 @@ export class Lectern {
     return { actor, requestId };
   }
 
-  /** Starts background work: token usage flushing and, when enabled, webhook delivery. */
-  start(): void {
+  /**
+   * Starts background work: token usage flushing, webhook delivery when enabled, and the bulk-job
+   * worker, which resumes the jobs a previous process left unfinished. Resolves once those jobs
+   * are scheduled.
+   */
+  async start(): Promise<void> {
     this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
     this.deliveryEngine?.start();
+    await this.jobs.start();
   }
 
   /**
@@ -128,6 +143,7 @@ export class Lectern {
     await this.deliveryEngine?.stop();
     if (this.usageTimer) clearInterval(this.usageTimer);
     this.usageTimer = undefined;
+    await this.jobs.stop();
     await this.tokens.flushUsage();
     await this.storage.close();
   }

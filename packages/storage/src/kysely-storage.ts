@@ -4,10 +4,13 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
+import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
+import { InsightRepository } from './insights/insight-repository.ts';
+import { JobRepository } from './jobs/job-repository.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { UserRepository } from './users/user-repository.ts';
@@ -26,6 +29,9 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     outbox: new OutboxRepository(db),
     content: new ContentRepository(db),
     channels: new ChannelRepository(db),
+    assignments: new AssignmentRepository(db),
+    jobs: new JobRepository(db),
+    insights: new InsightRepository(db),
     webhookEndpoints: new WebhookEndpointRepository(db),
     webhookDeliveries: new WebhookDeliveryRepository(db),
     savepoint,
@@ -59,6 +65,9 @@ export class KyselyStorage implements Storage {
   readonly outbox;
   readonly content;
   readonly channels;
+  readonly assignments;
+  readonly jobs;
+  readonly insights;
   readonly webhookEndpoints;
   readonly webhookDeliveries;
 
@@ -73,6 +82,9 @@ export class KyselyStorage implements Storage {
     this.outbox = stores.outbox;
     this.content = stores.content;
     this.channels = stores.channels;
+    this.assignments = stores.assignments;
+    this.jobs = stores.jobs;
+    this.insights = stores.insights;
     this.webhookEndpoints = stores.webhookEndpoints;
     this.webhookDeliveries = stores.webhookDeliveries;
   }

@@ -1,8 +1,10 @@
 import type { Lectern } from '@lectern/core';
 import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
+import { assignmentRoutes } from './assignments.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
 import { groupRoutes } from './groups.ts';
+import { insightRoutes } from './insights.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
 
@@ -13,6 +15,8 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   apiTokenRoutes(routes, lectern);
   contentRoutes(routes, lectern);
   channelRoutes(routes, lectern);
+  assignmentRoutes(routes, lectern);
+  insightRoutes(routes, lectern);
   webhookRoutes(routes, lectern);
   return routes.finalize();
 }
