@@ -1,10 +1,13 @@
 import type { Lectern } from '@lectern/core';
 import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
+import { assignmentRoutes } from './assignments.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
 import { groupRoutes } from './groups.ts';
+import { insightRoutes } from './insights.ts';
 import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
 export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable {
@@ -13,6 +16,9 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   apiTokenRoutes(routes, lectern);
   contentRoutes(routes, lectern);
   channelRoutes(routes, lectern);
+  assignmentRoutes(routes, lectern);
+  insightRoutes(routes, lectern);
+  webhookRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
   return routes.finalize();
 }

@@ -92,7 +92,7 @@ function visibleToMember(eb: AnyEb, alias: string, userId: number): Expression<S
 }
 
 /** Items that are not deleted and that `viewer` may see. */
-function visibleTo(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
+export function visibleTo(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
   const live = eb(`${alias}.deleted_at`, 'is', null);
   return viewer.memberId === null ? live : eb.and([live, visibleToMember(eb, alias, viewer.memberId)]);
 }
