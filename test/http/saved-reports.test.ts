@@ -334,6 +334,66 @@ describe('saved reports', () => {
     });
   });
 
+  describe('assignments', () => {
+    it('filters on the assignment, its user and its content item', async () => {
+      const tag = runTag();
+      const ann = await newUser({ email: `ann.${tag}@example.com`, name: `Ann ${tag}` });
+      const bob = await newUser({ email: `bob.${tag}@corp.test`, name: `Bob ${tag}` });
+      const article = await newContent('articles', { name: `Article ${tag}` });
+      const video = await newContent('videos', { name: `Video ${tag}` });
+      const course = await newContent('courses', { name: `Course ${tag}` });
+      const assign = async (user: any, item: any, fields: Record<string, unknown> = {}) => {
+        const response = await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: item.public_id, ...fields });
+        assert.equal(response.status, 201, response.text);
+        return response.body;
+      };
+      const act = async (assignment: any, action: string, body: unknown = {}) => {
+        const response = await api.post(`/api/v2/assignments/${assignment.public_id}/${action}/`, body);
+        assert.equal(response.status, 200, response.text);
+        return response.body;
+      };
+      const annArticle = await assign(ann, article, { due_date: '2001-01-01' });
+      const annVideo = await assign(ann, video);
+      const bobArticle = await assign(bob, article, { due_date: '2999-12-31' });
+      const bobCourse = await assign(bob, course);
+      await act(annVideo, 'progress', { progress: 0.5, score: 7.5, is_success: true });
+      await act(bobArticle, 'complete');
+      await act(bobArticle, 'feedback', { rating: 4 });
+      await act(bobCourse, 'drop', { reason: 'left' });
+
+      const expectAssignments = async (expression: string, ...rows: any[]) =>
+        assert.deepEqual(sorted(await run('assignments', `like(user.name,*${tag}),${expression}`)), sorted(idsOf(...rows)), expression);
+      await expectAssignments('and(eq(state,completed),ilike(user.email,*@CORP.test))', bobArticle);
+      await expectAssignments('or(eq(state,not_started),eq(state,in_progress))', annArticle, annVideo);
+      await expectAssignments('state=in_progress&due_date=lt=2026-01-01', ...[]);
+      await expectAssignments('state=not_started&due_date=lt=2026-01-01', annArticle);
+      await expectAssignments('in(content_item.content_type,(article,video))', annArticle, annVideo, bobArticle);
+      await expectAssignments('(state=dropped|state=exempted),ge(progress,0)', bobCourse);
+      await expectAssignments('ge(progress,0.5)', annVideo, bobArticle);
+      await expectAssignments(`eq(user.email,ann.${tag}@example.com)`, annArticle, annVideo);
+      await expectAssignments(`eq(content_item.public_id,${article.public_id})`, annArticle, bobArticle);
+      await expectAssignments('eq(is_overdue,true)', annArticle);
+      await expectAssignments('eq(due_date,null())', annVideo, bobCourse);
+      await expectAssignments('eq(is_success,true),gt(score,7)', annVideo);
+      await expectAssignments('ge(feedback_rating,4)', bobArticle);
+      await expectAssignments('ne(completed_datetime,null())', bobArticle);
+      await expectAssignments('eq(drop_reason,left)', bobCourse);
+      await expectAssignments('eq(is_enrollment_managed,false),eq(attempt,1)', annArticle, annVideo, bobArticle, bobCourse);
+      await expectAssignments('ge(created,2026-01-01),lt(created,2999-02-01T00:00:00Z)', annArticle, annVideo, bobArticle, bobCourse);
+      expectExpressionError(await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'assignments', expression: 'search=ann' }), 0, /Unknown field 'search'/);
+      expectExpressionError(await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'assignments', expression: 'lt(due_date,2026-01-01T00:00:00Z)' }), 12, /A date field takes a date without a time/);
+
+      const saved = await report('assignments', `like(user.name,*${tag}),ordering(-content_item.name,user.email)`);
+      const ids = async (query: string) => (await results(saved, query)).data.map((row: any) => row.public_id);
+      assert.deepEqual(await ids(''), idsOf(annVideo, bobCourse, annArticle, bobArticle));
+      assert.deepEqual(await ids(`user=${ann.public_id}`), idsOf(annVideo, annArticle));
+      assert.deepEqual(await ids('state=not_started,in_progress&content_type=article'), idsOf(annArticle));
+      assert.deepEqual(await ids('is_overdue=false&ordering=due_date'), idsOf(annVideo, bobCourse, bobArticle));
+      const first = (await results(saved, 'page_size=1')).data[0];
+      assert.deepEqual(first, (await api.get(`/api/v2/assignments/${annVideo.public_id}/`)).body, 'rows have the list shape');
+    });
+  });
+
   describe('content items', () => {
     it('filters on types, tags, access groups, channels and flags', async () => {
       const tag = runTag();

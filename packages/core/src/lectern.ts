@@ -102,6 +102,7 @@ export class Lectern {
       users: (ctx, params, narrowing) => this.users.list(ctx, params, narrowing),
       groups: (ctx, params, narrowing) => this.groups.list(ctx, params, narrowing),
       content_items: (ctx, params, narrowing) => this.content.list(ctx, params, narrowing),
+      assignments: (ctx, params, narrowing) => this.assignments.list(ctx, params, narrowing),
     });
   }
 

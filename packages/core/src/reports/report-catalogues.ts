@@ -8,6 +8,7 @@
  * a storage test checks that the two name the same fields.
  */
 import { z } from 'zod';
+import { assignmentListSpec, assignmentSchema } from '../assignments/assignment.ts';
 import { contentListSpec, contentSummarySchema } from '../content/content-item.ts';
 import { groupListSpec, groupSchema } from '../groups/group.ts';
 import type { ListSpec } from '../shared/list-query.ts';
@@ -107,5 +108,10 @@ export const reportResourceDefinitions: Partial<Record<ReportResource, ReportRes
   content_items: {
     catalogue: catalogueOf(contentSummarySchema, { searchable: ['name'] }),
     listSpec: contentListSpec,
+  },
+  // the assignments list has no `search`, so neither do its reports
+  assignments: {
+    catalogue: catalogueOf(assignmentSchema, { searchable: [] }),
+    listSpec: assignmentListSpec,
   },
 };
