@@ -17,7 +17,7 @@ import { visibleTo } from '../content/content-repository.ts';
 import type { AssignmentsTable, Database } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
-import { narrowList, rqlColumn } from '../reports/rql-list.ts';
+import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
 import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 
 /** An assignment read: its own columns with its user's and content item's. */
@@ -160,6 +160,11 @@ export function assignmentRqlFields(today: string): RqlSqlFields {
   };
 }
 
+const assignmentJoins: ListJoins = {
+  u: (query) => query.innerJoin('users as u', 'u.id', 'a.user_id'),
+  c: (query) => query.innerJoin('content_items as c', 'c.id', 'a.content_id'),
+};
+
 function listDefinition(today: string): ListDefinition {
   return {
     filters: {
@@ -292,23 +297,17 @@ export class AssignmentRepository implements AssignmentStore {
   }
 
   /**
-   * The user and content item are joined before filtering, so a saved report's `user.email` is a
-   * condition of this query that SQLite can start from (users_email_idx, then the pair index).
-   * They are LEFT JOINs (every assignment has both) because SQLite drops an unused LEFT JOIN on a
-   * key: a count that reads neither costs no more for them.
+   * A saved report's `user.email` joins the user before filtering, which makes it a condition of
+   * this query that SQLite can start from (users_email_idx, then the pair index).
    */
   async list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>> {
     const definition = listDefinition(options.today);
-    let filtered = this.db
-      .selectFrom('assignments as a')
-      .leftJoin('users as u', 'u.id', 'a.user_id')
-      .leftJoin('content_items as c', 'c.id', 'a.content_id')
-      .where('a.deleted_at', 'is', null);
+    let filtered = this.db.selectFrom('assignments as a').where('a.deleted_at', 'is', null);
     if (options.ownerId !== null) filtered = filtered.where('a.user_id', '=', options.ownerId);
     filtered = applyFilters(filtered, query, definition);
-    const narrowed = narrowList(filtered, query, definition, assignmentRqlFields(options.today), options);
+    const narrowed = narrowList(filtered, query, definition, assignmentRqlFields(options.today), assignmentJoins, options);
     const { rows, total } = await fetchPage<AssignmentRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-      q.select(assignmentColumns),
+      narrowed.joinRest(q).select(assignmentColumns),
     );
     return { total, items: rows.map(toRecord) };
   }

@@ -15,7 +15,7 @@ import type {
 } from '@lectern/core';
 import type { ContentItemsTable, Database } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
-import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
+import { narrowList, rqlColumn, rqlList, type ListJoins } from '../reports/rql-list.ts';
 import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 
 /** A content read: the item's own columns, its average rating and its channel's reference. */
@@ -140,6 +140,8 @@ export const contentRqlFields: RqlSqlFields = {
   'channel.public_id': rqlColumn('ch.public_id'),
   'channel.name': rqlColumn('ch.name'),
 };
+
+const contentJoins: ListJoins = { ch: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id') };
 
 /** The live access groups an item shows, as a report list field. */
 function accessGroupList(element: string) {
@@ -268,21 +270,14 @@ export class ContentRepository implements ContentStore {
     return this.findOne((eb) => eb('ci.public_id', '=', publicId), viewer);
   }
 
-  /**
-   * The channel is joined before filtering so a saved report can filter on `channel.name`; the
-   * count, which reads nothing of it, costs no more for it (SQLite drops an unused LEFT JOIN on a key).
-   * The viewer's visibility rule applies to reports as to any list.
-   */
+  /** The viewer's visibility rule applies to a saved report's narrowing as to any list. */
   async list(query: ListQuery, viewer: ContentViewer, options: ContentListOptions = {}): Promise<Page<ContentRecord>> {
-    let filtered = this.db
-      .selectFrom('content_items as ci')
-      .leftJoin('channels as ch', 'ch.id', 'ci.channel_id')
-      .where((eb) => visibleTo(eb, viewer, 'ci'));
+    let filtered = this.db.selectFrom('content_items as ci').where((eb) => visibleTo(eb, viewer, 'ci'));
     if (options.contentType !== undefined) filtered = filtered.where('ci.content_type', '=', options.contentType);
     filtered = applyFilters(filtered, query, contentListDefinition);
-    const narrowed = narrowList(filtered, query, contentListDefinition, contentRqlFields, options);
+    const narrowed = narrowList(filtered, query, contentListDefinition, contentRqlFields, contentJoins, options);
     const { rows, total } = await fetchPage<ContentRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-      q.select(contentColumns).select(averageRating.as('avg_feedback_rating')),
+      narrowed.joinRest(q).select(contentColumns).select(averageRating.as('avg_feedback_rating')),
     );
     return { total, items: await this.toRecords(rows, viewer) };
   }

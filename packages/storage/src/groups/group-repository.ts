@@ -101,7 +101,7 @@ export class GroupRepository implements GroupStore {
 
   async list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<GroupRecord>> {
     const filtered = applyFilters(this.db.selectFrom('groups as g').where('g.deleted_at', 'is', null), query, groupListDefinition);
-    const narrowed = narrowList(filtered, query, groupListDefinition, groupRqlFields, narrowing);
+    const narrowed = narrowList(filtered, query, groupListDefinition, groupRqlFields, {}, narrowing);
     const { rows, total } = await fetchPage<GroupRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
       q.select(groupColumns).select((eb) => memberCount(eb).as('member_count')),
     );

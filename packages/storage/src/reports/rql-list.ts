@@ -4,12 +4,12 @@
  * aliases its filters use, so it is counted, paged and index-planned with them.
  */
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { ListNarrowing, ListQuery } from '@lectern/core';
+import type { ListNarrowing, ListQuery, RqlFilter } from '@lectern/core';
 import type { AnyQuery, ListDefinition } from '../shared/list-builder.ts';
 import { rqlToSql, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 
-/** A field read from a column of the list query, e.g. `u.email` or the joined manager's `m.email`. */
-export const rqlColumn = (reference: string): RqlSqlField => ({ kind: 'scalar', column: sql.ref(reference) });
+/** A field read from a column of the list query, e.g. `u.email`; a joined alias is the join it needs. */
+export const rqlColumn = (reference: string): RqlSqlField => ({ kind: 'scalar', column: sql.ref(reference), join: reference.split('.')[0]! });
 
 /** A list field whose elements a subquery reads; `exists(test)` is true when some element passes. */
 export const rqlList = (exists: (test: Expression<SqlBool>) => Expression<SqlBool>, element: string): RqlSqlField => ({
@@ -17,28 +17,69 @@ export const rqlList = (exists: (test: Expression<SqlBool>) => Expression<SqlBoo
   some: (test) => exists(test(sql.ref(element))),
 });
 
+/**
+ * The joins of a list query by alias. SQLite does not drop an unused LEFT JOIN from a count, so a
+ * list joins a table before filtering only when a report's fields read it, and otherwise for the
+ * page's columns alone.
+ */
+export type ListJoins = Readonly<Record<string, (query: AnyQuery) => AnyQuery>>;
+
 export interface NarrowedList<Q extends AnyQuery> {
   filtered: Q;
   /** what fetchPage orders by: the report's ordering, when it has one, in place of the query's */
   query: ListQuery;
   definition: ListDefinition;
+  /** `query` with the joins of `joins` that `filtered` does not have yet: for the page's columns */
+  joinRest: (query: AnyQuery) => AnyQuery;
+}
+
+function fieldsOf(filter: RqlFilter, into: Set<string>): Set<string> {
+  switch (filter.kind) {
+    case 'field':
+    case 'some':
+      into.add(filter.field);
+      break;
+    case 'and':
+    case 'or':
+      for (const child of filter.children) fieldsOf(child, into);
+      break;
+    case 'not':
+      fieldsOf(filter.child, into);
+  }
+  return into;
 }
 
 /**
- * The report's filter on `filtered`, and its ordering expressed as extra sortable fields of the list
- * definition (keyed `rql:<field>`, which no list field can be), so fetchPage pages it as any other.
+ * The report's filter on `filtered` (with the joins its fields read), and its ordering expressed as
+ * extra sortable fields of the list definition (keyed `rql:<field>`, which no list field can be),
+ * so fetchPage pages it as any other.
  */
 export function narrowList<Q extends AnyQuery>(
   filtered: Q,
   query: ListQuery,
   definition: ListDefinition,
   fields: RqlSqlFields,
+  joins: ListJoins,
   narrowing: ListNarrowing = {},
 ): NarrowedList<Q> {
   const rql = narrowing.rql;
-  if (!rql) return { filtered, query, definition };
+  const used = new Set(rql?.ordering.map((term) => term.field));
+  if (rql?.filter) fieldsOf(rql.filter, used);
+  const joined = new Set<string>();
+  for (const name of used) {
+    const field = fields[name];
+    const alias = field?.kind === 'scalar' ? field.join : undefined;
+    if (alias !== undefined && joins[alias] && !joined.has(alias)) {
+      filtered = joins[alias](filtered) as Q;
+      joined.add(alias);
+    }
+  }
+  const joinRest = (page: AnyQuery): AnyQuery =>
+    Object.entries(joins).reduce((current, [alias, join]) => (joined.has(alias) ? current : join(current)), page);
+  if (!rql) return { filtered, query, definition, joinRest };
+
   const narrowed = rql.filter === null ? filtered : (filtered.where(rqlToSql(rql.filter, fields)) as Q);
-  if (rql.ordering.length === 0) return { filtered: narrowed, query, definition };
+  if (rql.ordering.length === 0) return { filtered: narrowed, query, definition, joinRest };
   const ordering = { ...definition.ordering };
   for (const { field } of rql.ordering) {
     const mapped = fields[field];
@@ -49,5 +90,6 @@ export function narrowList<Q extends AnyQuery>(
     filtered: narrowed,
     query: { ...query, ordering: rql.ordering.map(({ field, descending }) => ({ field: `rql:${field}`, descending })) },
     definition: { ...definition, ordering },
+    joinRest,
   };
 }

@@ -20,7 +20,15 @@ export type RqlSqlField =
    * `manager.email`). Text must compare with binary collation: resolve a column declared
    * `COLLATE NOCASE` as sql`${ref} COLLATE BINARY`, or its `=` and `<` would ignore case.
    */
-  | { kind: 'scalar'; column: Expression<unknown> }
+  | {
+      kind: 'scalar';
+      column: Expression<unknown>;
+      /**
+       * The alias of a join of the list query the column reads (`m` for the manager's email), which
+       * the list adds only when a report uses such a field, so other reads pay nothing for it.
+       */
+      join?: string;
+    }
   /**
    * An array field (`tags`, `groups`): given a test on one element, an expression true when some
    * element of the row's array passes it, typically
