@@ -5,6 +5,11 @@ import { sql, type Kysely } from 'kysely';
  * compares the email as stored and `ilike(user.email,…)` without a wildcard compares lower(email)
  * (ASCII folding, which the email_lower column, folded in JavaScript, does not match for every
  * address). With them a report over assignments starts from the user instead of scanning.
+ *
+ * Both are unique, which email_lower's uniqueness already guarantees (two emails equal as stored,
+ * or equal but for ASCII case, have the same email_lower) and which tells SQLite's planner, with
+ * no statistics gathered, that such a condition finds one user: without it, a report adding
+ * `eq(state,completed)` would start from the state index and read a third of the table.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -27,6 +32,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where(sql<boolean>`deleted_at is null`)
     .execute();
 
-  await db.schema.createIndex('users_email_idx').on('users').column('email').execute();
-  await db.schema.createIndex('users_email_folded_idx').on('users').expression(sql`lower(email)`).execute();
+  await db.schema.createIndex('users_email_idx').on('users').column('email').unique().execute();
+  await db.schema.createIndex('users_email_folded_idx').on('users').expression(sql`lower(email)`).unique().execute();
 }
