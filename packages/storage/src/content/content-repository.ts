@@ -126,15 +126,11 @@ export const contentRqlFields: RqlSqlFields = {
   'groups.public_id': accessGroupList('rg.public_id'),
   'groups.name': accessGroupList('rg.name'),
   tags: rqlList(
-    (test) =>
-      reportEb.exists(
-        reportEb
-          .selectFrom('content_tags as rt')
-          .innerJoin('tags as rtn', 'rtn.id', 'rt.tag_id')
-          .select('rt.tag_id')
-          .whereRef('rt.content_id', '=', 'ci.id')
-          .where(test),
-      ),
+    reportEb
+      .selectFrom('content_tags as rt')
+      .innerJoin('tags as rtn', 'rtn.id', 'rt.tag_id')
+      .select('rt.tag_id')
+      .whereRef('rt.content_id', '=', 'ci.id'),
     'rtn.name',
   ),
   'channel.public_id': rqlColumn('ch.public_id'),
@@ -146,16 +142,12 @@ const contentJoins: ListJoins = { ch: (query) => query.leftJoin('channels as ch'
 /** The live access groups an item shows, as a report list field. */
 function accessGroupList(element: string) {
   return rqlList(
-    (test) =>
-      reportEb.exists(
-        reportEb
-          .selectFrom('content_groups as rcg')
-          .innerJoin('groups as rg', 'rg.id', 'rcg.group_id')
-          .select('rcg.group_id')
-          .whereRef('rcg.content_id', '=', 'ci.id')
-          .where('rg.deleted_at', 'is', null)
-          .where(test),
-      ),
+    reportEb
+      .selectFrom('content_groups as rcg')
+      .innerJoin('groups as rg', 'rg.id', 'rcg.group_id')
+      .select('rcg.group_id')
+      .whereRef('rcg.content_id', '=', 'ci.id')
+      .where('rg.deleted_at', 'is', null),
     element,
   );
 }

@@ -43,16 +43,12 @@ const groupListDefinition: ListDefinition = {
 const reportEb = expressionBuilder<Database, 'groups'>() as unknown as AnyEb;
 const owner = (element: string) =>
   rqlList(
-    (test) =>
-      reportEb.exists(
-        reportEb
-          .selectFrom('group_users as ro')
-          .innerJoin('users as ru', 'ru.id', 'ro.user_id')
-          .select('ro.user_id')
-          .whereRef('ro.group_id', '=', 'g.id')
-          .where('ro.relation', '=', 'owner')
-          .where(test),
-      ),
+    reportEb
+      .selectFrom('group_users as ro')
+      .innerJoin('users as ru', 'ru.id', 'ro.user_id')
+      .select('ro.user_id')
+      .whereRef('ro.group_id', '=', 'g.id')
+      .where('ro.relation', '=', 'owner'),
     element,
   );
 

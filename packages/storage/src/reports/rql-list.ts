@@ -3,7 +3,7 @@
  * filter becomes one more WHERE condition of the list's own query, over the same tables and
  * aliases its filters use, so it is counted, paged and index-planned with them.
  */
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { expressionBuilder, sql } from 'kysely';
 import type { ListNarrowing, ListQuery, RqlFilter } from '@lectern/core';
 import type { AnyQuery, ListDefinition } from '../shared/list-builder.ts';
 import { rqlToSql, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
@@ -11,10 +11,17 @@ import { rqlToSql, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 /** A field read from a column of the list query, e.g. `u.email`; a joined alias is the join it needs. */
 export const rqlColumn = (reference: string): RqlSqlField => ({ kind: 'scalar', column: sql.ref(reference), join: reference.split('.')[0]! });
 
-/** A list field whose elements a subquery reads; `exists(test)` is true when some element passes. */
-export const rqlList = (exists: (test: Expression<SqlBool>) => Expression<SqlBool>, element: string): RqlSqlField => ({
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const eb = expressionBuilder<any, any>();
+
+/**
+ * A list field: `elements` selects the rows of one list (correlated with the list query's row, as
+ * `rt.content_id = ci.id`), and `element` is the column each row contributes. A test on the list
+ * is an EXISTS over those rows, so it is never NULL and needs no guard.
+ */
+export const rqlList = (elements: AnyQuery, element: string): RqlSqlField => ({
   kind: 'array',
-  some: (test) => exists(test(sql.ref(element))),
+  some: (test) => eb.exists(elements.where(test(sql.ref(element)))),
 });
 
 /**

@@ -356,24 +356,27 @@ describe('rqlToSql', () => {
     }
   });
 
+  /** A row whose text fields all hold `s` and whose other fields are null or fixed. */
+  const textItem = (s: string, index: number): Item => ({
+    id: index + 1,
+    s,
+    sn: null,
+    i: null,
+    n: 0,
+    b: null,
+    d: null,
+    dt: INSTANTS[0]!,
+    e: null,
+    tags: [s],
+    ref: { email: s },
+  });
+
   // The counterexample a CI run once found: a row holding the low half of a surrogate pair alone.
   // The evaluator ordered it as if it were the pair it came from (above U+FFFF); SQLite orders the
   // bytes better-sqlite3 stores for it, which sort with the code point of the same value (U+DE00).
   it('agrees on text that is not well-formed Unicode', async () => {
     const texts = ['\uDE00', '\uD83D', 'a\uDE00', '\uD83Dz', '\uFFFF', '\uFFFE', '\uFFFD', '\uE000', '😀', 'x\uFFFFy', 'a\0\uDE00'];
-    const items: Item[] = texts.map((s, index) => ({
-      id: index + 1,
-      s,
-      sn: s,
-      i: null,
-      n: 0,
-      b: null,
-      d: null,
-      dt: INSTANTS[0]!,
-      e: null,
-      tags: [s],
-      ref: { email: s },
-    }));
+    const items = texts.map((s, index) => ({ ...textItem(s, index), sn: s }));
     store(items);
     const ids = (...picked: string[]) => picked.map((s) => texts.indexOf(s) + 1).sort((a, b) => a - b);
     const cases: Record<string, number[]> = {
@@ -398,19 +401,7 @@ describe('rqlToSql', () => {
   });
 
   const hostile = ["'", "''", '%', '_', ';--', '\\', '\\\\', "a'b", 'x%y', 'x_y', '😀', 'É', 'é', '"', '[a]', '*', '?', "Robert'); DROP TABLE items;--"];
-  const hostileItems: Item[] = hostile.map((s, index) => ({
-    id: index + 1,
-    s,
-    sn: null,
-    i: null,
-    n: 0,
-    b: null,
-    d: null,
-    dt: INSTANTS[0]!,
-    e: null,
-    tags: [s],
-    ref: { email: s },
-  }));
+  const hostileItems = hostile.map(textItem);
   const quote = (value: string) => (value.includes("'") ? `"${value}"` : `'${value}'`);
   const idsWhere = (predicate: (s: string) => boolean) => hostileItems.filter((item) => predicate(item.s)).map((item) => item.id);
 

@@ -1,22 +1,14 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
 import type { ListQuery, NewSavedReportRow, Page, ReportResource, SavedReportChanges, SavedReportRecord, SavedReportStore } from '@lectern/core';
-import type { Database } from '../schema.ts';
+import type { Database, SavedReportsTable } from '../schema.ts';
 import { applyFilters, fetchPage, ignoringCase, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 
-interface SavedReportRow {
-  id: number;
-  public_id: string;
-  name: string;
-  resource: string;
-  expression: string;
-  ordering: string | null;
-  created_by: number | null;
-  created: string;
-  modified: string;
+/** A report read: its own columns with its creator's reference. */
+type SavedReportRow = Omit<Selectable<SavedReportsTable>, 'deleted_at'> & {
   creator_public_id: string | null;
   creator_name: string | null;
   creator_email: string | null;
-}
+};
 
 const savedReportListDefinition: ListDefinition = {
   filters: {
@@ -29,7 +21,6 @@ const savedReportListDefinition: ListDefinition = {
   tiebreak: 'r.id',
 };
 
-/** A report with its creator's reference. */
 const savedReportColumns = [
   'r.id',
   'r.public_id',
