@@ -20,6 +20,7 @@ export * from './ports/token-store.ts';
 export * from './ports/outbox-store.ts';
 export * from './ports/content-store.ts';
 export * from './ports/channel-store.ts';
+export * from './ports/event-store.ts';
 
 export * from './auth/scopes.ts';
 export * from './auth/actor.ts';
@@ -50,6 +51,15 @@ export * from './webhooks/event-catalog.ts';
 export * from './assignments/assignment-machine.ts';
 export * from './events/iso-duration.ts';
 export * from './events/wall-clock.ts';
+export * from './events/location.ts';
+export * from './events/facilitators.ts';
+export * from './events/timeslot.ts';
+export * from './events/event.ts';
+export * from './events/event-inheritance.ts';
+export * from './events/event-items.ts';
+export * from './events/event-service.ts';
+export * from './events/series-service.ts';
+export * from './events/location-service.ts';
 export * from './enrollments/enrollment-rules.ts';
 export * from './insights/insight-math.ts';
 

@@ -9,6 +9,10 @@ import type { IssuedApiToken } from './auth/api-token.ts';
 import { TokenService } from './auth/token-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
+import { EventItems } from './events/event-items.ts';
+import { EventService } from './events/event-service.ts';
+import { LocationService } from './events/location-service.ts';
+import { EventSeriesService } from './events/series-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
 import type { Storage } from './ports/storage.ts';
@@ -44,6 +48,10 @@ export class Lectern {
   readonly tokens: TokenService;
   readonly content: ContentService;
   readonly channels: ChannelService;
+  readonly locations: LocationService;
+  readonly eventSeries: EventSeriesService;
+  /** `/events/` (`events` is the webhook event recorder) */
+  readonly scheduledEvents: EventService;
   private usageTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LecternOptions) {
@@ -64,6 +72,13 @@ export class Lectern {
     this.tokens = new TokenService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
+    const eventItems = new EventItems(this.content);
+    // events and series are content items whose typed webhook payload is the events area's shape
+    this.content.registerTypedView('event', eventItems.typedView);
+    this.content.registerTypedView('event_type', eventItems.typedView);
+    this.locations = new LocationService(deps);
+    this.eventSeries = new EventSeriesService(deps, eventItems);
+    this.scheduledEvents = new EventService(deps, eventItems);
   }
 
   /** A request context; without an actor, the embedding application itself (every permission). */

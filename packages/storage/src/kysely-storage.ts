@@ -7,6 +7,8 @@ import type { Storage, Stores } from '@lectern/core';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
+import { EventRepository } from './events/event-repository.ts';
+import { LocationRepository } from './events/location-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -17,13 +19,16 @@ type Savepoint = Stores['savepoint'];
 
 /** The repositories over `db`; `savepoint` says how this level nests a unit of work. */
 export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores {
+  const content = new ContentRepository(db);
   return {
     users: new UserRepository(db),
     groups: new GroupRepository(db),
     tokens: new TokenRepository(db),
     outbox: new OutboxRepository(db),
-    content: new ContentRepository(db),
+    content,
     channels: new ChannelRepository(db),
+    events: new EventRepository(db, content),
+    locations: new LocationRepository(db),
     savepoint,
   };
 }
@@ -55,6 +60,8 @@ export class KyselyStorage implements Storage {
   readonly outbox;
   readonly content;
   readonly channels;
+  readonly events;
+  readonly locations;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -67,6 +74,8 @@ export class KyselyStorage implements Storage {
     this.outbox = stores.outbox;
     this.content = stores.content;
     this.channels = stores.channels;
+    this.events = stores.events;
+    this.locations = stores.locations;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {

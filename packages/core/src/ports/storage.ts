@@ -4,6 +4,7 @@
  */
 import type { ChannelStore } from './channel-store.ts';
 import type { ContentStore } from './content-store.ts';
+import type { EventStore, LocationStore } from './event-store.ts';
 import type { GroupStore } from './group-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { TokenStore } from './token-store.ts';
@@ -16,6 +17,8 @@ export interface Stores {
   outbox: OutboxStore;
   content: ContentStore;
   channels: ChannelStore;
+  events: EventStore;
+  locations: LocationStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

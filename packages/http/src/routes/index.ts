@@ -2,7 +2,9 @@ import type { Lectern } from '@lectern/core';
 import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
+import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
+import { locationRoutes } from './locations.ts';
 import { userRoutes } from './users.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
@@ -12,5 +14,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   apiTokenRoutes(routes, lectern);
   contentRoutes(routes, lectern);
   channelRoutes(routes, lectern);
+  locationRoutes(routes, lectern);
+  eventRoutes(routes, lectern);
   return routes.finalize();
 }

@@ -5,10 +5,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './0001-foundation.ts';
 import * as content from './0002-content.ts';
+import * as events from './0005-events.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-content': content,
+  '0005-events': events,
 };
 
 export const migrationProvider: MigrationProvider = {
