@@ -5,7 +5,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import type { ListResult, QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
-import { createEventInput, eventListSpec, eventViewOf, updateEventInput, type EventRecord, type EventView, type EventWrite } from './event.ts';
+import { bulkEventItemInput, createEventInput, eventListSpec, eventViewOf, updateEventInput, type EventRecord, type EventView, type EventWrite } from './event.ts';
 import { inheritFromSeries, seriesTemplateOf } from './event-inheritance.ts';
 import { contentWriteOf, settingsChanges, type EventItems } from './event-items.ts';
 import { facilitatorsView, type Facilitators } from './facilitators.ts';
@@ -81,6 +81,16 @@ export class EventService {
     return this.deps.storage.transaction(async (tx) =>
       this.items.replaceFacilitators(tx, await this.items.require(tx, ctx.actor, publicId, 'event'), body),
     );
+  }
+
+  /**
+   * One item of `PATCH /events/bulk/`, run by the job engine inside the transaction it gives the
+   * item: throws (422/404/…) for an item that fails, which the job counts and moves past.
+   */
+  async bulkUpdateItem(tx: Stores, actor: Actor, item: unknown): Promise<void> {
+    // `timeslots` never survives the schema; it is only there to refuse it with a clear message
+    const { public_id: publicId, timeslots: _refused, ...input } = parseInput(bulkEventItemInput, item);
+    await this.applyUpdate(tx, actor, await this.items.require(tx, actor, publicId, 'event'), input);
   }
 
   /**

@@ -234,12 +234,15 @@ export const createSeriesInput = z.strictObject({ ...optional(seriesFields), nam
 export const updateSeriesInput = z.strictObject(seriesFields).partial();
 export type SeriesWrite = z.output<typeof updateSeriesInput>;
 
-/** A field an event takes from its series only (rule 4): refused on create with the way to change it. */
-const notOnCreate = (how: string) =>
+/** A known field this write does not take: 422 saying why and how, rather than "Unknown field.". */
+const refused = (message: string) =>
   z
     .unknown()
-    .refine(() => false, { error: `Not accepted on create: it is copied from the event series. ${how}` })
+    .refine(() => false, { error: message })
     .optional();
+
+/** A field an event takes from its series only (rule 4). */
+const notOnCreate = (how: string) => refused(`Not accepted on create: it is copied from the event series. ${how}`);
 
 export const createEventInput = z.strictObject({
   name: ownFields.name,
@@ -264,6 +267,16 @@ const eventUpdateFields = {
 };
 export const updateEventInput = z.strictObject(eventUpdateFields).partial();
 export type EventWrite = z.output<typeof updateEventInput>;
+
+/** One item of `PATCH /events/bulk/` (decisions §6): any PATCH field but timeslots, named by `public_id`. */
+export const bulkEventItemInput = z.strictObject({
+  ...optional(eventUpdateFields),
+  public_id: publicIdField(),
+  timeslots: refused('Timeslot changes are not supported in bulk; use PATCH /events/<id>/.'),
+});
+
+/** One item of `PATCH /event-series/bulk/`: any series PATCH field, named by `public_id`. */
+export const bulkSeriesItemInput = z.strictObject({ ...optional(seriesFields), public_id: publicIdField() });
 
 // ---- lists -----------------------------------------------------------------------------------
 

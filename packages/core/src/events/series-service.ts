@@ -1,11 +1,11 @@
-import { authorize, type RequestContext } from '../auth/actor.ts';
+import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import type { ListResult, QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
-import { createSeriesInput, seriesListSpec, seriesViewOf, updateSeriesInput, type EventRecord, type SeriesView, type SeriesWrite } from './event.ts';
+import { bulkSeriesItemInput, createSeriesInput, seriesListSpec, seriesViewOf, updateSeriesInput, type EventRecord, type SeriesView, type SeriesWrite } from './event.ts';
 import { STANDALONE_DEFAULTS } from './event-inheritance.ts';
 import { contentWriteOf, settingsChanges, type EventItems } from './event-items.ts';
 import { facilitatorsView, resolveFacilitators, type Facilitators } from './facilitators.ts';
@@ -77,6 +77,12 @@ export class EventSeriesService {
     return this.deps.storage.transaction(async (tx) =>
       this.items.replaceFacilitators(tx, await this.items.require(tx, ctx.actor, publicId, 'event_type'), body),
     );
+  }
+
+  /** One item of `PATCH /event-series/bulk/` (see EventService.bulkUpdateItem). */
+  async bulkUpdateItem(tx: Stores, actor: Actor, item: unknown): Promise<void> {
+    const { public_id: publicId, ...input } = parseInput(bulkSeriesItemInput, item);
+    await this.applyUpdate(tx, await this.items.require(tx, actor, publicId, 'event_type'), input);
   }
 
   private applyUpdate(tx: Stores, current: EventRecord, input: SeriesWrite): Promise<EventRecord> {
