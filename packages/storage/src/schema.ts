@@ -169,6 +169,21 @@ export interface EventFacilitatorsTable {
   user_id: number;
 }
 
+export interface EnrollmentsTable {
+  id: Generated<number>;
+  public_id: string;
+  event_id: number;
+  user_id: number;
+  assignment_id: number | null;
+  /** 'in_person' | 'online' */
+  attendance_method: string;
+  /** 'enrolled' | 'waitlisted' | 'dropped' */
+  status: string;
+  checkin_datetime: string | null;
+  created: string;
+  modified: string;
+}
+
 export interface Database {
   users: UsersTable;
   groups: GroupsTable;
@@ -185,4 +200,5 @@ export interface Database {
   event_details: EventDetailsTable;
   event_timeslots: EventTimeslotsTable;
   event_facilitators: EventFacilitatorsTable;
+  enrollments: EnrollmentsTable;
 }

@@ -2,6 +2,8 @@ import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
 import {
   everyItem,
   noEnrollments,
+  type AttendanceMethod,
+  type EnrollmentCounts,
   type ContentRecord,
   type ContentViewer,
   type EventDetailsRow,
@@ -156,7 +158,7 @@ export class EventRepository implements EventStore {
     return row ? (await this.records([row.id]))[0] : undefined;
   }
 
-  /** Full records for ids already checked for visibility, in the same order: one query per relation. */
+  /** Full records for ids already checked for visibility, in the same order: one query per relation (and the counts). */
   private async records(ids: readonly number[]): Promise<EventRecord[]> {
     if (ids.length === 0) return [];
     // sequential: a transaction's queries share one connection
@@ -186,7 +188,20 @@ export class EventRepository implements EventStore {
       .orderBy('f.content_id')
       .orderBy('f.position')
       .execute();
+    const countRows = await this.db
+      .selectFrom('enrollments')
+      .select(['event_id', 'attendance_method', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('event_id', 'in', [...ids])
+      .where('status', '<>', 'dropped')
+      .groupBy(['event_id', 'attendance_method', 'status'])
+      .execute();
     const detailsById = new Map(details.map((row) => [row.content_id, row]));
+    const counts = new Map<number, EnrollmentCounts>();
+    for (const row of countRows) {
+      const eventCounts = counts.get(row.event_id) ?? noEnrollments();
+      eventCounts[row.attendance_method as AttendanceMethod][row.status as 'enrolled' | 'waitlisted'] = Number(row.count);
+      counts.set(row.event_id, eventCounts);
+    }
     const slots = byOwner(
       slotRows.map(({ event_id, ...slot }) => ({ owner: event_id, slot })),
       (row): StoredTimeslot => row.slot,
@@ -199,12 +214,19 @@ export class EventRepository implements EventStore {
     return ids.flatMap((id) => {
       const content = contents.get(id);
       const row = detailsById.get(id);
-      return content && row ? [toEventRecord(content, row, slots.get(id) ?? [], facilitators.get(id) ?? [])] : [];
+      if (!content || !row) return [];
+      return [toEventRecord(content, row, slots.get(id) ?? [], facilitators.get(id) ?? [], counts.get(id) ?? noEnrollments())];
     });
   }
 }
 
-function toEventRecord(content: ContentRecord, row: DetailsRow, timeslots: StoredTimeslot[], facilitators: FacilitatorEntry[]): EventRecord {
+function toEventRecord(
+  content: ContentRecord,
+  row: DetailsRow,
+  timeslots: StoredTimeslot[],
+  facilitators: FacilitatorEntry[],
+  enrollmentCounts: EnrollmentCounts,
+): EventRecord {
   return {
     id: content.id,
     kind: content.contentType as EventKind,
@@ -233,6 +255,6 @@ function toEventRecord(content: ContentRecord, row: DetailsRow, timeslots: Store
         ? null
         : { starts_at: row.starts_at, ends_at: row.ends_at!, starts_at_utc: row.starts_at_utc!, ends_at_utc: row.ends_at_utc! },
     facilitators,
-    enrollmentCounts: noEnrollments(),
+    enrollmentCounts,
   };
 }

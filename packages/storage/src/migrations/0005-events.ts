@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
- * Locations, and what events and event series keep beside their content row: settings,
- * facilitators and (events only) timeslots. The instants of the timeslots and the event's span
+ * Locations, what events and event series keep beside their content row (settings, facilitators
+ * and, for events, timeslots), and enrollments. The instants of the timeslots and the event's span
  * are stored, computed once from the location's zone, so lists filter and sort by them in SQL.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -63,4 +63,35 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addPrimaryKeyConstraint('event_facilitators_pk', ['content_id', 'role', 'position'])
     .execute();
   await db.schema.createIndex('event_facilitators_user_idx').on('event_facilitators').columns(['user_id', 'content_id']).execute();
+
+  await db.schema
+    .createTable('enrollments')
+    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('public_id', 'text', (c) => c.notNull().unique())
+    .addColumn('event_id', 'integer', (c) => c.notNull().references('content_items.id'))
+    .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
+    // the owned assignment; set in the transaction that creates the enrollment, right after it
+    .addColumn('assignment_id', 'integer', (c) => c.references('assignments.id'))
+    .addColumn('attendance_method', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('checkin_datetime', 'text')
+    .addColumn('created', 'text', (c) => c.notNull())
+    .addColumn('modified', 'text', (c) => c.notNull())
+    .execute();
+  // one active enrollment per user and event, whatever the service does: the last line of defence
+  await db.schema
+    .createIndex('enrollments_active_idx')
+    .on('enrollments')
+    .columns(['event_id', 'user_id'])
+    .unique()
+    .where(sql<boolean>`status <> 'dropped'`)
+    .execute();
+  // capacity counts and the oldest waitlisted of a method walk this index only
+  await db.schema
+    .createIndex('enrollments_capacity_idx')
+    .on('enrollments')
+    .columns(['event_id', 'attendance_method', 'status', 'created', 'id'])
+    .execute();
+  await db.schema.createIndex('enrollments_user_idx').on('enrollments').columns(['user_id', 'created']).execute();
+  await db.schema.createIndex('enrollments_created_idx').on('enrollments').columns(['created']).execute();
 }
