@@ -57,6 +57,7 @@ export * from './events/timeslot.ts';
 export * from './events/event.ts';
 export * from './events/event-inheritance.ts';
 export * from './events/event-items.ts';
+export * from './events/event-like-service.ts';
 export * from './events/event-service.ts';
 export * from './events/series-service.ts';
 export * from './events/location-service.ts';
