@@ -12,6 +12,25 @@ export const lecternConfigSchema = z.object({
       /** Lifts the https-only and public-address rules for local development and tests. */
       allowPrivateTargets: z.boolean().default(false),
       retryScheduleSeconds: z.array(z.number().nonnegative()).min(1).default(DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+      /** An attempt that has not answered within this long is a failure. */
+      timeoutSeconds: z.number().positive().default(15),
+      /** An endpoint failing without a single success for this long is disabled (5 days). */
+      disableAfterSeconds: z.number().nonnegative().default(5 * 24 * 60 * 60),
+      /** Attempts in flight at once, over all endpoints. */
+      concurrency: z.number().int().positive().default(64),
+      /** Attempts in flight at once to one endpoint, so one slow receiver cannot take every slot. */
+      concurrencyPerEndpoint: z.number().int().positive().default(16),
+      /** How often the engine looks for work it was not told about (events from other processes, due retries). */
+      pollIntervalMs: z.number().int().positive().default(25),
+      /** How long shutdown waits for attempts in flight before abandoning them to the next start. */
+      shutdownGraceSeconds: z.number().nonnegative().default(10),
+    })
+    .prefault({}),
+  /** Bulk jobs: items per transaction, and a pause between chunks to leave room for requests. */
+  jobs: z
+    .object({
+      chunkSize: z.number().int().min(1).max(500).default(25),
+      pauseMs: z.number().int().min(0).max(60_000).default(0),
     })
     .prefault({}),
 });

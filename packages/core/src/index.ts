@@ -20,6 +20,10 @@ export * from './ports/token-store.ts';
 export * from './ports/outbox-store.ts';
 export * from './ports/content-store.ts';
 export * from './ports/channel-store.ts';
+export * from './ports/assignment-store.ts';
+export * from './ports/job-store.ts';
+export * from './ports/insight-store.ts';
+export * from './ports/webhook-store.ts';
 export * from './ports/event-store.ts';
 
 export * from './auth/scopes.ts';
@@ -41,14 +45,27 @@ export * from './content/content-rules.ts';
 export * from './content/content-service.ts';
 export * from './content/channel.ts';
 export * from './content/channel-service.ts';
+export * from './content/media-processing.ts';
+export * from './content/media-service.ts';
 
 export * from './webhooks/webhook-event.ts';
 export * from './webhooks/webhook-signature.ts';
 export * from './webhooks/webhook-target.ts';
 export * from './webhooks/retry-schedule.ts';
 export * from './webhooks/event-catalog.ts';
+export * from './webhooks/webhook-subscription.ts';
+export * from './webhooks/webhook-delivery.ts';
+export * from './webhooks/webhook-service.ts';
+export * from './webhooks/delivery-outcome.ts';
+export * from './webhooks/delivery-engine.ts';
 
 export * from './assignments/assignment-machine.ts';
+export * from './assignments/assignment.ts';
+export * from './assignments/track-expansion.ts';
+export * from './assignments/assignment-service.ts';
+export * from './jobs/job.ts';
+export * from './jobs/job-engine.ts';
+export * from './insights/insight-service.ts';
 export * from './events/iso-duration.ts';
 export * from './events/wall-clock.ts';
 export * from './events/location.ts';

@@ -7,27 +7,35 @@
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
 import { TokenService } from './auth/token-service.ts';
+import { AssignmentService } from './assignments/assignment-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
+import { MediaService } from './content/media-service.ts';
 import { EventItems } from './events/event-items.ts';
 import { EventService } from './events/event-service.ts';
 import { LocationService } from './events/location-service.ts';
 import { EventSeriesService } from './events/series-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
+import { InsightService } from './insights/insight-service.ts';
+import { JobEngine } from './jobs/job-engine.ts';
 import type { Storage } from './ports/storage.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
 import type { User } from './users/user.ts';
 import { UserService } from './users/user-service.ts';
+import { DeliveryEngine, type EngineLogger } from './webhooks/delivery-engine.ts';
 import { EventRecorder } from './webhooks/webhook-event.ts';
+import { WebhookService } from './webhooks/webhook-service.ts';
 
 export interface LecternOptions {
   storage: Storage;
   clock?: Clock;
   ids?: IdGenerator;
   config?: LecternConfigInput;
+  /** where background work reports trouble it recovers from */
+  logger?: EngineLogger;
 }
 
 export interface BootstrapResult {
@@ -48,6 +56,14 @@ export class Lectern {
   readonly tokens: TokenService;
   readonly content: ContentService;
   readonly channels: ChannelService;
+  /** the bulk-job engine; other areas register their job kinds on it */
+  readonly jobs: JobEngine;
+  readonly assignments: AssignmentService;
+  readonly insights: InsightService;
+  readonly media: MediaService;
+  readonly webhooks: WebhookService;
+  /** present when webhooks are enabled; runs from start() to close() */
+  private readonly deliveryEngine: DeliveryEngine | undefined;
   readonly locations: LocationService;
   readonly eventSeries: EventSeriesService;
   /** `/events/` (`events` is the webhook event recorder) */
@@ -67,11 +83,26 @@ export class Lectern {
       events: this.events,
       config: this.config,
     };
-    this.users = new UserService(deps);
+    this.jobs = new JobEngine(deps, this.config.jobs);
+    this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
+    this.assignments = new AssignmentService(deps, this.content, this.jobs);
+    this.insights = new InsightService(deps);
+    this.media = new MediaService(deps);
+    this.webhooks = new WebhookService(deps);
+    if (this.config.webhooks.enabled) {
+      this.deliveryEngine = new DeliveryEngine({
+        storage: this.storage,
+        clock: this.clock,
+        ids: this.ids,
+        events: this.events,
+        config: this.config.webhooks,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    }
     const eventItems = new EventItems(this.content);
     // events and series are content items whose typed webhook payload is the events area's shape
     this.content.registerTypedView('event', eventItems.typedView);
@@ -86,9 +117,15 @@ export class Lectern {
     return { actor, requestId };
   }
 
-  /** Starts background work (token usage flushing; later issues add job and delivery workers). */
-  start(): void {
+  /**
+   * Starts background work: token usage flushing, webhook delivery when enabled, and the bulk-job
+   * worker, which resumes the jobs a previous process left unfinished. Resolves once those jobs
+   * are scheduled.
+   */
+  async start(): Promise<void> {
     this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
+    this.deliveryEngine?.start();
+    await this.jobs.start();
   }
 
   /**
@@ -113,10 +150,15 @@ export class Lectern {
     });
   }
 
-  /** Stops background work, writes what is buffered, and closes the storage. */
+  /**
+   * Stops background work, waits (bounded) for webhook attempts in flight, writes what is
+   * buffered, and closes the storage.
+   */
   async close(): Promise<void> {
+    await this.deliveryEngine?.stop();
     if (this.usageTimer) clearInterval(this.usageTimer);
     this.usageTimer = undefined;
+    await this.jobs.stop();
     await this.tokens.flushUsage();
     await this.storage.close();
   }

@@ -23,6 +23,26 @@ export function withEtag(resource: unknown, ifNoneMatch: string | undefined, sta
 }
 
 /**
+ * A single resource with both validators: the ETag, and `Last-Modified` (HTTP dates have whole
+ * seconds, so the instant is truncated). `If-None-Match` takes precedence over `If-Modified-Since`
+ * (RFC 9110 §13.2.2); an unparseable `If-Modified-Since` is ignored.
+ */
+export function withValidators(
+  resource: unknown,
+  lastModifiedIso: string,
+  conditions: { ifNoneMatch: string | undefined; ifModifiedSince: string | undefined },
+): Reply {
+  const reply = withEtag(resource, conditions.ifNoneMatch);
+  const lastModified = Math.floor(Date.parse(lastModifiedIso) / 1000) * 1000;
+  const headers = { ...reply.headers, 'Last-Modified': new Date(lastModified).toUTCString() };
+  if (reply.status === 200 && conditions.ifNoneMatch === undefined && conditions.ifModifiedSince !== undefined) {
+    const since = Date.parse(conditions.ifModifiedSince);
+    if (!Number.isNaN(since) && lastModified <= since) return { status: 304, headers };
+  }
+  return { ...reply, headers };
+}
+
+/**
  * A synchronous batch: 200 when every item succeeded, 207 when some did, 422 when none did. The
  * 422 keeps the batch shape and adds the usual `error` member, so both contracts hold (decisions §3).
  */

@@ -4,16 +4,21 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
+import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { EventRepository } from './events/event-repository.ts';
 import { LocationRepository } from './events/location-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
+import { InsightRepository } from './insights/insight-repository.ts';
+import { JobRepository } from './jobs/job-repository.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { UserRepository } from './users/user-repository.ts';
 import { OutboxRepository } from './webhooks/outbox-repository.ts';
+import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repository.ts';
+import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
@@ -27,6 +32,11 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     outbox: new OutboxRepository(db),
     content,
     channels: new ChannelRepository(db),
+    assignments: new AssignmentRepository(db),
+    jobs: new JobRepository(db),
+    insights: new InsightRepository(db),
+    webhookEndpoints: new WebhookEndpointRepository(db),
+    webhookDeliveries: new WebhookDeliveryRepository(db),
     events: new EventRepository(db, content),
     locations: new LocationRepository(db),
     savepoint,
@@ -60,6 +70,11 @@ export class KyselyStorage implements Storage {
   readonly outbox;
   readonly content;
   readonly channels;
+  readonly assignments;
+  readonly jobs;
+  readonly insights;
+  readonly webhookEndpoints;
+  readonly webhookDeliveries;
   readonly events;
   readonly locations;
 
@@ -74,6 +89,11 @@ export class KyselyStorage implements Storage {
     this.outbox = stores.outbox;
     this.content = stores.content;
     this.channels = stores.channels;
+    this.assignments = stores.assignments;
+    this.jobs = stores.jobs;
+    this.insights = stores.insights;
+    this.webhookEndpoints = stores.webhookEndpoints;
+    this.webhookDeliveries = stores.webhookDeliveries;
     this.events = stores.events;
     this.locations = stores.locations;
   }

@@ -119,6 +119,137 @@ export interface ContentTrackItemsTable {
   item_id: number;
 }
 
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  /** `ep_…` */
+  public_id: string;
+  url: string;
+  /** JSON array of concrete event types, as the API returns them */
+  events: string;
+  description: string;
+  is_active: number;
+  disabled_reason: string | null;
+  secret: string;
+  first_failure_at: string | null;
+  /** the last outbox sequence when the subscription was made: it receives only later events */
+  starts_after_sequence: number;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
+export interface WebhookEndpointEventsTable {
+  event_type: string;
+  endpoint_id: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  /** 'pending' | 'succeeded' | 'failed' | 'cancelled' */
+  state: string;
+  attempts: Generated<number>;
+  next_attempt_at: string | null;
+  lease_until: string | null;
+  created: string;
+  modified: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  /** `att_…` */
+  public_id: string;
+  delivery_id: number;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  /** 'succeeded' | 'failed' */
+  status: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
+  next_attempt_at: string | null;
+}
+
+export interface WebhookDispatchStateTable {
+  id: number;
+  outbox_sequence: number;
+}
+
+export interface AssignmentsTable {
+  id: Generated<number>;
+  public_id: string;
+  user_id: number;
+  content_id: number;
+  /** the enrollment that owns this assignment, set by the enrollments area */
+  enrollment_id: number | null;
+  state: string;
+  progress: number;
+  /** restored by undo-complete (assignment-machine.ts) */
+  progress_before_completion: number | null;
+  score: number | null;
+  is_success: number | null;
+  due_date: string | null;
+  expires_at: string | null;
+  started_at: string | null;
+  completed_datetime: string | null;
+  dropped_at: string | null;
+  exempted_at: string | null;
+  feedback_rating: number | null;
+  feedback_text: string | null;
+  drop_reason: string | null;
+  attempt: number;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
+/**
+ * Live assignments counted per content item and per combination of the facts the insights
+ * group by; kept in the same transaction as every assignment write (assignment-repository.ts).
+ * `rating` 0 means none; `success` 0 failed, 1 passed, 2 unknown; `reviewed` 1 when there is text.
+ */
+export interface AssignmentStatsTable {
+  content_id: number;
+  state: string;
+  rating: number;
+  success: number;
+  reviewed: number;
+  n: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  public_id: string;
+  kind: string;
+  status: string;
+  /** JSON of the submitting actor (jobs/job.ts StoredActor) */
+  actor: string;
+  request_id: string;
+  total: number;
+  processed: number;
+  succeeded: number;
+  failed: number;
+  created_at: string;
+  completed_at: string | null;
+  error_message: string | null;
+}
+
+export interface JobItemsTable {
+  job_id: number;
+  position: number;
+  /** the item as submitted, JSON */
+  payload: string;
+  /** null until processed; then 'succeeded' | 'failed' */
+  outcome: string | null;
+  error_code: string | null;
+}
+
 export interface LocationsTable {
   id: Generated<number>;
   name: string;
@@ -196,6 +327,15 @@ export interface Database {
   content_tags: ContentTagsTable;
   content_groups: ContentGroupsTable;
   content_track_items: ContentTrackItemsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_endpoint_events: WebhookEndpointEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_dispatch_state: WebhookDispatchStateTable;
+  assignments: AssignmentsTable;
+  assignment_stats: AssignmentStatsTable;
+  jobs: JobsTable;
+  job_items: JobItemsTable;
   locations: LocationsTable;
   event_details: EventDetailsTable;
   event_timeslots: EventTimeslotsTable;

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { createApp, listen } from '@lectern/http';
 import { createLogger, logLevels, type LogLevel } from '../logger.ts';
 import { openLectern } from '../open-lectern.ts';
-import { envFlag, portNumber, positiveInteger, secondsList } from '../options.ts';
+import { envFlag, portNumber, positiveInteger, secondsList, wholeNumber } from '../options.ts';
 
 interface ServeFlags {
   db: string;
@@ -14,6 +14,8 @@ interface ServeFlags {
   webhookRetrySchedule?: number[];
   disableWebhooks?: boolean;
   publicUrl?: string;
+  jobChunkSize?: number;
+  jobPauseMs?: number;
   adminEmail: string;
   logLevel: LogLevel;
 }
@@ -45,10 +47,14 @@ async function serve(flags: ServeFlags): Promise<void> {
       allowPrivateTargets: allowPrivate,
       ...(flags.webhookRetrySchedule ? { retryScheduleSeconds: flags.webhookRetrySchedule } : {}),
     },
-  });
+    jobs: {
+      ...(flags.jobChunkSize !== undefined ? { chunkSize: flags.jobChunkSize } : {}),
+      ...(flags.jobPauseMs !== undefined ? { pauseMs: flags.jobPauseMs } : {}),
+    },
+  }, logger);
   const app = createApp(lectern, { rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow }, logger });
   const listening = await listen(app, { port: flags.port, host: flags.host });
-  lectern.start();
+  await lectern.start();
 
   const bootstrap = await lectern.bootstrapAdmin({ email: flags.adminEmail, name: 'Admin' });
   if (bootstrap) process.stdout.write(bootstrapBanner(bootstrap.user.email, bootstrap.token.token, listening.url));
@@ -63,7 +69,7 @@ async function serve(flags: ServeFlags): Promise<void> {
       process.exit(1);
     }
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    logger.info({ signal }, 'shutting down: finishing in-flight requests and webhook attempts');
     await listening.close();
     await lectern.close();
     logger.info('stopped');
@@ -102,6 +108,16 @@ export function serveCommand(): Command {
     )
     .addOption(new Option('--disable-webhooks', 'turn webhooks off (their routes answer 503); env LECTERN_DISABLE_WEBHOOKS'))
     .addOption(new Option('--public-url <url>', 'base URL people use to reach this server').env('LECTERN_PUBLIC_URL'))
+    .addOption(
+      new Option('--job-chunk-size <n>', 'bulk-job items processed per transaction (default 25)')
+        .env('LECTERN_JOB_CHUNK_SIZE')
+        .argParser(positiveInteger),
+    )
+    .addOption(
+      new Option('--job-pause-ms <ms>', 'pause between bulk-job chunks, to throttle background work (default 0)')
+        .env('LECTERN_JOB_PAUSE_MS')
+        .argParser(wholeNumber),
+    )
     .addOption(
       new Option('--admin-email <email>', 'email of the admin created on first start').env('LECTERN_ADMIN_EMAIL').default('admin@example.com'),
     )

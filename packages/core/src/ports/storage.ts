@@ -2,13 +2,17 @@
  * The storage port. The core reaches persistence only through these interfaces; @lectern/storage
  * implements them with kysely (SQLite now, PostgreSQL later), and an embedder may supply its own.
  */
+import type { AssignmentStore } from './assignment-store.ts';
 import type { ChannelStore } from './channel-store.ts';
 import type { ContentStore } from './content-store.ts';
 import type { EventStore, LocationStore } from './event-store.ts';
 import type { GroupStore } from './group-store.ts';
+import type { InsightStore } from './insight-store.ts';
+import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { WebhookDeliveryStore, WebhookEndpointStore } from './webhook-store.ts';
 
 export interface Stores {
   users: UserStore;
@@ -17,6 +21,11 @@ export interface Stores {
   outbox: OutboxStore;
   content: ContentStore;
   channels: ChannelStore;
+  assignments: AssignmentStore;
+  jobs: JobStore;
+  insights: InsightStore;
+  webhookEndpoints: WebhookEndpointStore;
+  webhookDeliveries: WebhookDeliveryStore;
   events: EventStore;
   locations: LocationStore;
   /**

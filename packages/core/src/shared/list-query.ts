@@ -120,10 +120,18 @@ function parseOrdering(spec: ListSpec, raw: string | undefined): OrderTerm[] {
   return ordering;
 }
 
+/** `page_size`: 25 when absent, clamped to 100, 400 when not a positive integer. */
+export function parsePageSize(params: QueryParams): number {
+  return Math.min(positiveInteger('page_size', read(params, 'page_size'), DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+}
+
+/** Reads one query parameter, whichever form the edge handed over. */
+export const queryParam = read;
+
 /** Parses and validates a list request. Unknown parameters are ignored; malformed known ones are 400. */
 export function parseListQuery(spec: ListSpec, params: QueryParams): ListQuery {
   const page = positiveInteger('page', read(params, 'page'), 1);
-  const pageSize = Math.min(positiveInteger('page_size', read(params, 'page_size'), DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+  const pageSize = parsePageSize(params);
 
   const filters: Record<string, FilterValue> = {};
   for (const [name, def] of Object.entries(spec.filters)) {
@@ -170,4 +178,10 @@ export function toListResult<R, T>(query: ListQuery, page: Page<R>, view: (recor
     data: page.items.map(view),
     meta: { page: query.page, page_size: query.pageSize, total_count: page.total },
   };
+}
+
+/** The envelope of cursor-paginated lists (webhook deliveries): no page numbers or totals. */
+export interface CursorListResult<T> {
+  data: T[];
+  meta: { page_size: number; next_cursor: string | null };
 }

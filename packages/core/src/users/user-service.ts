@@ -1,4 +1,7 @@
+import type { z } from 'zod';
 import { authorize, type RequestContext } from '../auth/actor.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
+import type { Job } from '../jobs/job.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { fieldError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
@@ -7,6 +10,7 @@ import { parseListQuery, toListResult, type ListResult, type QueryParams } from 
 import { parseInput } from '../shared/validation.ts';
 import type { Stores } from '../ports/storage.ts';
 import {
+  bulkUserItem,
   createUserInput,
   updateUserInput,
   userListSpec,
@@ -22,8 +26,22 @@ export interface WriteOptions {
   ifMatch?: string;
 }
 
+export const USERS_JOB = 'users';
+export const MAX_BULK_USERS = 500;
+
 export class UserService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly jobs: JobEngine,
+  ) {
+    jobs.register({
+      name: USERS_JOB,
+      maxItems: MAX_BULK_USERS,
+      handle: async (tx, _ctx, item) => {
+        await this.insertInTx(tx, parseInput(bulkUserItem, item));
+      },
+    });
+  }
 
   async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<User>> {
     authorize(ctx.actor, 'users:read');
@@ -39,22 +57,18 @@ export class UserService {
   async create(ctx: RequestContext, body: unknown): Promise<User> {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(createUserInput, body);
-    return this.deps.storage.transaction(async (tx) => {
-      await this.assertEmailFree(tx, input.email);
-      const managerId = input.manager ? await this.resolveManager(tx, input.manager) : null;
-      const now = nowIso(this.deps.clock);
-      const record = await tx.users.insert({
-        publicId: this.deps.ids.uuid(),
-        email: input.email,
-        name: input.name,
-        role: input.role,
-        employeeId: input.employee_id ?? null,
-        managerId,
-        isActive: true,
-        dateJoined: now,
-      });
-      return record.view;
-    });
+    return this.deps.storage.transaction(async (tx) => (await this.insertInTx(tx, input)).view);
+  }
+
+  /** `POST /users/bulk/`: 202 with the stored job; a duplicate email or invalid item fails on its own. */
+  async bulkCreate(ctx: RequestContext, body: unknown): Promise<Job> {
+    authorize(ctx.actor, 'users:write');
+    return this.jobs.submit(ctx, USERS_JOB, body);
+  }
+
+  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
+    authorize(ctx.actor, 'users:read');
+    return this.jobs.get(ctx, USERS_JOB, publicId);
   }
 
   async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<User> {
@@ -89,6 +103,24 @@ export class UserService {
   /** For other areas and the CLI: find a user by email without the route-level gate. */
   findByEmail(email: string): Promise<UserRecord | undefined> {
     return this.deps.storage.users.findByEmail(email);
+  }
+
+  private async insertInTx(
+    tx: Stores,
+    input: Omit<z.output<typeof createUserInput>, 'manager'> & { manager?: string | null | undefined },
+  ): Promise<UserRecord> {
+    await this.assertEmailFree(tx, input.email);
+    const managerId = input.manager ? await this.resolveManager(tx, input.manager) : null;
+    return tx.users.insert({
+      publicId: this.deps.ids.uuid(),
+      email: input.email,
+      name: input.name,
+      role: input.role,
+      employeeId: input.employee_id ?? null,
+      managerId,
+      isActive: true,
+      dateJoined: nowIso(this.deps.clock),
+    });
   }
 
   private async require(stores: Stores, publicId: string): Promise<UserRecord> {

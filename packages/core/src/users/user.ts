@@ -34,6 +34,19 @@ export const createUserInput = z.strictObject({
 });
 export type CreateUserInput = z.input<typeof createUserInput>;
 
+/**
+ * An item of `POST /users/bulk/` (decisions §1, §6): the bulk import also takes `regular`, the
+ * specification's sample role, as an alias of `user`.
+ */
+export const bulkUserItem = z
+  .strictObject({
+    email: emailField(),
+    name: nameField(),
+    role: z.enum([...roles, 'regular']).default('user'),
+    employee_id: employeeIdField().nullable().optional(),
+  })
+  .transform((item) => ({ ...item, role: item.role === 'regular' ? ('user' as const) : item.role }));
+
 export const updateUserInput = z.strictObject({
   name: nameField().optional(),
   role: roleSchema.optional(),

@@ -19,10 +19,22 @@ export interface WebhookEvent<T = unknown> {
 }
 
 export class EventRecorder {
+  private readonly listeners = new Set<() => void>();
+
   constructor(
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
+
+  /**
+   * `listener` runs whenever events are recorded, so the delivery engine can wake at once instead of
+   * waiting for its next poll. It runs before the transaction commits: it must only schedule work.
+   * Returns the unsubscribe function.
+   */
+  onRecorded(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   build<T>(type: string, object: T): WebhookEvent<T> {
     return { id: this.ids.prefixed('msg_'), type, api_version: API_VERSION, created_at: nowIso(this.clock), data: { object } };
@@ -32,6 +44,7 @@ export class EventRecorder {
   async record(tx: Stores, ...events: Array<{ type: string; object: unknown }>): Promise<WebhookEvent[]> {
     const built = events.map(({ type, object }) => this.build(type, object));
     for (const event of built) await tx.outbox.append(event);
+    for (const listener of this.listeners) listener();
     return built;
   }
 }

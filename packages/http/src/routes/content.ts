@@ -47,7 +47,8 @@ export function contentRoutes(routes: RouteTable, lectern: Lectern): void {
       await content.delete(rc.ctx, rc.params.id!, { ifMatch: rc.header('if-match') });
       return noContent();
     })
-    .get('/api/v2/content-items/:id/tags', async (rc) => ok(await content.tags(rc.ctx, rc.params.id!)));
+    .get('/api/v2/content-items/:id/tags', async (rc) => ok(await content.tags(rc.ctx, rc.params.id!)))
+    .post('/api/v2/content-items/:id/media-status', async (rc) => ok(await lectern.media.reportStatus(rc.ctx, rc.params.id!, rc.body())));
   for (const [method, op] of tagOperations) {
     on(method, '/api/v2/content-items/:id/tags', async (rc) => ok(await content.changeTags(rc.ctx, rc.params.id!, op, rc.body())));
   }

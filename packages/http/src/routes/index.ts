@@ -1,11 +1,14 @@
 import type { Lectern } from '@lectern/core';
 import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
+import { assignmentRoutes } from './assignments.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
 import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
+import { insightRoutes } from './insights.ts';
 import { locationRoutes } from './locations.ts';
 import { userRoutes } from './users.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
 export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable {
@@ -14,6 +17,9 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   apiTokenRoutes(routes, lectern);
   contentRoutes(routes, lectern);
   channelRoutes(routes, lectern);
+  assignmentRoutes(routes, lectern);
+  insightRoutes(routes, lectern);
+  webhookRoutes(routes, lectern);
   locationRoutes(routes, lectern);
   eventRoutes(routes, lectern);
   return routes.finalize();

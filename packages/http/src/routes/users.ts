@@ -1,9 +1,13 @@
 import type { Lectern } from '@lectern/core';
-import { ok, withEtag } from '../reply.ts';
+import { accepted, ok, withEtag } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
 export function userRoutes(routes: RouteTable, lectern: Lectern): void {
   const users = lectern.users;
+  // literal bulk paths before `/users/:id`
+  routes
+    .post('/api/v2/users/bulk', async (rc) => accepted(await users.bulkCreate(rc.ctx, rc.body())))
+    .get('/api/v2/users/bulk/:id', async (rc) => ok(await users.getBulk(rc.ctx, rc.params.id!)));
   routes
     .get('/api/v2/users', async (rc) => ok(await users.list(rc.ctx, rc.query)))
     .post('/api/v2/users', async (rc) => withEtag(await users.create(rc.ctx, rc.body()), undefined, 201))

@@ -1,0 +1,309 @@
+import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { ContentRecord } from '../content/content-item.ts';
+import { viewerFor } from '../content/content-rules.ts';
+import type { ContentService } from '../content/content-service.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
+import type { Job } from '../jobs/job.ts';
+import type { AssignmentChanges } from '../ports/assignment-store.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso, todayUtc } from '../shared/clock.ts';
+import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
+import { assertIfMatch } from '../shared/etag.ts';
+import { isUuid } from '../shared/ids.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { parseInput } from '../shared/validation.ts';
+import type { WriteOptions } from '../users/user-service.ts';
+import {
+  assignmentListSpec,
+  assignmentView,
+  createAssignmentInput,
+  dropInput,
+  feedbackInput,
+  lastModifiedOf,
+  lifecycleOf,
+  noBodyInput,
+  progressInput,
+  updateAssignmentInput,
+  type Assignment,
+  type AssignmentRecord,
+  type AssignmentRouteAction,
+  type CreateAssignmentInput,
+} from './assignment.ts';
+import { applyAction, applyProgress, type LifecycleChange } from './assignment-machine.ts';
+import { expandTrack } from './track-expansion.ts';
+
+export const ASSIGNMENTS_JOB = 'assignments';
+export const MAX_BULK_ASSIGNMENTS = 200;
+
+/** What learners (role `user`) may do to their own assignments (decisions §1). */
+type LearnerOperation = 'create' | 'drop' | 'progress' | 'feedback';
+const learnerMay = new Set<string>(['create', 'drop', 'progress', 'feedback'] satisfies LearnerOperation[]);
+
+const isLearner = (actor: Actor): actor is Extract<Actor, { kind: 'user' }> => actor.kind === 'user' && actor.role === 'user';
+
+export interface CreateResult {
+  assignment: Assignment;
+  /** false when the pair already had an assignment (200 rather than 201) */
+  created: boolean;
+}
+
+export interface ReadResult {
+  assignment: Assignment;
+  /** when the representation last changed, for `Last-Modified` / `If-Modified-Since` */
+  lastModified: string;
+}
+
+export class AssignmentService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly content: ContentService,
+    private readonly jobs: JobEngine,
+  ) {
+    jobs.register({
+      name: ASSIGNMENTS_JOB,
+      maxItems: MAX_BULK_ASSIGNMENTS,
+      handle: async (tx, ctx, item) => {
+        await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
+      },
+    });
+  }
+
+  private today(): string {
+    return todayUtc(this.deps.clock);
+  }
+
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Assignment>> {
+    authorize(ctx.actor, 'assignments:read');
+    const query = parseListQuery(assignmentListSpec, params);
+    const today = this.today();
+    const ownerId = isLearner(ctx.actor) ? ctx.actor.userId : null;
+    const page = await this.deps.storage.assignments.list(query, { ownerId, today });
+    return toListResult(query, page, (record) => assignmentView(record, today));
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<ReadResult> {
+    authorize(ctx.actor, 'assignments:read');
+    const record = await this.require(this.deps.storage, ctx.actor, publicId);
+    const today = this.today();
+    return { assignment: assignmentView(record, today), lastModified: lastModifiedOf(record, today) };
+  }
+
+  /** `POST /assignments/`: create-or-get; assigning a track also creates-or-gets its items' assignments. */
+  async create(ctx: RequestContext, body: unknown): Promise<CreateResult> {
+    authorize(ctx.actor, 'assignments:write');
+    const input = parseInput(createAssignmentInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const { record, created } = await this.createInTx(tx, ctx.actor, input);
+      return { assignment: assignmentView(record, this.today()), created };
+    });
+  }
+
+  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+    authorize(ctx.actor, 'assignments:write');
+    const input = parseInput(updateAssignmentInput, body);
+    return this.write(ctx, publicId, 'update', options, async (tx, current) => {
+      if (current.enrollmentId !== null) {
+        throw conflict('enrollment_managed', 'An enrollment manages this assignment; change the enrollment instead.');
+      }
+      const changes: Omit<AssignmentChanges, 'modified'> = {};
+      if (input.due_date !== undefined && input.due_date !== current.data.due_date) changes.dueDate = input.due_date;
+      if (input.expires_at !== undefined && input.expires_at !== current.data.expires_at) changes.expiresAt = input.expires_at;
+      // a PATCH that changes nothing leaves no trace, as everywhere else
+      if (Object.keys(changes).length === 0) return current;
+      return this.commit(tx, current, changes, 'assignment.updated');
+    });
+  }
+
+  /** The five administrative actions: `complete`, `drop`, `exempt`, `undo-complete`, `undo-exempt`. */
+  async act(ctx: RequestContext, publicId: string, action: AssignmentRouteAction, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+    authorize(ctx.actor, 'assignments:write');
+    let reason: string | null = null;
+    if (action === 'drop') reason = parseInput(dropInput, body).reason ?? null;
+    else parseInput(noBodyInput, body);
+    return this.write(ctx, publicId, action, options, async (tx, current) => {
+      const change = applyAction(lifecycleOf(current), action, nowIso(this.deps.clock));
+      return this.commitLifecycle(tx, current, change, {
+        ...(action === 'drop' ? { dropReason: reason } : {}),
+        // reopening a completed assignment starts the learner's next attempt
+        ...(action === 'undo-complete' ? { attempt: current.data.attempt + 1 } : {}),
+      });
+    });
+  }
+
+  /** `POST /assignments/<id>/progress/`: learner engagement (decisions §4). */
+  async progress(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+    authorize(ctx.actor, 'assignments:write');
+    const input = parseInput(progressInput, body);
+    return this.write(ctx, publicId, 'progress', options, async (tx, current) => {
+      const change = applyProgress(lifecycleOf(current), { progress: input.progress }, {
+        now: nowIso(this.deps.clock),
+        isCompletable: current.isCompletable,
+      });
+      return this.commitLifecycle(tx, current, change, {
+        ...(input.score !== undefined ? { score: input.score } : {}),
+        ...(input.is_success !== undefined ? { isSuccess: input.is_success } : {}),
+      });
+    });
+  }
+
+  /** `POST /assignments/<id>/feedback/`: a new rating (and optional review) replaces the previous one. */
+  async feedback(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+    authorize(ctx.actor, 'assignments:write');
+    const input = parseInput(feedbackInput, body);
+    const text = input.text === undefined || input.text === null || input.text.trim() === '' ? null : input.text;
+    return this.write(ctx, publicId, 'feedback', options, async (tx, current) => {
+      if (current.data.feedback_rating === input.rating && current.data.feedback_text === text) return current;
+      return this.commit(tx, current, { feedbackRating: input.rating, feedbackText: text }, 'assignment.updated');
+    });
+  }
+
+  async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {
+    authorize(ctx.actor, 'assignments:write');
+    await this.write(ctx, publicId, 'delete', options, async (tx, current) => {
+      if (current.enrollmentId !== null) {
+        throw conflict('enrollment_managed', 'An enrollment manages this assignment; drop the enrollment instead.');
+      }
+      await tx.assignments.softDelete(current.id, nowIso(this.deps.clock));
+      await this.deps.events.record(tx, { type: 'assignment.deleted', object: assignmentView(current, this.today()) });
+      return current;
+    });
+  }
+
+  /** `POST /assignments/bulk/`: 202 with the stored job. */
+  async bulkCreate(ctx: RequestContext, body: unknown): Promise<Job> {
+    authorize(ctx.actor, 'assignments:write');
+    return this.jobs.submit(ctx, ASSIGNMENTS_JOB, body);
+  }
+
+  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
+    authorize(ctx.actor, 'assignments:read');
+    return this.jobs.get(ctx, ASSIGNMENTS_JOB, publicId);
+  }
+
+  // ---- for other areas (enrollments) ----------------------------------------------------------
+
+  /**
+   * Inside the caller's transaction: the live assignment of a user+content pair, created (with
+   * its `assignment.created` event) when missing. No permission checks: the caller has made them.
+   */
+  async ensureInTx(
+    tx: Stores,
+    pair: { userId: number; contentId: number; enrollmentId?: number | null; dueDate?: string | null; expiresAt?: string | null },
+  ): Promise<{ record: AssignmentRecord; created: boolean }> {
+    const existing = await tx.assignments.findLive(pair.userId, pair.contentId);
+    if (existing) return { record: existing, created: false };
+    const id = await tx.assignments.insert({
+      publicId: this.deps.ids.uuid(),
+      userId: pair.userId,
+      contentId: pair.contentId,
+      dueDate: pair.dueDate ?? null,
+      expiresAt: pair.expiresAt ?? null,
+      enrollmentId: pair.enrollmentId ?? null,
+      created: nowIso(this.deps.clock),
+    });
+    const record = (await tx.assignments.findById(id))!;
+    await this.deps.events.record(tx, { type: 'assignment.created', object: assignmentView(record, this.today()) });
+    return { record, created: true };
+  }
+
+  /** Inside the caller's transaction: an administrative action through the one transition table. */
+  async actInTx(tx: Stores, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
+    const change = applyAction(lifecycleOf(record), action, nowIso(this.deps.clock));
+    return this.commitLifecycle(tx, record, change, action === 'undo-complete' ? { attempt: record.data.attempt + 1 } : {});
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  /** The create-or-get rules of `POST /assignments/`, shared by the bulk job's items. */
+  private async createInTx(tx: Stores, actor: Actor, input: CreateAssignmentInput): Promise<{ record: AssignmentRecord; created: boolean }> {
+    if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only assign content to yourself.');
+    const user = await tx.users.findByPublicId(input.user_id);
+    if (!user) throw fieldError('user_id', 'No user has this public_id.');
+    const content = await this.content.requireVisible(tx, actor, input.content_item_id);
+    const existing = await tx.assignments.findLive(user.id, content.id);
+    // a create-or-get that finds the pair returns it whatever has changed since, so retries are safe
+    if (!existing) this.assertMayAssign(actor, content);
+    const result = existing
+      ? { record: existing, created: false }
+      : await this.ensureInTx(tx, { userId: user.id, contentId: content.id, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+    if (!content.summary.is_archived) await this.expandInTx(tx, actor, user.id, content, input);
+    return result;
+  }
+
+  private assertMayAssign(actor: Actor, content: ContentRecord): void {
+    if (content.summary.is_archived) throw conflict('archived', 'This content item is archived and cannot be newly assigned.');
+    if (isLearner(actor) && !content.summary.is_self_assignable) throw forbidden('This content item cannot be self-assigned.');
+  }
+
+  /** Creates-or-gets the assignments of a track's items (nested tracks too); nothing for other types. */
+  private async expandInTx(tx: Stores, actor: Actor, userId: number, content: ContentRecord, input: CreateAssignmentInput): Promise<void> {
+    if (content.contentType !== 'track' && content.contentType !== 'scheduled_track') return;
+    const graph = await tx.assignments.trackGraph(content.id, viewerFor(actor));
+    for (const itemId of expandTrack(content.id, graph)) {
+      await this.ensureInTx(tx, { userId, contentId: itemId, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+    }
+  }
+
+  /** An assignment the actor may see: role `user` sees only its own; everything else is 404. */
+  private async require(stores: Stores, actor: Actor, publicId: string): Promise<AssignmentRecord> {
+    const record = isUuid(publicId) ? await stores.assignments.findByPublicId(publicId) : undefined;
+    if (!record || (isLearner(actor) && record.userId !== actor.userId)) throw notFound('Assignment');
+    return record;
+  }
+
+  /** Every write on one assignment: visibility, the learner's allowed operations, If-Match, then `work`. */
+  private write(
+    ctx: RequestContext,
+    publicId: string,
+    operation: string,
+    options: WriteOptions,
+    work: (tx: Stores, current: AssignmentRecord) => Promise<AssignmentRecord>,
+  ): Promise<Assignment> {
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, ctx.actor, publicId);
+      if (isLearner(ctx.actor) && !learnerMay.has(operation)) {
+        throw forbidden(`Your role (user) may not ${operation === 'update' ? 'edit' : operation} assignments.`);
+      }
+      assertIfMatch(options.ifMatch, assignmentView(current, this.today()));
+      return assignmentView(await work(tx, current), this.today());
+    });
+  }
+
+  private commitLifecycle(
+    tx: Stores,
+    current: AssignmentRecord,
+    change: LifecycleChange,
+    extra: Omit<AssignmentChanges, 'modified'>,
+  ): Promise<AssignmentRecord> {
+    const next = change.next;
+    return this.commit(
+      tx,
+      current,
+      {
+        state: next.state,
+        progress: next.progress,
+        progressBeforeCompletion: next.progress_before_completion,
+        startedAt: next.started_at,
+        completedDatetime: next.completed_datetime,
+        droppedAt: next.dropped_at,
+        exemptedAt: next.exempted_at,
+        ...extra,
+      },
+      change.event,
+    );
+  }
+
+  /** Writes the changes, stamps `modified` and records the event with the new representation. */
+  private async commit(
+    tx: Stores,
+    current: AssignmentRecord,
+    changes: Omit<AssignmentChanges, 'modified'>,
+    eventType: string,
+  ): Promise<AssignmentRecord> {
+    await tx.assignments.update(current.id, { ...changes, modified: nowIso(this.deps.clock) });
+    const after = (await tx.assignments.findById(current.id))!;
+    await this.deps.events.record(tx, { type: eventType, object: assignmentView(after, this.today()) });
+    return after;
+  }
+}

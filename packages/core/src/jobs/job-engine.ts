@@ -1,0 +1,184 @@
+/**
+ * The durable bulk-job engine. A submit stores the job and every item before answering 202; one
+ * worker (an in-process p-queue of concurrency 1) then runs the items in small chunks, each chunk
+ * one transaction, giving the event loop back between chunks so API requests interleave.
+ *
+ * Exactly-once per item: an item's effect (in its own savepoint) and its recorded outcome commit
+ * in the same transaction, so after a crash the job resumes at the first item without an outcome
+ * and nothing is lost or counted twice.
+ *
+ * Other areas add a job kind with `register`: the kind names the wrapper key and a per-item
+ * handler that throws a LecternError to fail the item.
+ */
+import PQueue from 'p-queue';
+import type { RequestContext } from '../auth/actor.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso } from '../shared/clock.ts';
+import { isLecternError, notFound } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+import { parseInput } from '../shared/validation.ts';
+import { bulkEnvelope, isTerminal, restoreActor, storeActor, type Job } from './job.ts';
+
+export interface JobKind {
+  /** the job kind and the request's wrapper key: `users`, `assignments`, `enrollments`, … */
+  name: string;
+  maxItems: number;
+  /**
+   * Applies one item inside a savepoint of the chunk's transaction, acting as `ctx.actor` (the
+   * submitter). A LecternError fails the item alone; any other error is a fault of the job.
+   */
+  handle(tx: Stores, ctx: RequestContext, item: unknown, index: number): Promise<void>;
+}
+
+export interface JobEngineOptions {
+  /** items per transaction */
+  chunkSize: number;
+  /** pause between chunks; 0 yields to the event loop only */
+  pauseMs: number;
+}
+
+// Unexpected errors (a busy database held by another process, most likely) are retried before the
+// job is declared failed; the chunk's transaction rolled back, so a retry starts clean.
+const RETRY_DELAYS_MS = [100, 500, 2000];
+
+const sleep = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
+
+export class JobEngine {
+  private readonly kinds = new Map<string, JobKind>();
+  private readonly queue = new PQueue({ concurrency: 1 });
+  private readonly queued = new Set<number>();
+  private running = false;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly options: JobEngineOptions,
+  ) {}
+
+  register(kind: JobKind): void {
+    if (this.kinds.has(kind.name)) throw new Error(`job kind '${kind.name}' is already registered`);
+    this.kinds.set(kind.name, kind);
+  }
+
+  /**
+   * Validates the envelope (422 with nothing stored when it is wrong), stores the job with its
+   * items, and schedules it. The caller has authorized the submit.
+   */
+  async submit(ctx: RequestContext, kindName: string, body: unknown): Promise<Job> {
+    const kind = this.requireKind(kindName);
+    const input = parseInput(bulkEnvelope(kind.name, kind.maxItems), body);
+    const items = input[kind.name] as unknown[];
+    const record = await this.deps.storage.transaction((tx) =>
+      tx.jobs.insert(
+        { publicId: this.deps.ids.uuid(), kind: kind.name, actor: storeActor(ctx.actor), requestId: ctx.requestId, createdAt: nowIso(this.deps.clock) },
+        items,
+      ),
+    );
+    this.schedule(record.id);
+    return record.view;
+  }
+
+  /**
+   * A job of this kind; 404 for another kind's job and, unless the caller is an admin or the
+   * system, for a job someone else submitted.
+   */
+  async get(ctx: RequestContext, kindName: string, publicId: string): Promise<Job> {
+    const record = isUuid(publicId) ? await this.deps.storage.jobs.findByPublicId(publicId) : undefined;
+    const actor = ctx.actor;
+    const mine = actor.kind === 'system' || actor.role === 'admin' || (record?.actor.kind === 'user' && record.actor.userId === actor.userId);
+    if (!record || record.kind !== kindName || !mine) throw notFound('Bulk job');
+    return record.view;
+  }
+
+  /** Starts the worker and resumes every job a previous process left unfinished. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    for (const job of await this.deps.storage.jobs.unfinished()) this.schedule(job.id);
+  }
+
+  /** Takes no further chunk, and resolves once the chunk in progress has committed. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.queue.clear();
+    await this.queue.onIdle();
+  }
+
+  /** Resolves once every scheduled job has finished (tests, embedders running jobs inline). */
+  idle(): Promise<void> {
+    return this.queue.onIdle();
+  }
+
+  private requireKind(name: string): JobKind {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`no job kind '${name}' is registered`);
+    return kind;
+  }
+
+  private schedule(jobId: number): void {
+    if (!this.running || this.queued.has(jobId)) return;
+    this.queued.add(jobId);
+    void this.queue.add(async () => {
+      try {
+        await this.run(jobId);
+      } finally {
+        this.queued.delete(jobId);
+      }
+    });
+  }
+
+  private async run(jobId: number): Promise<void> {
+    const storage = this.deps.storage;
+    const job = await storage.jobs.findById(jobId);
+    if (!job || isTerminal(job.view.status)) return;
+    const kind = this.kinds.get(job.kind);
+    if (!kind) {
+      await this.finish(jobId, 'failed', `No handler is registered for jobs of kind '${job.kind}'.`);
+      return;
+    }
+    if (job.view.status === 'pending') await storage.jobs.setStatus(jobId, 'processing');
+    const ctx: RequestContext = { actor: restoreActor(job.actor), requestId: job.requestId };
+
+    let failures = 0;
+    while (this.running) {
+      let finished: boolean;
+      try {
+        finished = await storage.transaction((tx) => this.runChunk(tx, jobId, kind, ctx));
+        failures = 0;
+      } catch (error) {
+        if (failures >= RETRY_DELAYS_MS.length) {
+          await this.finish(jobId, 'failed', `An unexpected error stopped the job: ${(error as Error)?.message ?? String(error)}`);
+          return;
+        }
+        await sleep(RETRY_DELAYS_MS[failures++]!);
+        continue;
+      }
+      if (finished) return;
+      await sleep(this.options.pauseMs);
+    }
+  }
+
+  /** One chunk in the caller's transaction; true when the job had nothing left and is now completed. */
+  private async runChunk(tx: Stores, jobId: number, kind: JobKind, ctx: RequestContext): Promise<boolean> {
+    const items = await tx.jobs.nextItems(jobId, this.options.chunkSize);
+    if (items.length === 0) {
+      await tx.jobs.setStatus(jobId, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });
+      return true;
+    }
+    for (const item of items) {
+      let errorCode: string | null = null;
+      try {
+        await tx.savepoint((sp) => kind.handle(sp, ctx, item.payload, item.position));
+      } catch (error) {
+        if (!isLecternError(error)) throw error;
+        errorCode = error.code;
+      }
+      await tx.jobs.recordOutcome(jobId, item.position, errorCode === null ? 'succeeded' : 'failed', errorCode);
+    }
+    return false;
+  }
+
+  private finish(jobId: number, status: 'completed' | 'failed', errorMessage: string | null): Promise<void> {
+    return this.deps.storage.jobs.setStatus(jobId, status, { at: nowIso(this.deps.clock), errorMessage });
+  }
+}

@@ -1,0 +1,59 @@
+/** Bulk async jobs (spec "Bulk async job", "Bulk async jobs (common rules)", decisions §6). */
+import { z } from 'zod';
+import type { Actor } from '../auth/actor.ts';
+import { scopes, roles, type Scope } from '../auth/scopes.ts';
+
+export const jobStatuses = ['pending', 'processing', 'completed', 'failed'] as const;
+export type JobStatus = (typeof jobStatuses)[number];
+export const isTerminal = (status: JobStatus): boolean => status === 'completed' || status === 'failed';
+
+/** A job as the submit (202) and status routes return it; counts only, no per-item detail. */
+export const jobSchema = z.object({
+  id: z.string(),
+  status: z.enum(jobStatuses),
+  total: z.number().int(),
+  processed: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+  error_message: z.string().nullable(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
+/** The submitting actor, kept with the job so a resumed job acts with the same rights. */
+export const storedActorSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('system') }),
+  z.object({
+    kind: z.literal('user'),
+    userId: z.number().int(),
+    publicId: z.string(),
+    role: z.enum(roles),
+    scopes: z.array(z.enum(scopes)),
+  }),
+]);
+export type StoredActor = z.infer<typeof storedActorSchema>;
+
+export const storeActor = (actor: Actor): StoredActor =>
+  actor.kind === 'system'
+    ? { kind: 'system' }
+    : { kind: 'user', userId: actor.userId, publicId: actor.publicId, role: actor.role, scopes: [...actor.scopes] };
+
+export const restoreActor = (stored: StoredActor): Actor =>
+  stored.kind === 'system'
+    ? { kind: 'system' }
+    : { kind: 'user', userId: stored.userId, publicId: stored.publicId, role: stored.role, scopes: new Set<Scope>(stored.scopes) };
+
+export interface JobRecord {
+  id: number;
+  kind: string;
+  actor: StoredActor;
+  requestId: string;
+  view: Job;
+}
+
+/**
+ * The request envelope of a bulk submit: `{<key>: [item, …]}` with 1..max items. Items are not
+ * validated here: a bad item fails on its own while the job runs (decisions §6).
+ */
+export const bulkEnvelope = (key: string, max: number) => z.strictObject({ [key]: z.array(z.unknown()).min(1).max(max) });

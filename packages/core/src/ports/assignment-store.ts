@@ -1,0 +1,61 @@
+import type { AssignmentState } from '../assignments/assignment-machine.ts';
+import type { AssignmentRecord } from '../assignments/assignment.ts';
+import type { TrackGraph } from '../assignments/track-expansion.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { ContentViewer } from './content-store.ts';
+
+export interface NewAssignmentRow {
+  publicId: string;
+  userId: number;
+  contentId: number;
+  dueDate: string | null;
+  expiresAt: string | null;
+  /** set by the enrollments area for the assignment an enrollment owns */
+  enrollmentId: number | null;
+  created: string;
+}
+
+/** Columns a write may change; `modified` is always stamped. */
+export interface AssignmentChanges {
+  state?: AssignmentState;
+  progress?: number;
+  progressBeforeCompletion?: number | null;
+  score?: number | null;
+  isSuccess?: boolean | null;
+  dueDate?: string | null;
+  expiresAt?: string | null;
+  startedAt?: string | null;
+  completedDatetime?: string | null;
+  droppedAt?: string | null;
+  exemptedAt?: string | null;
+  feedbackRating?: number | null;
+  feedbackText?: string | null;
+  dropReason?: string | null;
+  attempt?: number;
+  modified: string;
+}
+
+export interface AssignmentListOptions {
+  /** role `user` sees only its own assignments: its internal id, or null for everyone's */
+  ownerId: number | null;
+  /** today (UTC `YYYY-MM-DD`), against which `is_overdue` is evaluated */
+  today: string;
+}
+
+/**
+ * Assignments. Every write keeps the derived counts exact in the same transaction: the content
+ * item's `total_assignments`, `completed_assignments_count` and rating sum/count, and the
+ * per-content statistics the insights read.
+ */
+export interface AssignmentStore {
+  insert(row: NewAssignmentRow): Promise<number>;
+  update(id: number, changes: AssignmentChanges): Promise<void>;
+  softDelete(id: number, at: string): Promise<void>;
+  findById(id: number): Promise<AssignmentRecord | undefined>;
+  findByPublicId(publicId: string): Promise<AssignmentRecord | undefined>;
+  /** The live (not deleted) assignment of a user+content pair. */
+  findLive(userId: number, contentId: number): Promise<AssignmentRecord | undefined>;
+  list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>>;
+  /** The containment graph below a content item (tracks and scheduled tracks only), seen by `viewer`. */
+  trackGraph(rootId: number, viewer: ContentViewer): Promise<TrackGraph>;
+}

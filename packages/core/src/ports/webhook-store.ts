@@ -1,0 +1,110 @@
+import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { AttemptQuery, DeliveryAttempt, DeliveryState } from '../webhooks/webhook-delivery.ts';
+import type { WebhookEndpointRecord } from '../webhooks/webhook-subscription.ts';
+
+export interface NewWebhookEndpointRow {
+  publicId: string;
+  url: string;
+  /** concrete event types, already expanded */
+  events: readonly string[];
+  description: string;
+  isActive: boolean;
+  secret: string;
+  created: string;
+}
+
+export interface WebhookEndpointChanges {
+  url?: string;
+  events?: readonly string[];
+  description?: string;
+  isActive?: boolean;
+  disabledReason?: string | null;
+  secret?: string;
+  firstFailureAt?: string | null;
+  /** absent for the engine's bookkeeping, which is not a change a client made */
+  modified?: string;
+}
+
+/** Subscriptions. Deleted ones are invisible to every read. */
+export interface WebhookEndpointStore {
+  insert(row: NewWebhookEndpointRow): Promise<WebhookEndpointRecord>;
+  update(id: number, changes: WebhookEndpointChanges): Promise<void>;
+  softDelete(id: number, at: string): Promise<void>;
+  findById(id: number): Promise<WebhookEndpointRecord | undefined>;
+  findByPublicId(publicId: string): Promise<WebhookEndpointRecord | undefined>;
+  list(query: ListQuery): Promise<Page<WebhookEndpointRecord>>;
+}
+
+/** A delivery ready for an attempt, with the stored envelope to send. */
+export interface DueDelivery {
+  id: number;
+  endpointId: number;
+  eventId: string;
+  eventType: string;
+  /** attempts already recorded */
+  attempts: number;
+  /** the outbox envelope, byte for byte what is signed and sent */
+  payload: string;
+}
+
+export interface FanOutResult {
+  /** the last outbox sequence handled: the dispatcher's next cursor */
+  lastSequence: number;
+  events: number;
+  deliveries: number;
+}
+
+export interface NewAttemptRow {
+  publicId: string;
+  deliveryId: number;
+  endpointId: number;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  succeeded: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+  createdAt: string;
+  nextAttemptAt: string | null;
+}
+
+/** Where a delivery goes after an attempt. */
+export interface DeliveryProgress {
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: string | null;
+}
+
+export interface WebhookDeliveryStore {
+  /** The last outbox sequence already fanned out. */
+  dispatchCursor(): Promise<number>;
+  setDispatchCursor(sequence: number): Promise<void>;
+  /**
+   * Creates a pending delivery, due at `dueAt`, for each of the first `limit` outbox events after
+   * `afterSequence` and each active endpoint subscribed to its type that was created before the
+   * event was recorded. Null when there are no such events.
+   */
+  fanOut(afterSequence: number, limit: number, dueAt: string): Promise<FanOutResult | null>;
+  /** One delivery for one endpoint, outside the fan-out (the ping). */
+  insert(row: { endpointId: number; eventId: string; eventType: string; dueAt: string }): Promise<void>;
+  /**
+   * Endpoints with a pending delivery due by `now`: live endpoints that are active, or any live
+   * endpoint for pings.
+   */
+  endpointsWithDueDeliveries(now: string): Promise<number[]>;
+  /** Up to `limit` of those deliveries of one endpoint, oldest due first. */
+  findDue(endpointId: number, now: string, limit: number): Promise<DueDelivery[]>;
+  /** Marks deliveries as being attempted until `until`: no pass claims them again before then. */
+  lease(ids: readonly number[], until: string): Promise<void>;
+  /** Makes every leased delivery due at `now`: a new process starts by retrying what a previous one left in flight. */
+  releaseLeases(now: string): Promise<number>;
+  recordAttempt(attempt: NewAttemptRow, progress: DeliveryProgress): Promise<void>;
+  /** Ends a delivery without an attempt (its endpoint is gone or was turned off). */
+  cancel(id: number): Promise<void>;
+  /** Cancels the endpoint's pending deliveries; with `keepType`, not those of that event type. */
+  cancelPending(endpointId: number, keepType?: string): Promise<number>;
+  /** Attempts to one endpoint, newest first; `hasMore` when another page follows. Null when the cursor is unknown. */
+  listAttempts(endpointId: number, query: AttemptQuery): Promise<{ items: DeliveryAttempt[]; hasMore: boolean } | null>;
+}

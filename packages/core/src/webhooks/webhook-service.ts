@@ -1,0 +1,158 @@
+import { authorize, type RequestContext } from '../auth/actor.ts';
+import type { Scope } from '../auth/scopes.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso } from '../shared/clock.ts';
+import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
+import { assertIfMatch } from '../shared/etag.ts';
+import { parseListQuery, toListResult, type CursorListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { parseInput } from '../shared/validation.ts';
+import type { WriteOptions } from '../users/user-service.ts';
+import { eventCatalog, type EventFamilyInfo } from './event-catalog.ts';
+import { cancelOwedDeliveries, parseAttemptQuery, PING_EVENT_TYPE, type DeliveryAttempt } from './webhook-delivery.ts';
+import { generateWebhookSecret } from './webhook-signature.ts';
+import {
+  createWebhookInput,
+  isWebhookId,
+  updateWebhookInput,
+  WEBHOOK_ID_PREFIX,
+  webhookListSpec,
+  withSecret,
+  type WebhookEndpointRecord,
+  type WebhookSubscription,
+  type WebhookSubscriptionWithSecret,
+} from './webhook-subscription.ts';
+import { checkWebhookTarget } from './webhook-target.ts';
+
+export class WebhookService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  catalog(ctx: RequestContext): { readonly data: readonly EventFamilyInfo[] } {
+    this.gate(ctx, 'webhooks:read');
+    return eventCatalog;
+  }
+
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<WebhookSubscription>> {
+    this.gate(ctx, 'webhooks:read');
+    const query = parseListQuery(webhookListSpec, params);
+    return toListResult(query, await this.deps.storage.webhookEndpoints.list(query), (record) => record.view);
+  }
+
+  async get(ctx: RequestContext, id: string): Promise<WebhookSubscriptionWithSecret> {
+    this.gate(ctx, 'webhooks:read');
+    return withSecret(await this.require(this.deps.storage, id));
+  }
+
+  async create(ctx: RequestContext, body: unknown): Promise<WebhookSubscriptionWithSecret> {
+    this.gate(ctx, 'webhooks:write');
+    const input = parseInput(createWebhookInput, body);
+    await this.assertTarget(input.url);
+    const record = await this.deps.storage.webhookEndpoints.insert({
+      publicId: this.deps.ids.prefixed(WEBHOOK_ID_PREFIX),
+      url: input.url,
+      events: input.events,
+      description: input.description,
+      isActive: input.is_active,
+      secret: generateWebhookSecret(),
+      created: nowIso(this.deps.clock),
+    });
+    return withSecret(record);
+  }
+
+  async update(ctx: RequestContext, id: string, body: unknown, options: WriteOptions = {}): Promise<WebhookSubscriptionWithSecret> {
+    this.gate(ctx, 'webhooks:write');
+    const input = parseInput(updateWebhookInput, body);
+    // DNS before the transaction: a slow resolver must not hold the database's write lock.
+    if (input.url !== undefined) await this.assertTarget(input.url);
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, id);
+      assertIfMatch(options.ifMatch, withSecret(current));
+      const activating = input.is_active === true;
+      const deactivating = input.is_active === false && current.view.is_active;
+      await tx.webhookEndpoints.update(current.id, {
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(input.events !== undefined ? { events: input.events } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+        // a person's decision replaces the service's: re-enabling starts a fresh failure count
+        ...(activating || deactivating ? { disabledReason: null } : {}),
+        ...(activating ? { firstFailureAt: null } : {}),
+        modified: nowIso(this.deps.clock),
+      });
+      if (deactivating) await cancelOwedDeliveries(tx, current.id);
+      return withSecret((await tx.webhookEndpoints.findById(current.id))!);
+    });
+  }
+
+  async delete(ctx: RequestContext, id: string, options: WriteOptions = {}): Promise<void> {
+    this.gate(ctx, 'webhooks:write');
+    await this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, id);
+      assertIfMatch(options.ifMatch, withSecret(current));
+      await tx.webhookEndpoints.softDelete(current.id, nowIso(this.deps.clock));
+      await tx.webhookDeliveries.cancelPending(current.id);
+    });
+  }
+
+  /** The old secret stops signing the moment this commits: every attempt reads the secret anew. */
+  async rotateSecret(ctx: RequestContext, id: string, options: WriteOptions = {}): Promise<WebhookSubscriptionWithSecret> {
+    this.gate(ctx, 'webhooks:write');
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, id);
+      assertIfMatch(options.ifMatch, withSecret(current));
+      await tx.webhookEndpoints.update(current.id, { secret: generateWebhookSecret(), modified: nowIso(this.deps.clock) });
+      return withSecret((await tx.webhookEndpoints.findById(current.id))!);
+    });
+  }
+
+  /** Queues a ping for this endpoint alone, active or not, and answers with its event id. */
+  async test(ctx: RequestContext, id: string): Promise<{ event_id: string }> {
+    this.gate(ctx, 'webhooks:write');
+    return this.deps.storage.transaction(async (tx) => {
+      const endpoint = await this.require(tx, id);
+      const [event] = await this.deps.events.record(tx, {
+        type: PING_EVENT_TYPE,
+        object: { webhook_id: endpoint.view.id, message: 'ping' },
+      });
+      await tx.webhookDeliveries.insert({
+        endpointId: endpoint.id,
+        eventId: event!.id,
+        eventType: PING_EVENT_TYPE,
+        dueAt: event!.created_at,
+      });
+      return { event_id: event!.id };
+    });
+  }
+
+  async deliveries(ctx: RequestContext, id: string, params: QueryParams): Promise<CursorListResult<DeliveryAttempt>> {
+    this.gate(ctx, 'webhooks:read');
+    const query = parseAttemptQuery(params);
+    const endpoint = await this.require(this.deps.storage, id);
+    const page = await this.deps.storage.webhookDeliveries.listAttempts(endpoint.id, query);
+    if (page === null) throw badRequest("Query parameter 'cursor' is not a cursor this list returned.");
+    const last = page.items.at(-1);
+    return {
+      data: page.items,
+      meta: { page_size: query.pageSize, next_cursor: page.hasMore && last ? last.id : null },
+    };
+  }
+
+  /** 503 before anything else when webhooks are off: the routes exist, the feature does not. */
+  private gate(ctx: RequestContext, scope: Scope): void {
+    if (!this.deps.config.webhooks.enabled) {
+      throw new LecternError('service_unavailable', 'Webhooks are not enabled on this server.');
+    }
+    authorize(ctx.actor, scope);
+  }
+
+  private async assertTarget(url: string): Promise<void> {
+    const problem = await checkWebhookTarget(url, { allowPrivateTargets: this.deps.config.webhooks.allowPrivateTargets });
+    if (problem !== null) throw fieldError('url', problem);
+  }
+
+  private async require(stores: Stores, id: string): Promise<WebhookEndpointRecord> {
+    const record = isWebhookId(id) ? await stores.webhookEndpoints.findByPublicId(id) : undefined;
+    if (!record) throw notFound('Webhook subscription');
+    return record;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Webhook subscriptions (spec "Webhook subscription", decisions §9): the API shapes, the stored
+ * record, the create/update bodies and the list spec.
+ */
+import { z } from 'zod';
+import type { ListSpec } from '../shared/list-query.ts';
+import { descriptionField } from '../shared/schema.ts';
+import { expandEventPatterns } from './event-catalog.ts';
+
+export const WEBHOOK_ID_PREFIX = 'ep_';
+
+const WEBHOOK_ID = /^ep_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Ids are opaque to clients, but anything not shaped like one cannot exist, so it is a 404 without a query. */
+export const isWebhookId = (value: string): boolean => WEBHOOK_ID.test(value);
+
+/** A subscription as lists return it: everything but the secret. */
+export const webhookSubscriptionSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string(),
+  is_active: z.boolean(),
+  /** why the service turned the endpoint off (410, or failing too long); null when active or turned off by a person */
+  disabled_reason: z.string().nullable(),
+  created: z.string(),
+  modified: z.string(),
+});
+export type WebhookSubscription = z.infer<typeof webhookSubscriptionSchema>;
+
+/** A single subscription (create, get, update, rotate) carries its signing secret. */
+export const webhookSubscriptionWithSecretSchema = webhookSubscriptionSchema.extend({ secret: z.string() });
+export type WebhookSubscriptionWithSecret = z.infer<typeof webhookSubscriptionWithSecretSchema>;
+
+/** A stored subscription: the public view plus the secret and the delivery engine's bookkeeping. */
+export interface WebhookEndpointRecord {
+  id: number;
+  secret: string;
+  /** start of the current run of failed attempts; null after a success */
+  firstFailureAt: string | null;
+  view: WebhookSubscription;
+}
+
+export const withSecret = (record: WebhookEndpointRecord): WebhookSubscriptionWithSecret => ({
+  ...record.view,
+  secret: record.secret,
+});
+
+/**
+ * Explicit names and `family.*` wildcards, stored expanded (spec "Subscribing" 1–3). The reachability
+ * of `url` needs DNS, so the service checks it after this synchronous schema.
+ */
+const eventsField = () =>
+  z
+    .array(z.string().max(100))
+    .max(500)
+    .transform((patterns, ctx) => {
+      const expanded = expandEventPatterns(patterns);
+      if ('events' in expanded) return expanded.events;
+      for (const message of expanded.errors) ctx.addIssue({ code: 'custom', message });
+      return z.NEVER;
+    });
+
+const urlField = () => z.string().trim().min(1);
+
+export const createWebhookInput = z.strictObject({
+  url: urlField(),
+  events: eventsField(),
+  description: descriptionField().default(''),
+  is_active: z.boolean().default(true),
+});
+export type CreateWebhookInput = z.input<typeof createWebhookInput>;
+
+export const updateWebhookInput = z.strictObject({
+  url: urlField().optional(),
+  events: eventsField().optional(),
+  description: descriptionField().optional(),
+  is_active: z.boolean().optional(),
+});
+export type UpdateWebhookInput = z.input<typeof updateWebhookInput>;
+
+export const webhookListSpec = {
+  filters: {
+    is_active: { kind: 'boolean' },
+  },
+  ranges: { created: 'datetime', modified: 'datetime' },
+  search: true,
+  ordering: ['created', 'modified', 'url'],
+  defaultOrdering: ['created'],
+} as const satisfies ListSpec;

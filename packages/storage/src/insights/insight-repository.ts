@@ -1,0 +1,126 @@
+import { sql, type Kysely } from 'kysely';
+import type { AssignmentState, InsightFilter, InsightStore } from '@lectern/core';
+import { overdueSql } from '../assignments/assignment-repository.ts';
+import type { Database } from '../schema.ts';
+
+const NOT_DROPPED = sql<boolean>`state <> 'dropped'`;
+
+/** Only the content filter (or none): the per-content statistics answer without touching assignments. */
+const answerableFromStats = (filter: InsightFilter) =>
+  filter.user === undefined && filter.group === undefined && filter.createdGte === undefined && filter.createdLte === undefined;
+
+const count = (value: unknown) => Number(value ?? 0);
+
+/**
+ * Every insight is one aggregate query. Unfiltered or content-filtered ones read
+ * `assignment_stats` (a few rows per content item, kept exact by the assignment repository);
+ * user, group and date filters aggregate live assignments through their indexes.
+ */
+export class InsightRepository implements InsightStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private stats(filter: InsightFilter) {
+    let query = this.db.selectFrom('assignment_stats as s');
+    if (filter.contentItem !== undefined) {
+      const contentItem = filter.contentItem;
+      query = query.where('s.content_id', '=', (eb) => eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem));
+    }
+    return query;
+  }
+
+  private assignments(filter: InsightFilter) {
+    let query = this.db.selectFrom('assignments as a').where('a.deleted_at', 'is', null);
+    const { contentItem, user, group, createdGte, createdLte } = filter;
+    if (contentItem !== undefined) {
+      query = query.where('a.content_id', '=', (eb) => eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem));
+    }
+    if (user !== undefined) {
+      query = query.where('a.user_id', '=', (eb) => eb.selectFrom('users as uf').select('uf.id').where('uf.public_id', '=', user));
+    }
+    if (group !== undefined) {
+      query = query.where('a.user_id', 'in', (eb) =>
+        eb
+          .selectFrom('group_users as gu')
+          .innerJoin('groups as g', 'g.id', 'gu.group_id')
+          .select('gu.user_id')
+          .where('g.public_id', '=', group)
+          .where('g.deleted_at', 'is', null)
+          .where('gu.relation', '=', 'member'),
+      );
+    }
+    if (createdGte !== undefined) query = query.where('a.created', '>=', createdGte);
+    if (createdLte !== undefined) query = query.where('a.created', '<=', createdLte);
+    return query;
+  }
+
+  async countsByState(filter: InsightFilter): Promise<Partial<Record<AssignmentState, number>>> {
+    const rows = answerableFromStats(filter)
+      ? await this.stats(filter).select(['s.state', (eb) => eb.fn.sum<number>('s.n').as('n')]).groupBy('s.state').execute()
+      : await this.assignments(filter).select(['a.state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('a.state').execute();
+    return Object.fromEntries(rows.map((row) => [row.state, count(row.n)]));
+  }
+
+  async overdueByState(filter: InsightFilter, today: string): Promise<Partial<Record<'not_started' | 'in_progress', number>>> {
+    const rows = await this.assignments(filter)
+      .where((eb) => overdueSql(eb, today))
+      .select(['a.state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('a.state')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.state, count(row.n)]));
+  }
+
+  async feedbackCounts(filter: InsightFilter): Promise<{ ratings_count: number; reviews_count: number }> {
+    const row = answerableFromStats(filter)
+      ? await this.stats(filter)
+          .where(NOT_DROPPED)
+          .select([
+            sql<number>`sum(case when s.rating > 0 then s.n else 0 end)`.as('ratings'),
+            sql<number>`sum(case when s.reviewed = 1 then s.n else 0 end)`.as('reviews'),
+          ])
+          .executeTakeFirst()
+      : await this.assignments(filter)
+          .where(NOT_DROPPED)
+          .select([
+            sql<number>`sum(case when a.feedback_rating is not null then 1 else 0 end)`.as('ratings'),
+            sql<number>`sum(case when a.feedback_text <> '' then 1 else 0 end)`.as('reviews'),
+          ])
+          .executeTakeFirst();
+    return { ratings_count: count(row?.ratings), reviews_count: count(row?.reviews) };
+  }
+
+  async ratingCounts(filter: InsightFilter): Promise<Array<{ rating: number; count: number }>> {
+    const rows = answerableFromStats(filter)
+      ? await this.stats(filter)
+          .where(NOT_DROPPED)
+          .where('s.rating', '>', 0)
+          .select(['s.rating', (eb) => eb.fn.sum<number>('s.n').as('n')])
+          .groupBy('s.rating')
+          .execute()
+      : await this.assignments(filter)
+          .where(NOT_DROPPED)
+          .where('a.feedback_rating', 'is not', null)
+          .select(['a.feedback_rating as rating', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('a.feedback_rating')
+          .execute();
+    return rows.map((row) => ({ rating: Number(row.rating), count: count(row.n) }));
+  }
+
+  async passFailCounts(filter: InsightFilter): Promise<{ passed: number; failed: number }> {
+    const row = answerableFromStats(filter)
+      ? await this.stats(filter)
+          .where('s.state', '=', 'completed')
+          .select([
+            sql<number>`sum(case when s.success = 1 then s.n else 0 end)`.as('passed'),
+            sql<number>`sum(case when s.success = 0 then s.n else 0 end)`.as('failed'),
+          ])
+          .executeTakeFirst()
+      : await this.assignments(filter)
+          .where('a.state', '=', 'completed')
+          .select([
+            sql<number>`sum(case when a.is_success = 1 then 1 else 0 end)`.as('passed'),
+            sql<number>`sum(case when a.is_success = 0 then 1 else 0 end)`.as('failed'),
+          ])
+          .executeTakeFirst();
+    return { passed: count(row?.passed), failed: count(row?.failed) };
+  }
+}

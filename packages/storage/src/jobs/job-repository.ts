@@ -1,0 +1,121 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import {
+  storedActorSchema,
+  type JobItemOutcome,
+  type JobRecord,
+  type JobStatus,
+  type JobStore,
+  type NewJobRow,
+  type PendingJobItem,
+} from '@lectern/core';
+import type { Database, JobsTable } from '../schema.ts';
+
+// Bound parameters per multi-row insert stay well under SQLite's limit.
+const ITEMS_PER_INSERT = 200;
+
+function toRecord(row: Selectable<JobsTable>): JobRecord {
+  return {
+    id: row.id,
+    kind: row.kind,
+    actor: storedActorSchema.parse(JSON.parse(row.actor)),
+    requestId: row.request_id,
+    view: {
+      id: row.public_id,
+      status: row.status as JobStatus,
+      total: row.total,
+      processed: row.processed,
+      succeeded: row.succeeded,
+      failed: row.failed,
+      created_at: row.created_at,
+      completed_at: row.completed_at,
+      error_message: row.error_message,
+    },
+  };
+}
+
+export class JobRepository implements JobStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(row: NewJobRow, items: readonly unknown[]): Promise<JobRecord> {
+    const { id } = await this.db
+      .insertInto('jobs')
+      .values({
+        public_id: row.publicId,
+        kind: row.kind,
+        status: 'pending',
+        actor: JSON.stringify(row.actor),
+        request_id: row.requestId,
+        total: items.length,
+        processed: 0,
+        succeeded: 0,
+        failed: 0,
+        created_at: row.createdAt,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (let start = 0; start < items.length; start += ITEMS_PER_INSERT) {
+      const slice = items.slice(start, start + ITEMS_PER_INSERT);
+      await this.db
+        .insertInto('job_items')
+        // `?? null`: JSON.stringify(undefined) is not JSON; an absent item is stored as null and fails validation later
+        .values(slice.map((item, i) => ({ job_id: id, position: start + i, payload: JSON.stringify(item ?? null) })))
+        .execute();
+    }
+    return (await this.findById(id))!;
+  }
+
+  async findById(id: number): Promise<JobRecord | undefined> {
+    const row = await this.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async findByPublicId(publicId: string): Promise<JobRecord | undefined> {
+    const row = await this.db.selectFrom('jobs').selectAll().where('public_id', '=', publicId).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
+  async unfinished(): Promise<JobRecord[]> {
+    // the literal list lets SQLite use the partial index jobs_unfinished_idx
+    const rows = await this.db.selectFrom('jobs').selectAll().where(sql<boolean>`status in ('pending', 'processing')`).orderBy('id').execute();
+    return rows.map(toRecord);
+  }
+
+  async nextItems(jobId: number, limit: number): Promise<PendingJobItem[]> {
+    const rows = await this.db
+      .selectFrom('job_items')
+      .select(['position', 'payload'])
+      .where('job_id', '=', jobId)
+      .where('outcome', 'is', null)
+      .orderBy('position')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ position: row.position, payload: JSON.parse(row.payload) as unknown }));
+  }
+
+  async recordOutcome(jobId: number, position: number, outcome: JobItemOutcome, errorCode: string | null): Promise<void> {
+    const result = await this.db
+      .updateTable('job_items')
+      .set({ outcome, error_code: errorCode })
+      .where('job_id', '=', jobId)
+      .where('position', '=', position)
+      .where('outcome', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return;
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({
+        processed: eb('processed', '+', 1),
+        ...(outcome === 'succeeded' ? { succeeded: eb('succeeded', '+', 1) } : { failed: eb('failed', '+', 1) }),
+      }))
+      .where('id', '=', jobId)
+      .execute();
+  }
+
+  async setStatus(jobId: number, status: JobStatus, finish?: { at: string; errorMessage: string | null }): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status, ...(finish ? { completed_at: finish.at, error_message: finish.errorMessage } : {}) })
+      .where('id', '=', jobId)
+      .execute();
+  }
+}

@@ -1,0 +1,269 @@
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import {
+  PING_EVENT_TYPE,
+  type AttemptQuery,
+  type DeliveryAttempt,
+  type DeliveryProgress,
+  type DueDelivery,
+  type FanOutResult,
+  type NewAttemptRow,
+  type WebhookDeliveryStore,
+} from '@lectern/core';
+import type { Database, WebhookDeliveriesTable } from '../schema.ts';
+
+// Inlined rather than bound: SQLite uses the partial index on pending deliveries only when the
+// query's condition is visibly the index's own.
+const PENDING = sql.lit('pending');
+
+// Qualified throughout: the public id is selected *as* `id`, which would otherwise shadow the
+// internal id in ORDER BY.
+const attemptColumns = [
+  'a.public_id as id',
+  'a.event_id',
+  'a.event_type',
+  'a.attempt',
+  'a.status',
+  'a.response_status',
+  'a.response_body',
+  'a.error',
+  'a.duration_ms',
+  'a.created_at',
+  'a.next_attempt_at',
+] as const;
+
+export class WebhookDeliveryRepository implements WebhookDeliveryStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async dispatchCursor(): Promise<number> {
+    const row = await this.db.selectFrom('webhook_dispatch_state').select('outbox_sequence').where('id', '=', 1).executeTakeFirst();
+    return row?.outbox_sequence ?? 0;
+  }
+
+  async setDispatchCursor(sequence: number): Promise<void> {
+    await this.db.updateTable('webhook_dispatch_state').set({ outbox_sequence: sequence }).where('id', '=', 1).execute();
+  }
+
+  async fanOut(afterSequence: number, limit: number, dueAt: string): Promise<FanOutResult | null> {
+    const batch = this.db
+      .selectFrom('outbox_events')
+      .select('sequence')
+      .where('sequence', '>', afterSequence)
+      .orderBy('sequence')
+      .limit(limit)
+      .as('batch');
+    const range = await this.db
+      .selectFrom(batch)
+      .select((eb) => [eb.fn.max('batch.sequence').as('last'), eb.fn.countAll<number>().as('events')])
+      .executeTakeFirstOrThrow();
+    const events = Number(range.events);
+    if (events === 0 || range.last === null) return null;
+    const lastSequence = Number(range.last);
+
+    // One statement for the whole batch: every (event, subscribed active endpoint) pair, where the
+    // subscription existed before the event was recorded.
+    const inserted = await this.db
+      .insertInto('webhook_deliveries')
+      .columns(['endpoint_id', 'event_id', 'event_type', 'state', 'attempts', 'next_attempt_at', 'created', 'modified'])
+      .expression((eb) =>
+        eb
+          .selectFrom('outbox_events as o')
+          .innerJoin('webhook_endpoint_events as ee', 'ee.event_type', 'o.type')
+          .innerJoin('webhook_endpoints as e', 'e.id', 'ee.endpoint_id')
+          .select((s) => [
+            'e.id',
+            'o.event_id',
+            'o.type',
+            PENDING.as('state'),
+            sql.lit(0).as('attempts'),
+            s.val(dueAt).as('next_attempt_at'),
+            s.val(dueAt).as('created'),
+            s.val(dueAt).as('modified'),
+          ])
+          .where('o.sequence', '>', afterSequence)
+          .where('o.sequence', '<=', lastSequence)
+          .where('e.is_active', '=', 1)
+          .where('e.deleted_at', 'is', null)
+          .whereRef('e.starts_after_sequence', '<', 'o.sequence')
+          // ids in event order: deliveries due together are then claimed in the order things happened
+          .orderBy('o.sequence'),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    return { lastSequence, events, deliveries: Number(inserted.numInsertedOrUpdatedRows ?? 0) };
+  }
+
+  async insert(row: { endpointId: number; eventId: string; eventType: string; dueAt: string }): Promise<void> {
+    await this.db
+      .insertInto('webhook_deliveries')
+      .values({
+        endpoint_id: row.endpointId,
+        event_id: row.eventId,
+        event_type: row.eventType,
+        state: 'pending',
+        next_attempt_at: row.dueAt,
+        lease_until: null,
+        created: row.dueAt,
+        modified: row.dueAt,
+      })
+      .execute();
+  }
+
+  async endpointsWithDueDeliveries(now: string): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('webhook_endpoints as e')
+      .select('e.id')
+      .where('e.deleted_at', 'is', null)
+      .where(({ exists, selectFrom }) => exists(this.due(selectFrom('webhook_deliveries as d').select('d.id'), now).whereRef('d.endpoint_id', '=', 'e.id')))
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async findDue(endpointId: number, now: string, limit: number): Promise<DueDelivery[]> {
+    // CROSS JOIN fixes the deliveries as the outer loop, so SQLite walks the due index in order
+    // and stops at the limit, instead of starting from the endpoint and sorting its whole history.
+    const rows = await this.due(
+      this.db
+        .selectFrom('webhook_deliveries as d')
+        .crossJoin('outbox_events as o')
+        .whereRef('o.event_id', '=', 'd.event_id')
+        .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'o.payload']),
+      now,
+    )
+      .where('d.endpoint_id', '=', endpointId)
+      .orderBy('d.next_attempt_at')
+      .orderBy('d.id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      endpointId: row.endpoint_id,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      attempts: row.attempts,
+      payload: row.payload,
+    }));
+  }
+
+  /**
+   * Narrows a query over deliveries `d` to those due by `now`, of an endpoint that takes them. A
+   * leased delivery is due only when its lease runs out (lease() moves it), so deliveries in flight
+   * never sit in the way of the index walk.
+   */
+  private due<Q extends SelectQueryBuilder<Database & { d: WebhookDeliveriesTable }, 'd', object>>(query: Q, now: string): Q {
+    return query
+      .where('d.state', '=', PENDING)
+      .where('d.next_attempt_at', '<=', now)
+      .where((eb) =>
+        eb.or([
+          eb('d.event_type', '=', PING_EVENT_TYPE),
+          eb.exists(
+            eb
+              .selectFrom('webhook_endpoints as te')
+              .select('te.id')
+              .whereRef('te.id', '=', 'd.endpoint_id')
+              .where('te.is_active', '=', 1)
+              .where('te.deleted_at', 'is', null),
+          ),
+        ]),
+      ) as Q;
+  }
+
+  async lease(ids: readonly number[], until: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: until, next_attempt_at: until })
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  async releaseLeases(now: string): Promise<number> {
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ lease_until: null, next_attempt_at: now })
+      .where('state', '=', PENDING)
+      .where('lease_until', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async recordAttempt(attempt: NewAttemptRow, progress: DeliveryProgress): Promise<void> {
+    await this.db
+      .insertInto('webhook_attempts')
+      .values({
+        public_id: attempt.publicId,
+        delivery_id: attempt.deliveryId,
+        endpoint_id: attempt.endpointId,
+        event_id: attempt.eventId,
+        event_type: attempt.eventType,
+        attempt: attempt.attempt,
+        status: attempt.succeeded ? 'succeeded' : 'failed',
+        response_status: attempt.responseStatus,
+        response_body: attempt.responseBody,
+        error: attempt.error,
+        duration_ms: attempt.durationMs,
+        created_at: attempt.createdAt,
+        next_attempt_at: attempt.nextAttemptAt,
+      })
+      .execute();
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({
+        state: progress.state,
+        attempts: progress.attempts,
+        next_attempt_at: progress.nextAttemptAt,
+        lease_until: null,
+        modified: attempt.createdAt,
+      })
+      .where('id', '=', attempt.deliveryId)
+      .execute();
+  }
+
+  async cancel(id: number): Promise<void> {
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'cancelled', next_attempt_at: null, lease_until: null })
+      .where('id', '=', id)
+      .where('state', '=', PENDING)
+      .execute();
+  }
+
+  async cancelPending(endpointId: number, keepType?: string): Promise<number> {
+    const result = await this.db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'cancelled', next_attempt_at: null })
+      .where('endpoint_id', '=', endpointId)
+      .where('state', '=', PENDING)
+      .$if(keepType !== undefined, (q) => q.where('event_type', '!=', keepType!))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async listAttempts(endpointId: number, query: AttemptQuery): Promise<{ items: DeliveryAttempt[]; hasMore: boolean } | null> {
+    let before: number | undefined;
+    if (query.cursor !== undefined) {
+      const row = await this.db
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where('public_id', '=', query.cursor)
+        .where('endpoint_id', '=', endpointId)
+        .executeTakeFirst();
+      if (!row) return null;
+      before = row.id;
+    }
+    const rows = await this.db
+      .selectFrom('webhook_attempts as a')
+      .select(attemptColumns)
+      .where('a.endpoint_id', '=', endpointId)
+      .$if(query.eventId !== undefined, (q) => q.where('a.event_id', '=', query.eventId!))
+      .$if(before !== undefined, (q) => q.where('a.id', '<', before!))
+      .orderBy('a.id', 'desc')
+      .limit(query.pageSize + 1)
+      .execute();
+    const items = rows.slice(0, query.pageSize).map((row) => ({
+      ...row,
+      status: row.status as DeliveryAttempt['status'],
+    }));
+    return { items, hasMore: rows.length > query.pageSize };
+  }
+}
