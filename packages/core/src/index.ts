@@ -25,6 +25,7 @@ export * from './ports/job-store.ts';
 export * from './ports/insight-store.ts';
 export * from './ports/webhook-store.ts';
 export * from './ports/event-store.ts';
+export * from './ports/enrollment-store.ts';
 
 export * from './auth/scopes.ts';
 export * from './auth/actor.ts';
@@ -79,6 +80,10 @@ export * from './events/event-service.ts';
 export * from './events/series-service.ts';
 export * from './events/location-service.ts';
 export * from './enrollments/enrollment-rules.ts';
+export * from './enrollments/enrollment.ts';
+export * from './enrollments/owned-assignment.ts';
+export * from './enrollments/waitlist.ts';
+export * from './enrollments/enrollment-service.ts';
 export * from './insights/insight-math.ts';
 
 export * from './reports/rql/rql-error.ts';

@@ -11,6 +11,8 @@ import { AssignmentService } from './assignments/assignment-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
 import { MediaService } from './content/media-service.ts';
+import { EnrollmentService } from './enrollments/enrollment-service.ts';
+import { Waitlist } from './enrollments/waitlist.ts';
 import { EventItems } from './events/event-items.ts';
 import { EventService } from './events/event-service.ts';
 import { LocationService } from './events/location-service.ts';
@@ -68,6 +70,7 @@ export class Lectern {
   readonly eventSeries: EventSeriesService;
   /** `/events/` (`events` is the webhook event recorder) */
   readonly scheduledEvents: EventService;
+  readonly enrollments: EnrollmentService;
   private usageTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LecternOptions) {
@@ -107,9 +110,11 @@ export class Lectern {
     // events and series are content items whose typed webhook payload is the events area's shape
     this.content.registerTypedView('event', eventItems.typedView);
     this.content.registerTypedView('event_type', eventItems.typedView);
+    const waitlist = new Waitlist(deps);
     this.locations = new LocationService(deps);
-    this.eventSeries = new EventSeriesService(deps, eventItems);
-    this.scheduledEvents = new EventService(deps, eventItems);
+    this.eventSeries = new EventSeriesService(deps, eventItems, this.jobs);
+    this.scheduledEvents = new EventService(deps, eventItems, this.jobs, waitlist);
+    this.enrollments = new EnrollmentService(deps, this.assignments, waitlist, this.jobs);
   }
 
   /** A request context; without an actor, the embedding application itself (every permission). */

@@ -8,6 +8,7 @@ import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
+import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
 import { EventRepository } from './events/event-repository.ts';
 import { LocationRepository } from './events/location-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
@@ -39,6 +40,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     webhookDeliveries: new WebhookDeliveryRepository(db),
     events: new EventRepository(db, content),
     locations: new LocationRepository(db),
+    enrollments: new EnrollmentRepository(db),
     savepoint,
   };
 }
@@ -77,6 +79,7 @@ export class KyselyStorage implements Storage {
   readonly webhookDeliveries;
   readonly events;
   readonly locations;
+  readonly enrollments;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -96,6 +99,7 @@ export class KyselyStorage implements Storage {
     this.webhookDeliveries = stores.webhookDeliveries;
     this.events = stores.events;
     this.locations = stores.locations;
+    this.enrollments = stores.enrollments;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {

@@ -164,8 +164,7 @@ export class AssignmentService {
       if (current.enrollmentId !== null) {
         throw conflict('enrollment_managed', 'An enrollment manages this assignment; drop the enrollment instead.');
       }
-      await tx.assignments.softDelete(current.id, nowIso(this.deps.clock));
-      await this.deps.events.record(tx, { type: 'assignment.deleted', object: assignmentView(current, this.today()) });
+      await this.deleteInTx(tx, current);
       return current;
     });
   }
@@ -211,6 +210,25 @@ export class AssignmentService {
   async actInTx(tx: Stores, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
     const change = applyAction(lifecycleOf(record), action, nowIso(this.deps.clock));
     return this.commitLifecycle(tx, record, change, action === 'undo-complete' ? { attempt: record.data.attempt + 1 } : {});
+  }
+
+  /**
+   * Inside the caller's transaction: a lifecycle change the caller worked out through the machine
+   * (an enrollment moving the assignment it owns, see enrollments/owned-assignment.ts).
+   */
+  commitLifecycleInTx(tx: Stores, record: AssignmentRecord, change: LifecycleChange): Promise<AssignmentRecord> {
+    return this.commitLifecycle(tx, record, change, {});
+  }
+
+  /** Inside the caller's transaction: the enrollment `enrollmentId` now owns this assignment. */
+  attachToEnrollmentInTx(tx: Stores, record: AssignmentRecord, enrollmentId: number): Promise<AssignmentRecord> {
+    return this.commit(tx, record, { enrollmentId }, 'assignment.updated');
+  }
+
+  /** Inside the caller's transaction: deletes the assignment and records `assignment.deleted`; no checks. */
+  async deleteInTx(tx: Stores, record: AssignmentRecord): Promise<void> {
+    await tx.assignments.softDelete(record.id, nowIso(this.deps.clock));
+    await this.deps.events.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
   }
 
   // ---- internals ------------------------------------------------------------------------------

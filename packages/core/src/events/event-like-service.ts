@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
+import type { Job } from '../jobs/job.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { assertIfMatch } from '../shared/etag.ts';
@@ -10,9 +12,14 @@ import type { EventKind, EventRecord } from './event.ts';
 import type { EventItems } from './event-items.ts';
 import { facilitatorsView, type Facilitators } from './facilitators.ts';
 
+/** Items per bulk PATCH (spec Limits). */
+export const MAX_BULK_EVENT_UPDATES = 200;
+
 /** How one kind (events or series) reads and updates; the base class does the rest alike. */
 export interface EventLikeKind<V, W> {
   kind: EventKind;
+  /** the bulk PATCH's job kind, which is also its wrapper key (`events`, `event_series`) */
+  jobKind: string;
   listSpec: ListSpec;
   view: (record: EventRecord) => V;
   updateInput: z.ZodType<W>;
@@ -29,8 +36,15 @@ export abstract class EventLikeService<V, W extends object> {
   constructor(
     protected readonly deps: ServiceDeps,
     protected readonly items: EventItems,
+    private readonly jobs: JobEngine,
     private readonly shape: EventLikeKind<V, W>,
-  ) {}
+  ) {
+    jobs.register({
+      name: shape.jobKind,
+      maxItems: MAX_BULK_EVENT_UPDATES,
+      handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx.actor, item),
+    });
+  }
 
   /** Applies a validated PATCH body to `current` and answers the stored result. */
   protected abstract applyUpdate(tx: Stores, actor: Actor, current: EventRecord, input: W): Promise<EventRecord>;
@@ -62,6 +76,17 @@ export abstract class EventLikeService<V, W extends object> {
   async bulkUpdateItem(tx: Stores, actor: Actor, item: unknown): Promise<void> {
     const { public_id: publicId, ...input } = parseInput(this.shape.bulkItemInput, item);
     await this.applyUpdate(tx, actor, await this.require(tx, actor, publicId), input as unknown as W);
+  }
+
+  /** `PATCH /events/bulk/`, `PATCH /event-series/bulk/`: 202 with the stored job. */
+  async bulkUpdate(ctx: RequestContext, body: unknown): Promise<Job> {
+    authorize(ctx.actor, 'events:write');
+    return this.jobs.submit(ctx, this.shape.jobKind, body);
+  }
+
+  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
+    authorize(ctx.actor, 'events:read');
+    return this.jobs.get(ctx, this.shape.jobKind, publicId);
   }
 
   async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {

@@ -1,4 +1,6 @@
 import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { Waitlist } from '../enrollments/waitlist.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { parseInput } from '../shared/validation.ts';
@@ -7,6 +9,7 @@ import {
   createEventInput,
   eventListSpec,
   eventViewOf,
+  limitFields,
   updateEventInput,
   type EventRecord,
   type EventView,
@@ -22,9 +25,15 @@ import { plannedTimeslot, scheduleTimeslots, totalMinutes } from './timeslot.ts'
  * inheritance once (event-inheritance.ts); PATCH changes exactly the fields sent.
  */
 export class EventService extends EventLikeService<EventView, EventWrite> {
-  constructor(deps: ServiceDeps, items: EventItems) {
-    super(deps, items, {
+  constructor(
+    deps: ServiceDeps,
+    items: EventItems,
+    jobs: JobEngine,
+    private readonly waitlist: Waitlist,
+  ) {
+    super(deps, items, jobs, {
       kind: 'event',
+      jobKind: 'events',
       listSpec: eventListSpec,
       view: eventViewOf,
       updateInput: updateEventInput,
@@ -80,6 +89,10 @@ export class EventService extends EventLikeService<EventView, EventWrite> {
         ...(schedule ? { span: schedule.span } : {}),
       });
       if (slots) await tx.events.saveTimeslots(current.id, slots);
+      // a raised limit (or one set to 0, unlimited) frees seats: the wait list takes them now
+      if (limitFields.some((field) => input[field] !== undefined)) {
+        await this.waitlist.fillFreedSeats(tx, { id: current.id, settings: { ...current.settings, ...settingsChanges(input) } });
+      }
     });
   }
 }

@@ -1,4 +1,5 @@
 import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { parseInput } from '../shared/validation.ts';
@@ -23,9 +24,10 @@ import { resolveFacilitators } from './facilitators.ts';
  * deleting it leaves its events, which read `event_series: null` from then on (decisions §5).
  */
 export class EventSeriesService extends EventLikeService<SeriesView, SeriesWrite> {
-  constructor(deps: ServiceDeps, items: EventItems) {
-    super(deps, items, {
+  constructor(deps: ServiceDeps, items: EventItems, jobs: JobEngine) {
+    super(deps, items, jobs, {
       kind: 'event_type',
+      jobKind: 'event_series',
       listSpec: seriesListSpec,
       view: seriesViewOf,
       updateInput: updateSeriesInput,

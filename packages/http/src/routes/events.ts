@@ -1,10 +1,13 @@
 import type { EventSeriesService, EventService, Lectern } from '@lectern/core';
-import { noContent, ok, withEtag } from '../reply.ts';
+import { accepted, noContent, ok, withEtag } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
 /** What `/events/` and `/event-series/` both offer; each service supplies its own shape and rules. */
 function eventLikeRoutes(routes: RouteTable, base: string, service: EventService | EventSeriesService): void {
+  // literal bulk paths first, or `${base}/:id` would take `bulk` for an id
   routes
+    .patch(`${base}/bulk`, async (rc) => accepted(await service.bulkUpdate(rc.ctx, rc.body())))
+    .get(`${base}/bulk/:id`, async (rc) => ok(await service.getBulk(rc.ctx, rc.params.id!)))
     .get(base, async (rc) => ok(await service.list(rc.ctx, rc.query)))
     .post(base, async (rc) => withEtag(await service.create(rc.ctx, rc.body()), undefined, 201))
     .get(`${base}/:id`, async (rc) => withEtag(await service.get(rc.ctx, rc.params.id!), rc.header('if-none-match')))

@@ -3,6 +3,7 @@ import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { assignmentRoutes } from './assignments.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
+import { enrollmentRoutes } from './enrollments.ts';
 import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
 import { insightRoutes } from './insights.ts';
@@ -22,5 +23,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   webhookRoutes(routes, lectern);
   locationRoutes(routes, lectern);
   eventRoutes(routes, lectern);
+  enrollmentRoutes(routes, lectern);
   return routes.finalize();
 }
