@@ -232,6 +232,20 @@ describe('enrollments', () => {
       expectError(await api.post(`/api/v2/enrollments/${crypto.randomUUID()}/checkin/`), 404, 'not_found');
     });
 
+    it('keeps the enrollments of a deleted event readable and droppable, promoting nobody', async () => {
+      const [a, b] = await Promise.all([newUser(), newUser()]);
+      const event = await newEvent({ enrollment_limit: 1 });
+      const seat = await enrolled(a, event);
+      const waiting = await enrolled(b, event, 'in_person', { accept_waitlist: true });
+      assert.equal((await api.delete(`/api/v2/events/${event.public_id}/`)).status, 204);
+      assert.equal((await read(seat)).event.public_id, event.public_id);
+      assert.equal((await api.get(`/api/v2/enrollments/?event=${event.public_id}`)).body.meta.total_count, 2);
+      const dropped = await action(seat, 'drop');
+      assert.equal(dropped.status, 200, dropped.text);
+      assert.equal((await read(waiting)).status, 'waitlisted');
+      expectFieldError(await enroll(await newUser(), event), 'event_id');
+    });
+
     it('keeps the owned assignment out of reach of the assignment PATCH (409 enrollment_managed)', async () => {
       const user = await newUser();
       const event = await newEvent();
@@ -305,6 +319,10 @@ describe('enrollments', () => {
       const hidden = await newEvent({ is_hidden: true });
 
       expectError(await enroll(someone, event, 'in_person', {}, learner.api), 403, 'forbidden');
+      const staffOnly = await newEvent();
+      await api.patch(`/api/v2/content-items/${staffOnly.public_id}/`, { is_self_assignable: false });
+      expectError(await enroll(learner.user, staffOnly, 'in_person', {}, learner.api), 403, 'forbidden');
+      assert.equal((await enroll(learner.user, staffOnly)).status, 201, 'staff may still enroll the learner');
       expectFieldError(await enroll(learner.user, hidden, 'in_person', {}, learner.api), 'event_id');
       const own = await enroll(learner.user, event, 'in_person', {}, learner.api);
       assert.equal(own.status, 201, own.text);
@@ -312,7 +330,8 @@ describe('enrollments', () => {
 
       expectError(await learner.api.get(`/api/v2/enrollments/${theirs.public_id}/`), 404, 'not_found');
       expectError(await action(theirs, 'drop', learner.api), 404, 'not_found');
-      assert.deepEqual((await learner.api.get('/api/v2/enrollments/')).body.data.map((e: any) => e.public_id), [own.body.public_id]);
+      assert.deepEqual((await learner.api.get(`/api/v2/enrollments/?event=${event.public_id}`)).body.data.map((e: any) => e.public_id), [own.body.public_id]);
+      assert.equal((await learner.api.get('/api/v2/enrollments/')).body.meta.total_count, 2, 'its own two, nobody else\'s');
       expectError(await action(own.body, 'checkin', learner.api), 403, 'forbidden');
 
       const checked = await action(own.body, 'checkin', organizer.api);

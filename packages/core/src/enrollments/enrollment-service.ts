@@ -121,8 +121,10 @@ export class EnrollmentService {
 
     const existing = await tx.enrollments.findActive(event.id, user.id);
     // create-or-get answers an identical enrollment whatever has changed since, so retries are safe
-    if (existing?.method !== method && event.content.summary.is_archived) {
-      throw conflict('archived', 'This event is archived and takes no new enrollments.');
+    if (existing?.method !== method) {
+      if (event.content.summary.is_archived) throw conflict('archived', 'This event is archived and takes no new enrollments.');
+      // enrolling owns an assignment: a learner may do it only where it may assign itself
+      if (isLearner(actor) && !event.content.summary.is_self_assignable) throw forbidden('This event does not take self-enrollment.');
     }
     const decision = decideEnrollment({
       method,
@@ -169,10 +171,9 @@ export class EnrollmentService {
     }
     const after = (await tx.enrollments.findById(current.id))!;
     await this.deps.events.record(tx, ...change.events.map((type) => ({ type, object: after.view })));
-    if (change.freesSeat) {
-      const event = (await tx.events.findById(current.eventId, everyItem))!;
-      await this.waitlist.fillFreedSeats(tx, event, [current.method]);
-    }
+    const event = change.freesSeat ? await tx.events.findById(current.eventId, everyItem) : undefined;
+    // a deleted event has no seats to give
+    if (event) await this.waitlist.fillFreedSeats(tx, event, [current.method]);
     return after;
   }
 

@@ -24,8 +24,8 @@ export interface EnrollmentListOptions {
 }
 
 /**
- * Enrollments. Reads leave out enrollments whose event is deleted: they go with it. Capacity is
- * decided from `countActive` inside the transaction that writes the result.
+ * Enrollments, those of deleted events included (history, like assignments of deleted content).
+ * Capacity is decided from `countActive` inside the transaction that writes the result.
  */
 export interface EnrollmentStore {
   insert(row: NewEnrollmentRow): Promise<number>;

@@ -167,15 +167,17 @@ export class EnrollmentRepository implements EnrollmentStore {
     return { total, items: rows.map(toEnrollmentRecord) };
   }
 
-  /** Enrollments of events that are not deleted, with what their view embeds. */
+  /**
+   * Enrollments with what their view embeds. Those of a deleted event stay, as the assignments of
+   * deleted content do: they are history, and the only handle on the assignments they own.
+   */
   private live() {
     return this.db
       .selectFrom('enrollments as e')
       .innerJoin('users as u', 'u.id', 'e.user_id')
       .innerJoin('content_items as ev', 'ev.id', 'e.event_id')
       // the owned assignment, deleted or not: a dropped enrollment keeps reading its dropped assignment
-      .leftJoin('assignments as a', 'a.id', 'e.assignment_id')
-      .where('ev.deleted_at', 'is', null);
+      .leftJoin('assignments as a', 'a.id', 'e.assignment_id');
   }
 
   private async findOne(where: (eb: AnyEb) => Expression<SqlBool>): Promise<EnrollmentRecord | undefined> {
