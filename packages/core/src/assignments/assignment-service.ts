@@ -1,4 +1,4 @@
-import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { ContentService } from '../content/content-service.ts';
@@ -12,6 +12,7 @@ import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { noBodyInput } from '../shared/schema.ts';
 import { parseInput } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import {
@@ -22,7 +23,6 @@ import {
   feedbackInput,
   lastModifiedOf,
   lifecycleOf,
-  noBodyInput,
   progressInput,
   updateAssignmentInput,
   type Assignment,
@@ -40,7 +40,6 @@ export const MAX_BULK_ASSIGNMENTS = 200;
 type LearnerOperation = 'create' | 'drop' | 'progress' | 'feedback';
 const learnerMay = new Set<string>(['create', 'drop', 'progress', 'feedback'] satisfies LearnerOperation[]);
 
-const isLearner = (actor: Actor): actor is Extract<Actor, { kind: 'user' }> => actor.kind === 'user' && actor.role === 'user';
 
 export interface CreateResult {
   assignment: Assignment;

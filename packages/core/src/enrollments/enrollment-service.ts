@@ -1,4 +1,4 @@
-import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import { lifecycleOf } from '../assignments/assignment.ts';
 import type { AssignmentService } from '../assignments/assignment-service.ts';
 import { viewerFor } from '../content/content-rules.ts';
@@ -13,11 +13,11 @@ import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { noBodyInput } from '../shared/schema.ts';
 import { parseInput } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import {
   createEnrollmentInput,
-  enrollmentActionInput,
   enrollmentListSpec,
   type CreateEnrollmentInput,
   type Enrollment,
@@ -30,8 +30,6 @@ import type { Waitlist } from './waitlist.ts';
 
 export const ENROLLMENTS_JOB = 'enrollments';
 export const MAX_BULK_ENROLLMENTS = 200;
-
-const isLearner = (actor: Actor): actor is Extract<Actor, { kind: 'user' }> => actor.kind === 'user' && actor.role === 'user';
 
 /** What role `user` may do to its own enrollments (decisions §1); check-in is taken by staff. */
 const learnerActions: ReadonlySet<EnrollmentAction> = new Set(['drop', 'undo-checkin']);
@@ -83,7 +81,7 @@ export class EnrollmentService {
   /** `checkin`, `drop`, `undo-checkin`: 200 with the enrollment, or the state's 409. */
   async act(ctx: RequestContext, publicId: string, action: EnrollmentAction, body: unknown, options: WriteOptions = {}): Promise<Enrollment> {
     authorize(ctx.actor, 'enrollments:write');
-    parseInput(enrollmentActionInput, body);
+    parseInput(noBodyInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, ctx.actor, publicId);
       if (isLearner(ctx.actor) && !learnerActions.has(action)) throw forbidden('Check-in is recorded by the event organizers.');

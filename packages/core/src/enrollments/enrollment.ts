@@ -45,9 +45,6 @@ export const createEnrollmentInput = z.strictObject({
 });
 export type CreateEnrollmentInput = z.output<typeof createEnrollmentInput>;
 
-/** The actions take no body; anything sent is a mistake worth a 422. */
-export const enrollmentActionInput = z.strictObject({});
-
 export const enrollmentActions = ['checkin', 'drop', 'undo-checkin'] as const;
 export type EnrollmentAction = (typeof enrollmentActions)[number];
 
