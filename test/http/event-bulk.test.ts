@@ -75,6 +75,19 @@ describe('bulk routes of events, event series and enrollments', () => {
       assert.deepEqual(readA.timeslots, a.timeslots);
     });
 
+    it('fills freed seats from the wait list when an item raises a limit', async () => {
+      const event = await newEvent({ enrollment_limit: 1 });
+      const [a, b] = [await newUser(), await newUser()];
+      const enroll = (user: any) =>
+        api.post('/api/v2/enrollments/', { user_id: user.public_id, event_id: event.public_id, attendance_method: 'in_person', accept_waitlist: true });
+      await enroll(a);
+      const waiting = (await enroll(b)).body;
+      assert.equal(waiting.status, 'waitlisted');
+      const job = await runJob('PATCH', '/api/v2/events/bulk/', { events: [{ public_id: event.public_id, enrollment_limit: 2 }] });
+      assert.equal(job.succeeded, 1);
+      assert.equal((await api.get(`/api/v2/enrollments/${waiting.public_id}/`)).body.status, 'enrolled');
+    });
+
     it('validates the envelope up front: 422 and no job', async () => {
       const event = await newEvent();
       for (const body of [{}, { events: [] }, { events: {} }, { event_series: [{ public_id: event.public_id }] }, { events: Array(201).fill({ public_id: event.public_id }) }]) {
