@@ -7,12 +7,14 @@ import * as foundation from './0001-foundation.ts';
 import * as content from './0002-content.ts';
 import * as webhooks from './0003-webhooks.ts';
 import * as assignments from './0004-assignments.ts';
+import * as events from './0005-events.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-content': content,
   '0003-webhooks': webhooks,
   '0004-assignments': assignments,
+  '0005-events': events,
 };
 
 export const migrationProvider: MigrationProvider = {
