@@ -79,7 +79,7 @@ describe('assignments for other areas', () => {
   it('an enrollment-owned assignment refuses PATCH and DELETE (409 enrollment_managed) but takes actions', async () => {
     const ctx = lectern.context();
     const learner = (await storage.users.findByPublicId((await user()).public_id))!;
-    const event = await lectern.content.create(ctx, 'event', { name: 'Session' });
+    const event = await lectern.scheduledEvents.create(ctx, { name: 'Session', timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT1H' }] });
     const eventId = (await storage.content.idsByPublicIds([event.public_id])).get(event.public_id)!;
     const { record } = await storage.transaction((tx) => lectern.assignments.ensureInTx(tx, { userId: learner.id, contentId: eventId, enrollmentId: 42 }));
     assert.equal(record.data.is_enrollment_managed, true);

@@ -25,8 +25,12 @@ describe('content service for other areas', () => {
 
   it('treats events and event series as content types, with both webhook families', async () => {
     const ctx = lectern.context();
-    const event = await lectern.content.create(ctx, 'event', { name: 'Kick-off', tags: ['live'] });
-    const series = await lectern.content.create(ctx, 'event_type', { name: 'Weekly' });
+    const event = await lectern.scheduledEvents.create(ctx, {
+      name: 'Kick-off',
+      tags: ['live'],
+      timeslots: [{ starts_at: '2026-05-04T09:00:00Z', duration: 'PT1H' }],
+    });
+    const series = await lectern.eventSeries.create(ctx, { name: 'Weekly' });
     assert.deepEqual([event.content_type, series.content_type], ['event', 'event_type']);
     const listed = await lectern.content.list(ctx, { content_type: 'event,event_type' });
     assert.deepEqual(listed.data.map((item) => item.public_id).sort(), [event.public_id, series.public_id].sort());
@@ -41,7 +45,7 @@ describe('content service for other areas', () => {
 
   it('refuses to delete an event a live track lists (409 referenced_by_track)', async () => {
     const ctx = lectern.context();
-    const event = await lectern.content.create(ctx, 'event', { name: 'Held' });
+    const event = await lectern.scheduledEvents.create(ctx, { name: 'Held', timeslots: [{ starts_at: '2026-05-04T09:00:00Z', duration: 'PT1H' }] });
     const track = await lectern.content.create(ctx, 'track', { name: 'Holder', items: [event.public_id] });
     await rejectsWith(lectern.content.delete(ctx, event.public_id), 'referenced_by_track');
     await lectern.content.delete(ctx, track.public_id);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import { outboxAfter as readOutbox } from '../helpers/outbox.ts';
 import { expectError, startServer, type ApiClient, type TestServer } from '../helpers/server.ts';
 
 describe('content batches and webhook events', () => {
@@ -23,15 +23,7 @@ describe('content batches and webhook events', () => {
   const items = (...ids: string[]) => ids.map((public_id) => ({ public_id }));
 
   /** The outbox as the server wrote it, read from the database file after the requests. */
-  const outboxAfter = (sequence: number): Array<{ sequence: number; type: string; payload: any }> => {
-    const db = new Database(server.dbFile, { readonly: true, fileMustExist: true });
-    try {
-      const rows = db.prepare('select sequence, type, payload from outbox_events where sequence > ? order by sequence').all(sequence) as any[];
-      return rows.map((row) => ({ sequence: row.sequence, type: row.type, payload: JSON.parse(row.payload) }));
-    } finally {
-      db.close();
-    }
-  };
+  const outboxAfter = (sequence: number) => readOutbox(server.dbFile, sequence);
   const lastSequence = () => outboxAfter(0).at(-1)?.sequence ?? 0;
 
   describe('archive and unarchive', () => {

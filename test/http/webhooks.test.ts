@@ -556,3 +556,37 @@ describe('webhooks: content events', () => {
     assert.deepEqual([adopted.body.media_asset_id, adopted.body.media_status, adopted.body.media_duration], ['asset-9', 'ready', null]);
   });
 });
+
+describe('webhooks: assignment events', () => {
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    server = await startServer({ args: LOCAL_TARGETS });
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await server.stop();
+    await receiver.close();
+  });
+
+  it('delivers assignment.created and then assignment.completed with the assignment as it reads', async () => {
+    const hook = await subscribe(server, receiver, '/assignments', { events: ['assignment.*'] });
+    const learner = await server.api.post('/api/v2/users/', { email: `learner.${Date.now()}@example.com`, name: 'Learner' });
+    const article = await server.api.post('/api/v2/articles/', { name: 'Completable' });
+    const assigned = await server.api.post('/api/v2/assignments/', { user_id: learner.body.public_id, content_item_id: article.body.public_id });
+    assert.equal(assigned.status, 201, assigned.text);
+    const id = assigned.body.public_id;
+    const completed = await server.api.post(`/api/v2/assignments/${id}/complete/`);
+    assert.equal(completed.status, 200, completed.text);
+
+    const requests = await receiver.waitFor((r) => r.path === '/assignments' && r.body.includes(id), 2);
+    const events = requests.map((r) => verify(hook.secret, r));
+    const byType = new Map(events.map((event) => [event.type, event]));
+    assert.deepEqual([...byType.keys()].sort(), ['assignment.completed', 'assignment.created']);
+    assert.equal(byType.get('assignment.created').data.object.state, 'not_started');
+    const now = (await server.api.get(`/api/v2/assignments/${id}/`)).body;
+    assert.deepEqual(byType.get('assignment.completed').data.object, now);
+    assert.equal(now.state, 'completed');
+    assert.equal(now.progress, 1);
+  });
+});

@@ -272,8 +272,11 @@ describe('webhook engine', () => {
     const { lectern } = await startLectern();
     const hook = await subscribe(lectern, '/recordings', ['event.*', 'event_type.*']);
     const ctx = lectern.context();
-    const event = await lectern.content.create(ctx, 'event', { name: 'Live session' });
-    const series = await lectern.content.create(ctx, 'event_type', { name: 'Monthly live sessions' });
+    const event = await lectern.scheduledEvents.create(ctx, {
+      name: 'Live session',
+      timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT1H' }],
+    });
+    const series = await lectern.eventSeries.create(ctx, { name: 'Monthly live sessions' });
     await lectern.media.reportStatus(ctx, event.public_id, { media_asset_id: 'rec-1', status: 'ready', duration: 3600 });
     await lectern.media.reportStatus(ctx, series.public_id, { media_asset_id: 'rec-2', status: 'errored' });
     const requests = await receiver.waitFor((r) => /recording_/.test(r.body), 2);

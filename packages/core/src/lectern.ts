@@ -11,6 +11,12 @@ import { AssignmentService } from './assignments/assignment-service.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
 import { MediaService } from './content/media-service.ts';
+import { EnrollmentService } from './enrollments/enrollment-service.ts';
+import { Waitlist } from './enrollments/waitlist.ts';
+import { EventItems } from './events/event-items.ts';
+import { EventService } from './events/event-service.ts';
+import { LocationService } from './events/location-service.ts';
+import { EventSeriesService } from './events/series-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
 import { InsightService } from './insights/insight-service.ts';
@@ -61,6 +67,11 @@ export class Lectern {
   readonly webhooks: WebhookService;
   /** present when webhooks are enabled; runs from start() to close() */
   private readonly deliveryEngine: DeliveryEngine | undefined;
+  readonly locations: LocationService;
+  readonly eventSeries: EventSeriesService;
+  /** `/events/` (`events` is the webhook event recorder) */
+  readonly scheduledEvents: EventService;
+  readonly enrollments: EnrollmentService;
   readonly savedReports: SavedReportService;
   private usageTimer: NodeJS.Timeout | undefined;
 
@@ -97,6 +108,15 @@ export class Lectern {
         ...(options.logger ? { logger: options.logger } : {}),
       });
     }
+    const eventItems = new EventItems(this.content);
+    // events and series are content items whose typed webhook payload is the events area's shape
+    this.content.registerTypedView('event', eventItems.typedView);
+    this.content.registerTypedView('event_type', eventItems.typedView);
+    const waitlist = new Waitlist(deps);
+    this.locations = new LocationService(deps);
+    this.eventSeries = new EventSeriesService(deps, eventItems, this.jobs);
+    this.scheduledEvents = new EventService(deps, eventItems, this.jobs, waitlist);
+    this.enrollments = new EnrollmentService(deps, this.assignments, waitlist, this.jobs);
     // each resource a report runs over, through that resource's own list use case
     this.savedReports = new SavedReportService(deps, {
       users: (ctx, params, narrowing) => this.users.list(ctx, params, narrowing),

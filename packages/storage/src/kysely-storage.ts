@@ -8,6 +8,9 @@ import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
+import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
+import { EventRepository } from './events/event-repository.ts';
+import { LocationRepository } from './events/location-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
 import { InsightRepository } from './insights/insight-repository.ts';
 import { JobRepository } from './jobs/job-repository.ts';
@@ -23,18 +26,22 @@ type Savepoint = Stores['savepoint'];
 
 /** The repositories over `db`; `savepoint` says how this level nests a unit of work. */
 export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores {
+  const content = new ContentRepository(db);
   return {
     users: new UserRepository(db),
     groups: new GroupRepository(db),
     tokens: new TokenRepository(db),
     outbox: new OutboxRepository(db),
-    content: new ContentRepository(db),
+    content,
     channels: new ChannelRepository(db),
     assignments: new AssignmentRepository(db),
     jobs: new JobRepository(db),
     insights: new InsightRepository(db),
     webhookEndpoints: new WebhookEndpointRepository(db),
     webhookDeliveries: new WebhookDeliveryRepository(db),
+    events: new EventRepository(db, content),
+    locations: new LocationRepository(db),
+    enrollments: new EnrollmentRepository(db),
     savedReports: new SavedReportRepository(db),
     savepoint,
   };
@@ -72,6 +79,9 @@ export class KyselyStorage implements Storage {
   readonly insights;
   readonly webhookEndpoints;
   readonly webhookDeliveries;
+  readonly events;
+  readonly locations;
+  readonly enrollments;
   readonly savedReports;
 
   constructor(
@@ -92,6 +102,9 @@ export class KyselyStorage implements Storage {
     this.insights = stores.insights;
     this.webhookEndpoints = stores.webhookEndpoints;
     this.webhookDeliveries = stores.webhookDeliveries;
+    this.events = stores.events;
+    this.locations = stores.locations;
+    this.enrollments = stores.enrollments;
     this.savedReports = stores.savedReports;
   }
 

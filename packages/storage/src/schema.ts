@@ -250,6 +250,71 @@ export interface JobItemsTable {
   error_code: string | null;
 }
 
+export interface LocationsTable {
+  id: Generated<number>;
+  name: string;
+  /** IANA zone name as the client sent it */
+  timezone: string;
+  created: string;
+}
+
+/** What an event or event series keeps beside its content row (same id). */
+export interface EventDetailsTable {
+  content_id: number;
+  series_id: number | null;
+  location_id: number | null;
+  is_local: number;
+  is_online: number;
+  enrollment_limit: number;
+  wait_list_limit: number;
+  online_enrollment_limit: number;
+  online_wait_list_limit: number;
+  body_markdown: string | null;
+  external_link: string | null;
+  external_link_description: string | null;
+  cover_url: string | null;
+  /** span over the timeslots: wall clocks in the location's zone, and instants; null for a series */
+  starts_at: string | null;
+  ends_at: string | null;
+  starts_at_utc: string | null;
+  ends_at_utc: string | null;
+}
+
+export interface EventTimeslotsTable {
+  id: Generated<number>;
+  event_id: number;
+  starts_at: string;
+  ends_at: string;
+  starts_at_utc: string;
+  ends_at_utc: string;
+  duration_minutes: number;
+  rooms_info: string;
+  watch_link: string | null;
+}
+
+export interface EventFacilitatorsTable {
+  content_id: number;
+  /** 'organizer' | 'co_organizer' | 'presenter' */
+  role: string;
+  position: number;
+  user_id: number;
+}
+
+export interface EnrollmentsTable {
+  id: Generated<number>;
+  public_id: string;
+  event_id: number;
+  user_id: number;
+  assignment_id: number | null;
+  /** 'in_person' | 'online' */
+  attendance_method: string;
+  /** 'enrolled' | 'waitlisted' | 'dropped' */
+  status: string;
+  checkin_datetime: string | null;
+  created: string;
+  modified: string;
+}
+
 export interface SavedReportsTable {
   id: Generated<number>;
   public_id: string;
@@ -285,5 +350,10 @@ export interface Database {
   assignment_stats: AssignmentStatsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
+  locations: LocationsTable;
+  event_details: EventDetailsTable;
+  event_timeslots: EventTimeslotsTable;
+  event_facilitators: EventFacilitatorsTable;
+  enrollments: EnrollmentsTable;
   saved_reports: SavedReportsTable;
 }

@@ -1,4 +1,4 @@
-import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { ContentService } from '../content/content-service.ts';
@@ -13,6 +13,7 @@ import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { noBodyInput } from '../shared/schema.ts';
 import { parseInput } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import {
@@ -23,7 +24,6 @@ import {
   feedbackInput,
   lastModifiedOf,
   lifecycleOf,
-  noBodyInput,
   progressInput,
   updateAssignmentInput,
   type Assignment,
@@ -41,7 +41,6 @@ export const MAX_BULK_ASSIGNMENTS = 200;
 type LearnerOperation = 'create' | 'drop' | 'progress' | 'feedback';
 const learnerMay = new Set<string>(['create', 'drop', 'progress', 'feedback'] satisfies LearnerOperation[]);
 
-const isLearner = (actor: Actor): actor is Extract<Actor, { kind: 'user' }> => actor.kind === 'user' && actor.role === 'user';
 
 export interface CreateResult {
   assignment: Assignment;
@@ -166,8 +165,7 @@ export class AssignmentService {
       if (current.enrollmentId !== null) {
         throw conflict('enrollment_managed', 'An enrollment manages this assignment; drop the enrollment instead.');
       }
-      await tx.assignments.softDelete(current.id, nowIso(this.deps.clock));
-      await this.deps.events.record(tx, { type: 'assignment.deleted', object: assignmentView(current, this.today()) });
+      await this.deleteInTx(tx, current);
       return current;
     });
   }
@@ -213,6 +211,25 @@ export class AssignmentService {
   async actInTx(tx: Stores, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
     const change = applyAction(lifecycleOf(record), action, nowIso(this.deps.clock));
     return this.commitLifecycle(tx, record, change, action === 'undo-complete' ? { attempt: record.data.attempt + 1 } : {});
+  }
+
+  /**
+   * Inside the caller's transaction: a lifecycle change the caller worked out through the machine
+   * (an enrollment moving the assignment it owns, see enrollments/owned-assignment.ts).
+   */
+  commitLifecycleInTx(tx: Stores, record: AssignmentRecord, change: LifecycleChange): Promise<AssignmentRecord> {
+    return this.commitLifecycle(tx, record, change, {});
+  }
+
+  /** Inside the caller's transaction: the enrollment `enrollmentId` now owns this assignment. */
+  attachToEnrollmentInTx(tx: Stores, record: AssignmentRecord, enrollmentId: number): Promise<AssignmentRecord> {
+    return this.commit(tx, record, { enrollmentId }, 'assignment.updated');
+  }
+
+  /** Inside the caller's transaction: deletes the assignment and records `assignment.deleted`; no checks. */
+  async deleteInTx(tx: Stores, record: AssignmentRecord): Promise<void> {
+    await tx.assignments.softDelete(record.id, nowIso(this.deps.clock));
+    await this.deps.events.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
   }
 
   // ---- internals ------------------------------------------------------------------------------

@@ -125,9 +125,6 @@ export const updateAssignmentInput = z.strictObject({
   expires_at: datetimeField().nullable().optional(),
 });
 
-/** Actions without a body still reject unknown fields, so a misplaced `reason` is not ignored. */
-export const noBodyInput = z.strictObject({});
-
 export const dropInput = z.strictObject({
   reason: z.string().max(MAX_DROP_REASON).nullable().optional(),
 });

@@ -53,8 +53,10 @@ export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
     'tokens:read',
     'tokens:write',
   ]),
+  // events:read so a learner can find the sessions it may enroll in (only those it may see)
   user: new Set<Scope>([
     'content:read',
+    'events:read',
     'assignments:read',
     'assignments:write',
     'enrollments:read',

@@ -1,12 +1,12 @@
 /** Pure rules of content items; the service supplies the facts. */
-import type { Actor } from '../auth/actor.ts';
+import { isLearner, type Actor } from '../auth/actor.ts';
 import type { ContainmentEdge, ContentViewer } from '../ports/content-store.ts';
 import { fieldError } from '../shared/errors.ts';
 import type { ContentMediaStatus, TagOperation } from './content-item.ts';
 
 /** Only role `user` is limited by hidden, archived and access groups; admins and organizers curate, so see all. */
 export function viewerFor(actor: Actor): ContentViewer {
-  return actor.kind === 'user' && actor.role === 'user' ? { memberId: actor.userId } : { memberId: null };
+  return isLearner(actor) ? { memberId: actor.userId } : { memberId: null };
 }
 
 /** Tag names match exactly (decisions §3), so normalising only trims (the schema did) and drops repeats. */

@@ -52,7 +52,12 @@ interface ResolvedReferences {
   itemIds?: number[];
 }
 
+/** Builds the payload of a type's own `<type>.*` events from its content record, inside the transaction. */
+export type TypedView = (stores: Stores, record: ContentRecord) => Promise<unknown>;
+
 export class ContentService {
+  private readonly typedViews = new Map<ContentType, TypedView>();
+
   constructor(private readonly deps: ServiceDeps) {}
 
   /** `GET /content-items/`: summaries of every type. `narrowing` is a saved report's. */
@@ -81,31 +86,11 @@ export class ContentService {
 
   async create(ctx: RequestContext, type: ContentType, body: unknown): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
+    if (this.typedViews.has(type)) throw new Error(`${type} items are created by the events area, which adds their schedule and settings.`);
     const input = parseInput(createContentInputs[type], body);
     assertScheduleOrder(input.starts_on ?? null, input.ends_on ?? null);
     return this.deps.storage.transaction(async (tx) => {
-      const refs = await this.resolveReferences(tx, input, null);
-      const mediaAssetId = input.media_asset_id ?? null;
-      const now = nowIso(this.deps.clock);
-      const id = await tx.content.insert({
-        publicId: this.deps.ids.uuid(),
-        contentType: type,
-        name: input.name!,
-        description: input.description ?? '',
-        isHidden: input.is_hidden ?? false,
-        isSelfAssignable: input.is_self_assignable ?? true,
-        isCompletable: input.is_completable ?? true,
-        durationMinutes: input.duration ?? 0,
-        channelId: refs.channelId ?? null,
-        url: input.url ?? null,
-        mediaAssetId,
-        mediaStatus: mediaStatusFor(mediaAssetId),
-        startsOn: input.starts_on ?? null,
-        endsOn: input.ends_on ?? null,
-        created: now,
-      });
-      await this.writeRelations(tx, id, input, refs);
-      const record = (await tx.content.findById(id, everyItem))!;
+      const record = await this.insertItem(tx, type, input);
       await this.recordLifecycle(tx, 'created', record);
       return typeViewOf(record);
     });
@@ -136,12 +121,7 @@ export class ContentService {
     await this.deps.storage.transaction(async (tx) => {
       const current = await this.requireVisible(tx, ctx.actor, publicId);
       assertIfMatch(options.ifMatch, current.summary);
-      // a track's learners would silently lose a session they may be enrolled in (spec 409 table)
-      if (current.contentType === 'event' && (await tx.content.heldByTrack(current.id))) {
-        throw conflict('referenced_by_track', 'A track lists this event; remove it from the track before deleting it.');
-      }
-      await tx.content.softDelete(current.id, nowIso(this.deps.clock));
-      await this.recordLifecycle(tx, 'deleted', current);
+      await this.removeItem(tx, current);
     });
   }
 
@@ -199,6 +179,92 @@ export class ContentService {
     return record;
   }
 
+  /**
+   * The building blocks other areas compose inside their own transaction (the events area creates,
+   * edits and deletes events and event series through them, after its own authorization):
+   * they write the content row and its relations, and record nothing until told to.
+   */
+
+  /** Inserts an item of `type` with its tags, groups and items; resolves the public ids it names (422 otherwise). */
+  async insertItem(tx: Stores, type: ContentType, input: ContentWrite): Promise<ContentRecord> {
+    const refs = await this.resolveReferences(tx, input, null);
+    const mediaAssetId = input.media_asset_id ?? null;
+    const id = await tx.content.insert({
+      publicId: this.deps.ids.uuid(),
+      contentType: type,
+      name: input.name!,
+      description: input.description ?? '',
+      isHidden: input.is_hidden ?? false,
+      isSelfAssignable: input.is_self_assignable ?? true,
+      isCompletable: input.is_completable ?? true,
+      durationMinutes: input.duration ?? 0,
+      channelId: refs.channelId ?? null,
+      url: input.url ?? null,
+      mediaAssetId,
+      mediaStatus: mediaStatusFor(mediaAssetId),
+      startsOn: input.starts_on ?? null,
+      endsOn: input.ends_on ?? null,
+      created: nowIso(this.deps.clock),
+    });
+    await this.writeRelations(tx, id, input, refs);
+    return (await tx.content.findById(id, everyItem))!;
+  }
+
+  /** Writes the fields `input` carries to an existing item; it does not stamp `modified` (see markChanged). */
+  async writeItem(tx: Stores, current: ContentRecord, input: ContentWrite): Promise<void> {
+    const refs = await this.resolveReferences(tx, input, current);
+    const assetChanged = input.media_asset_id !== undefined && input.media_asset_id !== current.extras.media_asset_id;
+    await tx.content.update(current.id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.is_hidden !== undefined ? { isHidden: input.is_hidden } : {}),
+      ...(input.is_self_assignable !== undefined ? { isSelfAssignable: input.is_self_assignable } : {}),
+      ...(input.is_completable !== undefined ? { isCompletable: input.is_completable } : {}),
+      ...(input.duration !== undefined ? { durationMinutes: input.duration } : {}),
+      ...(refs.channelId !== undefined ? { channelId: refs.channelId } : {}),
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(assetChanged
+        ? { mediaAssetId: input.media_asset_id!, mediaStatus: mediaStatusFor(input.media_asset_id!), mediaDuration: null }
+        : {}),
+      ...(input.starts_on !== undefined ? { startsOn: input.starts_on } : {}),
+      ...(input.ends_on !== undefined ? { endsOn: input.ends_on } : {}),
+    });
+    await this.writeRelations(tx, current.id, input, refs);
+  }
+
+  /** Stamps `modified` on an item whose representation changed and records its `updated` (or other) events. */
+  async markChanged(tx: Stores, id: number, action: ContentLifecycleAction): Promise<ContentRecord> {
+    await tx.content.update(id, { modified: nowIso(this.deps.clock) });
+    const after = (await tx.content.findById(id, everyItem))!;
+    await this.recordLifecycle(tx, action, after);
+    return after;
+  }
+
+  /** Soft-deletes an item and records its `deleted` events, carrying the item as it was just before. */
+  async removeItem(tx: Stores, current: ContentRecord): Promise<void> {
+    // a track's learners would silently lose a session they may be enrolled in (spec 409 table)
+    if (current.contentType === 'event' && (await tx.content.heldByTrack(current.id))) {
+      throw conflict('referenced_by_track', 'A track lists this event; remove it from the track before deleting it.');
+    }
+    // the typed payload is read before the row disappears from reads
+    const events = await this.lifecycleEvents(tx, 'deleted', current);
+    await tx.content.softDelete(current.id, nowIso(this.deps.clock));
+    await this.deps.events.record(tx, ...events);
+  }
+
+  /** Records `content_item.<action>` with the summary and `<type>.<action>` with the type's own shape. */
+  async recordLifecycle(tx: Stores, action: ContentLifecycleAction, record: ContentRecord): Promise<void> {
+    await this.deps.events.record(tx, ...(await this.lifecycleEvents(tx, action, record)));
+  }
+
+  /**
+   * Lets the area that owns a type's richer shape (events, event series) supply it for the typed
+   * webhook events, whichever path changed the item; that area also becomes the only creator of it.
+   */
+  registerTypedView(type: ContentType, view: TypedView): void {
+    this.typedViews.set(type, view);
+  }
+
   private patch<V>(
     ctx: RequestContext,
     publicId: string,
@@ -210,29 +276,11 @@ export class ContentService {
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.requireVisible(tx, ctx.actor, publicId, type);
       assertIfMatch(options.ifMatch, view(current));
-      const extras = current.extras;
       assertScheduleOrder(
-        input.starts_on === undefined ? extras.starts_on : input.starts_on,
-        input.ends_on === undefined ? extras.ends_on : input.ends_on,
+        input.starts_on === undefined ? current.extras.starts_on : input.starts_on,
+        input.ends_on === undefined ? current.extras.ends_on : input.ends_on,
       );
-      const refs = await this.resolveReferences(tx, input, current);
-      const assetChanged = input.media_asset_id !== undefined && input.media_asset_id !== extras.media_asset_id;
-      await tx.content.update(current.id, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.is_hidden !== undefined ? { isHidden: input.is_hidden } : {}),
-        ...(input.is_self_assignable !== undefined ? { isSelfAssignable: input.is_self_assignable } : {}),
-        ...(input.is_completable !== undefined ? { isCompletable: input.is_completable } : {}),
-        ...(input.duration !== undefined ? { durationMinutes: input.duration } : {}),
-        ...(refs.channelId !== undefined ? { channelId: refs.channelId } : {}),
-        ...(input.url !== undefined ? { url: input.url } : {}),
-        ...(assetChanged
-          ? { mediaAssetId: input.media_asset_id!, mediaStatus: mediaStatusFor(input.media_asset_id!), mediaDuration: null }
-          : {}),
-        ...(input.starts_on !== undefined ? { startsOn: input.starts_on } : {}),
-        ...(input.ends_on !== undefined ? { endsOn: input.ends_on } : {}),
-      });
-      await this.writeRelations(tx, current.id, input, refs);
+      await this.writeItem(tx, current, input);
       return view(await this.commitChange(tx, current, 'updated'));
     });
   }
@@ -284,18 +332,18 @@ export class ContentService {
   private async commitChange(tx: Stores, before: ContentRecord, action: ContentLifecycleAction): Promise<ContentRecord> {
     const written = (await tx.content.findById(before.id, everyItem))!;
     if (JSON.stringify(typeViewOf(written)) === JSON.stringify(typeViewOf(before))) return written;
-    await tx.content.update(before.id, { modified: nowIso(this.deps.clock) });
-    const after = (await tx.content.findById(before.id, everyItem))!;
-    await this.recordLifecycle(tx, action, after);
-    return after;
+    return this.markChanged(tx, before.id, action);
   }
 
   /** Every change fires the generic event with the summary and the type's event with its richer shape. */
-  private async recordLifecycle(tx: Stores, action: ContentLifecycleAction, record: ContentRecord): Promise<void> {
-    await this.deps.events.record(
-      tx,
+  private async lifecycleEvents(tx: Stores, action: ContentLifecycleAction, record: ContentRecord) {
+    const typed = this.typedViews.get(record.contentType);
+    return [
       { type: `content_item.${action}`, object: record.summary },
-      { type: `${contentTypeEventPrefix[record.contentType]}.${action}`, object: typeViewOf(record) },
-    );
+      {
+        type: `${contentTypeEventPrefix[record.contentType]}.${action}`,
+        object: typed ? await typed(tx, record) : typeViewOf(record),
+      },
+    ];
   }
 }

@@ -33,6 +33,8 @@ export interface AssignmentChanges {
   feedbackText?: string | null;
   dropReason?: string | null;
   attempt?: number;
+  /** the enrollment that owns the assignment (the enrollments area hands it over) */
+  enrollmentId?: number | null;
   modified: string;
 }
 

@@ -66,6 +66,8 @@ export interface ContentStore {
   /** Items that are not deleted and that `viewer` may see; a container's items are filtered the same way. */
   findById(id: number, viewer: ContentViewer): Promise<ContentRecord | undefined>;
   findByPublicId(publicId: string, viewer: ContentViewer): Promise<ContentRecord | undefined>;
+  /** Several items at once (a page of another area's list), in no particular order. */
+  findByIds(ids: readonly number[], viewer: ContentViewer): Promise<ContentRecord[]>;
   /** Filtered, counted and paged in SQL. */
   list(query: ListQuery, viewer: ContentViewer, options?: ContentListOptions): Promise<Page<ContentRecord>>;
   /** Internal ids of the given public ids among items that are not deleted. */

@@ -5,6 +5,8 @@
 import type { AssignmentStore } from './assignment-store.ts';
 import type { ChannelStore } from './channel-store.ts';
 import type { ContentStore } from './content-store.ts';
+import type { EnrollmentStore } from './enrollment-store.ts';
+import type { EventStore, LocationStore } from './event-store.ts';
 import type { GroupStore } from './group-store.ts';
 import type { InsightStore } from './insight-store.ts';
 import type { JobStore } from './job-store.ts';
@@ -26,6 +28,9 @@ export interface Stores {
   insights: InsightStore;
   webhookEndpoints: WebhookEndpointStore;
   webhookDeliveries: WebhookDeliveryStore;
+  events: EventStore;
+  locations: LocationStore;
+  enrollments: EnrollmentStore;
   savedReports: SavedReportStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the

@@ -39,6 +39,9 @@ export const datetimeField = () =>
 export const dateField = () =>
   z.string().refine((value) => parseDate(value) !== null, { error: 'Must be a date in the form YYYY-MM-DD.' });
 
+/** The body of an action that takes none: anything sent is a mistake worth a 422. */
+export const noBodyInput = z.strictObject({});
+
 /** Public shape of a referenced user, as embedded in other resources. */
 export const userRefSchema = z.object({
   public_id: z.string(),

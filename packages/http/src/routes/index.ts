@@ -3,8 +3,11 @@ import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { assignmentRoutes } from './assignments.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
+import { enrollmentRoutes } from './enrollments.ts';
+import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
 import { insightRoutes } from './insights.ts';
+import { locationRoutes } from './locations.ts';
 import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -19,6 +22,9 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   assignmentRoutes(routes, lectern);
   insightRoutes(routes, lectern);
   webhookRoutes(routes, lectern);
+  locationRoutes(routes, lectern);
+  eventRoutes(routes, lectern);
+  enrollmentRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
   return routes.finalize();
 }

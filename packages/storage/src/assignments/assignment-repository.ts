@@ -268,6 +268,7 @@ export class AssignmentRepository implements AssignmentStore {
         feedback_text: changes.feedbackText,
         drop_reason: changes.dropReason,
         attempt: changes.attempt,
+        enrollment_id: changes.enrollmentId,
         modified: changes.modified,
       }).filter(([, value]) => value !== undefined),
     );

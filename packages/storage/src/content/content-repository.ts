@@ -14,6 +14,7 @@ import type {
   Page,
 } from '@lectern/core';
 import type { ContentItemsTable, Database } from '../schema.ts';
+import { byOwner } from '../shared/by-owner.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 import { narrowList, rqlColumn, rqlList, type ListJoins } from '../reports/rql-list.ts';
 import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
@@ -91,7 +92,7 @@ function visibleToMember(eb: AnyEb, alias: string, userId: number): Expression<S
   ]);
 }
 
-/** Items that are not deleted and that `viewer` may see. */
+/** Items that are not deleted and that `viewer` may see; the events area lists its items with it too. */
 export function visibleTo(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
   const live = eb(`${alias}.deleted_at`, 'is', null);
   return viewer.memberId === null ? live : eb.and([live, visibleToMember(eb, alias, viewer.memberId)]);
@@ -152,7 +153,7 @@ function accessGroupList(element: string) {
   );
 }
 
-const contentListDefinition: ListDefinition = {
+export const contentListDefinition: ListDefinition = {
   filters: {
     content_type: (eb, value) => eb('ci.content_type', 'in', value as string[]),
     is_archived: (eb, value) => eb('ci.is_archived', '=', fromBool(value === true)),
@@ -184,17 +185,6 @@ const contentListDefinition: ListDefinition = {
   },
   tiebreak: 'ci.id',
 };
-
-/** Groups rows of a one-to-many read by their owner's id. */
-function byOwner<R extends { owner: number }, V>(rows: readonly R[], value: (row: R) => V): Map<number, V[]> {
-  const grouped = new Map<number, V[]>();
-  for (const row of rows) {
-    const list = grouped.get(row.owner) ?? [];
-    list.push(value(row));
-    grouped.set(row.owner, list);
-  }
-  return grouped;
-}
 
 export class ContentRepository implements ContentStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -260,6 +250,19 @@ export class ContentRepository implements ContentStore {
 
   findByPublicId(publicId: string, viewer: ContentViewer): Promise<ContentRecord | undefined> {
     return this.findOne((eb) => eb('ci.public_id', '=', publicId), viewer);
+  }
+
+  async findByIds(ids: readonly number[], viewer: ContentViewer): Promise<ContentRecord[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('content_items as ci')
+      .leftJoin('channels as ch', 'ch.id', 'ci.channel_id')
+      .select(contentColumns)
+      .select(averageRating.as('avg_feedback_rating'))
+      .where('ci.id', 'in', [...ids])
+      .where((eb) => visibleTo(eb, viewer, 'ci'))
+      .execute();
+    return this.toRecords(rows as ContentRow[], viewer);
   }
 
   /** The viewer's visibility rule applies to a saved report's narrowing as to any list. */

@@ -1,0 +1,184 @@
+import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
+import { lifecycleOf } from '../assignments/assignment.ts';
+import type { AssignmentService } from '../assignments/assignment-service.ts';
+import { viewerFor } from '../content/content-rules.ts';
+import type { EventRecord } from '../events/event.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
+import type { Job } from '../jobs/job.ts';
+import { everyItem } from '../ports/content-store.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso } from '../shared/clock.ts';
+import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
+import { assertIfMatch } from '../shared/etag.ts';
+import { isUuid } from '../shared/ids.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { noBodyInput } from '../shared/schema.ts';
+import { parseInput } from '../shared/validation.ts';
+import type { WriteOptions } from '../users/user-service.ts';
+import {
+  createEnrollmentInput,
+  enrollmentListSpec,
+  type CreateEnrollmentInput,
+  type Enrollment,
+  type EnrollmentAction,
+  type EnrollmentRecord,
+} from './enrollment.ts';
+import { checkin, decideEnrollment, drop, limitsFor, offeredMethods, undoCheckin, type EnrollmentChange } from './enrollment-rules.ts';
+import { ownedAssignmentChange } from './owned-assignment.ts';
+import type { Waitlist } from './waitlist.ts';
+
+export const ENROLLMENTS_JOB = 'enrollments';
+export const MAX_BULK_ENROLLMENTS = 200;
+
+/** What role `user` may do to its own enrollments (decisions §1); check-in is taken by staff. */
+const learnerActions: ReadonlySet<EnrollmentAction> = new Set(['drop', 'undo-checkin']);
+
+export interface EnrollResult {
+  enrollment: Enrollment;
+  /** false when an identical active enrollment was returned (200 rather than 201) */
+  created: boolean;
+}
+
+export class EnrollmentService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly assignments: AssignmentService,
+    private readonly waitlist: Waitlist,
+    private readonly jobs: JobEngine,
+  ) {
+    jobs.register({
+      name: ENROLLMENTS_JOB,
+      maxItems: MAX_BULK_ENROLLMENTS,
+      handle: async (tx, ctx, item) => {
+        await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
+      },
+    });
+  }
+
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Enrollment>> {
+    authorize(ctx.actor, 'enrollments:read');
+    const query = parseListQuery(enrollmentListSpec, params);
+    const ownerId = isLearner(ctx.actor) ? ctx.actor.userId : null;
+    return toListResult(query, await this.deps.storage.enrollments.list(query, { ownerId }), (record) => record.view);
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<Enrollment> {
+    authorize(ctx.actor, 'enrollments:read');
+    return (await this.require(this.deps.storage, ctx.actor, publicId)).view;
+  }
+
+  /** `POST /enrollments/`: create-or-get; every decision and its write in one transaction. */
+  async create(ctx: RequestContext, body: unknown): Promise<EnrollResult> {
+    authorize(ctx.actor, 'enrollments:write');
+    const input = parseInput(createEnrollmentInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const { record, created } = await this.enrollInTx(tx, ctx.actor, input);
+      return { enrollment: record.view, created };
+    });
+  }
+
+  /** `checkin`, `drop`, `undo-checkin`: 200 with the enrollment, or the state's 409. */
+  async act(ctx: RequestContext, publicId: string, action: EnrollmentAction, body: unknown, options: WriteOptions = {}): Promise<Enrollment> {
+    authorize(ctx.actor, 'enrollments:write');
+    parseInput(noBodyInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, ctx.actor, publicId);
+      if (isLearner(ctx.actor) && !learnerActions.has(action)) throw forbidden('Check-in is recorded by the event organizers.');
+      assertIfMatch(options.ifMatch, current.view);
+      const now = nowIso(this.deps.clock);
+      const lifecycle = { status: current.status, checkin_datetime: current.checkinDatetime };
+      const change = action === 'checkin' ? checkin(lifecycle, now) : action === 'drop' ? drop(lifecycle) : undoCheckin(lifecycle);
+      return (await this.applyChange(tx, current, change)).view;
+    });
+  }
+
+  /** `POST /enrollments/bulk/`: 202 with the stored job. */
+  async bulkCreate(ctx: RequestContext, body: unknown): Promise<Job> {
+    authorize(ctx.actor, 'enrollments:write');
+    return this.jobs.submit(ctx, ENROLLMENTS_JOB, body);
+  }
+
+  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
+    authorize(ctx.actor, 'enrollments:read');
+    return this.jobs.get(ctx, ENROLLMENTS_JOB, publicId);
+  }
+
+  /**
+   * The create-or-get rules, shared by the bulk job's items. The counts the decision reads and the
+   * row it writes are in the caller's transaction, which SQLite serialises with every other
+   * writer: two requests can never both take the last seat.
+   */
+  private async enrollInTx(tx: Stores, actor: Actor, input: CreateEnrollmentInput): Promise<{ record: EnrollmentRecord; created: boolean }> {
+    if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only enroll yourself.');
+    const user = await tx.users.findByPublicId(input.user_id);
+    if (!user) throw fieldError('user_id', 'No user has this public_id.');
+    const event = await tx.events.findByPublicId(input.event_id, 'event', viewerFor(actor));
+    if (!event) throw fieldError('event_id', 'No event has this public_id.');
+    const method = input.attendance_method;
+
+    const existing = await tx.enrollments.findActive(event.id, user.id);
+    // create-or-get answers an identical enrollment whatever has changed since, so retries are safe
+    if (existing?.method !== method) {
+      if (event.content.summary.is_archived) throw conflict('archived', 'This event is archived and takes no new enrollments.');
+      // enrolling owns an assignment: a learner may do it only where it may assign itself
+      if (isLearner(actor) && !event.content.summary.is_self_assignable) throw forbidden('This event does not take self-enrollment.');
+    }
+    const decision = decideEnrollment({
+      method,
+      offered: offeredMethods(event.settings),
+      capacity: { ...limitsFor(event.settings, method), ...(await tx.enrollments.countActive(event.id, method)) },
+      existingActive: existing && { method: existing.method, status: existing.status },
+      acceptWaitlist: input.accept_waitlist ?? false,
+    });
+    if (decision.outcome === 'existing') return { record: existing!, created: false };
+
+    const now = nowIso(this.deps.clock);
+    const id = await tx.enrollments.insert({ publicId: this.deps.ids.uuid(), userId: user.id, eventId: event.id, method, status: decision.outcome, created: now });
+    await tx.enrollments.update(id, { assignmentId: await this.ownAssignment(tx, user.id, event, id), modified: now });
+    const record = (await tx.enrollments.findById(id))!;
+    await this.deps.events.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));
+    return { record, created: true };
+  }
+
+  /**
+   * The assignment a new enrollment owns (decisions §5), starting at not_started. The user may
+   * already have one for the event: a dropped one (from an earlier enrollment, or dropped on its
+   * own) is history, so it is deleted and a fresh one created; any other is taken over as it is.
+   */
+  private async ownAssignment(tx: Stores, userId: number, event: EventRecord, enrollmentId: number): Promise<number> {
+    let live = await tx.assignments.findLive(userId, event.id);
+    if (live && live.data.state === 'dropped') {
+      await this.assignments.deleteInTx(tx, live);
+      live = undefined;
+    }
+    if (!live) return (await this.assignments.ensureInTx(tx, { userId, contentId: event.id, enrollmentId })).record.id;
+    if (live.enrollmentId !== enrollmentId) await this.assignments.attachToEnrollmentInTx(tx, live, enrollmentId);
+    return live.id;
+  }
+
+  /** Writes an action's change, moves the owned assignment, records events, and fills a freed seat. */
+  private async applyChange(tx: Stores, current: EnrollmentRecord, change: EnrollmentChange): Promise<EnrollmentRecord> {
+    if (!change.changed) return current;
+    const now = nowIso(this.deps.clock);
+    await tx.enrollments.update(current.id, { status: change.next.status, checkinDatetime: change.next.checkin_datetime, modified: now });
+    if (change.assignment) {
+      const owned = await tx.assignments.findById(current.assignmentId);
+      const move = owned && ownedAssignmentChange(lifecycleOf(owned), change.assignment, now);
+      if (owned && move) await this.assignments.commitLifecycleInTx(tx, owned, move);
+    }
+    const after = (await tx.enrollments.findById(current.id))!;
+    await this.deps.events.record(tx, ...change.events.map((type) => ({ type, object: after.view })));
+    const event = change.freesSeat ? await tx.events.findById(current.eventId, everyItem) : undefined;
+    // a deleted event has no seats to give
+    if (event) await this.waitlist.fillFreedSeats(tx, event, [current.method]);
+    return after;
+  }
+
+  /** An enrollment the actor may see: role `user` sees only its own; everything else is 404. */
+  private async require(stores: Stores, actor: Actor, publicId: string): Promise<EnrollmentRecord> {
+    const record = isUuid(publicId) ? await stores.enrollments.findByPublicId(publicId) : undefined;
+    if (!record || (isLearner(actor) && record.userId !== actor.userId)) throw notFound('Enrollment');
+    return record;
+  }
+}

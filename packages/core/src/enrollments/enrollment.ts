@@ -1,0 +1,63 @@
+/**
+ * Enrollments (spec "Enrollment", decisions §5): a user's seat, or place on the wait list, for one
+ * attendance method of one event. The decisions themselves are pure (enrollment-rules.ts).
+ */
+import { z } from 'zod';
+import { assignmentStates, type AssignmentState } from '../assignments/assignment-machine.ts';
+import type { ListSpec } from '../shared/list-query.ts';
+import { publicIdField, userRefSchema } from '../shared/schema.ts';
+import { attendanceMethods, enrollmentStatuses, type AttendanceMethod, type EnrollmentStatus } from './enrollment-rules.ts';
+
+/** The GET shape, and the payload of every `enrollment.*` webhook event. */
+export const enrollmentSchema = z.object({
+  public_id: z.string(),
+  user: userRefSchema,
+  event: z.object({ public_id: z.string(), name: z.string() }),
+  status: z.enum(enrollmentStatuses),
+  attendance_method: z.enum(attendanceMethods),
+  checkin_datetime: z.string().nullable(),
+  /** the state of the assignment the enrollment owns */
+  state: z.enum(assignmentStates),
+  created: z.string(),
+});
+export type Enrollment = z.infer<typeof enrollmentSchema>;
+
+/** A stored enrollment: the view plus the internal keys the service works with. */
+export interface EnrollmentRecord {
+  id: number;
+  userId: number;
+  eventId: number;
+  /** the owned assignment's internal id */
+  assignmentId: number;
+  method: AttendanceMethod;
+  status: EnrollmentStatus;
+  checkinDatetime: string | null;
+  state: AssignmentState;
+  view: Enrollment;
+}
+
+/** Also the item of `POST /enrollments/bulk/` (decisions §6). */
+export const createEnrollmentInput = z.strictObject({
+  user_id: publicIdField(),
+  event_id: publicIdField(),
+  attendance_method: z.enum(attendanceMethods),
+  accept_waitlist: z.boolean().optional(),
+});
+export type CreateEnrollmentInput = z.output<typeof createEnrollmentInput>;
+
+export const enrollmentActions = ['checkin', 'drop', 'undo-checkin'] as const;
+export type EnrollmentAction = (typeof enrollmentActions)[number];
+
+export const enrollmentListSpec = {
+  filters: {
+    user: { kind: 'uuid' },
+    event: { kind: 'uuid' },
+    status: { kind: 'enum', values: enrollmentStatuses, multiple: true },
+    attendance_method: { kind: 'enum', values: attendanceMethods },
+    state: { kind: 'enum', values: assignmentStates, multiple: true },
+    is_checked_in: { kind: 'boolean' },
+  },
+  ranges: { created: 'datetime' },
+  ordering: ['created'],
+  defaultOrdering: ['created'],
+} as const satisfies ListSpec;

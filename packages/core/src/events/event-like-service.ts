@@ -1,0 +1,116 @@
+import type { z } from 'zod';
+import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
+import type { Job } from '../jobs/job.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { assertIfMatch } from '../shared/etag.ts';
+import type { ListResult, ListSpec, QueryParams } from '../shared/list-query.ts';
+import { parseInput } from '../shared/validation.ts';
+import type { WriteOptions } from '../users/user-service.ts';
+import type { EventKind, EventRecord } from './event.ts';
+import type { EventItems } from './event-items.ts';
+import { facilitatorsView, type Facilitators } from './facilitators.ts';
+
+/** Items per bulk PATCH (spec Limits). */
+export const MAX_BULK_EVENT_UPDATES = 200;
+
+/** How one kind (events or series) reads and updates; the base class does the rest alike. */
+export interface EventLikeKind<V, W> {
+  kind: EventKind;
+  /** the bulk PATCH's job kind, which is also its wrapper key (`events`, `event_series`) */
+  jobKind: string;
+  listSpec: ListSpec;
+  view: (record: EventRecord) => V;
+  updateInput: z.ZodType<W>;
+  /** a PATCH body plus `public_id`, for the bulk update */
+  bulkItemInput: z.ZodType<W & { public_id: string }>;
+}
+
+/**
+ * What `/events/` and `/event-series/` offer alike: list, get, PATCH (and its bulk item), DELETE
+ * and the facilitators sub-resource, with the events scopes. Subclasses add create and say how
+ * a PATCH applies.
+ */
+export abstract class EventLikeService<V, W extends object> {
+  constructor(
+    protected readonly deps: ServiceDeps,
+    protected readonly items: EventItems,
+    private readonly jobs: JobEngine,
+    private readonly shape: EventLikeKind<V, W>,
+  ) {
+    jobs.register({
+      name: shape.jobKind,
+      maxItems: MAX_BULK_EVENT_UPDATES,
+      handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx.actor, item),
+    });
+  }
+
+  /** Applies a validated PATCH body to `current` and answers the stored result. */
+  protected abstract applyUpdate(tx: Stores, actor: Actor, current: EventRecord, input: W): Promise<EventRecord>;
+
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<V>> {
+    authorize(ctx.actor, 'events:read');
+    return this.items.list(this.deps.storage, ctx.actor, this.shape.kind, this.shape.listSpec, params, this.shape.view);
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<V> {
+    authorize(ctx.actor, 'events:read');
+    return this.shape.view(await this.require(this.deps.storage, ctx.actor, publicId));
+  }
+
+  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<V> {
+    authorize(ctx.actor, 'events:write');
+    const input = parseInput(this.shape.updateInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, ctx.actor, publicId);
+      assertIfMatch(options.ifMatch, this.shape.view(current));
+      return this.shape.view(await this.applyUpdate(tx, ctx.actor, current, input));
+    });
+  }
+
+  /**
+   * One item of the kind's bulk PATCH, run by the job engine inside the transaction it gives the
+   * item: throws (422/404/…) for an item that fails, which the job counts and moves past.
+   */
+  async bulkUpdateItem(tx: Stores, actor: Actor, item: unknown): Promise<void> {
+    const { public_id: publicId, ...input } = parseInput(this.shape.bulkItemInput, item);
+    await this.applyUpdate(tx, actor, await this.require(tx, actor, publicId), input as unknown as W);
+  }
+
+  /** `PATCH /events/bulk/`, `PATCH /event-series/bulk/`: 202 with the stored job. */
+  async bulkUpdate(ctx: RequestContext, body: unknown): Promise<Job> {
+    authorize(ctx.actor, 'events:write');
+    return this.jobs.submit(ctx, this.shape.jobKind, body);
+  }
+
+  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
+    authorize(ctx.actor, 'events:read');
+    return this.jobs.get(ctx, this.shape.jobKind, publicId);
+  }
+
+  async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {
+    authorize(ctx.actor, 'events:write');
+    await this.deps.storage.transaction(async (tx) => {
+      const current = await this.require(tx, ctx.actor, publicId);
+      assertIfMatch(options.ifMatch, this.shape.view(current));
+      await this.items.remove(tx, current);
+    });
+  }
+
+  async facilitators(ctx: RequestContext, publicId: string): Promise<Facilitators> {
+    authorize(ctx.actor, 'events:read');
+    return facilitatorsView((await this.require(this.deps.storage, ctx.actor, publicId)).facilitators);
+  }
+
+  async replaceFacilitators(ctx: RequestContext, publicId: string, body: unknown): Promise<Facilitators> {
+    authorize(ctx.actor, 'events:write');
+    return this.deps.storage.transaction(async (tx) =>
+      this.items.replaceFacilitators(tx, await this.require(tx, ctx.actor, publicId), body),
+    );
+  }
+
+  protected require(stores: Stores, actor: Actor, publicId: string): Promise<EventRecord> {
+    return this.items.require(stores, actor, publicId, this.shape.kind);
+  }
+}

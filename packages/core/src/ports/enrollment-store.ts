@@ -1,0 +1,42 @@
+import type { AttendanceMethod, EnrollmentStatus } from '../enrollments/enrollment-rules.ts';
+import type { EnrollmentRecord } from '../enrollments/enrollment.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
+
+export interface NewEnrollmentRow {
+  publicId: string;
+  userId: number;
+  eventId: number;
+  method: AttendanceMethod;
+  status: EnrollmentStatus;
+  created: string;
+}
+
+export interface EnrollmentChanges {
+  status?: EnrollmentStatus;
+  checkinDatetime?: string | null;
+  assignmentId?: number;
+  modified: string;
+}
+
+export interface EnrollmentListOptions {
+  /** role `user` sees only its own enrollments: its internal id, or null for everyone's */
+  ownerId: number | null;
+}
+
+/**
+ * Enrollments, those of deleted events included (history, like assignments of deleted content).
+ * Capacity is decided from `countActive` inside the transaction that writes the result.
+ */
+export interface EnrollmentStore {
+  insert(row: NewEnrollmentRow): Promise<number>;
+  update(id: number, changes: EnrollmentChanges): Promise<void>;
+  findById(id: number): Promise<EnrollmentRecord | undefined>;
+  findByPublicId(publicId: string): Promise<EnrollmentRecord | undefined>;
+  /** The user's enrollment in the event that is not dropped, if any (at most one). */
+  findActive(eventId: number, userId: number): Promise<EnrollmentRecord | undefined>;
+  /** Enrolled (checked in or not) and waitlisted enrollments of one method of one event. */
+  countActive(eventId: number, method: AttendanceMethod): Promise<{ enrolled: number; waitlisted: number }>;
+  /** The first `limit` waitlisted enrollments of one method, oldest first. */
+  oldestWaitlisted(eventId: number, method: AttendanceMethod, limit: number): Promise<EnrollmentRecord[]>;
+  list(query: ListQuery, options: EnrollmentListOptions): Promise<Page<EnrollmentRecord>>;
+}

@@ -1,0 +1,34 @@
+import type { EventKind, EventRecord, EventSettings, FacilitatorRole } from '../events/event.ts';
+import type { Location } from '../events/location.ts';
+import type { ScheduledTimeslot } from '../events/timeslot.ts';
+import type { TimeslotTimes } from '../events/wall-clock.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { ContentViewer } from './content-store.ts';
+
+/** The columns an event or series keeps beside its content row; the span is null for a series. */
+export interface EventDetailsRow extends EventSettings {
+  seriesId: number | null;
+  span: TimeslotTimes | null;
+}
+
+/** A timeslot to store; with `id`, an existing row of the same event keeps its id. */
+export type TimeslotRow = ScheduledTimeslot & { id?: number };
+
+export interface EventStore {
+  insertDetails(contentId: number, row: EventDetailsRow): Promise<void>;
+  updateDetails(contentId: number, changes: Partial<EventDetailsRow>): Promise<void>;
+  /** Makes the event's timeslots exactly `slots`: rows with a known id are updated, the others replaced. */
+  saveTimeslots(eventId: number, slots: readonly TimeslotRow[]): Promise<void>;
+  /** Replaces the facilitators, in the order given within each role. */
+  setFacilitators(contentId: number, entries: ReadonlyArray<{ userId: number; role: FacilitatorRole }>): Promise<void>;
+  /** An event or series that is not deleted and that `viewer` may see (content visibility). */
+  findById(id: number, viewer: ContentViewer): Promise<EventRecord | undefined>;
+  findByPublicId(publicId: string, kind: EventKind, viewer: ContentViewer): Promise<EventRecord | undefined>;
+  list(query: ListQuery, kind: EventKind, viewer: ContentViewer): Promise<Page<EventRecord>>;
+}
+
+export interface LocationStore {
+  insert(row: { name: string; timezone: string; created: string }): Promise<Location>;
+  findById(id: number): Promise<Location | undefined>;
+  list(query: ListQuery): Promise<Page<Location>>;
+}

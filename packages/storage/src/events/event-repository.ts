@@ -1,0 +1,260 @@
+import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
+import {
+  everyItem,
+  noEnrollments,
+  type AttendanceMethod,
+  type EnrollmentCounts,
+  type ContentRecord,
+  type ContentViewer,
+  type EventDetailsRow,
+  type EventKind,
+  type EventRecord,
+  type EventStore,
+  type FacilitatorEntry,
+  type FacilitatorRole,
+  type ListQuery,
+  type Page,
+  type StoredTimeslot,
+  type TimeslotRow,
+} from '@lectern/core';
+import type { ContentRepository } from '../content/content-repository.ts';
+import { contentListDefinition, visibleTo } from '../content/content-repository.ts';
+import type { Database, EventDetailsTable } from '../schema.ts';
+import { byOwner } from '../shared/by-owner.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+
+const { is_archived, is_hidden, channel, tag } = contentListDefinition.filters;
+
+/** Events and series list alike; each kind's ListSpec decides which of these a client may use. */
+const eventListDefinition: ListDefinition = {
+  filters: {
+    is_archived: is_archived!,
+    is_hidden: is_hidden!,
+    channel: channel!,
+    tag: tag!,
+    location_id: (eb, value) => eb('ed.location_id', '=', value),
+    is_local: (eb, value) => eb('ed.is_local', '=', fromBool(value === true)),
+    is_online: (eb, value) => eb('ed.is_online', '=', fromBool(value === true)),
+    event_series_id: (eb, value) =>
+      eb(
+        'ed.series_id',
+        '=',
+        eb.selectFrom('content_items as sf').select('sf.id').where('sf.public_id', '=', value)
+          .where('sf.content_type', '=', 'event_type')
+          .where('sf.deleted_at', 'is', null),
+      ),
+  },
+  ranges: { created: 'ci.created', modified: 'ci.modified', starts_at_utc: 'ed.starts_at_utc' },
+  search: ['ci.name'],
+  ordering: {
+    name: 'ci.name',
+    created: 'ci.created',
+    modified: 'ci.modified',
+    starts_at: 'ed.starts_at_utc',
+    duration: 'ci.duration_minutes',
+  },
+  tiebreak: 'ci.id',
+};
+
+type DetailsRow = Selectable<EventDetailsTable> & {
+  series_public_id: string | null;
+  series_name: string | null;
+  location_name: string | null;
+  location_timezone: string | null;
+};
+
+const bool = (value: boolean | undefined) => (value === undefined ? undefined : fromBool(value));
+
+/** The settings and span of a write as columns; undefined where the write leaves them alone. */
+function detailColumns(changes: Partial<EventDetailsRow>) {
+  const span = changes.span;
+  return Object.fromEntries(
+    Object.entries({
+      series_id: changes.seriesId,
+      location_id: changes.location_id,
+      is_local: bool(changes.is_local),
+      is_online: bool(changes.is_online),
+      enrollment_limit: changes.enrollment_limit,
+      wait_list_limit: changes.wait_list_limit,
+      online_enrollment_limit: changes.online_enrollment_limit,
+      online_wait_list_limit: changes.online_wait_list_limit,
+      body_markdown: changes.body_markdown,
+      external_link: changes.external_link,
+      external_link_description: changes.external_link_description,
+      cover_url: changes.cover_url,
+      starts_at: span === undefined ? undefined : (span?.starts_at ?? null),
+      ends_at: span === undefined ? undefined : (span?.ends_at ?? null),
+      starts_at_utc: span === undefined ? undefined : (span?.starts_at_utc ?? null),
+      ends_at_utc: span === undefined ? undefined : (span?.ends_at_utc ?? null),
+    }).filter(([, value]) => value !== undefined),
+  );
+}
+
+export class EventRepository implements EventStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly content: ContentRepository,
+  ) {}
+
+  async insertDetails(contentId: number, row: EventDetailsRow): Promise<void> {
+    await this.db
+      .insertInto('event_details')
+      .values({ content_id: contentId, ...detailColumns(row) } as Selectable<EventDetailsTable>)
+      .execute();
+  }
+
+  async updateDetails(contentId: number, changes: Partial<EventDetailsRow>): Promise<void> {
+    const columns = detailColumns(changes);
+    if (Object.keys(columns).length === 0) return;
+    await this.db.updateTable('event_details').set(columns).where('content_id', '=', contentId).execute();
+  }
+
+  async saveTimeslots(eventId: number, slots: readonly TimeslotRow[]): Promise<void> {
+    const kept = slots.flatMap((slot) => (slot.id === undefined ? [] : [slot.id]));
+    let removal = this.db.deleteFrom('event_timeslots').where('event_id', '=', eventId);
+    if (kept.length > 0) removal = removal.where('id', 'not in', kept);
+    await removal.execute();
+    for (const { id, ...slot } of slots) {
+      if (id === undefined) continue;
+      await this.db.updateTable('event_timeslots').set(slot).where('id', '=', id).where('event_id', '=', eventId).execute();
+    }
+    const added = slots.filter((slot) => slot.id === undefined);
+    if (added.length > 0) await this.db.insertInto('event_timeslots').values(added.map((slot) => ({ ...slot, event_id: eventId }))).execute();
+  }
+
+  async setFacilitators(contentId: number, entries: ReadonlyArray<{ userId: number; role: FacilitatorRole }>): Promise<void> {
+    await this.db.deleteFrom('event_facilitators').where('content_id', '=', contentId).execute();
+    if (entries.length === 0) return;
+    await this.db
+      .insertInto('event_facilitators')
+      .values(entries.map((entry, position) => ({ content_id: contentId, role: entry.role, position, user_id: entry.userId })))
+      .execute();
+  }
+
+  findById(id: number, viewer: ContentViewer): Promise<EventRecord | undefined> {
+    return this.findOne((eb) => eb('ci.id', '=', id), viewer);
+  }
+
+  findByPublicId(publicId: string, kind: EventKind, viewer: ContentViewer): Promise<EventRecord | undefined> {
+    return this.findOne((eb) => eb.and([eb('ci.public_id', '=', publicId), eb('ci.content_type', '=', kind)]), viewer);
+  }
+
+  async list(query: ListQuery, kind: EventKind, viewer: ContentViewer): Promise<Page<EventRecord>> {
+    const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, eventListDefinition);
+    const { rows, total } = await fetchPage<{ id: number }>(filtered, query, eventListDefinition, (q) => q.select('ci.id'));
+    return { total, items: await this.records(rows.map((row) => row.id)) };
+  }
+
+  /** Events and series (content with details) that `viewer` may see. */
+  private items(viewer: ContentViewer) {
+    return this.db
+      .selectFrom('content_items as ci')
+      .innerJoin('event_details as ed', 'ed.content_id', 'ci.id')
+      .where((eb) => visibleTo(eb, viewer, 'ci'));
+  }
+
+  private async findOne(where: (eb: AnyEb) => Expression<SqlBool>, viewer: ContentViewer): Promise<EventRecord | undefined> {
+    const row = await this.items(viewer).select('ci.id').where(where).executeTakeFirst();
+    return row ? (await this.records([row.id]))[0] : undefined;
+  }
+
+  /** Full records for ids already checked for visibility, in the same order: one query per relation (and the counts). */
+  private async records(ids: readonly number[]): Promise<EventRecord[]> {
+    if (ids.length === 0) return [];
+    // sequential: a transaction's queries share one connection
+    const contents = new Map((await this.content.findByIds(ids, everyItem)).map((record) => [record.id, record]));
+    const details = await this.db
+      .selectFrom('event_details as ed')
+      // a deleted series no longer names its events (decisions §5)
+      .leftJoin('content_items as s', (join) => join.onRef('s.id', '=', 'ed.series_id').on('s.deleted_at', 'is', null))
+      .leftJoin('locations as l', 'l.id', 'ed.location_id')
+      .selectAll('ed')
+      .select(['s.public_id as series_public_id', 's.name as series_name', 'l.name as location_name', 'l.timezone as location_timezone'])
+      .where('ed.content_id', 'in', [...ids])
+      .execute();
+    const slotRows = await this.db
+      .selectFrom('event_timeslots')
+      .selectAll()
+      .where('event_id', 'in', [...ids])
+      .orderBy('event_id')
+      .orderBy('starts_at_utc')
+      .orderBy('id')
+      .execute();
+    const facilitatorRows = await this.db
+      .selectFrom('event_facilitators as f')
+      .innerJoin('users as u', 'u.id', 'f.user_id')
+      .select(['f.content_id as owner', 'f.role', 'f.user_id', 'u.public_id', 'u.name', 'u.email'])
+      .where('f.content_id', 'in', [...ids])
+      .orderBy('f.content_id')
+      .orderBy('f.position')
+      .execute();
+    const countRows = await this.db
+      .selectFrom('enrollments')
+      .select(['event_id', 'attendance_method', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('event_id', 'in', [...ids])
+      .where('status', '<>', 'dropped')
+      .groupBy(['event_id', 'attendance_method', 'status'])
+      .execute();
+    const detailsById = new Map(details.map((row) => [row.content_id, row]));
+    const counts = new Map<number, EnrollmentCounts>();
+    for (const row of countRows) {
+      const eventCounts = counts.get(row.event_id) ?? noEnrollments();
+      eventCounts[row.attendance_method as AttendanceMethod][row.status as 'enrolled' | 'waitlisted'] = Number(row.count);
+      counts.set(row.event_id, eventCounts);
+    }
+    const slots = byOwner(
+      slotRows.map(({ event_id, ...slot }) => ({ owner: event_id, slot })),
+      (row): StoredTimeslot => row.slot,
+    );
+    const facilitators = byOwner(facilitatorRows, (row): FacilitatorEntry => ({
+      userId: row.user_id,
+      role: row.role as FacilitatorRole,
+      user: { public_id: row.public_id, name: row.name, email: row.email },
+    }));
+    return ids.flatMap((id) => {
+      const content = contents.get(id);
+      const row = detailsById.get(id);
+      if (!content || !row) return [];
+      return [toEventRecord(content, row, slots.get(id) ?? [], facilitators.get(id) ?? [], counts.get(id) ?? noEnrollments())];
+    });
+  }
+}
+
+function toEventRecord(
+  content: ContentRecord,
+  row: DetailsRow,
+  timeslots: StoredTimeslot[],
+  facilitators: FacilitatorEntry[],
+  enrollmentCounts: EnrollmentCounts,
+): EventRecord {
+  return {
+    id: content.id,
+    kind: content.contentType as EventKind,
+    content,
+    settings: {
+      location_id: row.location_id,
+      is_local: toBool(row.is_local),
+      is_online: toBool(row.is_online),
+      enrollment_limit: row.enrollment_limit,
+      wait_list_limit: row.wait_list_limit,
+      online_enrollment_limit: row.online_enrollment_limit,
+      online_wait_list_limit: row.online_wait_list_limit,
+      body_markdown: row.body_markdown,
+      external_link: row.external_link,
+      external_link_description: row.external_link_description,
+      cover_url: row.cover_url,
+    },
+    series:
+      row.series_id !== null && row.series_public_id !== null
+        ? { id: row.series_id, public_id: row.series_public_id, name: row.series_name! }
+        : null,
+    location: row.location_id === null ? null : { id: row.location_id, name: row.location_name!, timezone: row.location_timezone! },
+    timeslots,
+    span:
+      row.starts_at === null
+        ? null
+        : { starts_at: row.starts_at, ends_at: row.ends_at!, starts_at_utc: row.starts_at_utc!, ends_at_utc: row.ends_at_utc! },
+    facilitators,
+    enrollmentCounts,
+  };
+}
