@@ -117,6 +117,8 @@ describe('saved reports agree with the evaluator on every resource', () => {
     lists.groups = (params) => lectern.groups.list(ctx, params);
     lists.content_items = (params) => lectern.content.list(ctx, params);
     lists.assignments = (params) => lectern.assignments.list(ctx, params);
+    lists.enrollments = (params) => lectern.enrollments.list(ctx, params);
+    lists.events = (params) => lectern.scheduledEvents.list(ctx, params);
 
     const names = ['Ada Lovelace', 'ada', 'Bob', 'Zoë 😀', "O'Brien", '50% off_x', 'Émile', 'grace HOPPER', 'a\\b', 'Yu'];
     const users: User[] = [];
@@ -182,6 +184,40 @@ describe('saved reports agree with the evaluator on every resource', () => {
         if (step === 4) await lectern.assignments.act(ctx, assignment.public_id, 'exempt', {});
       }
     }
+
+    const berlin = await lectern.locations.create(ctx, { name: 'Berlin office', timezone: 'Europe/Berlin' });
+    const remote = await lectern.locations.create(ctx, { name: 'Remote', timezone: 'UTC' });
+    const weekly = await lectern.eventSeries.create(ctx, { name: 'Weekly sync', duration: 45, is_online: true, tags: ['sync'] });
+    const gone = await lectern.eventSeries.create(ctx, { name: 'Retired series' });
+    const events = [];
+    for (const [i, name] of ['Kick-off', 'kick-off 2', 'Town hall, Q1', 'Workshop', 'Sync 😀'].entries()) {
+      tick();
+      events.push(
+        await lectern.scheduledEvents.create(ctx, {
+          name,
+          event_series_id: i === 4 ? weekly.public_id : i === 3 ? gone.public_id : null,
+          location_id: i === 0 ? berlin.id : i === 2 ? remote.id : null,
+          is_local: i !== 4,
+          is_online: i % 2 === 0,
+          enrollment_limit: i === 1 ? 1 : 0,
+          tags: i === 2 ? ['all-hands', 'sync'] : undefined,
+          body_markdown: i === 3 ? '# Bring a laptop' : undefined,
+          timeslots: [
+            { starts_at: `2026-0${2 + i}-1${i}T09:00:00Z`, duration: ['PT1H', 'PT90M', 'PT45M', 'PT2H', 'PT3H5M'][i], rooms_info: i % 2 ? 'Room A' : '' },
+            ...(i === 2 ? [{ starts_at: '2026-04-20T14:30:00Z', duration: 'PT30M', watch_link: 'https://example.com/live' }] : []),
+          ],
+        }),
+      );
+    }
+    await lectern.eventSeries.delete(ctx, gone.public_id);
+    for (const [i, user] of users.entries()) {
+      const event = events[i % events.length]!;
+      tick();
+      const method = event.is_online && (i % 2 === 1 || !event.is_local) ? 'online' : 'in_person';
+      const { enrollment } = await lectern.enrollments.create(ctx, { user_id: user.public_id, event_id: event.public_id, attendance_method: method, accept_waitlist: true });
+      if (i % 4 === 1 && enrollment.status === 'enrolled') await lectern.enrollments.act(ctx, enrollment.public_id, 'checkin', {});
+      if (i % 4 === 2) await lectern.enrollments.act(ctx, enrollment.public_id, 'drop', {});
+    }
     tick();
   });
   after(() => lectern.close());
@@ -197,7 +233,7 @@ describe('saved reports agree with the evaluator on every resource', () => {
     }
   }
 
-  for (const resource of ['users', 'groups', 'content_items', 'assignments'] as const) {
+  for (const resource of ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'] as const) {
     it(resource, async () => {
       const catalogue = reportResourceDefinitions[resource]!.catalogue;
       const all = await everything(lists[resource]!);

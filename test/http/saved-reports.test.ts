@@ -394,6 +394,82 @@ describe('saved reports', () => {
     });
   });
 
+  describe('events and enrollments', () => {
+    it('filters events on their schedule, place, series and settings', async () => {
+      const tag = runTag();
+      const post = async (path: string, body: unknown) => {
+        const response = await api.post(`/api/v2/${path}/`, body);
+        assert.equal(response.status, 201, response.text);
+        return response.body;
+      };
+      const berlin = await post('locations', { name: `Berlin ${tag}`, timezone: 'Europe/Berlin' });
+      const series = await post('event-series', { name: `Weekly ${tag}`, duration: 45, is_online: true });
+      const kickoff = await post('events', {
+        name: `Kick-off ${tag}`,
+        location_id: berlin.id,
+        is_local: true,
+        tags: [tag, 'all-hands'],
+        timeslots: [{ starts_at: '2026-03-02T09:00:00Z', duration: 'PT1H30M', rooms_info: 'Hall' }],
+      });
+      const sync = await post('events', {
+        name: `Sync ${tag}`,
+        event_series_id: series.public_id,
+        tags: [tag],
+        timeslots: [
+          { starts_at: '2026-04-06T10:00:00Z' },
+          { starts_at: '2026-04-13T10:00:00Z', watch_link: 'https://example.com/live' },
+        ],
+      });
+      const expectEvents = async (expression: string, ...events: any[]) =>
+        assert.deepEqual(sorted(await run('events', `eq(tags,${tag}),${expression}`)), sorted(idsOf(...events)), expression);
+      await expectEvents('eq(location.name,null())', sync);
+      await expectEvents("eq(location.timezone,'Europe/Berlin')", kickoff);
+      await expectEvents(`eq(location_id,${berlin.id})`, kickoff);
+      await expectEvents(`eq(event_series.public_id,${series.public_id})`, sync);
+      await expectEvents(`ilike(event_series.name,weekly*)`, sync);
+      await expectEvents('ge(starts_at,2026-04-01),lt(starts_at_utc,2026-05-01T00:00:00+02:00)', sync);
+      // 09:00 on a Berlin wall clock is 08:00 UTC in March
+      await expectEvents('lt(starts_at_utc,2026-03-02T09:00:00Z)', kickoff);
+      await expectEvents('eq(starts_at,2026-03-02T09:00:00Z)', kickoff);
+      await expectEvents('eq(timeslots.duration,PT1H30M)', kickoff);
+      await expectEvents('eq(timeslots.duration,PT45M)', sync);
+      await expectEvents('like(timeslots.watch_link,https:*)', sync);
+      await expectEvents('eq(timeslots.rooms_info,Hall)', kickoff);
+      await expectEvents('like(timeslots.starts_at,2026-04-13*)', sync);
+      await expectEvents('eq(is_online,true)', sync);
+      await expectEvents('eq(tags,all-hands),eq(content_type,event)', kickoff);
+      await expectEvents('search=SYNC', sync);
+      const saved = await report('events', `eq(tags,${tag}),ordering(-starts_at_utc)`);
+      assert.deepEqual((await results(saved)).data.map((e: any) => e.public_id), idsOf(sync, kickoff));
+      assert.deepEqual((await results(saved, `event_series_id=${series.public_id}`)).data.map((e: any) => e.public_id), idsOf(sync));
+      assert.deepEqual((await results(saved, 'ordering=name')).data.map((e: any) => e.public_id), idsOf(kickoff, sync));
+      const first = (await results(saved, 'page_size=1')).data[0];
+      assert.deepEqual(first, (await api.get(`/api/v2/events/${sync.public_id}/`)).body, 'rows have the list shape');
+
+      const ann = await newUser({ email: `ann.${tag}@example.com`, name: `Ann ${tag}` });
+      const bob = await newUser({ email: `bob.${tag}@corp.test`, name: `Bob ${tag}` });
+      const enroll = async (user: any, event: any, method: string) => post('enrollments', { user_id: user.public_id, event_id: event.public_id, attendance_method: method });
+      const annKickoff = await enroll(ann, kickoff, 'in_person');
+      const bobKickoff = await enroll(bob, kickoff, 'in_person');
+      const annSync = await enroll(ann, sync, 'online');
+      assert.equal((await api.post(`/api/v2/enrollments/${annKickoff.public_id}/checkin/`, {})).status, 200);
+      assert.equal((await api.post(`/api/v2/enrollments/${annSync.public_id}/drop/`, {})).status, 200);
+      const expectEnrollments = async (expression: string, ...rows: any[]) =>
+        assert.deepEqual(sorted(await run('enrollments', `like(user.name,*${tag}),${expression}`)), sorted(idsOf(...rows)), expression);
+      await expectEnrollments('ne(checkin_datetime,null())', annKickoff);
+      await expectEnrollments('eq(state,completed)', annKickoff);
+      await expectEnrollments('eq(state,not_started),eq(status,enrolled)', bobKickoff);
+      await expectEnrollments('eq(status,dropped)', annSync);
+      await expectEnrollments('eq(attendance_method,online)', annSync);
+      await expectEnrollments(`eq(event.public_id,${kickoff.public_id}),ilike(user.email,*@CORP.test)`, bobKickoff);
+      await expectEnrollments(`like(event.name,Sync*)`, annSync);
+      const byUser = await report('enrollments', `like(user.name,*${tag}),ordering(user.email,-created)`);
+      assert.deepEqual((await results(byUser)).data.map((e: any) => e.public_id), idsOf(annSync, annKickoff, bobKickoff));
+      assert.deepEqual((await results(byUser, 'status=enrolled&is_checked_in=false')).data.map((e: any) => e.public_id), idsOf(bobKickoff));
+      expectExpressionError(await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'enrollments', expression: 'eq(status,cancelled)' }), 10, /Allowed: enrolled, waitlisted, dropped/);
+    });
+  });
+
   describe('content items', () => {
     it('filters on types, tags, access groups, channels and flags', async () => {
       const tag = runTag();

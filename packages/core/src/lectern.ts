@@ -123,6 +123,8 @@ export class Lectern {
       groups: (ctx, params, narrowing) => this.groups.list(ctx, params, narrowing),
       content_items: (ctx, params, narrowing) => this.content.list(ctx, params, narrowing),
       assignments: (ctx, params, narrowing) => this.assignments.list(ctx, params, narrowing),
+      enrollments: (ctx, params, narrowing) => this.enrollments.list(ctx, params, narrowing),
+      events: (ctx, params, narrowing) => this.scheduledEvents.list(ctx, params, narrowing),
     });
   }
 

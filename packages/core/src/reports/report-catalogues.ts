@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import { assignmentListSpec, assignmentSchema } from '../assignments/assignment.ts';
+import { enrollmentListSpec, enrollmentSchema } from '../enrollments/enrollment.ts';
+import { eventListSpec, eventViewSchema } from '../events/event.ts';
 import { contentListSpec, contentSummarySchema } from '../content/content-item.ts';
 import { groupListSpec, groupSchema } from '../groups/group.ts';
 import type { ListSpec } from '../shared/list-query.ts';
@@ -46,10 +48,11 @@ function scalar(schema: z.ZodType, nullable: boolean, textType: TextType): RqlFi
   if (schema instanceof z.ZodNumber) return { type: schema.isInt ? 'integer' : 'number', ...base };
   if (schema instanceof z.ZodBoolean) return { type: 'boolean', ...base };
   if (schema instanceof z.ZodEnum) return { type: 'enum', values: schema.options.map(String), ...base };
+  if (schema instanceof z.ZodLiteral) return { type: 'enum', values: [...schema.values].map(String), ...base };
   return undefined;
 }
 
-const isText = (schema: z.ZodType) => schema instanceof z.ZodString || schema instanceof z.ZodEnum;
+const isText = (schema: z.ZodType) => schema instanceof z.ZodString || schema instanceof z.ZodEnum || schema instanceof z.ZodLiteral;
 
 export interface CatalogueOptions {
   /** fields the `search` pseudo-field covers: those the resource's list `search` covers */
@@ -77,7 +80,8 @@ export function catalogueOf(shape: z.ZodObject, options: CatalogueOptions): RqlC
         const parts = Object.entries(element.shape)
           .filter(([, subValue]) => isText(unwrap(subValue as z.ZodType).inner))
           .map(([sub]) => `${key}.${sub}`);
-        fields[key] = { type: 'string-array', anyOf: parts };
+        // a list of references (`groups`) can be named as a whole; a list of records (`timeslots`) by field only
+        if ('public_id' in element.shape) fields[key] = { type: 'string-array', anyOf: parts };
         for (const part of parts) fields[part] = { type: 'string-array' };
       }
     } else {
@@ -109,9 +113,20 @@ export const reportResourceDefinitions: Partial<Record<ReportResource, ReportRes
     catalogue: catalogueOf(contentSummarySchema, { searchable: ['name'] }),
     listSpec: contentListSpec,
   },
-  // the assignments list has no `search`, so neither do its reports
+  // the assignments and enrollments lists have no `search`, so neither do their reports
   assignments: {
     catalogue: catalogueOf(assignmentSchema, { searchable: [] }),
     listSpec: assignmentListSpec,
+  },
+  enrollments: {
+    catalogue: catalogueOf(enrollmentSchema, { searchable: [] }),
+    listSpec: enrollmentListSpec,
+  },
+  events: {
+    catalogue: catalogueOf(eventViewSchema, {
+      searchable: ['name'],
+      textTypes: { starts_at_utc: 'datetime', ends_at_utc: 'datetime', 'location.timezone': 'string' },
+    }),
+    listSpec: eventListSpec,
   },
 };

@@ -3,7 +3,7 @@
  * filter becomes one more WHERE condition of the list's own query, over the same tables and
  * aliases its filters use, so it is counted, paged and index-planned with them.
  */
-import { expressionBuilder, sql } from 'kysely';
+import { expressionBuilder, sql, type Expression } from 'kysely';
 import type { ListNarrowing, ListQuery, RqlFilter } from '@lectern/core';
 import type { AnyQuery, ListDefinition } from '../shared/list-builder.ts';
 import { rqlToSql, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
@@ -16,12 +16,12 @@ const eb = expressionBuilder<any, any>();
 
 /**
  * A list field: `elements` selects the rows of one list (correlated with the list query's row, as
- * `rt.content_id = ci.id`), and `element` is the column each row contributes. A test on the list
- * is an EXISTS over those rows, so it is never NULL and needs no guard.
+ * `rt.content_id = ci.id`), and `element` is the column (or expression) each row contributes. A test
+ * on the list is an EXISTS over those rows, so it is never NULL and needs no guard.
  */
-export const rqlList = (elements: AnyQuery, element: string): RqlSqlField => ({
+export const rqlList = (elements: AnyQuery, element: string | Expression<unknown>): RqlSqlField => ({
   kind: 'array',
-  some: (test) => eb.exists(elements.where(test(sql.ref(element)))),
+  some: (test) => eb.exists(elements.where(test(typeof element === 'string' ? sql.ref(element) : element))),
 });
 
 /**
