@@ -87,8 +87,6 @@ export class KyselyStorage implements Storage {
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
     readonly db: Kysely<Database>,
-    /** the adapter's own last work before the connection closes (e.g. stopping its maintenance) */
-    private readonly beforeClose: () => Promise<void> = async () => {},
   ) {
     const stores = createStores(db, (work) => this.transaction(work));
     this.users = stores.users;
@@ -118,7 +116,6 @@ export class KyselyStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    await this.beforeClose();
     await this.db.destroy();
   }
 }

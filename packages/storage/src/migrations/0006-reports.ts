@@ -8,8 +8,7 @@ import { sql, type Kysely } from 'kysely';
  *
  * Both are unique, which email_lower's uniqueness already guarantees (two emails equal as stored,
  * or equal but for ASCII case, have the same email_lower) and which tells SQLite's planner, with
- * no statistics gathered, that such a condition finds one user: without it, a report adding
- * `eq(state,completed)` would start from the state index and read a third of the table.
+ * no statistics gathered, that such a condition finds one user, so it starts from that user.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

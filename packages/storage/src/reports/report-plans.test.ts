@@ -1,8 +1,8 @@
 /**
  * Saved reports run as the list query of their resource with one more condition, so the indexes
  * that serve lists serve reports. These tests read SQLite's plan for the queries a report actually
- * sends (captured from kysely's log) over a table of 200 000 assignments, with the statistics
- * openSqliteStorage gathers when it opens a database.
+ * sends (captured from kysely's log) over a table of 200 000 assignments. Lectern gathers no
+ * planner statistics, so neither do these tests: the plans are SQLite's defaults.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,8 +49,6 @@ describe('report query plans', () => {
                strftime('%Y-%m-%dT%H:%M:%fZ', '2025-01-01', '+' || i || ' seconds'), '2025-01-01T00:00:00.000Z' FROM n;
     `);
     seeding.close();
-    // opening the database is what gathers the statistics, as when a server restarts on this data
-    await (await openSqliteStorage({ file })).close();
     raw = openSqliteDatabase({ file });
     db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: raw }),
@@ -89,8 +87,8 @@ describe('report query plans', () => {
   });
 
   it('uses the folded email index for ilike without a wildcard', async () => {
-    const { page, plans } = await runReport('ilike(user.email,U77@EXAMPLE.COM),eq(state,completed)');
-    assert.ok(page.total > 0 && page.total < PER_USER);
+    const { page, plans } = await runReport('ilike(user.email,U77@EXAMPLE.COM),ne(state,dropped)');
+    assert.equal(page.total, PER_USER);
     for (const plan of plans) {
       assert.match(plan, /SEARCH u USING (COVERING )?INDEX users_email_folded_idx/, plan);
       assert.match(plan, /SEARCH a USING INDEX assignments_pair_idx \(user_id=\?\)/, plan);
@@ -98,8 +96,8 @@ describe('report query plans', () => {
   });
 
   it('keeps the list filters and the list order in the same query', async () => {
-    const { page, plans } = await runReport("in(user.email,('u1@Example.com','u2@Example.com'))", { state: 'completed', ordering: '-created' });
-    assert.ok(page.items.every((record) => record.data.state === 'completed'));
+    const { page, plans } = await runReport("in(user.email,('u1@Example.com','u2@Example.com'))", { is_overdue: 'false', ordering: '-created' });
+    assert.equal(page.total, 2 * PER_USER);
     assert.deepEqual(page.items.map((record) => record.data.created), [...page.items.map((record) => record.data.created)].sort().reverse());
     for (const plan of plans) assert.match(plan, /SEARCH a USING INDEX assignments_pair_idx \(user_id=\?\)/, plan);
   });
