@@ -44,21 +44,15 @@ describe('saved reports', () => {
   const run = async (resource: string, expression: string, query = '') =>
     (await results(await report(resource, expression), `page_size=100&${query}`)).data.map((row: any) => row.public_id);
 
-  const newUser = async (fields: Record<string, unknown>) => {
-    const response = await api.post('/api/v2/users/', fields);
+  /** A POST that must create (201); the created resource. */
+  const created = async (path: string, body: unknown) => {
+    const response = await api.post(`/api/v2/${path}/`, body);
     assert.equal(response.status, 201, response.text);
     return response.body;
   };
-  const newGroup = async (fields: Record<string, unknown>) => {
-    const response = await api.post('/api/v2/groups/', fields);
-    assert.equal(response.status, 201, response.text);
-    return response.body;
-  };
-  const newContent = async (path: string, fields: Record<string, unknown>) => {
-    const response = await api.post(`/api/v2/${path}/`, fields);
-    assert.equal(response.status, 201, response.text);
-    return response.body;
-  };
+  const newUser = (fields: Record<string, unknown>) => created('users', fields);
+  const newGroup = (fields: Record<string, unknown>) => created('groups', fields);
+  const newContent = (path: string, fields: Record<string, unknown>) => created(path, fields);
 
   describe('CRUD', () => {
     it('creates, reads, lists, renames and deletes a report', async () => {
@@ -342,11 +336,8 @@ describe('saved reports', () => {
       const article = await newContent('articles', { name: `Article ${tag}` });
       const video = await newContent('videos', { name: `Video ${tag}` });
       const course = await newContent('courses', { name: `Course ${tag}` });
-      const assign = async (user: any, item: any, fields: Record<string, unknown> = {}) => {
-        const response = await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: item.public_id, ...fields });
-        assert.equal(response.status, 201, response.text);
-        return response.body;
-      };
+      const assign = (user: any, item: any, fields: Record<string, unknown> = {}) =>
+        created('assignments', { user_id: user.public_id, content_item_id: item.public_id, ...fields });
       const act = async (assignment: any, action: string, body: unknown = {}) => {
         const response = await api.post(`/api/v2/assignments/${assignment.public_id}/${action}/`, body);
         assert.equal(response.status, 200, response.text);
@@ -397,21 +388,16 @@ describe('saved reports', () => {
   describe('events and enrollments', () => {
     it('filters events on their schedule, place, series and settings', async () => {
       const tag = runTag();
-      const post = async (path: string, body: unknown) => {
-        const response = await api.post(`/api/v2/${path}/`, body);
-        assert.equal(response.status, 201, response.text);
-        return response.body;
-      };
-      const berlin = await post('locations', { name: `Berlin ${tag}`, timezone: 'Europe/Berlin' });
-      const series = await post('event-series', { name: `Weekly ${tag}`, duration: 45, is_online: true });
-      const kickoff = await post('events', {
+      const berlin = await created('locations', { name: `Berlin ${tag}`, timezone: 'Europe/Berlin' });
+      const series = await created('event-series', { name: `Weekly ${tag}`, duration: 45, is_online: true });
+      const kickoff = await created('events', {
         name: `Kick-off ${tag}`,
         location_id: berlin.id,
         is_local: true,
         tags: [tag, 'all-hands'],
         timeslots: [{ starts_at: '2026-03-02T09:00:00Z', duration: 'PT1H30M', rooms_info: 'Hall' }],
       });
-      const sync = await post('events', {
+      const sync = await created('events', {
         name: `Sync ${tag}`,
         event_series_id: series.public_id,
         tags: [tag],
@@ -448,7 +434,7 @@ describe('saved reports', () => {
 
       const ann = await newUser({ email: `ann.${tag}@example.com`, name: `Ann ${tag}` });
       const bob = await newUser({ email: `bob.${tag}@corp.test`, name: `Bob ${tag}` });
-      const enroll = async (user: any, event: any, method: string) => post('enrollments', { user_id: user.public_id, event_id: event.public_id, attendance_method: method });
+      const enroll = async (user: any, event: any, method: string) => created('enrollments', { user_id: user.public_id, event_id: event.public_id, attendance_method: method });
       const annKickoff = await enroll(ann, kickoff, 'in_person');
       const bobKickoff = await enroll(bob, kickoff, 'in_person');
       const annSync = await enroll(ann, sync, 'online');
