@@ -26,6 +26,8 @@ export * from './ports/insight-store.ts';
 export * from './ports/webhook-store.ts';
 export * from './ports/event-store.ts';
 export * from './ports/enrollment-store.ts';
+export * from './ports/list-narrowing.ts';
+export * from './ports/saved-report-store.ts';
 
 export * from './auth/scopes.ts';
 export * from './auth/actor.ts';
@@ -92,3 +94,6 @@ export * from './reports/rql/rql-parser.ts';
 export * from './reports/rql/rql-pattern.ts';
 export * from './reports/rql/rql-fields.ts';
 export * from './reports/rql/rql-evaluate.ts';
+export * from './reports/saved-report.ts';
+export * from './reports/report-catalogues.ts';
+export * from './reports/saved-report-service.ts';

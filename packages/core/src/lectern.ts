@@ -22,6 +22,7 @@ import { GroupService } from './groups/group-service.ts';
 import { InsightService } from './insights/insight-service.ts';
 import { JobEngine } from './jobs/job-engine.ts';
 import type { Storage } from './ports/storage.ts';
+import { SavedReportService } from './reports/saved-report-service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
@@ -71,6 +72,7 @@ export class Lectern {
   /** `/events/` (`events` is the webhook event recorder) */
   readonly scheduledEvents: EventService;
   readonly enrollments: EnrollmentService;
+  readonly savedReports: SavedReportService;
   private usageTimer: NodeJS.Timeout | undefined;
 
   constructor(options: LecternOptions) {
@@ -115,6 +117,15 @@ export class Lectern {
     this.eventSeries = new EventSeriesService(deps, eventItems, this.jobs);
     this.scheduledEvents = new EventService(deps, eventItems, this.jobs, waitlist);
     this.enrollments = new EnrollmentService(deps, this.assignments, waitlist, this.jobs);
+    // each resource a report runs over, through that resource's own list use case
+    this.savedReports = new SavedReportService(deps, {
+      users: (ctx, params, narrowing) => this.users.list(ctx, params, narrowing),
+      groups: (ctx, params, narrowing) => this.groups.list(ctx, params, narrowing),
+      content_items: (ctx, params, narrowing) => this.content.list(ctx, params, narrowing),
+      assignments: (ctx, params, narrowing) => this.assignments.list(ctx, params, narrowing),
+      enrollments: (ctx, params, narrowing) => this.enrollments.list(ctx, params, narrowing),
+      events: (ctx, params, narrowing) => this.scheduledEvents.list(ctx, params, narrowing),
+    });
   }
 
   /** A request context; without an actor, the embedding application itself (every permission). */

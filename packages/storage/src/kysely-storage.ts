@@ -20,6 +20,7 @@ import { UserRepository } from './users/user-repository.ts';
 import { OutboxRepository } from './webhooks/outbox-repository.ts';
 import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repository.ts';
 import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
+import { SavedReportRepository } from './reports/saved-report-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
@@ -41,6 +42,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     events: new EventRepository(db, content),
     locations: new LocationRepository(db),
     enrollments: new EnrollmentRepository(db),
+    savedReports: new SavedReportRepository(db),
     savepoint,
   };
 }
@@ -80,6 +82,7 @@ export class KyselyStorage implements Storage {
   readonly events;
   readonly locations;
   readonly enrollments;
+  readonly savedReports;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -100,6 +103,7 @@ export class KyselyStorage implements Storage {
     this.events = stores.events;
     this.locations = stores.locations;
     this.enrollments = stores.enrollments;
+    this.savedReports = stores.savedReports;
   }
 
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {

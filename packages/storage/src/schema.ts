@@ -315,6 +315,20 @@ export interface EnrollmentsTable {
   modified: string;
 }
 
+export interface SavedReportsTable {
+  id: Generated<number>;
+  public_id: string;
+  name: string;
+  /** one of core's reportResources */
+  resource: string;
+  expression: string;
+  ordering: string | null;
+  created_by: number | null;
+  created: string;
+  modified: string;
+  deleted_at: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   groups: GroupsTable;
@@ -341,4 +355,5 @@ export interface Database {
   event_timeslots: EventTimeslotsTable;
   event_facilitators: EventFacilitatorsTable;
   enrollments: EnrollmentsTable;
+  saved_reports: SavedReportsTable;
 }

@@ -5,6 +5,7 @@ import type { ContentService } from '../content/content-service.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Job } from '../jobs/job.ts';
 import type { AssignmentChanges } from '../ports/assignment-store.ts';
+import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso, todayUtc } from '../shared/clock.ts';
@@ -72,12 +73,13 @@ export class AssignmentService {
     return todayUtc(this.deps.clock);
   }
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Assignment>> {
+  /** `narrowing` is a saved report's (see SavedReportService.results); learners still see only their own. */
+  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<Assignment>> {
     authorize(ctx.actor, 'assignments:read');
     const query = parseListQuery(assignmentListSpec, params);
     const today = this.today();
     const ownerId = isLearner(ctx.actor) ? ctx.actor.userId : null;
-    const page = await this.deps.storage.assignments.list(query, { ownerId, today });
+    const page = await this.deps.storage.assignments.list(query, { ...narrowing, ownerId, today });
     return toListResult(query, page, (record) => assignmentView(record, today));
   }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
 import { everyItem } from '../ports/content-store.ts';
+import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
@@ -59,18 +60,18 @@ export class ContentService {
 
   constructor(private readonly deps: ServiceDeps) {}
 
-  /** `GET /content-items/`: summaries of every type. */
-  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<ContentSummary>> {
+  /** `GET /content-items/`: summaries of every type. `narrowing` is a saved report's. */
+  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<ContentSummary>> {
     authorize(ctx.actor, 'content:read');
     const query = parseListQuery(contentListSpec, params);
-    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor)), summaryOf);
+    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor), narrowing), summaryOf);
   }
 
   /** `GET /articles/`, `/videos/`, …: one type, in its own richer shape. */
   async listOfType(ctx: RequestContext, type: ContentType, params: QueryParams): Promise<ListResult<ContentTypeView>> {
     authorize(ctx.actor, 'content:read');
     const query = parseListQuery(typedContentListSpec, params);
-    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor), type), typeViewOf);
+    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor), { contentType: type }), typeViewOf);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<ContentSummary> {

@@ -27,6 +27,7 @@ import {
 import { checkin, decideEnrollment, drop, limitsFor, offeredMethods, undoCheckin, type EnrollmentChange } from './enrollment-rules.ts';
 import { ownedAssignmentChange } from './owned-assignment.ts';
 import type { Waitlist } from './waitlist.ts';
+import type { ListNarrowing } from '../ports/list-narrowing.ts';
 
 export const ENROLLMENTS_JOB = 'enrollments';
 export const MAX_BULK_ENROLLMENTS = 200;
@@ -56,11 +57,12 @@ export class EnrollmentService {
     });
   }
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Enrollment>> {
+  /** `narrowing` is a saved report's (see SavedReportService.results); learners still see only their own. */
+  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<Enrollment>> {
     authorize(ctx.actor, 'enrollments:read');
     const query = parseListQuery(enrollmentListSpec, params);
     const ownerId = isLearner(ctx.actor) ? ctx.actor.userId : null;
-    return toListResult(query, await this.deps.storage.enrollments.list(query, { ownerId }), (record) => record.view);
+    return toListResult(query, await this.deps.storage.enrollments.list(query, { ...narrowing, ownerId }), (record) => record.view);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<Enrollment> {

@@ -18,6 +18,7 @@ import { typeViewOf } from '../content/content-item.ts';
 import { eventSettingsSchema, viewOf, type EventKind, type EventRecord, type EventSettings } from './event.ts';
 import { facilitatorsInput, facilitatorsView, resolveFacilitators, type Facilitators, type FacilitatorRole } from './facilitators.ts';
 import type { Location } from './location.ts';
+import type { ListNarrowing } from '../ports/list-narrowing.ts';
 
 const NOUN: Record<EventKind, string> = { event: 'Event', event_type: 'Event series' };
 
@@ -55,9 +56,17 @@ export class EventItems {
     return stored ? viewOf(stored) : typeViewOf(record);
   };
 
-  async list<V>(stores: Stores, actor: Actor, kind: EventKind, spec: ListSpec, params: QueryParams, view: (r: EventRecord) => V): Promise<ListResult<V>> {
+  async list<V>(
+    stores: Stores,
+    actor: Actor,
+    kind: EventKind,
+    spec: ListSpec,
+    params: QueryParams,
+    view: (r: EventRecord) => V,
+    narrowing: ListNarrowing = {},
+  ): Promise<ListResult<V>> {
     const query = parseListQuery(spec, params);
-    return toListResult(query, await stores.events.list(query, kind, viewerFor(actor)), view);
+    return toListResult(query, await stores.events.list(query, kind, viewerFor(actor), narrowing), view);
   }
 
   /** An event or series the actor may see; anything else is 404 so nothing leaks. */

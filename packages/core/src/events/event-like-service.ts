@@ -11,6 +11,7 @@ import type { WriteOptions } from '../users/user-service.ts';
 import type { EventKind, EventRecord } from './event.ts';
 import type { EventItems } from './event-items.ts';
 import { facilitatorsView, type Facilitators } from './facilitators.ts';
+import type { ListNarrowing } from '../ports/list-narrowing.ts';
 
 /** Items per bulk PATCH (spec Limits). */
 export const MAX_BULK_EVENT_UPDATES = 200;
@@ -49,9 +50,10 @@ export abstract class EventLikeService<V, W extends object> {
   /** Applies a validated PATCH body to `current` and answers the stored result. */
   protected abstract applyUpdate(tx: Stores, actor: Actor, current: EventRecord, input: W): Promise<EventRecord>;
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<V>> {
+  /** `narrowing` is a saved report's (see SavedReportService.results). */
+  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<V>> {
     authorize(ctx.actor, 'events:read');
-    return this.items.list(this.deps.storage, ctx.actor, this.shape.kind, this.shape.listSpec, params, this.shape.view);
+    return this.items.list(this.deps.storage, ctx.actor, this.shape.kind, this.shape.listSpec, params, this.shape.view, narrowing);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<V> {

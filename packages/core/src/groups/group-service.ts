@@ -1,4 +1,5 @@
 import { authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
@@ -25,10 +26,11 @@ import { assertReplaceConfirmed, nextMembers } from './membership-rules.ts';
 export class GroupService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Group>> {
+  /** `narrowing` is a saved report's (see SavedReportService.results). */
+  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<Group>> {
     authorize(ctx.actor, 'groups:read');
     const query = parseListQuery(groupListSpec, params);
-    return toListResult(query, await this.deps.storage.groups.list(query), (record) => record.view);
+    return toListResult(query, await this.deps.storage.groups.list(query, narrowing), (record) => record.view);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<Group> {

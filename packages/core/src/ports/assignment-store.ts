@@ -3,6 +3,7 @@ import type { AssignmentRecord } from '../assignments/assignment.ts';
 import type { TrackGraph } from '../assignments/track-expansion.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
 import type { ContentViewer } from './content-store.ts';
+import type { ListNarrowing } from './list-narrowing.ts';
 
 export interface NewAssignmentRow {
   publicId: string;
@@ -37,7 +38,7 @@ export interface AssignmentChanges {
   modified: string;
 }
 
-export interface AssignmentListOptions {
+export interface AssignmentListOptions extends ListNarrowing {
   /** role `user` sees only its own assignments: its internal id, or null for everyone's */
   ownerId: number | null;
   /** today (UTC `YYYY-MM-DD`), against which `is_overdue` is evaluated */

@@ -1,5 +1,6 @@
 import type { ContentMediaStatus, ContentRecord, ContentType } from '../content/content-item.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { ListNarrowing } from './list-narrowing.ts';
 
 /**
  * Whose eyes a read is for. `memberId` null sees every item that is not deleted (admins,
@@ -53,6 +54,11 @@ export interface ContainmentEdge {
   itemId: number;
 }
 
+export interface ContentListOptions extends ListNarrowing {
+  /** one type's collection */
+  contentType?: ContentType;
+}
+
 export interface ContentStore {
   insert(row: NewContentRow): Promise<number>;
   update(id: number, changes: ContentChanges): Promise<void>;
@@ -62,8 +68,8 @@ export interface ContentStore {
   findByPublicId(publicId: string, viewer: ContentViewer): Promise<ContentRecord | undefined>;
   /** Several items at once (a page of another area's list), in no particular order. */
   findByIds(ids: readonly number[], viewer: ContentViewer): Promise<ContentRecord[]>;
-  /** Filtered, counted and paged in SQL; `contentType` narrows to one type's collection. */
-  list(query: ListQuery, viewer: ContentViewer, contentType?: ContentType): Promise<Page<ContentRecord>>;
+  /** Filtered, counted and paged in SQL. */
+  list(query: ListQuery, viewer: ContentViewer, options?: ContentListOptions): Promise<Page<ContentRecord>>;
   /** Internal ids of the given public ids among items that are not deleted. */
   idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>>;
   /** Replaces the access groups. */

@@ -1,6 +1,7 @@
 import type { AttendanceMethod, EnrollmentStatus } from '../enrollments/enrollment-rules.ts';
 import type { EnrollmentRecord } from '../enrollments/enrollment.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { ListNarrowing } from './list-narrowing.ts';
 
 export interface NewEnrollmentRow {
   publicId: string;
@@ -18,7 +19,7 @@ export interface EnrollmentChanges {
   modified: string;
 }
 
-export interface EnrollmentListOptions {
+export interface EnrollmentListOptions extends ListNarrowing {
   /** role `user` sees only its own enrollments: its internal id, or null for everyone's */
   ownerId: number | null;
 }

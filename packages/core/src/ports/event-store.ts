@@ -4,6 +4,7 @@ import type { ScheduledTimeslot } from '../events/timeslot.ts';
 import type { TimeslotTimes } from '../events/wall-clock.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
 import type { ContentViewer } from './content-store.ts';
+import type { ListNarrowing } from './list-narrowing.ts';
 
 /** The columns an event or series keeps beside its content row; the span is null for a series. */
 export interface EventDetailsRow extends EventSettings {
@@ -24,7 +25,7 @@ export interface EventStore {
   /** An event or series that is not deleted and that `viewer` may see (content visibility). */
   findById(id: number, viewer: ContentViewer): Promise<EventRecord | undefined>;
   findByPublicId(publicId: string, kind: EventKind, viewer: ContentViewer): Promise<EventRecord | undefined>;
-  list(query: ListQuery, kind: EventKind, viewer: ContentViewer): Promise<Page<EventRecord>>;
+  list(query: ListQuery, kind: EventKind, viewer: ContentViewer, narrowing?: ListNarrowing): Promise<Page<EventRecord>>;
 }
 
 export interface LocationStore {

@@ -1,5 +1,6 @@
 import type { GroupRecord, GroupRelation } from '../groups/group.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { ListNarrowing } from './list-narrowing.ts';
 import type { UserRecord } from '../users/user.ts';
 
 export interface NewGroupRow {
@@ -15,7 +16,7 @@ export interface GroupStore {
   softDelete(id: number, at: string): Promise<void>;
   findById(id: number): Promise<GroupRecord | undefined>;
   findByPublicId(publicId: string): Promise<GroupRecord | undefined>;
-  list(query: ListQuery): Promise<Page<GroupRecord>>;
+  list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<GroupRecord>>;
   /** Internal ids of the given public ids among groups that are not deleted. */
   idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>>;
   relatedUserIds(groupId: number, relation: GroupRelation): Promise<number[]>;

@@ -11,6 +11,7 @@ import type { GroupStore } from './group-store.ts';
 import type { InsightStore } from './insight-store.ts';
 import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
+import type { SavedReportStore } from './saved-report-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
 import type { WebhookDeliveryStore, WebhookEndpointStore } from './webhook-store.ts';
@@ -30,6 +31,7 @@ export interface Stores {
   events: EventStore;
   locations: LocationStore;
   enrollments: EnrollmentStore;
+  savedReports: SavedReportStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

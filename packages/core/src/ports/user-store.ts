@@ -1,5 +1,6 @@
 import type { Role } from '../auth/scopes.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
+import type { ListNarrowing } from './list-narrowing.ts';
 import type { UserRecord } from '../users/user.ts';
 
 export interface NewUserRow {
@@ -30,5 +31,5 @@ export interface UserStore {
   managerChain(id: number): Promise<number[]>;
   countActiveAdmins(): Promise<number>;
   count(): Promise<number>;
-  list(query: ListQuery): Promise<Page<UserRecord>>;
+  list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<UserRecord>>;
 }

@@ -55,8 +55,9 @@ export interface Page<T> {
 /** Query parameters as the edge hands them over: a URLSearchParams or a plain record. */
 export type QueryParams = URLSearchParams | Record<string, string | undefined>;
 
-const read = (params: QueryParams, key: string): string | undefined =>
+export const readParam = (params: QueryParams, key: string): string | undefined =>
   params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
+const read = readParam;
 
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -103,19 +104,28 @@ function parseFilter(name: string, def: FilterDef, raw: string): FilterValue {
   }
 }
 
-function parseOrdering(spec: ListSpec, raw: string | undefined): OrderTerm[] {
-  const terms = raw === undefined || raw.trim() === '' ? [...spec.defaultOrdering] : splitList(raw);
+/**
+ * The terms of an `ordering` value (`-created,name`; repeats count once) and the fields among them
+ * that `spec` cannot sort by. Saved reports store such a value and check it when it is saved.
+ */
+export function readOrdering(spec: ListSpec, raw: string): { ordering: OrderTerm[]; unsortable: string[] } {
   const seen = new Set<string>();
   const ordering: OrderTerm[] = [];
-  for (const term of terms) {
+  const unsortable: string[] = [];
+  for (const term of splitList(raw)) {
     const descending = term.startsWith('-');
     const field = descending || term.startsWith('+') ? term.slice(1) : term;
-    if (!spec.ordering.includes(field)) {
-      throw badRequest(`Query parameter 'ordering' cannot sort by '${field}'. Sortable fields: ${spec.ordering.join(', ')}.`);
-    }
-    if (seen.has(field)) continue;
+    if (!spec.ordering.includes(field)) unsortable.push(field);
+    else if (!seen.has(field)) ordering.push({ field, descending });
     seen.add(field);
-    ordering.push({ field, descending });
+  }
+  return { ordering, unsortable };
+}
+
+function parseOrdering(spec: ListSpec, raw: string | undefined): OrderTerm[] {
+  const { ordering, unsortable } = readOrdering(spec, raw === undefined || raw.trim() === '' ? spec.defaultOrdering.join(',') : raw);
+  if (unsortable.length > 0) {
+    throw badRequest(`Query parameter 'ordering' cannot sort by '${unsortable[0]}'. Sortable fields: ${spec.ordering.join(', ')}.`);
   }
   return ordering;
 }

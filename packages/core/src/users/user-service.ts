@@ -8,6 +8,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { nowIso } from '../shared/clock.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
+import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import {
   bulkUserItem,
@@ -43,10 +44,11 @@ export class UserService {
     });
   }
 
-  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<User>> {
+  /** `narrowing` is a saved report's (see SavedReportService.results). */
+  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<User>> {
     authorize(ctx.actor, 'users:read');
     const query = parseListQuery(userListSpec, params);
-    return toListResult(query, await this.deps.storage.users.list(query), (record) => record.view);
+    return toListResult(query, await this.deps.storage.users.list(query, narrowing), (record) => record.view);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<User> {

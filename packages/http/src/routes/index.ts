@@ -8,6 +8,7 @@ import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
 import { insightRoutes } from './insights.ts';
 import { locationRoutes } from './locations.ts';
+import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
 
@@ -24,5 +25,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   locationRoutes(routes, lectern);
   eventRoutes(routes, lectern);
   enrollmentRoutes(routes, lectern);
+  savedReportRoutes(routes, lectern);
   return routes.finalize();
 }

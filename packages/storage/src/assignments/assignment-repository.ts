@@ -17,6 +17,8 @@ import { visibleTo } from '../content/content-repository.ts';
 import type { AssignmentsTable, Database } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
+import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
+import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 
 /** An assignment read: its own columns with its user's and content item's. */
 type AssignmentRow = Omit<Selectable<AssignmentsTable>, 'deleted_at'> & {
@@ -122,6 +124,46 @@ const OUTSTANDING = sql<SqlBool>`a.state in ('not_started', 'in_progress')`;
 export function overdueSql(eb: AnyEb, today: string): Expression<SqlBool> {
   return eb.and([eb('a.due_date', '<', today), OUTSTANDING]);
 }
+
+/**
+ * The assignments report catalogue (core: reportResourceDefinitions.assignments) over the list
+ * query's aliases. `is_overdue` depends on the day, as the view's does.
+ */
+export function assignmentRqlFields(today: string): RqlSqlFields {
+  const flag = (condition: Expression<SqlBool>) => ({ kind: 'scalar' as const, column: sql<number>`(CASE WHEN ${condition} THEN 1 ELSE 0 END)` });
+  return {
+    public_id: rqlColumn('a.public_id'),
+    'user.public_id': rqlColumn('u.public_id'),
+    'user.name': rqlColumn('u.name'),
+    'user.email': rqlColumn('u.email'),
+    'content_item.public_id': rqlColumn('c.public_id'),
+    'content_item.name': rqlColumn('c.name'),
+    'content_item.content_type': rqlColumn('c.content_type'),
+    state: rqlColumn('a.state'),
+    progress: rqlColumn('a.progress'),
+    score: rqlColumn('a.score'),
+    is_success: rqlColumn('a.is_success'),
+    due_date: rqlColumn('a.due_date'),
+    is_overdue: flag(sql<SqlBool>`a.due_date < ${today} AND ${OUTSTANDING}`),
+    started_at: rqlColumn('a.started_at'),
+    completed_datetime: rqlColumn('a.completed_datetime'),
+    dropped_at: rqlColumn('a.dropped_at'),
+    exempted_at: rqlColumn('a.exempted_at'),
+    expires_at: rqlColumn('a.expires_at'),
+    feedback_rating: rqlColumn('a.feedback_rating'),
+    feedback_text: rqlColumn('a.feedback_text'),
+    drop_reason: rqlColumn('a.drop_reason'),
+    attempt: rqlColumn('a.attempt'),
+    is_enrollment_managed: flag(sql<SqlBool>`a.enrollment_id IS NOT NULL`),
+    created: rqlColumn('a.created'),
+    modified: rqlColumn('a.modified'),
+  };
+}
+
+const assignmentJoins: ListJoins = {
+  u: (query) => query.innerJoin('users as u', 'u.id', 'a.user_id'),
+  c: (query) => query.innerJoin('content_items as c', 'c.id', 'a.content_id'),
+};
 
 function listDefinition(today: string): ListDefinition {
   return {
@@ -255,13 +297,18 @@ export class AssignmentRepository implements AssignmentStore {
     return row ? toRecord(row) : undefined;
   }
 
+  /**
+   * A saved report's `user.email` joins the user before filtering, which makes it a condition of
+   * this query that SQLite can start from (users_email_idx, then the pair index).
+   */
   async list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>> {
     const definition = listDefinition(options.today);
     let filtered = this.db.selectFrom('assignments as a').where('a.deleted_at', 'is', null);
     if (options.ownerId !== null) filtered = filtered.where('a.user_id', '=', options.ownerId);
     filtered = applyFilters(filtered, query, definition);
-    const { rows, total } = await fetchPage<AssignmentRow>(filtered, query, definition, (q) =>
-      q.innerJoin('users as u', 'u.id', 'a.user_id').innerJoin('content_items as c', 'c.id', 'a.content_id').select(assignmentColumns),
+    const narrowed = narrowList(filtered, query, definition, assignmentRqlFields(options.today), assignmentJoins, options);
+    const { rows, total } = await fetchPage<AssignmentRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
+      narrowed.joinRest(q).select(assignmentColumns),
     );
     return { total, items: rows.map(toRecord) };
   }

@@ -1,7 +1,8 @@
-import { sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import type {
   ContainmentEdge,
   ContentChanges,
+  ContentListOptions,
   ContentMediaStatus,
   ContentRecord,
   ContentRef,
@@ -15,12 +16,21 @@ import type {
 import type { ContentItemsTable, Database } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { narrowList, rqlColumn, rqlList, type ListJoins } from '../reports/rql-list.ts';
+import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 
-/** A content read: the item's own columns and its channel's reference. */
-type ContentRow = Omit<Selectable<ContentItemsTable>, 'channel_id' | 'deleted_at'> & {
+/** A content read: the item's own columns, its average rating and its channel's reference. */
+type ContentRow = Omit<Selectable<ContentItemsTable>, 'channel_id' | 'deleted_at' | 'rating_sum' | 'rating_count'> & {
+  avg_feedback_rating: number | null;
   channel_public_id: string | null;
   channel_name: string | null;
 };
+
+/**
+ * `avg_feedback_rating`, computed in SQL so that the value an item shows and the value a saved
+ * report compares (`gt(avg_feedback_rating,4)`) are one and the same number.
+ */
+const averageRating = sql<number | null>`(CASE WHEN ci.rating_count > 0 THEN round(CAST(ci.rating_sum AS REAL) / ci.rating_count, 2) END)`;
 
 /** The columns of every content read: the item (`ci`) joined to its channel (`ch`). */
 const contentColumns = [
@@ -36,8 +46,6 @@ const contentColumns = [
   'ci.duration_minutes',
   'ci.total_assignments',
   'ci.completed_assignments_count',
-  'ci.rating_sum',
-  'ci.rating_count',
   'ci.url',
   'ci.media_asset_id',
   'ci.media_status',
@@ -97,6 +105,53 @@ const taggedWith = (eb: AnyEb, name: string) =>
     'in',
     eb.selectFrom('content_tags as tf').innerJoin('tags as tn', 'tn.id', 'tf.tag_id').select('tf.content_id').where('tn.name', '=', name),
   );
+
+const reportEb = expressionBuilder<Database, 'content_items'>() as unknown as AnyEb;
+
+/** The content report catalogue (core: reportResourceDefinitions.content_items) over the list query's aliases. */
+export const contentRqlFields: RqlSqlFields = {
+  public_id: rqlColumn('ci.public_id'),
+  name: rqlColumn('ci.name'),
+  content_type: rqlColumn('ci.content_type'),
+  description: rqlColumn('ci.description'),
+  is_archived: rqlColumn('ci.is_archived'),
+  is_hidden: rqlColumn('ci.is_hidden'),
+  is_completable: rqlColumn('ci.is_completable'),
+  is_self_assignable: rqlColumn('ci.is_self_assignable'),
+  duration_minutes: rqlColumn('ci.duration_minutes'),
+  avg_feedback_rating: { kind: 'scalar', column: averageRating },
+  total_assignments: rqlColumn('ci.total_assignments'),
+  completed_assignments_count: rqlColumn('ci.completed_assignments_count'),
+  created: rqlColumn('ci.created'),
+  modified: rqlColumn('ci.modified'),
+  'groups.public_id': accessGroupList('rg.public_id'),
+  'groups.name': accessGroupList('rg.name'),
+  tags: rqlList(
+    reportEb
+      .selectFrom('content_tags as rt')
+      .innerJoin('tags as rtn', 'rtn.id', 'rt.tag_id')
+      .select('rt.tag_id')
+      .whereRef('rt.content_id', '=', 'ci.id'),
+    'rtn.name',
+  ),
+  'channel.public_id': rqlColumn('ch.public_id'),
+  'channel.name': rqlColumn('ch.name'),
+};
+
+const contentJoins: ListJoins = { ch: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id') };
+
+/** The live access groups an item shows, as a report list field. */
+function accessGroupList(element: string) {
+  return rqlList(
+    reportEb
+      .selectFrom('content_groups as rcg')
+      .innerJoin('groups as rg', 'rg.id', 'rcg.group_id')
+      .select('rcg.group_id')
+      .whereRef('rcg.content_id', '=', 'ci.id')
+      .where('rg.deleted_at', 'is', null),
+    element,
+  );
+}
 
 export const contentListDefinition: ListDefinition = {
   filters: {
@@ -203,18 +258,21 @@ export class ContentRepository implements ContentStore {
       .selectFrom('content_items as ci')
       .leftJoin('channels as ch', 'ch.id', 'ci.channel_id')
       .select(contentColumns)
+      .select(averageRating.as('avg_feedback_rating'))
       .where('ci.id', 'in', [...ids])
       .where((eb) => visibleTo(eb, viewer, 'ci'))
       .execute();
     return this.toRecords(rows as ContentRow[], viewer);
   }
 
-  async list(query: ListQuery, viewer: ContentViewer, contentType?: ContentType): Promise<Page<ContentRecord>> {
+  /** The viewer's visibility rule applies to a saved report's narrowing as to any list. */
+  async list(query: ListQuery, viewer: ContentViewer, options: ContentListOptions = {}): Promise<Page<ContentRecord>> {
     let filtered = this.db.selectFrom('content_items as ci').where((eb) => visibleTo(eb, viewer, 'ci'));
-    if (contentType !== undefined) filtered = filtered.where('ci.content_type', '=', contentType);
+    if (options.contentType !== undefined) filtered = filtered.where('ci.content_type', '=', options.contentType);
     filtered = applyFilters(filtered, query, contentListDefinition);
-    const { rows, total } = await fetchPage<ContentRow>(filtered, query, contentListDefinition, (q) =>
-      q.leftJoin('channels as ch', 'ch.id', 'ci.channel_id').select(contentColumns),
+    const narrowed = narrowList(filtered, query, contentListDefinition, contentRqlFields, contentJoins, options);
+    const { rows, total } = await fetchPage<ContentRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
+      narrowed.joinRest(q).select(contentColumns).select(averageRating.as('avg_feedback_rating')),
     );
     return { total, items: await this.toRecords(rows, viewer) };
   }
@@ -297,6 +355,7 @@ export class ContentRepository implements ContentStore {
       .selectFrom('content_items as ci')
       .leftJoin('channels as ch', 'ch.id', 'ci.channel_id')
       .select(contentColumns)
+      .select(averageRating.as('avg_feedback_rating'))
       .where(where)
       .where((eb) => visibleTo(eb, viewer, 'ci'))
       .executeTakeFirst();
@@ -364,7 +423,7 @@ function toContentRecord(
       is_completable: toBool(row.is_completable),
       is_self_assignable: toBool(row.is_self_assignable),
       duration_minutes: row.duration_minutes,
-      avg_feedback_rating: row.rating_count > 0 ? Math.round((row.rating_sum / row.rating_count) * 100) / 100 : null,
+      avg_feedback_rating: row.avg_feedback_rating,
       total_assignments: row.total_assignments,
       completed_assignments_count: row.completed_assignments_count,
       created: row.created,

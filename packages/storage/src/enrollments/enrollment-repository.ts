@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type {
   AssignmentState,
   AttendanceMethod,
@@ -13,6 +13,8 @@ import type {
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { applyFilters, fetchPage, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { narrowList, rqlColumn } from '../reports/rql-list.ts';
+import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 
 interface EnrollmentRow {
   id: number;
@@ -62,6 +64,22 @@ const enrollmentListDefinition: ListDefinition = {
   ranges: { created: 'e.created' },
   ordering: { created: 'e.created' },
   tiebreak: 'e.id',
+};
+
+/** The enrollments report catalogue (core: reportResourceDefinitions.enrollments) over the list query's aliases. */
+const enrollmentRqlFields: RqlSqlFields = {
+  public_id: rqlColumn('e.public_id'),
+  'user.public_id': rqlColumn('u.public_id'),
+  'user.name': rqlColumn('u.name'),
+  'user.email': rqlColumn('u.email'),
+  'event.public_id': rqlColumn('ev.public_id'),
+  'event.name': rqlColumn('ev.name'),
+  status: rqlColumn('e.status'),
+  attendance_method: rqlColumn('e.attendance_method'),
+  checkin_datetime: rqlColumn('e.checkin_datetime'),
+  // as toEnrollmentRecord reads it
+  state: { kind: 'scalar', column: sql<string>`coalesce(a.state, 'not_started')` },
+  created: rqlColumn('e.created'),
 };
 
 function toEnrollmentRecord(row: EnrollmentRow): EnrollmentRecord {
@@ -163,7 +181,11 @@ export class EnrollmentRepository implements EnrollmentStore {
     let filtered = this.live();
     if (options.ownerId !== null) filtered = filtered.where('e.user_id', '=', options.ownerId);
     filtered = applyFilters(filtered, query, enrollmentListDefinition);
-    const { rows, total } = await fetchPage<EnrollmentRow>(filtered, query, enrollmentListDefinition, (q) => q.select(enrollmentColumns));
+    // every table a report reads is already joined: the list's own rows embed them all
+    const narrowed = narrowList(filtered, query, enrollmentListDefinition, enrollmentRqlFields, {}, options);
+    const { rows, total } = await fetchPage<EnrollmentRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
+      q.select(enrollmentColumns),
+    );
     return { total, items: rows.map(toEnrollmentRecord) };
   }
 

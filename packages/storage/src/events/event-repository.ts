@@ -1,4 +1,4 @@
-import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import {
   everyItem,
   noEnrollments,
@@ -12,13 +12,16 @@ import {
   type EventStore,
   type FacilitatorEntry,
   type FacilitatorRole,
+  type ListNarrowing,
   type ListQuery,
   type Page,
   type StoredTimeslot,
   type TimeslotRow,
 } from '@lectern/core';
 import type { ContentRepository } from '../content/content-repository.ts';
-import { contentListDefinition, visibleTo } from '../content/content-repository.ts';
+import { contentListDefinition, contentRqlFields, visibleTo } from '../content/content-repository.ts';
+import { narrowList, rqlColumn, rqlList, type ListJoins } from '../reports/rql-list.ts';
+import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 import type { Database, EventDetailsTable } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
@@ -29,8 +32,7 @@ const { is_archived, is_hidden, channel, tag } = contentListDefinition.filters;
 const eventListDefinition: ListDefinition = {
   filters: {
     is_archived: is_archived!,
-    is_hidden: is_hidden!,
-    channel: channel!,
+      channel: channel!,
     tag: tag!,
     location_id: (eb, value) => eb('ed.location_id', '=', value),
     is_local: (eb, value) => eb('ed.is_local', '=', fromBool(value === true)),
@@ -54,6 +56,55 @@ const eventListDefinition: ListDefinition = {
     duration: 'ci.duration_minutes',
   },
   tiebreak: 'ci.id',
+};
+
+const reportEb = expressionBuilder<Database, 'event_timeslots'>() as unknown as AnyEb;
+const slotsOfEvent = reportEb.selectFrom('event_timeslots as rts').select('rts.id').whereRef('rts.event_id', '=', 'ci.id');
+/** A timeslot's `duration` as the view writes it (formatDurationMinutes): PT0M, PT45M, PT2H, PT1H30M. */
+const slotDuration = sql<string>`(CASE WHEN rts.duration_minutes = 0 THEN 'PT0M' ELSE 'PT'
+  || (CASE WHEN rts.duration_minutes >= 60 THEN (rts.duration_minutes / 60) || 'H' ELSE '' END)
+  || (CASE WHEN rts.duration_minutes % 60 > 0 THEN (rts.duration_minutes % 60) || 'M' ELSE '' END) END)`;
+
+/** What an event reads from its content row reads as a content item's report field does. */
+const sharedWithContent = ['public_id', 'name', 'content_type', 'description', 'is_hidden', 'tags', 'channel.public_id', 'channel.name', 'is_archived', 'created', 'modified'];
+
+/** The events report catalogue (core: reportResourceDefinitions.events) over the list query's aliases. */
+const eventRqlFields: RqlSqlFields = {
+  ...Object.fromEntries(sharedWithContent.map((field) => [field, contentRqlFields[field]!])),
+  'event_series.public_id': rqlColumn('s.public_id'),
+  'event_series.name': rqlColumn('s.name'),
+  'timeslots.starts_at': rqlList(slotsOfEvent, 'rts.starts_at'),
+  'timeslots.ends_at': rqlList(slotsOfEvent, 'rts.ends_at'),
+  'timeslots.starts_at_utc': rqlList(slotsOfEvent, 'rts.starts_at_utc'),
+  'timeslots.ends_at_utc': rqlList(slotsOfEvent, 'rts.ends_at_utc'),
+  'timeslots.duration': rqlList(slotsOfEvent, slotDuration),
+  'timeslots.rooms_info': rqlList(slotsOfEvent, 'rts.rooms_info'),
+  'timeslots.watch_link': rqlList(slotsOfEvent, 'rts.watch_link'),
+  starts_at: rqlColumn('ed.starts_at'),
+  ends_at: rqlColumn('ed.ends_at'),
+  starts_at_utc: rqlColumn('ed.starts_at_utc'),
+  ends_at_utc: rqlColumn('ed.ends_at_utc'),
+  location_id: rqlColumn('ed.location_id'),
+  'location.id': rqlColumn('l.id'),
+  'location.name': rqlColumn('l.name'),
+  'location.timezone': rqlColumn('l.timezone'),
+  is_local: rqlColumn('ed.is_local'),
+  is_online: rqlColumn('ed.is_online'),
+  enrollment_limit: rqlColumn('ed.enrollment_limit'),
+  wait_list_limit: rqlColumn('ed.wait_list_limit'),
+  online_enrollment_limit: rqlColumn('ed.online_enrollment_limit'),
+  online_wait_list_limit: rqlColumn('ed.online_wait_list_limit'),
+  body_markdown: rqlColumn('ed.body_markdown'),
+  external_link: rqlColumn('ed.external_link'),
+  external_link_description: rqlColumn('ed.external_link_description'),
+  cover_url: rqlColumn('ed.cover_url'),
+};
+
+const eventJoins: ListJoins = {
+  // a deleted series no longer names its events (decisions §5), as in records()
+  s: (query) => query.leftJoin('content_items as s', (join) => join.onRef('s.id', '=', 'ed.series_id').on('s.deleted_at', 'is', null)),
+  l: (query) => query.leftJoin('locations as l', 'l.id', 'ed.location_id'),
+  ch: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id'),
 };
 
 type DetailsRow = Selectable<EventDetailsTable> & {
@@ -139,9 +190,11 @@ export class EventRepository implements EventStore {
     return this.findOne((eb) => eb.and([eb('ci.public_id', '=', publicId), eb('ci.content_type', '=', kind)]), viewer);
   }
 
-  async list(query: ListQuery, kind: EventKind, viewer: ContentViewer): Promise<Page<EventRecord>> {
+  /** A saved report's narrowing joins the series, location or channel only when its fields read them. */
+  async list(query: ListQuery, kind: EventKind, viewer: ContentViewer, narrowing?: ListNarrowing): Promise<Page<EventRecord>> {
     const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, eventListDefinition);
-    const { rows, total } = await fetchPage<{ id: number }>(filtered, query, eventListDefinition, (q) => q.select('ci.id'));
+    const narrowed = narrowList(filtered, query, eventListDefinition, eventRqlFields, eventJoins, narrowing);
+    const { rows, total } = await fetchPage<{ id: number }>(narrowed.filtered, narrowed.query, narrowed.definition, (q) => q.select('ci.id'));
     return { total, items: await this.records(rows.map((row) => row.id)) };
   }
 

@@ -1,7 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { GroupRecord, GroupRelation, GroupStore, ListQuery, NewGroupRow, Page, UserRecord, UserRef } from '@lectern/core';
+import { expressionBuilder, type Kysely } from 'kysely';
+import type { GroupRecord, GroupRelation, GroupStore, ListNarrowing, ListQuery, NewGroupRow, Page, UserRecord, UserRef } from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { applyFilters, containsIgnoringCase, fetchPage, ignoringCase, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
+import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 import { listUsers } from '../users/user-repository.ts';
 
 interface GroupRow {
@@ -38,6 +40,31 @@ const groupListDefinition: ListDefinition = {
   tiebreak: 'g.id',
 };
 
+const reportEb = expressionBuilder<Database, 'groups'>() as unknown as AnyEb;
+const owner = (element: string) =>
+  rqlList(
+    reportEb
+      .selectFrom('group_users as ro')
+      .innerJoin('users as ru', 'ru.id', 'ro.user_id')
+      .select('ro.user_id')
+      .whereRef('ro.group_id', '=', 'g.id')
+      .where('ro.relation', '=', 'owner'),
+    element,
+  );
+
+/** The groups report catalogue (core: reportResourceDefinitions.groups) over the list query's aliases. */
+export const groupRqlFields: RqlSqlFields = {
+  public_id: rqlColumn('g.public_id'),
+  name: rqlColumn('g.name'),
+  source: rqlColumn('g.source'),
+  member_count: { kind: 'scalar', column: memberCount(reportEb) },
+  'owners.public_id': owner('ru.public_id'),
+  'owners.name': owner('ru.name'),
+  'owners.email': owner('ru.email'),
+  created: rqlColumn('g.created'),
+  modified: rqlColumn('g.modified'),
+};
+
 const groupColumns = ['g.id', 'g.public_id', 'g.name', 'g.source', 'g.created', 'g.modified'] as const;
 
 export class GroupRepository implements GroupStore {
@@ -68,9 +95,10 @@ export class GroupRepository implements GroupStore {
     return this.findOne((eb) => eb('g.public_id', '=', publicId));
   }
 
-  async list(query: ListQuery): Promise<Page<GroupRecord>> {
+  async list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<GroupRecord>> {
     const filtered = applyFilters(this.db.selectFrom('groups as g').where('g.deleted_at', 'is', null), query, groupListDefinition);
-    const { rows, total } = await fetchPage<GroupRow>(filtered, query, groupListDefinition, (q) =>
+    const narrowed = narrowList(filtered, query, groupListDefinition, groupRqlFields, {}, narrowing);
+    const { rows, total } = await fetchPage<GroupRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
       q.select(groupColumns).select((eb) => memberCount(eb).as('member_count')),
     );
     return { total, items: await this.withOwners(rows) };

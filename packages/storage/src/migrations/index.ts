@@ -8,6 +8,7 @@ import * as content from './0002-content.ts';
 import * as webhooks from './0003-webhooks.ts';
 import * as assignments from './0004-assignments.ts';
 import * as events from './0005-events.ts';
+import * as reports from './0006-reports.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-webhooks': webhooks,
   '0004-assignments': assignments,
   '0005-events': events,
+  '0006-reports': reports,
 };
 
 export const migrationProvider: MigrationProvider = {

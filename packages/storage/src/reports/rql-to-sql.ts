@@ -20,7 +20,15 @@ export type RqlSqlField =
    * `manager.email`). Text must compare with binary collation: resolve a column declared
    * `COLLATE NOCASE` as sql`${ref} COLLATE BINARY`, or its `=` and `<` would ignore case.
    */
-  | { kind: 'scalar'; column: Expression<unknown> }
+  | {
+      kind: 'scalar';
+      column: Expression<unknown>;
+      /**
+       * The alias of a join of the list query the column reads (`m` for the manager's email), which
+       * the list adds only when a report uses such a field, so other reads pay nothing for it.
+       */
+      join?: string;
+    }
   /**
    * An array field (`tags`, `groups`): given a test on one element, an expression true when some
    * element of the row's array passes it, typically
@@ -62,8 +70,12 @@ const globPattern = (pattern: RqlPattern) => pattern.segments.map(escapeGlob).jo
  *
  * A pattern without wildcards is an equality, which an index can serve.
  *
+ * What LIKE and GLOB read differs from what `=` compares in two ways the evaluator copies (see
+ * matchesRqlPattern): they stop at U+0000, and they read lone surrogates, U+FFFE and U+FFFF as U+FFFD.
+ *
  * (PostgreSQL would use LIKE for `like`, as it is case-sensitive there, and for `ilike` fold with
- * translate(col, 'A..Z', 'a..z') rather than lower(), which folds non-ASCII letters too.)
+ * translate(col, 'A..Z', 'a..z') rather than lower(), which folds non-ASCII letters too; it would
+ * also translate U+FFFE and U+FFFF to U+FFFD on both sides of a pattern match.)
  */
 export const sqliteRqlDialect: RqlSqlDialect = {
   like(text, pattern) {

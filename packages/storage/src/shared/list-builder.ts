@@ -8,7 +8,7 @@ import type { FilterValue, ListQuery } from '@lectern/core';
 // The builder serves every table, so it works on loosely typed queries; each repository keeps its
 // own queries typed and hands them over here only for the list mechanics.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyQuery = SelectQueryBuilder<any, any, any>;
+export type AnyQuery = SelectQueryBuilder<any, any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyEb = ExpressionBuilder<any, any>;
 

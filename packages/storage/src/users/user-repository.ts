@@ -1,8 +1,10 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { ListQuery, NewUserRow, Page, Role, UserChanges, UserRecord, UserStore } from '@lectern/core';
+import type { ListNarrowing, ListQuery, NewUserRow, Page, Role, UserChanges, UserRecord, UserStore } from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { applyFilters, fetchPage, fromBool, ignoringCase, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
+import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
 
 interface UserRow {
   id: number;
@@ -51,6 +53,20 @@ export const userListDefinition: ListDefinition = {
   tiebreak: 'u.id',
 };
 
+/** The users report catalogue (core: reportResourceDefinitions.users) over the list query's aliases. */
+export const userRqlFields: RqlSqlFields = {
+  public_id: rqlColumn('u.public_id'),
+  email: rqlColumn('u.email'),
+  name: rqlColumn('u.name'),
+  role: rqlColumn('u.role'),
+  employee_id: rqlColumn('u.employee_id'),
+  is_active: rqlColumn('u.is_active'),
+  'manager.public_id': rqlColumn('m.public_id'),
+  'manager.name': rqlColumn('m.name'),
+  'manager.email': rqlColumn('m.email'),
+  date_joined: rqlColumn('u.date_joined'),
+};
+
 export function toUserRecord(row: UserRow): UserRecord {
   return {
     id: row.id,
@@ -95,17 +111,21 @@ export function selectUsers(db: Kysely<Database>) {
 const userByPublicId = preparedQuery<UserRow>(1, (db, publicId) => selectUsers(db).where('u.public_id', '=', publicId!));
 const userById = preparedQuery<UserRow>(1, (db, id) => selectUsers(db).where('u.id', '=', id as unknown as number));
 
-/** A page of users; `within` narrows the set first (e.g. to a group's members). */
+const userJoins: ListJoins = { m: (query) => query.leftJoin('users as m', 'm.id', 'u.manager_id') };
+
+/** A page of users; `within` narrows the set first (e.g. to a group's members), `narrowing` is a saved report's. */
 export async function listUsers(
   db: Kysely<Database>,
   query: ListQuery,
   within?: (eb: AnyEb) => Expression<SqlBool>,
+  narrowing?: ListNarrowing,
 ): Promise<Page<UserRecord>> {
   let filtered = db.selectFrom('users as u');
   if (within) filtered = filtered.where(within);
   filtered = applyFilters(filtered, query, userListDefinition);
-  const { rows, total } = await fetchPage<UserRow>(filtered, query, userListDefinition, (q) =>
-    q.leftJoin('users as m', 'm.id', 'u.manager_id').select(userColumns),
+  const narrowed = narrowList(filtered, query, userListDefinition, userRqlFields, userJoins, narrowing);
+  const { rows, total } = await fetchPage<UserRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
+    narrowed.joinRest(q).select(userColumns),
   );
   return { total, items: rows.map(toUserRecord) };
 }
@@ -197,7 +217,7 @@ export class UserRepository implements UserStore {
     return Number(row.n);
   }
 
-  list(query: ListQuery): Promise<Page<UserRecord>> {
-    return listUsers(this.db, query);
+  list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<UserRecord>> {
+    return listUsers(this.db, query, undefined, narrowing);
   }
 }

@@ -93,6 +93,15 @@ describe('matchesRql: comparisons', () => {
     assert.ok(compareCodePoints('a', 'ab') < 0);
     assert.equal(compareCodePoints('é', 'é'), 0);
   });
+
+  it('orders a lone surrogate as the code point of its value, as SQLite orders its stored bytes', () => {
+    assert.ok(compareCodePoints('\uDE00', '\u{1F600}') < 0, 'a low half alone is not the pair it came from');
+    assert.ok(compareCodePoints('\uDE00', '\uE000') < 0);
+    assert.ok(compareCodePoints('\uD7FF', '\uD83D') < 0);
+    assert.ok(compareCodePoints('\uD83Dz', '\u{1F600}') < 0);
+    assert.equal(compareCodePoints('a\uDE00', 'a\uDE00'), 0);
+    check(row({ name: '\uDE00' }), { 'lt(name,"😀")': true, 'gt(name,"\uE000")': false });
+  });
 });
 
 describe('matchesRql: nulls (two-valued logic)', () => {
@@ -216,6 +225,11 @@ describe('matchesRql: patterns', () => {
     assert.equal(matchesRqlPattern(p('*b'), 'a\0b', false), false);
     assert.equal(matchesRqlPattern(p('a*'), 'a\0b', false), true);
     assert.equal(matchesRqlPattern(p('a'), 'a\0b', false), false);
+    // and reads lone surrogates, U+FFFE and U+FFFF as U+FFFD; equality again does not
+    assert.equal(matchesRqlPattern(p('\uFFFD*'), '\uDE00x', false), true);
+    assert.equal(matchesRqlPattern(p('*\uFFFE'), 'x\uFFFF', true), true);
+    assert.equal(matchesRqlPattern(p('*\uFFFD*'), '\u{1F600}', false), false);
+    assert.equal(matchesRqlPattern(p('\uFFFE'), '\uFFFF', false), false);
   });
 });
 

@@ -8,12 +8,16 @@
  *   `out(f,…)` are true when f is null. SQL gets this by guarding each comparison with `IS NOT NULL`.
  * - A dotted property walks into nested objects; a null or missing object on the way makes the value
  *   null (as a LEFT JOIN does). `undefined` counts as null.
- * - Strings compare by Unicode code point (SQLite's BINARY collation compares UTF-8 bytes, the same
- *   order; JavaScript's `<` compares UTF-16 units, which differs above U+FFFF).
+ * - Strings compare by code point (SQLite's BINARY collation compares UTF-8 bytes, the same order;
+ *   JavaScript's `<` compares UTF-16 units, which differs above U+FFFF). A lone surrogate counts as
+ *   the code point of its own value: that is where the bytes better-sqlite3 stores for it (the
+ *   3-byte form of that value, as WTF-8 writes it) sort, between U+D7FF and U+E000.
  * - `like` is case-sensitive; `ilike` and `search` fold ASCII letters only (see foldAsciiCase).
  * - A value whose JavaScript type does not match the field's (a string in an integer field) fails
  *   every test but `ne`/`out`. Date objects are read as their ISO string.
- * - An array field passes when some element passes; a missing array has no elements.
+ * - An array field passes when some element passes; a missing array has no elements. A dotted path
+ *   through an array of objects (`groups.name`) collects that field of every element, as the EXISTS
+ *   subquery over a join table does in SQL.
  */
 import type { RqlFilter, RqlOrder, RqlScalar, RqlTest, RqlValidated } from './rql-ast.ts';
 import { matchesRqlPattern } from './rql-pattern.ts';
@@ -28,25 +32,42 @@ export function readRqlPath(object: unknown, path: string): unknown {
   return normalise(current);
 }
 
+/**
+ * The elements an array field holds at a dotted path. Arrays met on the way are walked element by
+ * element; a value counts only when some array was crossed to reach it, so a scalar where a list is
+ * expected has no elements rather than passing as a list of one.
+ */
+export function readRqlElements(object: unknown, path: string): unknown[] {
+  return elementsAt(object, path.split('.'), false);
+}
+
+function elementsAt(value: unknown, keys: readonly string[], inArray: boolean): unknown[] {
+  if (Array.isArray(value)) return value.flatMap((element) => elementsAt(element, keys, true));
+  if (keys.length === 0) return inArray && value !== null && value !== undefined ? [normalise(value)] : [];
+  if (value === null || typeof value !== 'object' || !Object.hasOwn(value, keys[0]!)) return [];
+  return elementsAt((value as Record<string, unknown>)[keys[0]!], keys.slice(1), inArray);
+}
+
 function normalise(value: unknown): unknown {
   if (value === undefined) return null;
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   return value;
 }
 
-/** Orders two strings by code point rather than by UTF-16 unit. */
+/** Orders two strings by code point rather than by UTF-16 unit; a lone surrogate is its own value. */
 export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return rankUnit(x) - rankUnit(y);
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    // codePointAt combines a pair and returns a lone surrogate as it is: exactly WTF-8's order
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
   }
-  return a.length - b.length;
+  return (a.length - i) - (b.length - j);
 }
-
-/** Surrogates (U+D800–DFFF, i.e. code points above U+FFFF) must sort after U+E000–FFFF. */
-const rankUnit = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
 
 /** Compares two values of the same scalar type; null when the types differ or a number is NaN. */
 export function compareRqlScalars(a: unknown, b: RqlScalar): number | null {
@@ -91,10 +112,8 @@ export function evaluateRqlFilter(filter: RqlFilter, object: unknown): boolean {
   switch (filter.kind) {
     case 'field':
       return passes(filter.test, readRqlPath(object, filter.field));
-    case 'some': {
-      const elements = readRqlPath(object, filter.field);
-      return Array.isArray(elements) && elements.some((element) => passes(filter.test, normalise(element)));
-    }
+    case 'some':
+      return readRqlElements(object, filter.field).some((element) => passes(filter.test, element));
     case 'and':
       return filter.children.every((child) => evaluateRqlFilter(child, object));
     case 'or':

@@ -34,8 +34,17 @@ interface RqlFieldBase {
 }
 
 export type RqlField =
-  | (RqlFieldBase & { type: Exclude<RqlFieldType, 'enum'> })
-  | (RqlFieldBase & { type: 'enum'; values: readonly string[] });
+  | (RqlFieldBase & { type: Exclude<RqlFieldType, 'enum' | 'string-array'> })
+  | (RqlFieldBase & { type: 'enum'; values: readonly string[] })
+  | (RqlFieldBase & {
+      type: 'string-array';
+      /**
+       * For a list of objects named as a whole (`groups` of `{public_id, name}`): the list fields it
+       * stands for (`groups.public_id`, `groups.name`). A test on it holds when it holds on any of them,
+       * so `eq(groups,Sales)` and `eq(groups,<id>)` both work.
+       */
+      anyOf?: readonly string[];
+    });
 
 /** The properties of one resource: its scalar fields and those of the objects it references, by dotted name. */
 export interface RqlCatalogue {
@@ -86,6 +95,13 @@ class Validator {
       const field = catalogue.fields[name];
       if (!field || !TEXT_TYPES.includes(field.type)) throw new Error(`RQL catalogue: searchable field '${name}' is not a text field of the catalogue`);
     }
+    for (const [name, field] of Object.entries(catalogue.fields)) {
+      if (field.type !== 'string-array' || !field.anyOf) continue;
+      for (const target of field.anyOf) {
+        const aliased = catalogue.fields[target];
+        if (aliased?.type !== 'string-array' || aliased.anyOf) throw new Error(`RQL catalogue: '${name}' stands for '${target}', which is not a plain list field`);
+      }
+    }
   }
 
   node(node: RqlNode): RqlFilter {
@@ -123,7 +139,7 @@ class Validator {
       case 'eq':
       case 'ne': {
         const test: RqlTest = value.kind === 'null' ? this.nullTest(property, field, value) : { op: 'eq', value: this.typed(property, field, value) };
-        const filter = leaf(property, field, test);
+        const filter = this.leaf(property, field, test);
         return operator === 'ne' ? { kind: 'not', child: filter } : filter;
       }
       case 'gt':
@@ -133,7 +149,7 @@ class Validator {
         if (!ORDERED_TYPES.includes(field.type)) {
           throw new RqlError(node.position, `${operator}() cannot be used with the ${TYPE_LABELS[field.type]} field '${property}'`, 'Use eq, ne, in or out');
         }
-        return leaf(property, field, { op: operator, value: this.typed(property, field, value) });
+        return this.leaf(property, field, { op: operator, value: this.typed(property, field, value) });
       case 'like':
       case 'ilike': {
         if (!TEXT_TYPES.includes(field.type)) {
@@ -141,7 +157,7 @@ class Validator {
         }
         if (value.kind !== 'string') throw new RqlError(value.position, `${operator}() needs a pattern`);
         this.checkCharacters(value);
-        return leaf(property, field, { op: 'like', pattern: compileRqlPattern(value), caseInsensitive: operator === 'ilike' });
+        return this.leaf(property, field, { op: 'like', pattern: compileRqlPattern(value), caseInsensitive: operator === 'ilike' });
       }
     }
   }
@@ -154,7 +170,7 @@ class Validator {
       if (value.kind !== 'string') throw new RqlError(value.position, `${value.kind}() can only be used with eq and ne, not in a list`);
       return this.typed(property, field, value);
     });
-    const filter = leaf(property, field, { op: 'in', values });
+    const filter = this.leaf(property, field, { op: 'in', values });
     return operator === 'out' ? { kind: 'not', child: filter } : filter;
   }
 
@@ -169,10 +185,17 @@ class Validator {
     this.checkCharacters(value);
     const pattern = substringUnlessWildcard(compileRqlPattern(value));
     const children = this.catalogue.searchable.map((name) =>
-      leaf(name, this.catalogue.fields[name]!, { op: 'like', pattern, caseInsensitive: true }),
+      this.leaf(name, this.catalogue.fields[name]!, { op: 'like', pattern, caseInsensitive: true }),
     );
     const filter: RqlFilter = children.length === 1 ? children[0]! : { kind: 'or', children };
     return operator === 'ne' ? { kind: 'not', child: filter } : filter;
+  }
+
+  private leaf(name: string, field: RqlField, test: RqlTest): RqlFilter {
+    if (field.type !== 'string-array') return { kind: 'field', field: name, test };
+    if (!field.anyOf) return { kind: 'some', field: name, test };
+    const children = field.anyOf.map((target): RqlFilter => ({ kind: 'some', field: target, test }));
+    return children.length === 1 ? children[0]! : { kind: 'or', children };
   }
 
   private isSearch(property: string): boolean {
@@ -250,10 +273,6 @@ class Validator {
       throw new RqlError(value.position, 'The value contains an unpaired surrogate or U+0000', 'Neither can be stored or matched');
     }
   }
-}
-
-function leaf(field: string, definition: RqlField, test: RqlTest): RqlFilter {
-  return definition.type === 'string-array' ? { kind: 'some', field, test } : { kind: 'field', field, test };
 }
 
 /**

@@ -63,18 +63,29 @@ export function foldPattern(pattern: RqlPattern): RqlPattern {
 }
 
 /**
+ * What SQLite's LIKE and GLOB read of a text: they stop at the first U+0000, and their UTF-8
+ * reader turns every code point that is not a character for interchange (a lone surrogate, U+FFFE,
+ * U+FFFF) into U+FFFD, so within a pattern match those four are one character. Equality and order
+ * (`=`, `<`) compare the stored bytes and see none of this.
+ */
+const NOT_INTERCHANGEABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
+
+function asPatternReads(text: string): string {
+  const nul = text.indexOf('\0');
+  return (nul < 0 ? text : text.slice(0, nul)).replace(NOT_INTERCHANGEABLE, '\uFFFD');
+}
+
+/**
  * Whether `text` matches. Greedy leftmost placement of the middle segments is exact for patterns whose
  * only wildcard is `*`: if any placement works, the leftmost one leaves the most room for the rest.
  */
 export function matchesRqlPattern(pattern: RqlPattern, text: string, caseInsensitive: boolean): boolean {
-  const { segments } = caseInsensitive ? foldPattern(pattern) : pattern;
-  const folded = caseInsensitive ? foldAsciiCase(text) : text;
+  const folded = caseInsensitive ? foldPattern(pattern).segments : pattern.segments;
+  const subjectText = caseInsensitive ? foldAsciiCase(text) : text;
   // A pattern without wildcards is an equality; SQL compares such patterns with `=`.
-  if (segments.length === 1) return folded === segments[0];
-  // SQLite's LIKE and GLOB read text only up to a U+0000, so wildcard matching does too.
-  // (Values in expressions never contain one: validation rejects it.)
-  const nul = folded.indexOf('\0');
-  const subject = nul < 0 ? folded : folded.slice(0, nul);
+  if (folded.length === 1) return subjectText === folded[0];
+  const subject = asPatternReads(subjectText);
+  const segments = folded.map(asPatternReads);
   const first = segments[0]!;
   const last = segments[segments.length - 1]!;
   if (subject.length < first.length + last.length) return false;

@@ -1,0 +1,70 @@
+/**
+ * Saved reports (decisions §8): a named RQL filter over one resource, run through `/results/`.
+ */
+import { z } from 'zod';
+import type { ListSpec } from '../shared/list-query.ts';
+import { nameField, userRefSchema } from '../shared/schema.ts';
+
+export const reportResources = ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'] as const;
+export type ReportResource = (typeof reportResources)[number];
+export const reportResourceSchema = z.enum(reportResources);
+
+/** Long enough for any report a person writes; short enough that validating one stays cheap. */
+export const MAX_EXPRESSION_LENGTH = 10_000;
+const MAX_ORDERING_LENGTH = 1_000;
+
+export const savedReportSchema = z.object({
+  public_id: z.string(),
+  name: z.string(),
+  resource: reportResourceSchema,
+  expression: z.string(),
+  /** the results' `ordering` when the request sends none, in the resource list's syntax (`-created,name`) */
+  ordering: z.string().nullable(),
+  /** null for a report an embedding application created as the system */
+  created_by: userRefSchema.nullable(),
+  created: z.string(),
+  modified: z.string(),
+});
+export type SavedReport = z.infer<typeof savedReportSchema>;
+
+export interface SavedReportRecord {
+  id: number;
+  /** internal id of the creator, who may edit the report besides admins */
+  createdById: number | null;
+  view: SavedReport;
+}
+
+const expressionField = () => z.string().max(MAX_EXPRESSION_LENGTH);
+/** An empty ordering means none, like null: both let the expression's ordering() or the list default apply. */
+const orderingField = () =>
+  z
+    .string()
+    .trim()
+    .max(MAX_ORDERING_LENGTH)
+    .nullable()
+    .transform((value) => (value === '' ? null : value));
+
+export const createSavedReportInput = z.strictObject({
+  name: nameField(),
+  resource: reportResourceSchema,
+  expression: expressionField(),
+  ordering: orderingField().optional(),
+});
+
+export const updateSavedReportInput = z.strictObject({
+  name: nameField().optional(),
+  resource: reportResourceSchema.optional(),
+  expression: expressionField().optional(),
+  ordering: orderingField().optional(),
+});
+
+export const savedReportListSpec = {
+  filters: {
+    resource: { kind: 'enum', values: reportResources, multiple: true },
+    created_by: { kind: 'uuid' },
+  },
+  ranges: { created: 'datetime', modified: 'datetime' },
+  search: true,
+  ordering: ['name', 'resource', 'created', 'modified'],
+  defaultOrdering: ['created'],
+} as const satisfies ListSpec;
