@@ -38,7 +38,8 @@ const messageFor: z.core.$ZodErrorMap = (issue) => {
 
 /** Flattens zod issues into the envelope's `field_errors` / `non_field_errors`. */
 export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): { fieldErrors: FieldErrors; nonFieldErrors: string[] } {
-  const fieldErrors: FieldErrors = {};
+  // keys come from the client's body, and `__proto__` is a valid JSON key: a Map keeps any key inert
+  const byField = new Map<string, string[]>();
   const nonFieldErrors: string[] = [];
   const add = (path: readonly PropertyKey[], message: string) => {
     if (path.length === 0) {
@@ -46,7 +47,7 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): { fieldErro
       return;
     }
     const key = path.map(String).join('.');
-    (fieldErrors[key] ??= []).push(message);
+    byField.set(key, [...(byField.get(key) ?? []), message]);
   };
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -55,7 +56,7 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): { fieldErro
       add(issue.path, issue.message);
     }
   }
-  return { fieldErrors, nonFieldErrors };
+  return { fieldErrors: Object.fromEntries(byField) as FieldErrors, nonFieldErrors };
 }
 
 /** Validates a request body; anything the schema rejects is a 422 `validation_error`. */
