@@ -58,6 +58,18 @@ describe('HTTP conventions', () => {
     const wrong = await server.api.delete('/api/v2/users/');
     assertError(wrong, 405, 'method_not_allowed');
     assert.equal(wrong.headers.get('allow'), 'GET, POST');
+    // a literal path beside a parametric one (`bulk` is not an id): still 405, not 404
+    const cases: Array<[string, string, string]> = [
+      ['GET', '/api/v2/content-items/bulk/tags/', 'POST, PUT, DELETE'],
+      ['GET', '/api/v2/content-items/bulk/archive/', 'POST'],
+      ['GET', '/api/v2/users/bulk/', 'POST'],
+      ['GET', '/api/v2/assignments/bulk/', 'POST'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const response = await server.api.request(method, path);
+      assertError(response, 405, 'method_not_allowed');
+      assert.equal(response.headers.get('allow'), allow, path);
+    }
   });
 
   it('serves every path with and without the trailing slash', async () => {
@@ -142,7 +154,8 @@ describe('HTTP conventions', () => {
 describe('rate limiting', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer({ args: ['--rate-limit', '5'] });
+    // an hour-long window: a fixed window that rolled over mid-test would refill the budget
+    server = await startServer({ args: ['--rate-limit', '5', '--rate-limit-window', '3600'] });
   });
   after(async () => {
     await server.stop();

@@ -15,7 +15,8 @@ export interface RouteContext {
 
 export type RouteHandler = (rc: RouteContext) => Promise<Reply> | Reply;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+type Method = (typeof METHOD_ORDER)[number];
 
 /**
  * Routes over itty-router. Every path answers with and without a trailing slash (itty's patterns
@@ -44,9 +45,13 @@ export class RouteTable {
 
   private add(method: Method, pattern: string, handler: RouteHandler): this {
     if (this.finalized) throw new Error('routes must be added before the table is finalized');
-    const methods = this.methodsByPattern.get(pattern) ?? new Set<Method>();
+    let methods = this.methodsByPattern.get(pattern);
+    if (!methods) {
+      methods = new Set<Method>();
+      this.methodsByPattern.set(pattern, methods);
+      this.addMethodNotAllowed(pattern, methods);
+    }
     methods.add(method);
-    this.methodsByPattern.set(pattern, methods);
     this.router[method.toLowerCase() as Lowercase<Method>](pattern, (request, rc) => {
       rc.params = request.params ?? {};
       rc.route = request.route;
@@ -56,17 +61,24 @@ export class RouteTable {
     return this;
   }
 
-  /** Adds the 405 fallbacks; call once, after every route. */
-  finalize(): this {
-    for (const [pattern, methods] of this.methodsByPattern) {
-      const allow = [...methods].join(', ');
-      this.router.all(pattern, (request, rc) => {
-        rc.route = request.route;
-        throw new LecternError('method_not_allowed', `Method ${request.method} is not allowed here. Allowed: ${allow}.`, {
-          headers: { Allow: allow },
-        });
+  /**
+   * The 405 for a path, placed where the path is first registered: placed last, a parametric route
+   * registered earlier (`/content-items/:id/tags`) would answer a literal path's other methods
+   * (`GET /content-items/bulk/tags`) with a 404. Methods added later are read at request time.
+   */
+  private addMethodNotAllowed(pattern: string, methods: ReadonlySet<Method>): void {
+    this.router.all(pattern, (request, rc) => {
+      if (methods.has(request.method as Method)) return undefined; // the route itself comes next
+      rc.route = request.route;
+      const allow = METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
+      throw new LecternError('method_not_allowed', `Method ${request.method} is not allowed here. Allowed: ${allow}.`, {
+        headers: { Allow: allow },
       });
-    }
+    });
+  }
+
+  /** Closes the table: no route may be added after the app starts serving. */
+  finalize(): this {
     this.finalized = true;
     return this;
   }
