@@ -447,7 +447,7 @@ describe('webhooks: durability across restarts', () => {
   });
 });
 
-describe('webhooks: content events', () => {
+describe('webhooks: domain events', () => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   before(async () => {
@@ -490,6 +490,27 @@ describe('webhooks: content events', () => {
     assert.equal(receiver.to('/content-inactive').length, 0);
     assert.equal(receiver.to('/content-videos').length, 0);
     assert.equal((await server.api.get(`${BASE}/${inactive.id}/deliveries/`)).body.data.length, 0);
+  });
+
+  it('delivers assignment.created and then assignment.completed with the assignment as it reads', async () => {
+    const hook = await subscribe(server, receiver, '/assignments', { events: ['assignment.*'] });
+    const learner = await server.api.post('/api/v2/users/', { email: `learner.${Date.now()}@example.com`, name: 'Learner' });
+    const article = await server.api.post('/api/v2/articles/', { name: 'Completable' });
+    const assigned = await server.api.post('/api/v2/assignments/', { user_id: learner.body.public_id, content_item_id: article.body.public_id });
+    assert.equal(assigned.status, 201, assigned.text);
+    const id = assigned.body.public_id;
+    const completed = await server.api.post(`/api/v2/assignments/${id}/complete/`);
+    assert.equal(completed.status, 200, completed.text);
+
+    const requests = await receiver.waitFor((r) => r.path === '/assignments' && r.body.includes(id), 2);
+    const events = requests.map((r) => verify(hook.secret, r));
+    const byType = new Map(events.map((event) => [event.type, event]));
+    assert.deepEqual([...byType.keys()].sort(), ['assignment.completed', 'assignment.created']);
+    assert.equal(byType.get('assignment.created').data.object.state, 'not_started');
+    const now = (await server.api.get(`/api/v2/assignments/${id}/`)).body;
+    assert.deepEqual(byType.get('assignment.completed').data.object, now);
+    assert.equal(now.state, 'completed');
+    assert.equal(now.progress, 1);
   });
 
   it('reports media processing: the video changes and video.ready carries MediaProcessingOut', async () => {
@@ -554,39 +575,5 @@ describe('webhooks: content events', () => {
     const adopted = await server.api.post(`/api/v2/content-items/${bare.public_id}/media-status/`, { media_asset_id: 'asset-9', status: 'ready' });
     assert.equal(adopted.status, 200, adopted.text);
     assert.deepEqual([adopted.body.media_asset_id, adopted.body.media_status, adopted.body.media_duration], ['asset-9', 'ready', null]);
-  });
-});
-
-describe('webhooks: assignment events', () => {
-  let server: TestServer;
-  let receiver: WebhookReceiver;
-  before(async () => {
-    server = await startServer({ args: LOCAL_TARGETS });
-    receiver = await WebhookReceiver.start();
-  });
-  after(async () => {
-    await server.stop();
-    await receiver.close();
-  });
-
-  it('delivers assignment.created and then assignment.completed with the assignment as it reads', async () => {
-    const hook = await subscribe(server, receiver, '/assignments', { events: ['assignment.*'] });
-    const learner = await server.api.post('/api/v2/users/', { email: `learner.${Date.now()}@example.com`, name: 'Learner' });
-    const article = await server.api.post('/api/v2/articles/', { name: 'Completable' });
-    const assigned = await server.api.post('/api/v2/assignments/', { user_id: learner.body.public_id, content_item_id: article.body.public_id });
-    assert.equal(assigned.status, 201, assigned.text);
-    const id = assigned.body.public_id;
-    const completed = await server.api.post(`/api/v2/assignments/${id}/complete/`);
-    assert.equal(completed.status, 200, completed.text);
-
-    const requests = await receiver.waitFor((r) => r.path === '/assignments' && r.body.includes(id), 2);
-    const events = requests.map((r) => verify(hook.secret, r));
-    const byType = new Map(events.map((event) => [event.type, event]));
-    assert.deepEqual([...byType.keys()].sort(), ['assignment.completed', 'assignment.created']);
-    assert.equal(byType.get('assignment.created').data.object.state, 'not_started');
-    const now = (await server.api.get(`/api/v2/assignments/${id}/`)).body;
-    assert.deepEqual(byType.get('assignment.completed').data.object, now);
-    assert.equal(now.state, 'completed');
-    assert.equal(now.progress, 1);
   });
 });
