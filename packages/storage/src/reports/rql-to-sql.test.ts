@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
-import { matchesRql, foldAsciiCase, compileRql, type RqlCatalogue } from '@lectern/core';
+import { matchesRql, foldAsciiCase, compileRql, type RqlCatalogue, type RqlFilter } from '@lectern/core';
 import { rqlToSql, type RqlSqlFields } from './rql-to-sql.ts';
 
 // ---------------------------------------------------------------- a small resource in SQLite
@@ -458,6 +458,17 @@ describe('rqlToSql', () => {
     const glob = query("like(s,'A[?]*')").compile();
     assert.match(glob.sql, /"items"\."s" GLOB \?/);
     assert.deepEqual(glob.parameters, ['A[[][?]]*']);
+  });
+
+  it('keeps long chains of and/or within SQLite\'s expression depth', async () => {
+    store(hostileItems);
+    const leaf = (i: number): RqlFilter => ({ kind: 'field', field: 's', test: { op: 'eq', value: `v${i}` } });
+    const leaves = Array.from({ length: 5000 }, (_, i) => leaf(i));
+    const run = (filter: RqlFilter) => db.selectFrom('items').select('id').where(rqlToSql(filter, sqlFields)).execute();
+    assert.deepEqual(await run({ kind: 'or', children: leaves }), []);
+    assert.deepEqual(await run({ kind: 'and', children: leaves }), []);
+    const all = await run({ kind: 'not', child: { kind: 'or', children: leaves } });
+    assert.equal(all.length, hostileItems.length);
   });
 
   it('treats the empty filter as true and refuses unmapped fields', async () => {

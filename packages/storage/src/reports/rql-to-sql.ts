@@ -109,12 +109,23 @@ class Compiler {
         return sql<SqlBool>`(${this.array(filter.field)((element) => this.test(element, test))})`;
       }
       case 'and':
-        return sql<SqlBool>`(${sql.join(filter.children.map((child) => this.filter(child)), sql` AND `)})`;
+        return this.balanced(filter.children.map((child) => this.filter(child)), sql` AND `);
       case 'or':
-        return sql<SqlBool>`(${sql.join(filter.children.map((child) => this.filter(child)), sql` OR `)})`;
+        return this.balanced(filter.children.map((child) => this.filter(child)), sql` OR `);
       case 'not':
         return sql<SqlBool>`NOT (${this.filter(filter.child)})`;
     }
+  }
+
+  /**
+   * `a AND b AND c …` as a balanced tree of parenthesised halves. SQLite parses a flat chain into a
+   * tree as deep as the chain is long and refuses one deeper than 1 000; halves keep the depth at
+   * log2 of the length, with the same meaning.
+   */
+  private balanced(terms: readonly RawBuilder<SqlBool>[], operator: RawBuilder<unknown>): RawBuilder<SqlBool> {
+    if (terms.length <= 2) return sql<SqlBool>`(${sql.join(terms, operator)})`;
+    const middle = Math.ceil(terms.length / 2);
+    return sql<SqlBool>`(${this.balanced(terms.slice(0, middle), operator)}${operator}${this.balanced(terms.slice(middle), operator)})`;
   }
 
   private test(column: Expression<unknown>, test: RqlTest): Expression<SqlBool> {
