@@ -341,6 +341,17 @@ describe('saved reports', () => {
     });
   });
 
+  describe('ordering with a repeated field', () => {
+    it('keeps the first occurrence, in a report as in the list parameter', async () => {
+      const tag = runTag();
+      const [first, second] = [await newUser({ email: `a${tag}@example.com`, name: `${tag} a` }), await newUser({ email: `b${tag}@example.com`, name: `${tag} b` })];
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),ordering(-name,name)`), idsOf(second, first));
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),ordering(name,-name)`), idsOf(first, second));
+      const list = await api.get(`/api/v2/users/?search=${tag}&ordering=-name,name`);
+      assert.deepEqual(list.body.data.map((user: any) => user.public_id), idsOf(second, first));
+    });
+  });
+
   describe('groups', () => {
     it('filters on counts, sources and owners', async () => {
       const tag = runTag();

@@ -194,6 +194,8 @@ describe('matchesRql: patterns', () => {
     check(row({ name: 'a*b' }), { 'like(name,a\\*b)': true, 'like(name,a\\**)': true, 'like(name,a\\*)': false });
     check(row({ name: 'axb' }), { 'like(name,a\\*b)': false, 'like(name,a*b)': true });
     check(row({ name: 'a\\b' }), { 'like(name,a\\b)': true, 'like(name,*\\*)': false });
+    check(row({ name: 'value\\x' }), { 'like(name,value\\\\*)': true, 'like(name,value\\*)': false, 'like(name,*\\\\x)': true });
+    check(row({ name: 'title\\*' }), { 'like(name,"title\\\\\\*")': true, 'like(name,title\\\\*)': true, 'like(name,"title\\*")': false });
     check(row({ name: '100%_done' }), { "like(name,'100%*')": true, 'like(name,1_0*)': false, "like(name,'*%_*')": true, "like(name,'*_%*')": false });
   });
 
@@ -216,7 +218,10 @@ describe('matchesRql: patterns', () => {
   it('compiles and matches patterns directly', () => {
     const p = (raw: string) => compileRqlPattern({ value: raw, quoted: false, position: 0 });
     assert.deepEqual(p('*a\\*b*c').segments, ['', 'a*b', 'c']);
-    assert.deepEqual(p('\\\\*').segments, ['\\*']);
+    // `\\` is one literal backslash, as in django-rql: `\\*` is "starts with a backslash"
+    assert.deepEqual(p('\\\\*').segments, ['\\', '']);
+    assert.deepEqual(p('\\\\\\*').segments, ['\\*']);
+    assert.deepEqual(p('a\\b\\\\').segments, ['a\\b\\']);
     assert.deepEqual(p('').segments, ['']);
     assert.equal(matchesRqlPattern(p('A*'), 'abc', true), true);
     assert.equal(matchesRqlPattern(p('A*'), 'abc', false), false);

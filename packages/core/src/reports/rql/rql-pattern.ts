@@ -2,9 +2,9 @@
  * `like` patterns, compiled once into literal segments so that the in-memory evaluator and each SQL
  * compiler only translate a structure and never re-interpret the user's text.
  *
- * Syntax (rql.md): `*` is any run of characters, `\*` a literal star, `**` an error. A backslash
- * before anything else is an ordinary character, so `a\b` is the three characters a, \, b. (A literal
- * backslash directly before a wildcard cannot be written; the spec defines no other escape.)
+ * Syntax (rql.md): `*` is any run of characters, `\*` a literal star, `\\` one literal backslash (as
+ * django-rql reads it, so `a\\*` is "starts with a\"), `**` an error. A backslash before anything
+ * else is an ordinary character, so `a\b` is the three characters a, \, b.
  */
 import type { RqlPattern } from './rql-ast.ts';
 import { RqlError } from './rql-error.ts';
@@ -24,8 +24,8 @@ export function compileRqlPattern(source: RqlPatternSource): RqlPattern {
   let afterWildcard = false;
   for (let i = 0; i < value.length; i++) {
     const char = value[i]!;
-    if (char === '\\' && value[i + 1] === '*') {
-      current += '*';
+    if (char === '\\' && (value[i + 1] === '*' || value[i + 1] === '\\')) {
+      current += value[i + 1];
       i++;
       afterWildcard = false;
     } else if (char === '*') {
