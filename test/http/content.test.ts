@@ -278,6 +278,12 @@ describe('content items', () => {
       assert.deepEqual(await ids(`tag=no-such-tag-${tag}`), []);
     });
 
+    it('searches ignoring the case of every letter', async () => {
+      const item = await create('articles', { name: `${tag} Привет café` });
+      assert.deepEqual(await ids(`search=${encodeURIComponent(`${tag} ПРИВЕТ CAFÉ`)}`), idsOf(item));
+      assert.deepEqual(await ids(`search=${encodeURIComponent(`${tag} привет CAFE`)}`), [], 'letters differing beyond case still differ');
+    });
+
     it('bounds tag_all and tag like a tag list, with a 400 naming the parameter', async () => {
       const names = (count: number) => Array.from({ length: count }, (_, i) => `t${i}`);
       for (const collection of ['content-items', 'articles', 'videos', 'courses', 'guides', 'links', 'tracks', 'scheduled-tracks', 'collections', 'events']) {

@@ -341,6 +341,19 @@ describe('saved reports', () => {
     });
   });
 
+  describe('case folding covers every letter', () => {
+    it('in ilike and search', async () => {
+      const tag = runTag();
+      const russian = await newUser({ email: `ru.${tag}@example.com`, name: `${tag} Привет` });
+      const french = await newUser({ email: `fr.${tag}@example.com`, name: `${tag} café` });
+      assert.deepEqual(await run('users', `ilike(name,'${tag} ПРИВЕТ')`), idsOf(russian));
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),ilike(name,*É*)`), idsOf(french));
+      assert.deepEqual(await run('users', `search=${tag} ПРИВ`), idsOf(russian));
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),not(search=CAFÉ)`), idsOf(russian));
+      assert.deepEqual(await run('users', `like(name,'${tag} привет')`), [], 'like stays case-sensitive');
+    });
+  });
+
   describe('ordering with a repeated field', () => {
     it('keeps the first occurrence, in a report as in the list parameter', async () => {
       const tag = runTag();

@@ -3,7 +3,8 @@
  * query, and counts in the same SQL, so no list endpoint loads rows it does not return.
  */
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
+import { foldCase, LecternError, type FilterValue, type ListQuery } from '@lectern/core';
+import { foldedSql } from './fold-sql.ts';
 
 // The builder serves every table, so it works on loosely typed queries; each repository keeps its
 // own queries typed and hands them over here only for the list mechanics.
@@ -30,9 +31,9 @@ export interface ListDefinition {
 /** Escapes LIKE wildcards so user text matches literally (used with `escape '\'`). */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-/** `column` contains `needle`, ignoring case. */
+/** `column` contains `needle`, ignoring case as core's foldCase does (SQLite's lower() folds only ASCII). */
 export function containsIgnoringCase(column: string, needle: string): Expression<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(needle.toLowerCase())}%`} escape '\\'`;
+  return sql<SqlBool>`${foldedSql(sql.ref(column))} like ${`%${escapeLike(foldCase(needle))}%`} escape '\\'`;
 }
 
 /** Sort key for names: people expect alphabetical order regardless of case. */

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileRql } from './rql-fields.ts';
 import { compareCodePoints, matchesRql, readRqlPath, sortByRql } from './rql-evaluate.ts';
-import { compileRqlPattern, foldAsciiCase, matchesRqlPattern } from './rql-pattern.ts';
+import { foldCase } from '../../shared/fold-case.ts';
+import { compileRqlPattern, matchesRqlPattern } from './rql-pattern.ts';
 import { testCatalogue } from './rql-test-catalogue.ts';
 
 const base = {
@@ -178,16 +179,20 @@ describe('matchesRql: patterns', () => {
     check(row({ name: 'a' }), { 'like(name,a*a)': false });
   });
 
-  it('like is case-sensitive, ilike folds ASCII only', () => {
+  it('like is case-sensitive, ilike folds every letter', () => {
     check(row({ name: 'Éclair ÀLA Mode' }), {
       'like(name,*mode)': false,
+      'like(name,éclair*)': false,
       'ilike(name,*mode)': true,
       'ilike(name,*MODE)': true,
-      'ilike(name,éclair*)': false,
-      'ilike(name,Éclair*)': true,
-      'ilike(name,*àla*)': false,
-      'ilike(name,*Àla*)': true,
+      'ilike(name,éclair*)': true,
+      'ilike(name,ÉCLAIR*)': true,
+      'ilike(name,*àla*)': true,
+      'ilike(name,*É*)': true,
     });
+    check(row({ name: 'привет, café' }), { 'ilike(name,ПРИВЕТ*)': true, 'ilike(name,*CAFÉ)': true, 'like(name,ПРИВЕТ*)': false });
+    // composed and decomposed forms fold alike (e + U+0301 is é)
+    check(row({ name: 'Cafe\u0301' }), { 'ilike(name,CAFÉ)': true, 'ilike(name,*é)': true });
   });
 
   it('\\* is a literal star; other backslashes and %/_ are literal', () => {
@@ -225,7 +230,8 @@ describe('matchesRql: patterns', () => {
     assert.deepEqual(p('').segments, ['']);
     assert.equal(matchesRqlPattern(p('A*'), 'abc', true), true);
     assert.equal(matchesRqlPattern(p('A*'), 'abc', false), false);
-    assert.equal(foldAsciiCase('ÀBCİ'), 'Àbcİ');
+    assert.equal(foldCase('ÀBCПРИ'), 'àbcпри');
+    assert.equal(foldCase('E\u0301'), 'é');
     // as SQLite's LIKE and GLOB, wildcard matching stops at U+0000; equality does not
     assert.equal(matchesRqlPattern(p('*b'), 'a\0b', false), false);
     assert.equal(matchesRqlPattern(p('a*'), 'a\0b', false), true);

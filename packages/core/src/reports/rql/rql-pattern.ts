@@ -7,6 +7,7 @@
  * else is an ordinary character, so `a\b` is the three characters a, \, b.
  */
 import type { RqlPattern } from './rql-ast.ts';
+import { foldCase } from '../../shared/fold-case.ts';
 import { RqlError } from './rql-error.ts';
 
 /** The value token a pattern came from; positions of errors are computed from it. */
@@ -49,17 +50,9 @@ export function substringUnlessWildcard(pattern: RqlPattern): RqlPattern {
   return pattern.segments.length === 1 ? { segments: ['', pattern.segments[0]!, ''] } : pattern;
 }
 
-/**
- * Lower-cases ASCII letters only. This is the one case folding of RQL: SQLite's lower() and LIKE fold
- * only ASCII, and full Unicode folding would also change lengths ('İ' lower-cases to two code units),
- * so anything wider could not be reproduced exactly in SQL.
- */
-export function foldAsciiCase(text: string): string {
-  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-}
-
+/** A pattern as `ilike` compares it: each literal segment folded (SQL binds the same segments). */
 export function foldPattern(pattern: RqlPattern): RqlPattern {
-  return { segments: pattern.segments.map(foldAsciiCase) };
+  return { segments: pattern.segments.map(foldCase) };
 }
 
 /**
@@ -75,13 +68,23 @@ function asPatternReads(text: string): string {
   return (nul < 0 ? text : text.slice(0, nul)).replace(NOT_INTERCHANGEABLE, '\uFFFD');
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The text SQL's fold function is handed for a stored text: a lone surrogate is stored as its three
+ * WTF-8 bytes, which are not UTF-8, and each of them reaches the function as U+FFFD.
+ */
+function asFoldReads(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD\uFFFD\uFFFD');
+}
+
 /**
  * Whether `text` matches. Greedy leftmost placement of the middle segments is exact for patterns whose
  * only wildcard is `*`: if any placement works, the leftmost one leaves the most room for the rest.
  */
 export function matchesRqlPattern(pattern: RqlPattern, text: string, caseInsensitive: boolean): boolean {
   const folded = caseInsensitive ? foldPattern(pattern).segments : pattern.segments;
-  const subjectText = caseInsensitive ? foldAsciiCase(text) : text;
+  const subjectText = caseInsensitive ? foldCase(asFoldReads(text)) : text;
   // A pattern without wildcards is an equality; SQL compares such patterns with `=`.
   if (folded.length === 1) return subjectText === folded[0];
   const subject = asPatternReads(subjectText);
