@@ -171,6 +171,10 @@ describe('robustness: no input produces a server error', () => {
       ['unknown expectation', `GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\n${auth}Expect: magic\r\n\r\n`, 417, 'expectation_failed'],
     ];
     for (const [label, request, status, code] of cases) rawEnvelope(label, await rawRequest(server.url, request), status, code);
+    // a broken request pipelined behind a good one must not be answered in the good one's place
+    const pipelined = await rawRequest(server.url, get('/api/v2/users/') + 'FOO /api/v2/users/ HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(pipelined.status, 200, pipelined.text);
+    assert.equal(pipelined.closed, true);
     // the access log has every one of them
     await server.waitForOutput(/"status":431/);
     await server.waitForOutput(/"status":400[^\n]*"reason":"HPE_INVALID_METHOD"/);

@@ -160,8 +160,16 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     // the parser reports again for every later chunk; answer once
     if (refused.has(socket)) return;
     refused.add(socket);
-    if (!socket.writable || socket._httpMessage?.headersSent) {
+    const inFlight = socket._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
       socket.destroy();
+      return;
+    }
+    // The error is in a request pipelined after one still being answered: an answer now would be
+    // taken for that one's. Let it finish, then close; the broken request gets no answer.
+    if (inFlight?.req.complete) {
+      inFlight.setHeader('Connection', 'close');
+      lingerAfterResponse(inFlight);
       return;
     }
     socket.write(rawResponse(app.refuse({ ...refusal, remoteAddress: socket.remoteAddress ?? 'unknown' })));
