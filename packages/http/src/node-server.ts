@@ -1,7 +1,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { App } from './app.ts';
+import type { App, Refusal } from './app.ts';
 import { clientErrorRefusal } from './client-error.ts';
 import { MAX_BODY_BYTES, type PlainResponse } from './plain.ts';
 
@@ -140,7 +140,9 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1`);
   }
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error('the headers timeout must not exceed the request timeout');
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new Error(`the headers timeout (${limits.headersTimeoutMs} ms) must not exceed the request timeout (${limits.requestTimeoutMs} ms)`);
+  }
 
   const server = createServer(
     {
@@ -156,7 +158,7 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
 
   // Every answer goes through the app, so it has the envelope, X-Request-Id and a log line.
   const refused = new WeakSet<Duplex>();
-  const refuseOnSocket = (socket: HttpSocket, refusal: Omit<Parameters<App['refuse']>[0], 'remoteAddress'>) => {
+  const refuseOnSocket = (socket: HttpSocket, refusal: Omit<Refusal, 'remoteAddress'>) => {
     // the parser reports again for every later chunk; answer once
     if (refused.has(socket)) return;
     refused.add(socket);
