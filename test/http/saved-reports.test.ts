@@ -354,6 +354,17 @@ describe('saved reports', () => {
     });
   });
 
+  describe('backslashes in patterns', () => {
+    it('reads \\\\ as one literal backslash, as django-rql does', async () => {
+      const tag = runTag();
+      const slash = await newUser({ email: `s.${tag}@example.com`, name: `${tag}\\x` });
+      const star = await newUser({ email: `t.${tag}@example.com`, name: `${tag}\\*` });
+      assert.deepEqual(sorted(await run('users', `like(name,${tag}\\\\*)`)), sorted(idsOf(slash, star)));
+      assert.deepEqual(await run('users', `like(name,"${tag}\\\\\\*")`), idsOf(star));
+      assert.deepEqual(await run('users', `like(name,${tag}\\x)`), idsOf(slash), 'a backslash before another character is itself');
+    });
+  });
+
   describe('ordering with a repeated field', () => {
     it('keeps the first occurrence, in a report as in the list parameter', async () => {
       const tag = runTag();
