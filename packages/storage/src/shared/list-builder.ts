@@ -88,10 +88,10 @@ export function isQueryTooLarge(error: unknown): boolean {
   if (!(error instanceof Error) || error instanceof LecternError) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && TOO_LARGE_CODES.has(code)) return true;
-  return (code === 'SQLITE_ERROR' || code === undefined) && TOO_LARGE_MESSAGE.test(error.message);
+  return code === 'SQLITE_ERROR' && TOO_LARGE_MESSAGE.test(error.message);
 }
 
-export const queryTooLarge = () =>
+const queryTooLarge = () =>
   new LecternError('bad_request', 'The query is too large for the database to run; use fewer filter values or a shorter search.');
 
 async function fetchPageUnguarded<Row>(

@@ -61,14 +61,13 @@ export function foldPattern(pattern: RqlPattern): RqlPattern {
  * U+FFFF) into U+FFFD, so within a pattern match those four are one character. Equality and order
  * (`=`, `<`) compare the stored bytes and see none of this.
  */
-const NOT_INTERCHANGEABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_INTERCHANGEABLE = new RegExp(`${LONE_SURROGATE.source}|[\\uFFFE\\uFFFF]`, 'g');
 
 function asPatternReads(text: string): string {
   const nul = text.indexOf('\0');
   return (nul < 0 ? text : text.slice(0, nul)).replace(NOT_INTERCHANGEABLE, '\uFFFD');
 }
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * The text SQL's fold function is handed for a stored text: a lone surrogate is stored as its three
