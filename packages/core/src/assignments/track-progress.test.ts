@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AssignmentLifecycle, AssignmentState } from './assignment-machine.ts';
+import { initialLifecycle, type AssignmentLifecycle, type AssignmentState } from './assignment-machine.ts';
 import { followItems, trackStatusOf, type TrackItemStatus } from './track-progress.ts';
 
 const NOW = '2026-11-23T10:00:00.000Z';
 const EARLIER = '2026-11-20T10:00:00.000Z';
 const item = (state: AssignmentState | null, isCompletable = true): TrackItemStatus => ({ state, isCompletable });
-const track = (state: AssignmentState, fields: Partial<AssignmentLifecycle> = {}): AssignmentLifecycle => ({
-  state,
-  progress: 0,
-  started_at: null,
-  completed_datetime: null,
-  dropped_at: null,
-  exempted_at: null,
-  progress_before_completion: null,
-  ...fields,
-});
+const track = (state: AssignmentState, fields: Partial<AssignmentLifecycle> = {}): AssignmentLifecycle => ({ ...initialLifecycle, state, ...fields });
 const follow = (lifecycle: AssignmentLifecycle, items: TrackItemStatus[], itemLeftDone = false) =>
   followItems(lifecycle, items, { now: NOW, itemLeftDone });
 
