@@ -210,7 +210,7 @@ describe('assignments', () => {
       assert.ok(outboxAfter(server.dbFile, from).some((e) => e.type === 'assignment.completion_undone' && e.payload.data.object.public_id === state.public_id));
     });
 
-    it('completes a track holding an event when the learner is checked in', async () => {
+    it('completes a track holding an event when the learner is checked in, and reopens it when that is undone', async () => {
       const article = await newContent('articles');
       const event = await newContent('events', { is_local: true, timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT2H' }] });
       const track = await newContent('tracks', { items: [article.public_id, event.public_id] });
@@ -222,6 +222,9 @@ describe('assignments', () => {
       assert.equal((await mine(user, track)).progress, 0.5);
       assert.equal((await api.post(`/api/v2/enrollments/${enrollment.body.public_id}/checkin/`)).status, 200);
       assert.equal((await mine(user, track)).state, 'completed');
+      assert.equal((await api.post(`/api/v2/enrollments/${enrollment.body.public_id}/undo-checkin/`)).status, 200);
+      const reopened = await mine(user, track);
+      assert.equal(`${reopened.state} ${reopened.progress}`, 'in_progress 0.5', 'undoing the check-in reopens the track');
     });
   });
 
