@@ -4,6 +4,7 @@ export * from './config.ts';
 export type { ServiceDeps } from './service-deps.ts';
 
 export * from './shared/errors.ts';
+export * from './shared/fold-case.ts';
 export * from './shared/ids.ts';
 export * from './shared/clock.ts';
 export * from './shared/time.ts';

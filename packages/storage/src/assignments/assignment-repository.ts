@@ -136,7 +136,7 @@ export function assignmentRqlFields(today: string): RqlSqlFields {
     public_id: rqlColumn('a.public_id'),
     'user.public_id': rqlColumn('u.public_id'),
     'user.name': rqlColumn('u.name'),
-    'user.email': rqlColumn('u.email'),
+    'user.email': rqlColumn('u.email', 'u.email_lower'),
     'content_item.public_id': rqlColumn('c.public_id'),
     'content_item.name': rqlColumn('c.name'),
     'content_item.content_type': rqlColumn('c.content_type'),

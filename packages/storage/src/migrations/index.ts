@@ -9,6 +9,7 @@ import * as webhooks from './0003-webhooks.ts';
 import * as assignments from './0004-assignments.ts';
 import * as events from './0005-events.ts';
 import * as reports from './0006-reports.ts';
+import * as unicodeCase from './0007-unicode-case.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004-assignments': assignments,
   '0005-events': events,
   '0006-reports': reports,
+  '0007-unicode-case': unicodeCase,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,6 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { foldCase } from '@lectern/core';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import { FOLD_FUNCTION } from '../shared/fold-sql.ts';
 import type { Database } from '../schema.ts';
 import { CachedStatementDatabase } from './statement-cache.ts';
 
@@ -29,7 +31,19 @@ export function openSqliteDatabase(options: SqliteStorageOptions): BetterSqlite3
   raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   raw.pragma('temp_store = MEMORY');
   raw.pragma(`cache_size = -${(options.cacheSizeMb ?? 32) * 1024}`);
+  registerSqliteFunctions(raw);
   return raw;
+}
+
+/**
+ * Functions Lectern's SQL calls, on one connection. `lectern_fold(text)` is core's foldCase: SQLite's
+ * own lower() and LIKE fold only ASCII, and folding in the same JavaScript function as the in-memory
+ * evaluator is what makes `search` and `ilike` agree with it on every letter. Deterministic, so
+ * SQLite may evaluate it once per value; no index is built on it, so a database file stays writable
+ * by tools that lack it.
+ */
+export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
+  raw.function(FOLD_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
 }
 
 /** Opens (creating if needed) a SQLite database and migrates it to the current schema. */
