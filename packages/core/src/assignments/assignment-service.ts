@@ -63,6 +63,7 @@ export class AssignmentService {
     jobs.register({
       name: ASSIGNMENTS_JOB,
       maxItems: MAX_BULK_ASSIGNMENTS,
+      scope: 'assignments:write',
       handle: async (tx, ctx, item) => {
         const { record, created } = await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
         return { publicId: record.data.public_id, created };

@@ -51,6 +51,7 @@ export class EnrollmentService {
     jobs.register({
       name: ENROLLMENTS_JOB,
       maxItems: MAX_BULK_ENROLLMENTS,
+      scope: 'enrollments:write',
       handle: async (tx, ctx, item) => {
         const { record, created } = await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
         return { publicId: record.view.public_id, created };
