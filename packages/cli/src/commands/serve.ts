@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
-import { createApp, listen } from '@lectern/http';
+import { createApp, DEFAULT_SERVER_LIMITS, listen } from '@lectern/http';
 import { createLogger, logLevels, type LogLevel } from '../logger.ts';
 import { openLectern } from '../open-lectern.ts';
-import { envFlag, portNumber, positiveInteger, secondsList, wholeNumber } from '../options.ts';
+import { envFlag, originList, portNumber, positiveInteger, secondsList, wholeNumber } from '../options.ts';
 
 interface ServeFlags {
   db: string;
@@ -10,6 +10,10 @@ interface ServeFlags {
   host: string;
   rateLimit: number;
   rateLimitWindow: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number;
+  corsOrigins?: string[];
   allowPrivateWebhookTargets?: boolean;
   webhookRetrySchedule?: number[];
   disableWebhooks?: boolean;
@@ -52,8 +56,19 @@ async function serve(flags: ServeFlags): Promise<void> {
       ...(flags.jobPauseMs !== undefined ? { pauseMs: flags.jobPauseMs } : {}),
     },
   }, logger);
-  const app = createApp(lectern, { rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow }, logger });
-  const listening = await listen(app, { port: flags.port, host: flags.host });
+  const app = createApp(lectern, {
+    rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow },
+    logger,
+    corsOrigins: flags.corsOrigins ?? [],
+  });
+  const listening = await listen(app, {
+    port: flags.port,
+    host: flags.host,
+    headersTimeoutMs: flags.headersTimeoutMs,
+    requestTimeoutMs: flags.requestTimeoutMs,
+    maxConnections: flags.maxConnections,
+    logger,
+  });
   await lectern.start();
 
   const bootstrap = await lectern.bootstrapAdmin({ email: flags.adminEmail, name: 'Admin' });
@@ -97,6 +112,29 @@ export function serveCommand(): Command {
         .env('LECTERN_RATE_LIMIT_WINDOW')
         .argParser(positiveInteger)
         .default(60),
+    )
+    .addOption(
+      new Option('--headers-timeout-ms <ms>', 'time a client has to send a request\'s headers before the connection is closed (408)')
+        .env('LECTERN_HEADERS_TIMEOUT_MS')
+        .argParser(positiveInteger)
+        .default(DEFAULT_SERVER_LIMITS.headersTimeoutMs),
+    )
+    .addOption(
+      new Option('--request-timeout-ms <ms>', 'time a client has to send a whole request, body included (408); at least the headers timeout')
+        .env('LECTERN_REQUEST_TIMEOUT_MS')
+        .argParser(positiveInteger)
+        .default(DEFAULT_SERVER_LIMITS.requestTimeoutMs),
+    )
+    .addOption(
+      new Option('--max-connections <n>', 'open connections at most; further ones are closed as they arrive')
+        .env('LECTERN_MAX_CONNECTIONS')
+        .argParser(positiveInteger)
+        .default(DEFAULT_SERVER_LIMITS.maxConnections),
+    )
+    .addOption(
+      new Option('--cors-origins <origin,...>', 'origins whose web pages may call the API (e.g. https://app.example.com; * for any); none by default')
+        .env('LECTERN_CORS_ORIGINS')
+        .argParser(originList),
     )
     .addOption(
       new Option('--allow-private-webhook-targets', 'allow http:// and private/loopback webhook URLs (local development, tests); env LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS'),
