@@ -5,7 +5,7 @@ import { ApiClient, runCli, startServer, tempDir, uniqueEmail } from './helpers/
 
 describe('lectern CLI', () => {
   it('prints help for every command and exits 0', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['tokens', 'list', '--help'], ['tokens', 'revoke', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['tokens', 'list', '--help'], ['tokens', 'revoke', '--help']]) {
       const result = await runCli(args);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stdout, /Usage: lectern/);
@@ -35,7 +35,7 @@ describe('lectern CLI', () => {
   it('creates tokens that work at once against a running server, lists and revokes them', async () => {
     const server = await startServer();
     const email = uniqueEmail('cli');
-    const created = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'laptop']);
+    const created = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'laptop', '--role', 'admin']);
     assert.equal(created.code, 0, created.stderr);
     const lines = created.stdout.trim().split('\n');
     const token = lines.at(-1)!;

@@ -40,7 +40,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const logger = createLogger(flags.logLevel);
   const allowPrivate = flags.allowPrivateWebhookTargets ?? envFlag('LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS') ?? false;
   const disableWebhooks = flags.disableWebhooks ?? envFlag('LECTERN_DISABLE_WEBHOOKS') ?? false;
-  const lectern = await openLectern(flags.db, {
+  const config = {
     ...(flags.publicUrl ? { publicUrl: flags.publicUrl } : {}),
     webhooks: {
       enabled: !disableWebhooks,
@@ -51,7 +51,8 @@ async function serve(flags: ServeFlags): Promise<void> {
       ...(flags.jobChunkSize !== undefined ? { chunkSize: flags.jobChunkSize } : {}),
       ...(flags.jobPauseMs !== undefined ? { pauseMs: flags.jobPauseMs } : {}),
     },
-  }, logger);
+  };
+  const lectern = await openLectern(flags.db, { create: true, config, logger });
   const app = createApp(lectern, { rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow }, logger });
   const listening = await listen(app, { port: flags.port, host: flags.host });
   await lectern.start();
