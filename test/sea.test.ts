@@ -86,7 +86,8 @@ describe('single executable', () => {
     const dir = tempDir();
     const blocker = join(dir, 'a-file');
     writeFileSync(blocker, 'not a folder');
-    for (const home of [{}, { HOME: join(blocker, 'home') }]) {
+    const homes: Array<Record<string, string>> = [{}, { HOME: join(blocker, 'home') }];
+    for (const home of homes) {
       const temp = join(dir, `tmp-${Object.keys(home).length}`);
       mkdirSync(temp);
       const result = runExecutable(['migrate', '--db', join(temp, 'x.db')], { ...home, TMPDIR: temp });

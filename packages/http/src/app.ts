@@ -12,6 +12,7 @@ import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } fr
 import type { Reply } from './reply.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
+import { probeRoutes } from './routes/probes.ts';
 
 export interface HttpLogger extends ErrorLogger {
   info(details: object, message?: string): void;
@@ -72,6 +73,7 @@ const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
 
 export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const routes = registerRoutes(new RouteTable(), lectern);
+  const probes = probeRoutes(lectern);
   const limiter = new FixedWindowRateLimiter(options.rateLimit ?? { limit: 600, windowSeconds: 60 });
   const logger = options.logger;
 
@@ -81,19 +83,24 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     let reply: Reply;
     let state: RequestState | undefined;
     let rateHeaders: Record<string, string> = {};
+    const probe = probes(request.method, request.url);
     try {
-      const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
-      const rate = limiter.hit(rateKey(auth.actor, request));
-      rateHeaders = rateLimitHeaders(rate);
-      if (!rate.allowed) throw rateLimited(rate);
+      if (probe) {
+        reply = await probe.answer();
+      } else {
+        const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
+        const rate = limiter.hit(rateKey(auth.actor, request));
+        rateHeaders = rateLimitHeaders(rate);
+        if (!rate.allowed) throw rateLimited(rate);
 
-      const url = new URL(request.url, 'http://lectern.invalid');
-      state = new RequestState(auth, requestId, url.searchParams, request);
-      const matched = await routes.dispatch(request.method, url.href, state);
-      reply = matched ?? {
-        status: 404,
-        body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
-      };
+        const url = new URL(request.url, 'http://lectern.invalid');
+        state = new RequestState(auth, requestId, url.searchParams, request);
+        const matched = await routes.dispatch(request.method, url.href, state);
+        reply = matched ?? {
+          status: 404,
+          body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
+        };
+      }
     } catch (error) {
       reply = errorReply(error, requestId, logger);
     }
@@ -105,7 +112,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       {
         request_id: requestId,
         method: request.method,
-        route: state?.route ?? null,
+        route: probe?.route ?? state?.route ?? null,
         status: reply.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
       },

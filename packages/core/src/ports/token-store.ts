@@ -25,6 +25,7 @@ export interface TokenStore {
   insert(row: NewTokenRow): Promise<ApiTokenRecord>;
   /** Tokens that are not revoked. */
   findByPublicId(publicId: string): Promise<ApiTokenRecord | undefined>;
+  findById(id: number): Promise<ApiTokenRecord | undefined>;
   findCredentials(tokenHash: string): Promise<TokenCredentials | undefined>;
   /** `ownerId` null lists every user's tokens. */
   list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>>;
