@@ -5,7 +5,7 @@ import { ApiClient, runCli, startServer, tempDir, uniqueEmail } from './helpers/
 
 describe('lectern CLI', () => {
   it('prints help for every command and exits 0', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['tokens', 'list', '--help'], ['tokens', 'revoke', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['backup', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['tokens', 'list', '--help'], ['tokens', 'revoke', '--help']]) {
       const result = await runCli(args);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stdout, /Usage: lectern/);

@@ -1,5 +1,6 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
+import { backupCommand } from './commands/backup.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
     .exitOverride();
   program.addCommand(serveCommand().exitOverride());
   program.addCommand(migrateCommand().exitOverride());
+  program.addCommand(backupCommand().exitOverride());
   const tokens = tokensCommand().exitOverride();
   for (const sub of tokens.commands) sub.exitOverride();
   program.addCommand(tokens);

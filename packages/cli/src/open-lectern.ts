@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { createLectern, type EngineLogger, type Lectern, type LecternConfigInput } from '@lectern/core';
-import { migrateSqliteFile, openSqliteStorage, type SqliteStorageOptions } from '@lectern/storage';
+import { backupSqliteFile, migrateSqliteFile, openSqliteStorage, type BackupResult, type SqliteStorageOptions } from '@lectern/storage';
 import { seaNativeBinding } from './sea-native.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -23,6 +23,11 @@ export async function openLectern(file: string, options: OpenOptions = {}): Prom
 /** `lectern migrate`: creates or upgrades the file; returns the migrations applied. */
 export async function migrateDatabase(file: string): Promise<string[]> {
   return migrateSqliteFile(await storageOptions(file, true));
+}
+
+/** `lectern backup`: a consistent copy of the (possibly live) database at `destination`. */
+export async function backupDatabase(file: string, destination: string): Promise<BackupResult> {
+  return backupSqliteFile(await storageOptions(file, false), destination);
 }
 
 async function storageOptions(file: string, create: boolean): Promise<SqliteStorageOptions> {
