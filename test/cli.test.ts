@@ -100,6 +100,31 @@ describe('lectern CLI', () => {
     }
   });
 
+  it('warns at start-up, at warn level, when private webhook targets are allowed', async () => {
+    const warning = /"level":40,.*"allow_private_webhook_targets":true,.*"msg":"webhook targets may be private/;
+    const allowed = await startServer({ args: ['--allow-private-webhook-targets', '--log-level', 'error'] });
+    try {
+      await allowed.waitForOutput(warning);
+    } finally {
+      await allowed.stop();
+    }
+    const fromEnv = await startServer({ env: { LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
+    try {
+      await fromEnv.waitForOutput(warning);
+    } finally {
+      await fromEnv.stop();
+    }
+    const normal = await startServer();
+    try {
+      // a request's log line comes after anything start-up logs
+      await normal.api.get('/healthz');
+      await normal.waitForOutput(/"route":"\/healthz"/);
+      assert.doesNotMatch(normal.output(), /allow_private_webhook_targets/);
+    } finally {
+      await normal.stop();
+    }
+  });
+
   it('never logs a token', async () => {
     const server = await startServer();
     const created = await server.api.post('/api/v2/api-tokens/', { name: 'secret-check' });

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { createApp, listen } from '@lectern/http';
+import type { Logger } from 'pino';
 import { createLogger, logLevels, type LogLevel } from '../logger.ts';
 import { openLectern } from '../open-lectern.ts';
 import { envFlag, portNumber, positiveInteger, secondsList, wholeNumber } from '../options.ts';
@@ -36,6 +37,16 @@ function bootstrapBanner(email: string, token: string, url: string): string {
   ].join('\n');
 }
 
+/**
+ * Private webhook targets let any admin token make the server send requests into the local network
+ * (SSRF): fine on a laptop, dangerous in production, so it is said where an operator will see it.
+ */
+function warnPrivateWebhookTargets(logger: Logger): void {
+  const message = 'webhook targets may be private or loopback addresses and plain http (--allow-private-webhook-targets): for local development only';
+  logger.warn({ allow_private_webhook_targets: true }, message);
+  if (process.stderr.isTTY) process.stderr.write(`\n  WARNING: ${message}\n\n`);
+}
+
 async function serve(flags: ServeFlags): Promise<void> {
   const logger = createLogger(flags.logLevel);
   const allowPrivate = flags.allowPrivateWebhookTargets ?? envFlag('LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS') ?? false;
@@ -62,6 +73,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   // the address is printed even when the level hides info lines: scripts and people wait for it
   const announce = flags.logLevel === 'silent' ? logger : logger.child({}, { level: 'info' });
   announce.info({ url: listening.url, db: flags.db, webhooks: !disableWebhooks }, `Lectern listening on ${listening.url}`);
+  if (allowPrivate) warnPrivateWebhookTargets(announce);
 
   let stopping = false;
   const stop = async (signal: string) => {
