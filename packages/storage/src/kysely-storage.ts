@@ -138,7 +138,8 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`);
+    const which = failed ? ` ${failed.migrationName}` : '';
+    throw new Error(`Database migration${which} failed: ${String((error as Error).message ?? error)}`);
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
