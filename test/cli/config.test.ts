@@ -31,11 +31,13 @@ describe('serve settings from a config file', () => {
     assert.equal(await rateLimitOf({}), '600');
   });
 
-  it('reads switches and lists in their TOML types; an environment variable can switch one back off', async () => {
-    const file = configFile('disable_webhooks = true\nwebhook_retry_schedule = [1, 2]\nlog_level = "warn"\n');
+  it('reads switches and lists in their TOML types (webhook retries, CORS origins); an environment variable can switch one back off', async () => {
+    const file = configFile('disable_webhooks = true\nwebhook_retry_schedule = [1, 2]\nlog_level = "warn"\ncors_origins = ["https://app.example.com"]\n');
     const disabled = await startServer({ args: ['--config', file] });
     try {
       assert.equal((await disabled.api.get('/public_api/v2/webhooks/')).status, 503);
+      const crossOrigin = await disabled.api.get('/api/v2/me/', { headers: { origin: 'https://app.example.com' } });
+      assert.equal(crossOrigin.headers.get('access-control-allow-origin'), 'https://app.example.com', 'cors_origins from the file');
       await disabled.api.get('/api/v2/users/');
     } finally {
       await disabled.stop();

@@ -39,14 +39,17 @@ describe('health and readiness probes', () => {
     assert.equal(first.headers.get('x-ratelimit-remaining'), '1');
   });
 
-  it('HEAD answers like GET without a body; other methods are 405 with Allow', async () => {
+  it('HEAD answers like GET without a body, OPTIONS lists the methods, others are 405 with Allow', async () => {
     const head = await server.api.request('HEAD', '/healthz', { token: null });
     assert.equal(head.status, 200);
     assert.equal(head.text, '');
     const post = await server.api.post('/readyz', {}, { token: null });
     expectError(post, 405, 'method_not_allowed');
-    assert.equal(post.headers.get('allow'), 'GET, HEAD');
+    assert.equal(post.headers.get('allow'), 'GET, HEAD, OPTIONS');
     assert.ok(post.headers.get('x-request-id'));
+    const options = await server.api.request('OPTIONS', '/healthz/', { token: null });
+    assert.equal(options.status, 204);
+    assert.equal(options.headers.get('allow'), 'GET, HEAD, OPTIONS');
   });
 
   it('readyz is 503 service_unavailable while the schema lacks a migration, and 200 again once it is applied', async () => {

@@ -32,6 +32,25 @@ export function commaList(value: string): string[] {
     .filter((part) => part.length > 0);
 }
 
+/** Comma-separated web origins (`https://app.example.com`), or `*` for any. */
+export function originList(value: string): string[] {
+  const origins = commaList(value);
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    // an origin is scheme://host[:port] exactly as browsers send it: no path, no trailing slash
+    if (!parsed || parsed.origin === 'null' || parsed.origin !== origin) {
+      throw new InvalidArgumentError(`'${origin}' is not an origin; expected scheme://host[:port], e.g. https://app.example.com.`);
+    }
+  }
+  return origins;
+}
+
 export function isoDatetime(value: string): string {
   const iso = parseDatetime(value);
   if (iso === null) throw new InvalidArgumentError('expected an ISO-8601 datetime, e.g. 2027-01-31T00:00:00Z.');

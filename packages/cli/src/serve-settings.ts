@@ -4,6 +4,7 @@
  * add an entry and regenerate docs/configuration.md (scripts/docs-configuration.ts).
  */
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '@lectern/core';
+import { DEFAULT_SERVER_LIMITS } from '@lectern/http';
 import { logLevels } from './logger.ts';
 import { setting } from './settings.ts';
 import { kinds } from './value-kinds.ts';
@@ -25,6 +26,30 @@ export const serveSettings = {
     description: 'requests per window per token (per client address without a valid token)',
   }),
   rate_limit_window: setting({ kind: kinds.positiveInteger, argument: '<seconds>', default: 60, description: 'length of the rate-limit window, in seconds' }),
+  headers_timeout_ms: setting({
+    kind: kinds.positiveInteger,
+    argument: '<ms>',
+    default: DEFAULT_SERVER_LIMITS.headersTimeoutMs,
+    description: "time a client has to send a request's headers before the connection is closed (408)",
+  }),
+  request_timeout_ms: setting({
+    kind: kinds.positiveInteger,
+    argument: '<ms>',
+    default: DEFAULT_SERVER_LIMITS.requestTimeoutMs,
+    description: 'time a client has to send a whole request, body included (408); at least the headers timeout',
+  }),
+  max_connections: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: DEFAULT_SERVER_LIMITS.maxConnections,
+    description: 'open connections at most; further ones are closed as they arrive',
+  }),
+  cors_origins: setting({
+    kind: kinds.origins,
+    argument: '<origin,...>',
+    defaultText: 'none',
+    description: 'origins whose web pages may call the API (e.g. https://app.example.com; * for any)',
+  }),
   disable_webhooks: setting({ kind: kinds.switch, default: false, description: 'turn webhooks off: no deliveries, and their routes answer 503' }),
   allow_private_webhook_targets: setting({
     kind: kinds.switch,

@@ -1,5 +1,5 @@
 /** The kinds of setting values: each reads a flag's or variable's text and a TOML value alike. */
-import { booleanWord, httpUrl, integerBetween, nonEmptyText, portNumber, positiveInteger, secondsList, wholeNumber } from './options.ts';
+import { booleanWord, httpUrl, integerBetween, nonEmptyText, originList, portNumber, positiveInteger, secondsList, wholeNumber } from './options.ts';
 import type { ValueKind } from './settings.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -56,6 +56,16 @@ export const kinds = {
         : fail('an array of seconds, e.g. [1, 2, 5]'),
     show: (value) => value.join(','),
   } satisfies ValueKind<number[]>,
+  origins: {
+    expected: 'origins (scheme://host[:port], or *), comma-separated as text',
+    tomlType: 'array of strings',
+    fromText: originList,
+    fromToml: (value) =>
+      Array.isArray(value) && value.every((item) => typeof item === 'string')
+        ? originList(value.join(','))
+        : fail('an array of origins, e.g. ["https://app.example.com"]'),
+    show: (value) => value.join(','),
+  } satisfies ValueKind<string[]>,
   choice: <const T extends string>(choices: readonly T[]): ValueKind<T> => {
     const expected = `one of ${choices.join(', ')}`;
     const parse = (text: string) => ((choices as readonly string[]).includes(text) ? (text as T) : fail(expected));

@@ -46,8 +46,19 @@ async function serve(settings: ServeSettings): Promise<void> {
     jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger });
-  const app = createApp(lectern, { rateLimit: { limit: settings.rate_limit, windowSeconds: settings.rate_limit_window }, logger });
-  const listening = await listen(app, { port: settings.port, host: settings.host });
+  const app = createApp(lectern, {
+    rateLimit: { limit: settings.rate_limit, windowSeconds: settings.rate_limit_window },
+    logger,
+    corsOrigins: settings.cors_origins ?? [],
+  });
+  const listening = await listen(app, {
+    port: settings.port,
+    host: settings.host,
+    headersTimeoutMs: settings.headers_timeout_ms,
+    requestTimeoutMs: settings.request_timeout_ms,
+    maxConnections: settings.max_connections,
+    logger,
+  });
   await lectern.start();
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });

@@ -6,7 +6,8 @@ export interface Probe {
   answer(): Promise<Reply>;
 }
 
-const PROBE_METHODS = 'GET, HEAD';
+// as the route table answers every path: HEAD wherever GET is, OPTIONS everywhere
+const PROBE_METHODS = 'GET, HEAD, OPTIONS';
 
 /**
  * `GET /healthz` (the process serves) and `GET /readyz` (and the database can take requests).
@@ -26,6 +27,7 @@ export function probeRoutes(lectern: Lectern): (method: string, target: string) 
     const path = target.split('?', 1)[0]!.replace(/(.)\/$/, '$1');
     const answer = Object.hasOwn(probes, path) ? probes[path] : undefined;
     if (!answer) return undefined;
+    if (method === 'OPTIONS') return { route: path, answer: async () => ({ status: 204, headers: { Allow: PROBE_METHODS } }) };
     if (method !== 'GET' && method !== 'HEAD') {
       return {
         route: path,
