@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ApiClient, runCli, startServer, tempDir, uniqueEmail } from './helpers/server.ts';
+import { ApiClient, lecternBin, runCli, startServer, tempDir, uniqueEmail } from './helpers/server.ts';
 
 describe('lectern CLI', () => {
   it('prints help for every command and exits 0', async () => {
@@ -122,6 +123,26 @@ describe('lectern CLI', () => {
       assert.doesNotMatch(normal.output(), /allow_private_webhook_targets/);
     } finally {
       await normal.stop();
+    }
+  });
+
+  it('on a terminal, also shows a banner line about private webhook targets', async () => {
+    // `script` runs the server on a pseudo-terminal, as an operator starting it by hand would
+    const dbFile = join(tempDir(), 'tty.db');
+    const command = `exec ${process.execPath} ${lecternBin} serve --db ${dbFile} --port 0 --allow-private-webhook-targets`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!/Lectern listening/.test(output) && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.match(output, /\n {2}WARNING: webhook targets may be private or loopback addresses/);
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
     }
   });
 
