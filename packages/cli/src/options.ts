@@ -12,11 +12,6 @@ export function positiveInteger(value: string): number {
   return Number(value);
 }
 
-export function wholeNumber(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number (0 or more).');
-  return Number(value);
-}
-
 export function secondsList(value: string): number[] {
   const parts = value.split(',').map((part) => part.trim());
   if (parts.length === 0 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) {

@@ -27,7 +27,7 @@ export async function seaNativeBinding(): Promise<unknown | undefined> {
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** The cache folders to try, in order; a failure in the last one is fatal. */
-export function cacheFolderCandidates(env: NodeJS.ProcessEnv = process.env): Array<{ dir: string; private: boolean }> {
+function cacheFolderCandidates(env: NodeJS.ProcessEnv = process.env): Array<{ dir: string; private: boolean }> {
   // an operator's explicit choice is the only candidate: falling back would hide their mistake
   if (env.LECTERN_CACHE_DIR) return [{ dir: env.LECTERN_CACHE_DIR, private: false }];
   const candidates = [];

@@ -1,5 +1,5 @@
 /** The kinds of setting values: each reads a flag's or variable's text and a TOML value alike. */
-import { booleanWord, httpUrl, integerBetween, nonEmptyText, originList, portNumber, positiveInteger, secondsList, wholeNumber } from './options.ts';
+import { booleanWord, httpUrl, integerBetween, nonEmptyText, originList, portNumber, positiveInteger, secondsList } from './options.ts';
 import type { ValueKind } from './settings.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -36,7 +36,6 @@ export const kinds = {
   url: textKind('an http:// or https:// URL', httpUrl),
   port: integerKind('a port number from 0 to 65535', portNumber),
   positiveInteger: integerKind('a whole number of at least 1', positiveInteger),
-  wholeNumber: integerKind('a whole number (0 or more)', wholeNumber),
   integerBetween: (min: number, max = MAX_SAFE) => integerKind(`a whole number from ${min} to ${max}`, integerBetween(min, max)),
   switch: {
     expected: 'true or false',
