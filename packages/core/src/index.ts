@@ -67,6 +67,7 @@ export * from './webhooks/delivery-engine.ts';
 export * from './assignments/assignment-machine.ts';
 export * from './assignments/assignment.ts';
 export * from './assignments/track-expansion.ts';
+export * from './assignments/track-progress.ts';
 export * from './assignments/assignment-service.ts';
 export * from './jobs/job.ts';
 export * from './jobs/job-engine.ts';
