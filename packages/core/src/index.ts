@@ -35,6 +35,8 @@ export * from './auth/actor.ts';
 export * from './auth/api-token.ts';
 export * from './auth/token-secret.ts';
 export * from './auth/token-service.ts';
+export * from './auth/me.ts';
+export * from './auth/me-service.ts';
 
 export * from './users/user.ts';
 export * from './users/user-rules.ts';

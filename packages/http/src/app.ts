@@ -17,6 +17,7 @@ import type { Reply } from './reply.ts';
 import { requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
+import { probeRoutes } from './routes/probes.ts';
 
 export interface HttpLogger extends ErrorLogger {
   info(details: object, message?: string): void;
@@ -94,6 +95,7 @@ const expectationProblem = (expect: string | undefined) =>
 
 export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const routes = registerRoutes(new RouteTable(), lectern);
+  const probes = probeRoutes(lectern);
   const limiter = new FixedWindowRateLimiter(options.rateLimit ?? { limit: 600, windowSeconds: 60 });
   const cors = new CorsPolicy(options.corsOrigins);
   const logger = options.logger;
@@ -140,27 +142,32 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     let reply: Reply;
     let state: RequestState | undefined;
     let rateHeaders: Record<string, string> = {};
+    const probe = probes(request.method, request.url);
     try {
-      const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
-      const rate = limiter.hit(rateKey(auth.actor, request));
-      rateHeaders = rateLimitHeaders(rate);
-      if (!rate.allowed) throw rateLimited(rate);
-      const targetProblem = requestTargetProblem(request.url);
-      if (targetProblem) throw badRequest(targetProblem);
-      const expectation = expectationProblem(headerValue(request.headers, 'expect'));
-      if (expectation) throw new LecternError('expectation_failed', expectation);
-      if (preflight) cors.checkPreflight(origin!);
-      if (request.bodyTooLarge) {
-        throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
-      }
+      if (probe) {
+        reply = await probe.answer();
+      } else {
+        const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
+        const rate = limiter.hit(rateKey(auth.actor, request));
+        rateHeaders = rateLimitHeaders(rate);
+        if (!rate.allowed) throw rateLimited(rate);
+        const targetProblem = requestTargetProblem(request.url);
+        if (targetProblem) throw badRequest(targetProblem);
+        const expectation = expectationProblem(headerValue(request.headers, 'expect'));
+        if (expectation) throw new LecternError('expectation_failed', expectation);
+        if (preflight) cors.checkPreflight(origin!);
+        if (request.bodyTooLarge) {
+          throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
+        }
 
-      const url = new URL(request.url, 'http://lectern.invalid');
-      state = new RequestState(auth, requestId, url.searchParams, request);
-      const matched = await routes.dispatch(request.method, url.href, state);
-      reply = matched ?? {
-        status: 404,
-        body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
-      };
+        const url = new URL(request.url, 'http://lectern.invalid');
+        state = new RequestState(auth, requestId, url.searchParams, request);
+        const matched = await routes.dispatch(request.method, url.href, state);
+        reply = matched ?? {
+          status: 404,
+          body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
+        };
+      }
     } catch (error) {
       reply = errorReply(error, requestId, logger);
     }
@@ -168,7 +175,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     return respond(
       reply,
       { method: request.method, headers: request.headers, requestId, started },
-      { rateHeaders, route: state?.route ?? null, ...(preflightAllow ? { preflightAllow } : {}) },
+      { rateHeaders, route: probe?.route ?? state?.route ?? null, ...(preflightAllow ? { preflightAllow } : {}) },
     );
   }
 

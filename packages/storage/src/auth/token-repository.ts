@@ -120,6 +120,11 @@ export class TokenRepository implements TokenStore {
     return row ? toTokenRecord(row) : undefined;
   }
 
+  async findById(id: number): Promise<ApiTokenRecord | undefined> {
+    const row = await this.activeTokens().select(tokenColumns).where('t.id', '=', id).executeTakeFirst();
+    return row ? toTokenRecord(row) : undefined;
+  }
+
   async findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
     const [row] = await credentialsByHash(this.db, tokenHash);
     return row ? toCredentials(row) : undefined;

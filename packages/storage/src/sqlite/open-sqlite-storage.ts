@@ -18,13 +18,15 @@ export interface SqliteStorageOptions {
    * on disk by the usual lookup (see packages/cli/src/sea-native.ts).
    */
   nativeBinding?: unknown;
+  /** fail instead of creating the file when it does not exist */
+  mustExist?: boolean;
 }
 
 export function openSqliteDatabase(options: SqliteStorageOptions): BetterSqlite3.Database {
-  const raw = new BetterSqlite3(
-    options.file,
-    options.nativeBinding ? ({ nativeBinding: options.nativeBinding } as BetterSqlite3.Options) : {},
-  );
+  const raw = new BetterSqlite3(options.file, {
+    ...(options.nativeBinding ? ({ nativeBinding: options.nativeBinding } as BetterSqlite3.Options) : {}),
+    fileMustExist: options.mustExist ?? false,
+  });
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
@@ -46,15 +48,26 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
   raw.function(FOLD_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
 }
 
-/** Opens (creating if needed) a SQLite database and migrates it to the current schema. */
+/** Opens (creating if needed, unless `mustExist`) a SQLite database and migrates it to the current schema. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
+  const { db } = await openAndMigrate(options);
+  return new KyselyStorage(db);
+}
+
+/** Creates or upgrades the database file and closes it again; returns the migrations applied. */
+export async function migrateSqliteFile(options: SqliteStorageOptions): Promise<string[]> {
+  const { db, applied } = await openAndMigrate(options);
+  await db.destroy();
+  return applied;
+}
+
+async function openAndMigrate(options: SqliteStorageOptions): Promise<{ db: Kysely<Database>; applied: string[] }> {
   const database = new CachedStatementDatabase(openSqliteDatabase(options));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   try {
-    await migrateToLatest(db);
+    return { db, applied: await migrateToLatest(db) };
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new KyselyStorage(db);
 }
