@@ -50,6 +50,9 @@ describe('robustness: no input produces a server error', () => {
     ids.report = (await created('/api/v2/saved-reports/', { name: 'Fuzz report', resource: 'assignments', expression: 'eq(state,not_started)' })).public_id;
     ids.token = (await created('/api/v2/api-tokens/', { name: 'fuzz' })).public_id;
     ids.webhook = (await created('/public_api/v2/webhooks/', { url: 'http://127.0.0.1:9/hook', events: ['article.*'] })).id;
+    const job = await api.post('/api/v2/users/bulk/', { users: [{ email: uniqueEmail(), name: 'Fuzz bulk' }] });
+    assert.equal(job.status, 202, job.text);
+    ids.job = job.body.id;
   });
   after(async () => {
     await server.stop();
@@ -80,12 +83,14 @@ describe('robustness: no input produces a server error', () => {
     ['POST', '/api/v2/assignments/bulk'], ['GET', '/api/v2/assignments/bulk/{assignment}'],
     ['GET', '/api/v2/saved-reports/{report}'], ['PATCH', '/api/v2/saved-reports/{report}'], ['GET', '/api/v2/saved-reports/{report}/results'],
     ['GET', '/public_api/v2/webhooks/{webhook}'], ['PATCH', '/public_api/v2/webhooks/{webhook}'], ['GET', '/public_api/v2/webhooks/{webhook}/deliveries'],
+    ['GET', '/api/v2/users/bulk/{user}/items'], ['GET', '/api/v2/assignments/bulk/{assignment}/items'], ['GET', '/api/v2/enrollments/bulk/{enrollment}/items'],
+    ['GET', '/api/v2/events/bulk/{event}/items'], ['GET', '/api/v2/event-series/bulk/{series}/items'],
   ];
   const lists = ['/api/v2/users', '/api/v2/groups', '/api/v2/api-tokens', '/api/v2/content-items', '/api/v2/articles', '/api/v2/videos', '/api/v2/tracks',
     '/api/v2/channels', '/api/v2/locations', '/api/v2/event-series', '/api/v2/events', '/api/v2/enrollments', '/api/v2/assignments', '/api/v2/saved-reports',
     `/api/v2/saved-reports/{report}/results`, '/api/v2/insights/assignments/completion', '/api/v2/insights/assignments/overdue',
     '/api/v2/insights/assignments/feedback', '/api/v2/insights/assignments/ratings', '/api/v2/insights/assignments/pass-fail', '/public_api/v2/webhooks',
-    '/public_api/v2/webhooks/{webhook}/deliveries'];
+    '/public_api/v2/webhooks/{webhook}/deliveries', '/api/v2/me', '/healthz', '/readyz', '/api/v2/users/bulk/{job}/items'];
   const fill = (path: string, override?: string) => path.replace(/\{(\w+)\}/g, (_, kind: string) => override ?? ids[kind]!);
 
   it('answers hostile ids, bodies and query strings without a server error', async () => {
