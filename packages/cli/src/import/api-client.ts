@@ -123,6 +123,7 @@ const withJitter = (ms: number) => Math.round(ms * (0.75 + Math.random() * 0.5))
 function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
   if ((error as Error)?.name === 'TimeoutError') return 'no answer in time';
   return (error as Error)?.message ?? String(error);
 }

@@ -3,7 +3,7 @@
  * the core schema an item must pass (the same field rules the API applies, never restated here).
  */
 import {
-  type issuesToErrors,
+  type parseInput,
   MAX_BULK_ASSIGNMENTS,
   MAX_BULK_ENROLLMENTS,
   MAX_BULK_USERS,
@@ -15,10 +15,8 @@ import {
 export const importKinds = ['users', 'assignments', 'enrollments'] as const;
 export type ImportKindName = (typeof importKinds)[number];
 
-/** The schema surface the importer needs: a zod schema's safeParse. */
-export interface ItemSchema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: Parameters<typeof issuesToErrors>[0] } };
-}
+/** A core schema, applied with core's parseInput so rows fail in the API's own words. */
+export type ItemSchema = Parameters<typeof parseInput>[0];
 
 export interface ImportKind {
   name: ImportKindName;
@@ -57,7 +55,7 @@ export const IMPORT_KINDS: Record<ImportKindName, ImportKind> = {
     userReference: false,
     bulkPath: '/api/v2/users/bulk/',
     maxItems: MAX_BULK_USERS,
-    rowSchema: bulkUserItem as unknown as ItemSchema,
+    rowSchema: bulkUserItem,
     identity: ['email'],
     updatable: ['name', 'role', 'employee_id'],
   },
@@ -68,7 +66,7 @@ export const IMPORT_KINDS: Record<ImportKindName, ImportKind> = {
     userReference: true,
     bulkPath: '/api/v2/assignments/bulk/',
     maxItems: MAX_BULK_ASSIGNMENTS,
-    rowSchema: createAssignmentInput.omit({ user_id: true }) as unknown as ItemSchema,
+    rowSchema: createAssignmentInput.omit({ user_id: true }),
     identity: ['user_id', 'content_item_id'],
   },
   enrollments: {
@@ -78,7 +76,7 @@ export const IMPORT_KINDS: Record<ImportKindName, ImportKind> = {
     userReference: true,
     bulkPath: '/api/v2/enrollments/bulk/',
     maxItems: MAX_BULK_ENROLLMENTS,
-    rowSchema: createEnrollmentInput.omit({ user_id: true }) as unknown as ItemSchema,
+    rowSchema: createEnrollmentInput.omit({ user_id: true }),
     identity: ['user_id', 'event_id'],
     cellValue: (column, text) => (column === 'accept_waitlist' ? booleanCell(text) : text),
   },

@@ -2,7 +2,8 @@
  * Local validation of one data row with core's own schemas, before anything is sent. Empty cells
  * mean "not given" (an optional field is left out; a required one is missing).
  */
-import { emailField, issuesToErrors, publicIdField } from '@lectern/core';
+import { emailField, isLecternError, parseInput, publicIdField } from '@lectern/core';
+import type { ItemSchema } from './import-kinds.ts';
 import type { ColumnMap } from './columns.ts';
 import type { ImportKind } from './import-kinds.ts';
 
@@ -14,6 +15,7 @@ export type RowCheck =
   | { ok: false; code: string; message: string };
 
 const REFERENCE_COLUMNS = new Set(['user_email', 'user_id']);
+
 
 export function checkRow(kind: ImportKind, columns: ColumnMap, record: readonly string[]): RowCheck {
   if (record.length !== columns.header.length) {
@@ -31,8 +33,8 @@ export function checkRow(kind: ImportKind, columns: ColumnMap, record: readonly 
   }
 
   const problems: string[] = [];
-  const parsed = kind.rowSchema.safeParse(body);
-  if (!parsed.success) problems.push(...describe(parsed.error.issues));
+  const parsed = validate(kind.rowSchema, body);
+  if (!parsed.ok) problems.push(...parsed.problems);
 
   let user: UserReference | null = null;
   if (kind.userReference) {
@@ -41,25 +43,37 @@ export function checkRow(kind: ImportKind, columns: ColumnMap, record: readonly 
     if (email !== '' && id !== '') problems.push('user_email, user_id: Give one of them, not both.');
     else if (email === '' && id === '') problems.push('user_email or user_id: This field is required.');
     else if (email !== '') {
-      const result = emailField().safeParse(email);
-      if (result.success) user = { email: result.data.toLowerCase() };
-      else problems.push(...describe(result.error.issues, 'user_email'));
+      const result = validate(emailField(), email, 'user_email');
+      if (result.ok) user = { email: String(result.data).toLowerCase() };
+      else problems.push(...result.problems);
     } else {
-      const result = publicIdField().safeParse(id);
-      if (result.success) user = { id: result.data.toLowerCase() };
-      else problems.push(...describe(result.error.issues, 'user_id'));
+      const result = validate(publicIdField(), id, 'user_id');
+      if (result.ok) user = { id: String(result.data).toLowerCase() };
+      else problems.push(...result.problems);
     }
   }
 
   if (problems.length > 0) return { ok: false, code: 'validation_error', message: problems.join(' ') };
-  return { ok: true, item: parsed.success ? (parsed.data as Record<string, unknown>) : {}, user };
+  return { ok: true, item: parsed.ok ? (parsed.data as Record<string, unknown>) : {}, user };
 }
 
-/** `field: message` lines in the API's words (core's messages for zod issues). */
-function describe(issues: Parameters<typeof issuesToErrors>[0], field?: string): string[] {
-  const { fieldErrors, nonFieldErrors } = issuesToErrors(issues);
-  return [
-    ...Object.entries(fieldErrors).map(([name, messages]) => `${name}: ${messages.join(' ')}`),
-    ...nonFieldErrors.map((message) => (field ? `${field}: ${message}` : message)),
-  ];
+type Validated = { ok: true; data: unknown } | { ok: false; problems: string[] };
+
+/**
+ * core's parseInput, its 422 turned into `field: message` phrases (the API's own words); `field`
+ * names a lone value's problems.
+ */
+function validate(schema: ItemSchema, value: unknown, field?: string): Validated {
+  try {
+    return { ok: true, data: parseInput(schema, value) };
+  } catch (error) {
+    if (!isLecternError(error)) throw error;
+    return {
+      ok: false,
+      problems: [
+        ...Object.entries(error.fieldErrors ?? {}).map(([field, messages]) => `${field}: ${messages.join(' ')}`),
+        ...(error.nonFieldErrors ?? []).map((message) => (field ? `${field}: ${message}` : message)),
+      ],
+    };
+  }
 }
