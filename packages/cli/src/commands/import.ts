@@ -1,5 +1,5 @@
 /** `lectern import users|assignments|enrollments FILE.csv`: a client of the public API (docs/imports.md). */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { resolve } from 'node:path';
 import { ImportApiClient } from '../import/api-client.ts';
 import { HeaderError } from '../import/columns.ts';
@@ -21,6 +21,16 @@ interface ImportFlags {
 
 /** Emails counted in the first pass; past this many the user list is read whole anyway. */
 const EMAIL_SCAN_CAP = 5000;
+
+function serverUrl(value: string): string {
+  if (!/^https?:\/\/[^/\s]+/.test(value)) throw new InvalidArgumentError('expected the server’s http(s) address, e.g. http://localhost:8080.');
+  return value;
+}
+
+function apiToken(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('expected an API token.');
+  return value.trim();
+}
 
 /** Refuses the run before anything is sent: exit 2. */
 function refuse(message: string): void {
@@ -101,8 +111,8 @@ export function importCommand(): Command {
     .description('Import users, assignments or enrollments from a CSV file through the API; writes a per-row report')
     .addArgument(new Command().createArgument('<kind>', 'what the file holds').choices(importKinds))
     .argument('<file>', 'CSV file with a header row')
-    .addOption(new Option('--url <url>', 'the server’s address, e.g. https://lectern.example.com').env('LECTERN_URL').makeOptionMandatory())
-    .addOption(new Option('--token <token>', 'API token').env('LECTERN_TOKEN').makeOptionMandatory())
+    .addOption(new Option('--url <url>', 'the server’s address, e.g. https://lectern.example.com').env('LECTERN_URL').argParser(serverUrl).makeOptionMandatory())
+    .addOption(new Option('--token <token>', 'API token').env('LECTERN_TOKEN').argParser(apiToken).makeOptionMandatory())
     .option('--report <file>', 'report CSV (default: <file>.report.csv)')
     .option('--dry-run', 'check every row (and resolve user emails) without writing anything')
     .option('--update', 'users: PATCH an existing user whose name, role or employee_id differ')
