@@ -13,6 +13,7 @@ import { outcomeOfItem, type JobItem } from './item-outcome.ts';
 import type { Progress } from './progress.ts';
 import type { ReportWriter, RowOutcome } from './report-writer.ts';
 import { checkRow } from './row-check.ts';
+import { SeenRows } from './seen-rows.ts';
 import { UserDirectory, type DirectoryUser } from './user-directory.ts';
 
 export interface ImportRun {
@@ -74,8 +75,7 @@ export async function runImport(run: ImportRun): Promise<ImportSummary> {
 class Importer {
   private readonly summary: ImportSummary = { total: 0, created: 0, existing: 0, updated: 0, valid: 0, failed: 0, stopped: null };
   private readonly queued: Chunk[] = [];
-  /** identity of each row sent or checked so far → its row number */
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new SeenRows();
   private directory: UserDirectory | undefined;
 
   constructor(private readonly run: ImportRun) {}
@@ -142,11 +142,10 @@ class Importer {
     }
 
     const identity = kind.identity.map((field) => String(item[field]).toLowerCase()).join('\u0000');
-    const first = this.seen.get(identity);
+    const first = this.seen.firstOrRemember(identity, pending.row);
     if (first !== undefined) {
       return { status: 'failed', error_code: 'duplicate_row', error_message: `Row ${first} has the same ${kind.identity.join(' and ')}.` };
     }
-    this.seen.set(identity, pending.row);
 
     if (this.run.dryRun) return { status: 'valid' };
     if (this.run.update && kind.updatable) {
