@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
@@ -249,6 +251,74 @@ describe('lectern import', () => {
     const report = readReport(`${path}.report.csv`);
     expectLine(report[1], 1, 'failed', 'not_sent', /refused the token/);
     expectLine(report[2], 2, 'failed', 'not_sent');
+  });
+});
+
+/**
+ * A proxy to `target` that forwards every request but, for the first bulk submit, drops the
+ * connection once the server has answered: the job exists, the importer never hears of it.
+ */
+async function losingFirstSubmit(target: string): Promise<{ url: string; lost: () => number }> {
+  let lost = 0;
+  const proxy = createServer((incoming, outgoing) => {
+    const forward = httpRequest(new URL(incoming.url!, target), { method: incoming.method, headers: incoming.headers }, (answer) => {
+      if (incoming.method === 'POST' && incoming.url!.includes('/bulk') && lost === 0) {
+        lost++;
+        answer.resume();
+        answer.once('end', () => outgoing.socket?.destroy());
+        return;
+      }
+      outgoing.writeHead(answer.statusCode!, answer.headers);
+      answer.pipe(outgoing);
+    });
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  after(() => proxy.close());
+  return { url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, lost: () => lost };
+}
+
+describe('lectern import, over a poor connection', () => {
+  it('resubmits a job whose answer was lost without creating anything twice', async () => {
+    const server = await startServer({ args: ['--rate-limit', '100000'] });
+    try {
+      const proxy = await losingFirstSubmit(server.url);
+      const tag = `lost${process.pid}x${Date.now()}`;
+      const path = csvFile(`email,name
+${Array.from({ length: 30 }, (_, i) => `${tag}.${i}@example.com,P${i}`).join('\n')}
+`);
+      const result = await runCli(['import', 'users', path, '--url', proxy.url, '--token', server.adminToken, '--json']);
+      assert.equal(proxy.lost(), 1, 'the first submit lost its answer');
+      assert.equal(result.code, 0, result.stderr);
+      const summary = JSON.parse(result.stdout);
+      assert.equal(summary.failed, 0);
+      // the lost job created them; the resubmitted one found them: existing, not failed, not twice
+      assert.equal(summary.existing, 30);
+      assert.equal((await server.api.get(`/api/v2/users/?search=${tag}&page_size=1`)).body.meta.total_count, 30);
+      const report = readReport(`${path}.report.csv`).slice(1);
+      for (const line of report) {
+        const user = (await server.api.get(`/api/v2/users/${line[2]}/`)).body;
+        assert.equal(user.email, `${tag}.${Number(line[0]) - 1}@example.com`);
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('waits out the rate limit instead of failing rows', async () => {
+    const server = await startServer({ args: ['--rate-limit', '2', '--rate-limit-window', '1'] });
+    try {
+      const path = csvFile(`email,name
+${uniqueEmail('slow')},Slow
+${uniqueEmail('slower')},Slower
+`);
+      const result = await importer(server, ['users', path, '--json']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(JSON.parse(result.stdout).created, 2);
+      await server.waitForOutput(/"status":429/);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

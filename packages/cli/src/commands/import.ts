@@ -71,7 +71,10 @@ async function importFile(kindName: ImportKindName, file: string, flags: ImportF
   process.on('SIGTERM', onSignal);
   let summary: ImportSummary;
   try {
-    const client = new ImportApiClient(flags.url, flags.token, { onWait: (reason, ms) => progress.note(`${reason}: waiting ${(ms / 1000).toFixed(1)} s`) });
+    const client = new ImportApiClient(flags.url, flags.token, {
+      signal: stopWaiting.signal,
+      onWait: (reason, ms) => progress.note(`${reason}: waiting ${(ms / 1000).toFixed(1)} s`),
+    });
     summary = await runImport({
       kind,
       file,

@@ -71,6 +71,14 @@ describe('the import API client', () => {
     assert.equal(server.attempts(), 3);
   });
 
+  it('ends a wait for Retry-After when told to stop', async () => {
+    const server = await serve((_request, response) => json(response, 429, { error: { code: 'rate_limited' } }, { 'retry-after': '60' }));
+    const stop = new AbortController();
+    const waiting = new ImportApiClient(server.url, 'lpat_test', { signal: stop.signal }).get('/x');
+    setTimeout(() => stop.abort(), 20);
+    await assert.rejects(waiting, (error: Error) => error instanceof StopError && /interrupted/.test(error.message));
+  });
+
   it('stops when nothing listens', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

@@ -19,13 +19,26 @@ export interface ApiClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** told about every wait, for the progress line */
   onWait?: (reason: string, ms: number) => void;
+  /** once aborted, a request in progress or waiting to be retried ends with a StopError */
+  signal?: AbortSignal;
 }
 
 /** Ends the run: the server refused the token, or stayed unreachable through every retry. */
 export class StopError extends Error {}
 
 const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 16000];
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleepUnless(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
 
 export class ImportApiClient {
   private readonly base: string;
@@ -41,7 +54,7 @@ export class ImportApiClient {
     this.base = baseUrl.replace(/\/+$/, '');
     this.retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
     this.timeoutMs = options.timeoutMs ?? 60_000;
-    this.sleep = options.sleep ?? defaultSleep;
+    this.sleep = options.sleep ?? ((ms) => sleepUnless(ms, options.signal));
   }
 
   get(path: string): Promise<ApiAnswer> {
@@ -63,11 +76,13 @@ export class ImportApiClient {
   async request(method: string, path: string, body?: unknown): Promise<ApiAnswer> {
     let failures = 0;
     for (;;) {
+      if (this.options.signal?.aborted) throw new StopError('the import was interrupted');
       let answer: ApiAnswer | undefined;
       let trouble: string;
       try {
         answer = await this.once(method, path, body);
       } catch (error) {
+        if (this.options.signal?.aborted) throw new StopError('the import was interrupted');
         trouble = `cannot reach ${this.base} (${describeNetworkError(error)})`;
       }
       if (answer) {
@@ -99,7 +114,7 @@ export class ImportApiClient {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(this.timeoutMs),
+      signal: this.options.signal ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
     });
     const text = await response.text();
     let parsed: unknown = null;

@@ -6,7 +6,7 @@
  * A few jobs are kept queued on the server (`window`) so it always has work while the importer
  * waits for the oldest one; only the rows of those jobs are held in memory.
  */
-import { StopError, type ImportApiClient } from './api-client.ts';
+import { StopError, sleepUnless, type ImportApiClient } from './api-client.ts';
 import { openRecords, type FileScan } from './csv-source.ts';
 import type { ImportKind } from './import-kinds.ts';
 import { outcomeOfItem, type JobItem } from './item-outcome.ts';
@@ -277,16 +277,4 @@ function failedAnswer(answer: { status: number; body: any }, publicId?: string):
     error_code: error?.code ?? `http_${answer.status}`,
     error_message: `${error?.message ?? `The server answered ${answer.status}.`}${fields}`,
   };
-}
-
-function sleepUnless(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
