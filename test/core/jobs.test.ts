@@ -19,6 +19,7 @@ async function open(file: string, seen: unknown[]): Promise<Lectern> {
       if (item === 'boom') throw new Error('disk on fire');
       if (typeof item !== 'number') throw fieldError('item', 'Must be a number.');
       seen.push(item);
+      return { publicId: `echo-${item}`, created: item % 2 === 1 };
     },
   });
   return lectern;
@@ -35,6 +36,13 @@ describe('job engine', () => {
     const done = await lectern.jobs.get(lectern.context(), 'echoes', job.id);
     assert.deepEqual([done.status, done.processed, done.succeeded, done.failed], ['completed', 7, 5, 2]);
     assert.deepEqual(seen, [1, 2, 3, 4, 5]);
+    const items = await lectern.jobs.items(lectern.context(), 'echoes', job.id, {});
+    assert.deepEqual(items.meta, { page: 1, page_size: 25, total_count: 7 });
+    assert.deepEqual(items.data.slice(0, 2), [
+      { index: 0, status: 'succeeded', public_id: 'echo-1', created: true, error: null },
+      { index: 1, status: 'failed', public_id: null, created: null, error: { code: 'validation_error', message: 'item: Must be a number.' } },
+    ]);
+    assert.equal(items.data[2]!.created, false);
     await assert.rejects(lectern.jobs.submit(lectern.context(), 'echoes', { echoes: Array(11).fill(1) }), /validation/);
     await lectern.close();
   });

@@ -3,7 +3,7 @@ import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { ContentService } from '../content/content-service.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job } from '../jobs/job.ts';
+import type { Job, JobItem } from '../jobs/job.ts';
 import type { AssignmentChanges } from '../ports/assignment-store.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
@@ -64,7 +64,8 @@ export class AssignmentService {
       name: ASSIGNMENTS_JOB,
       maxItems: MAX_BULK_ASSIGNMENTS,
       handle: async (tx, ctx, item) => {
-        await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
+        const { record, created } = await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
+        return { publicId: record.data.public_id, created };
       },
     });
   }
@@ -179,6 +180,11 @@ export class AssignmentService {
   async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
     authorize(ctx.actor, 'assignments:read');
     return this.jobs.get(ctx, ASSIGNMENTS_JOB, publicId);
+  }
+
+  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    authorize(ctx.actor, 'assignments:read');
+    return this.jobs.items(ctx, ASSIGNMENTS_JOB, publicId, params);
   }
 
   // ---- for other areas (enrollments) ----------------------------------------------------------

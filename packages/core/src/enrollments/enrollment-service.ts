@@ -4,7 +4,7 @@ import type { AssignmentService } from '../assignments/assignment-service.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { EventRecord } from '../events/event.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job } from '../jobs/job.ts';
+import type { Job, JobItem } from '../jobs/job.ts';
 import { everyItem } from '../ports/content-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -52,7 +52,8 @@ export class EnrollmentService {
       name: ENROLLMENTS_JOB,
       maxItems: MAX_BULK_ENROLLMENTS,
       handle: async (tx, ctx, item) => {
-        await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
+        const { record, created } = await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
+        return { publicId: record.view.public_id, created };
       },
     });
   }
@@ -104,6 +105,11 @@ export class EnrollmentService {
   async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
     authorize(ctx.actor, 'enrollments:read');
     return this.jobs.get(ctx, ENROLLMENTS_JOB, publicId);
+  }
+
+  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    authorize(ctx.actor, 'enrollments:read');
+    return this.jobs.items(ctx, ENROLLMENTS_JOB, publicId, params);
   }
 
   /**

@@ -8,7 +8,8 @@
  * and nothing is lost or counted twice.
  *
  * Other areas add a job kind with `register`: the kind names the wrapper key and a per-item
- * handler that throws a LecternError to fail the item.
+ * handler that reports the resource it created, updated or found (kept for the items route), or
+ * throws a LecternError to fail the item.
  */
 import PQueue from 'p-queue';
 import type { RequestContext } from '../auth/actor.ts';
@@ -17,8 +18,21 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { isLecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
-import { bulkEnvelope, isTerminal, restoreActor, storeActor, type Job } from './job.ts';
+import { failedOutcome } from './job-item-rules.ts';
+import type { JobItemOutcome } from '../ports/job-store.ts';
+import {
+  bulkEnvelope,
+  isTerminal,
+  jobItemListSpec,
+  restoreActor,
+  storeActor,
+  type AppliedItem,
+  type Job,
+  type JobItem,
+  type JobRecord,
+} from './job.ts';
 
 export interface JobKind {
   /** the job kind and the request's wrapper key: `users`, `assignments`, `enrollments`, … */
@@ -26,9 +40,10 @@ export interface JobKind {
   maxItems: number;
   /**
    * Applies one item inside a savepoint of the chunk's transaction, acting as `ctx.actor` (the
-   * submitter). A LecternError fails the item alone; any other error is a fault of the job.
+   * submitter), and names the resource it created (`created: true`) or found or updated (false).
+   * A LecternError fails the item alone; any other error is a fault of the job.
    */
-  handle(tx: Stores, ctx: RequestContext, item: unknown, index: number): Promise<void>;
+  handle(tx: Stores, ctx: RequestContext, item: unknown, index: number): Promise<AppliedItem>;
 }
 
 export interface JobEngineOptions {
@@ -83,11 +98,22 @@ export class JobEngine {
    * system, for a job someone else submitted.
    */
   async get(ctx: RequestContext, kindName: string, publicId: string): Promise<Job> {
+    return (await this.requireVisible(ctx, kindName, publicId)).view;
+  }
+
+  /** The job's processed items by `index`, with the visibility of `get`. */
+  async items(ctx: RequestContext, kindName: string, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    const query = parseListQuery(jobItemListSpec, params);
+    const job = await this.requireVisible(ctx, kindName, publicId);
+    return toListResult(query, await this.deps.storage.jobs.listItems(job.id, query), (item) => item);
+  }
+
+  private async requireVisible(ctx: RequestContext, kindName: string, publicId: string): Promise<JobRecord> {
     const record = isUuid(publicId) ? await this.deps.storage.jobs.findByPublicId(publicId) : undefined;
     const actor = ctx.actor;
     const mine = actor.kind === 'system' || actor.role === 'admin' || (record?.actor.kind === 'user' && record.actor.userId === actor.userId);
     if (!record || record.kind !== kindName || !mine) throw notFound('Bulk job');
-    return record.view;
+    return record;
   }
 
   /** Starts the worker and resumes every job a previous process left unfinished. */
@@ -166,14 +192,15 @@ export class JobEngine {
       return true;
     }
     for (const item of items) {
-      let errorCode: string | null = null;
+      let outcome: JobItemOutcome;
       try {
-        await tx.savepoint((sp) => kind.handle(sp, ctx, item.payload, item.position));
+        const applied = await tx.savepoint((sp) => kind.handle(sp, ctx, item.payload, item.position));
+        outcome = { status: 'succeeded', ...applied };
       } catch (error) {
         if (!isLecternError(error)) throw error;
-        errorCode = error.code;
+        outcome = failedOutcome(error);
       }
-      await tx.jobs.recordOutcome(jobId, item.position, errorCode === null ? 'succeeded' : 'failed', errorCode);
+      await tx.jobs.recordOutcome(jobId, item.position, outcome);
     }
     return false;
   }

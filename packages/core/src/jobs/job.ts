@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import type { Actor } from '../auth/actor.ts';
 import { scopes, roles, type Scope } from '../auth/scopes.ts';
+import { LecternError, type ErrorCode } from '../shared/errors.ts';
+import type { ListSpec } from '../shared/list-query.ts';
 
 export const jobStatuses = ['pending', 'processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
@@ -20,6 +22,49 @@ export const jobSchema = z.object({
   error_message: z.string().nullable(),
 });
 export type Job = z.infer<typeof jobSchema>;
+
+export const jobItemStatuses = ['succeeded', 'failed'] as const;
+
+/**
+ * One processed item as `GET …/bulk/<id>/items/` lists it (an addition to the spec, whose job keeps
+ * counts only). `index` is the item's zero-based position in the submitted array; `public_id` the
+ * resource it created, updated or found; `created` tells a new resource (true) from an existing or
+ * updated one (false), null on a failed item.
+ */
+export const jobItemSchema = z.object({
+  index: z.number().int(),
+  status: z.enum(jobItemStatuses),
+  public_id: z.string().nullable(),
+  created: z.boolean().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type JobItem = z.infer<typeof jobItemSchema>;
+
+export const jobItemListSpec = {
+  filters: { status: { kind: 'enum', values: jobItemStatuses } },
+  ordering: ['index'],
+  defaultOrdering: ['index'],
+} as const satisfies ListSpec;
+
+/** What a job kind's handler reports for an item it applied. */
+export interface AppliedItem {
+  publicId: string;
+  created: boolean;
+}
+
+/**
+ * An item failure about an existing resource (a duplicate email's user): the items route shows
+ * that resource's `public_id` on the failed item.
+ */
+export class ItemFailure extends LecternError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly publicId: string,
+  ) {
+    super(code, message);
+  }
+}
 
 /** The submitting actor, kept with the job so a resumed job acts with the same rights. */
 export const storedActorSchema = z.discriminatedUnion('kind', [
