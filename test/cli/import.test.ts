@@ -306,7 +306,7 @@ ${Array.from({ length: 30 }, (_, i) => `${tag}.${i}@example.com,P${i}`).join('\n
   });
 
   it('waits out the rate limit instead of failing rows', async () => {
-    const server = await startServer({ args: ['--rate-limit', '2', '--rate-limit-window', '1'] });
+    const server = await startServer({ args: ['--rate-limit', '1', '--rate-limit-window', '1'] });
     try {
       const path = csvFile(`email,name
 ${uniqueEmail('slow')},Slow

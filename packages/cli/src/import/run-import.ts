@@ -206,33 +206,48 @@ class Importer {
     for (const pending of chunk.rows) await this.write(pending);
   }
 
-  /** Waits for the job to finish and gives each sent row its item's outcome. */
+  /**
+   * Gives each sent row its item's outcome. The items route lists the items processed so far, so
+   * when the first page already counts them all the job is done and needs no status poll: the
+   * common case, since the importer comes back to a job only after submitting the next ones.
+   */
   private async readJob(chunk: Chunk, jobId: string): Promise<void> {
-    const { kind, client } = this.run;
+    const { kind } = this.run;
     const unconfirmed = (why: string): RowOutcome => ({
       status: 'failed',
       error_code: 'not_confirmed',
       error_message: `Sent in bulk job ${jobId}, whose outcome was not read: ${why} A re-run settles it safely.`,
     });
     try {
-      const job = await this.waitForJob(jobId);
-      if (!job) return settleAll(chunk.sent, unconfirmed('the import was interrupted.'));
-      for (let page = 1; ; page++) {
-        const answer = await client.get(`${kind.bulkPath}${jobId}/items/?page=${page}&page_size=${ITEMS_PAGE_SIZE}`);
-        if (answer.status !== 200) return settleAll(chunk.sent, unconfirmed(`reading its items answered ${answer.status}.`));
-        for (const item of answer.body.data as JobItem[]) {
+      let first = await this.itemsPage(jobId, 1);
+      let jobError: string | null = null;
+      if (first.meta.total_count < chunk.sent.length) {
+        const job = await this.waitForJob(jobId);
+        if (!job) return settleAll(chunk.sent, unconfirmed('the import was interrupted.'));
+        jobError = job.error_message;
+        first = await this.itemsPage(jobId, 1);
+      }
+      let page = first;
+      for (let number = 1; ; ) {
+        for (const item of page.data) {
           const pending = chunk.sent[item.index];
           if (pending && !pending.outcome) pending.outcome = outcomeOfItem(kind, item);
         }
-        if (page * ITEMS_PAGE_SIZE >= answer.body.meta.total_count || answer.body.data.length === 0) break;
+        if (number * ITEMS_PAGE_SIZE >= page.meta.total_count || page.data.length === 0) break;
+        page = await this.itemsPage(jobId, ++number);
       }
-      const reason = job.error_message ?? 'The job ended without an outcome for this item.';
-      settleAll(chunk.sent, { status: 'failed', error_code: 'job_failed', error_message: reason });
+      settleAll(chunk.sent, { status: 'failed', error_code: 'job_failed', error_message: jobError ?? 'The job ended without an outcome for this item.' });
     } catch (error) {
       if (!(error instanceof StopError)) throw error;
       this.summary.stopped ??= error.message;
       settleAll(chunk.sent, unconfirmed(error.message));
     }
+  }
+
+  private async itemsPage(jobId: string, page: number): Promise<{ data: JobItem[]; meta: { total_count: number } }> {
+    const answer = await this.run.client.get(`${this.run.kind.bulkPath}${jobId}/items/?page=${page}&page_size=${ITEMS_PAGE_SIZE}`);
+    if (answer.status !== 200) throw new StopError(`reading the items of bulk job ${jobId} answered ${answer.status}`);
+    return answer.body;
   }
 
   /** The finished job, or undefined when told to stop waiting. */
