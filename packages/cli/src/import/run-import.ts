@@ -3,8 +3,8 @@
  * jobs of the route's item limit, reads every job's per-item results, and writes one report line
  * per data row, in file order.
  *
- * A few jobs are kept queued on the server (`window`) so it always has work while the importer
- * waits for the oldest one; only the rows of those jobs are held in memory.
+ * A few jobs are kept queued on the server so it always has work while the importer reads the
+ * oldest one; only the rows of those jobs are held in memory.
  */
 import { StopError, sleepUnless, type ImportApiClient } from './api-client.ts';
 import { openRecords, type FileScan } from './csv-source.ts';
@@ -30,10 +30,6 @@ export interface ImportRun {
   stopSending: AbortSignal;
   /** aborted on the second: jobs already sent are no longer waited for */
   stopWaiting: AbortSignal;
-  /** jobs queued on the server at once */
-  window?: number;
-  /** waits between two polls of a job's status */
-  pollDelaysMs?: readonly number[];
 }
 
 export interface ImportSummary {
@@ -64,7 +60,9 @@ interface Chunk {
 /** a chunk also closes after this many rows, so a long run of failing rows is not held in memory */
 const MAX_ROWS_PER_CHUNK = 1000;
 const ITEMS_PAGE_SIZE = 100;
-const DEFAULT_POLL_DELAYS_MS = [50, 100, 200, 300, 500, 750, 1000];
+const POLL_DELAYS_MS = [50, 100, 200, 300, 500, 750, 1000];
+/** jobs submitted and not yet read: enough to keep the server busy while the oldest is read */
+const JOBS_QUEUED = 3;
 
 const notSent = (why: string): RowOutcome => ({ status: 'failed', error_code: 'not_sent', error_message: why });
 
@@ -177,12 +175,12 @@ class Importer {
     return failedAnswer(answer, existing.public_id);
   }
 
-  /** Submits the chunk's job and queues it; settles the oldest queued chunk when the window is full. */
+  /** Submits the chunk's job and queues it; settles the oldest queued chunk when JOBS_QUEUED are waiting. */
   private async enqueue(chunk: Chunk): Promise<void> {
     if (chunk.rows.length === 0) return;
     if (chunk.sent.length > 0) await this.submit(chunk);
     this.queued.push(chunk);
-    while (this.queued.length > (this.run.window ?? 3)) await this.settleOldest();
+    while (this.queued.length > JOBS_QUEUED) await this.settleOldest();
   }
 
   private async submit(chunk: Chunk): Promise<void> {
@@ -253,13 +251,12 @@ class Importer {
   /** The finished job, or undefined when told to stop waiting. */
   private async waitForJob(jobId: string): Promise<{ status: string; error_message: string | null } | undefined> {
     const { kind, client, stopWaiting } = this.run;
-    const delays = this.run.pollDelaysMs ?? DEFAULT_POLL_DELAYS_MS;
     for (let attempt = 0; ; attempt++) {
       if (stopWaiting.aborted) return undefined;
       const answer = await client.get(`${kind.bulkPath}${jobId}/`);
       if (answer.status !== 200) throw new StopError(`reading bulk job ${jobId} answered ${answer.status}`);
       if (answer.body.status === 'completed' || answer.body.status === 'failed') return answer.body;
-      await sleepUnless(delays[Math.min(attempt, delays.length - 1)]!, stopWaiting);
+      await sleepUnless(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)]!, stopWaiting);
     }
   }
 
