@@ -254,6 +254,51 @@ describe('items of a job still processing', () => {
   });
 });
 
+describe('a job acts with its submitter’s current rights', () => {
+  it('fails the items left once the organizer who submitted is demoted, deactivated and loses the token', async () => {
+    // two items per chunk and a pause between chunks: the demotion lands while most items are left
+    const server = await startServer({ args: ['--job-chunk-size', '2', '--job-pause-ms', '200'] });
+    try {
+      const admin = server.api;
+      const organizer = await userWithToken(server, 'organizer');
+      const learner = (await admin.post('/api/v2/users/', { email: uniqueEmail('learner'), name: 'Learner' })).body;
+      const articles = [];
+      for (let i = 0; i < 40; i++) articles.push((await admin.post('/api/v2/articles/', { name: `Bulk ${i}` })).body);
+      const submitted = await organizer.api.post('/api/v2/assignments/bulk/', {
+        assignments: articles.map((article) => ({ user_id: learner.public_id, content_item_id: article.public_id })),
+      });
+      assert.equal(submitted.status, 202, submitted.text);
+      const path = `/api/v2/assignments/bulk/${submitted.body.id}/`;
+
+      let seen: any;
+      const deadline = Date.now() + 20_000;
+      do {
+        seen = (await admin.get(path)).body;
+        assert.ok(Date.now() < deadline, 'the job never started');
+      } while (seen.processed === 0);
+      assert.equal(seen.status, 'processing', 'the job is still running when its submitter loses the right');
+
+      const patched = await admin.patch(`/api/v2/users/${organizer.user.public_id}/`, { role: 'user', is_active: false });
+      assert.equal(patched.status, 200, patched.text);
+      const [token] = (await admin.get(`/api/v2/api-tokens/?user=${organizer.user.public_id}`)).body.data;
+      assert.equal((await admin.delete(`/api/v2/api-tokens/${token.public_id}/`)).status, 204);
+
+      const job = await waitForJob(admin, path);
+      assert.equal(job.status, 'completed');
+      assert.ok(job.failed > 0 && job.succeeded < 40, `items after the change must not apply (${job.succeeded} did)`);
+      const items = await jobItems(admin, path);
+      assert.equal(items.length, 40);
+      const firstRefused = items.findIndex((item) => item.status === 'failed');
+      assert.equal(firstRefused, job.succeeded, 'the applied items are the ones before the change');
+      assert.ok(items.slice(firstRefused).every((item) => item.status === 'failed' && item.error.code === 'forbidden'));
+      const assigned = (await admin.get(`/api/v2/assignments/?user=${learner.public_id}&page_size=100`)).body.meta.total_count;
+      assert.equal(assigned, job.succeeded, 'a refused item wrote nothing');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('bulk job crash recovery', () => {
   it('resumes a job after SIGKILL from its first unprocessed item, never counting an item twice', async () => {
     // slow chunks, so the kill lands in the middle of the job

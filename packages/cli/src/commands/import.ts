@@ -8,6 +8,7 @@ import { IMPORT_KINDS, importKinds, type ImportKindName } from '../import/import
 import { createProgress } from '../import/progress.ts';
 import { ReportWriter } from '../import/report-writer.ts';
 import { runImport, type ImportSummary } from '../import/run-import.ts';
+import { UsageError } from '../usage-error.ts';
 
 interface ImportFlags {
   url: string;
@@ -33,28 +34,27 @@ function apiToken(value: string): string {
 }
 
 /** Refuses the run before anything is sent: exit 2. */
-function refuse(message: string): void {
-  process.stderr.write(`error: ${message}\n`);
-  process.exitCode = 2;
+function refuse(message: string): never {
+  throw new UsageError(message);
 }
 
 async function importFile(kindName: ImportKindName, file: string, flags: ImportFlags): Promise<void> {
   const kind = IMPORT_KINDS[kindName];
   const reportPath = flags.report ?? `${file}.report.csv`;
-  if (resolve(reportPath) === resolve(file)) return refuse('the report would overwrite the input file; choose another --report');
+  if (resolve(reportPath) === resolve(file)) refuse('the report would overwrite the input file; choose another --report');
   let scan;
   try {
     scan = await scanFile(file, kind, EMAIL_SCAN_CAP);
   } catch (error) {
-    if (error instanceof HeaderError) return refuse(`${file}: ${error.message}; nothing was sent`);
-    if (error instanceof FileError) return refuse(`${error.message}; nothing was sent`);
+    if (error instanceof HeaderError) refuse(`${file}: ${error.message}; nothing was sent`);
+    if (error instanceof FileError) refuse(`${error.message}; nothing was sent`);
     throw error;
   }
   let report: ReportWriter;
   try {
     report = await ReportWriter.open(reportPath, scan.columns.header);
   } catch (error) {
-    return refuse(`cannot write the report ${reportPath}: ${(error as Error).message}; nothing was sent`);
+    refuse(`cannot write the report ${reportPath}: ${(error as Error).message}; nothing was sent`);
   }
 
   const progress = createProgress(flags.progress, scan.total);

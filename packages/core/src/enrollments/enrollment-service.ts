@@ -32,8 +32,11 @@ import type { ListNarrowing } from '../ports/list-narrowing.ts';
 export const ENROLLMENTS_JOB = 'enrollments';
 export const MAX_BULK_ENROLLMENTS = 200;
 
-/** What role `user` may do to its own enrollments (decisions §1); check-in is taken by staff. */
-const learnerActions: ReadonlySet<EnrollmentAction> = new Set(['drop', 'undo-checkin']);
+/**
+ * What role `user` may do to its own enrollments. Attendance is staff's record: taking it and
+ * undoing it are both for organizers and admins, or a learner could erase its own absence.
+ */
+const learnerActions: ReadonlySet<EnrollmentAction> = new Set(['drop']);
 
 export interface EnrollResult {
   enrollment: Enrollment;
@@ -51,6 +54,7 @@ export class EnrollmentService {
     jobs.register({
       name: ENROLLMENTS_JOB,
       maxItems: MAX_BULK_ENROLLMENTS,
+      scope: 'enrollments:write',
       handle: async (tx, ctx, item) => {
         const { record, created } = await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
         return { publicId: record.view.public_id, created };
@@ -87,7 +91,7 @@ export class EnrollmentService {
     parseInput(noBodyInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, ctx.actor, publicId);
-      if (isLearner(ctx.actor) && !learnerActions.has(action)) throw forbidden('Check-in is recorded by the event organizers.');
+      if (isLearner(ctx.actor) && !learnerActions.has(action)) throw forbidden('Check-in is recorded, and undone, by the event organizers.');
       assertIfMatch(options.ifMatch, current.view);
       const now = nowIso(this.deps.clock);
       const lifecycle = { status: current.status, checkin_datetime: current.checkinDatetime };

@@ -43,6 +43,7 @@ export abstract class EventLikeService<V, W extends object> {
     jobs.register({
       name: shape.jobKind,
       maxItems: MAX_BULK_EVENT_UPDATES,
+      scope: 'events:write',
       handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx.actor, item),
     });
   }

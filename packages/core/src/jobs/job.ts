@@ -1,7 +1,7 @@
 /** Bulk async jobs (spec "Bulk async job", "Bulk async jobs (common rules)", decisions §6). */
 import { z } from 'zod';
 import type { Actor } from '../auth/actor.ts';
-import { scopes, roles, type Scope } from '../auth/scopes.ts';
+import { scopes, roles } from '../auth/scopes.ts';
 import { LecternError, type ErrorCode } from '../shared/errors.ts';
 import type { ListSpec } from '../shared/list-query.ts';
 
@@ -66,7 +66,12 @@ export class ItemFailure extends LecternError {
   }
 }
 
-/** The submitting actor, kept with the job so a resumed job acts with the same rights. */
+/**
+ * The submitting actor, kept with the job. Each chunk re-reads the user (and the token, when
+ * `tokenId` is set) and acts with the rights they have then (submitter-authority.ts); `role` and
+ * `scopes` are what they were at submission, `scopes` the limit of a job submitted without a token.
+ * Jobs stored before `tokenId` existed have none and are checked through the user alone.
+ */
 export const storedActorSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('system') }),
   z.object({
@@ -75,6 +80,7 @@ export const storedActorSchema = z.discriminatedUnion('kind', [
     publicId: z.string(),
     role: z.enum(roles),
     scopes: z.array(z.enum(scopes)),
+    tokenId: z.number().int().optional(),
   }),
 ]);
 export type StoredActor = z.infer<typeof storedActorSchema>;
@@ -82,12 +88,14 @@ export type StoredActor = z.infer<typeof storedActorSchema>;
 export const storeActor = (actor: Actor): StoredActor =>
   actor.kind === 'system'
     ? { kind: 'system' }
-    : { kind: 'user', userId: actor.userId, publicId: actor.publicId, role: actor.role, scopes: [...actor.scopes] };
-
-export const restoreActor = (stored: StoredActor): Actor =>
-  stored.kind === 'system'
-    ? { kind: 'system' }
-    : { kind: 'user', userId: stored.userId, publicId: stored.publicId, role: stored.role, scopes: new Set<Scope>(stored.scopes) };
+    : {
+        kind: 'user',
+        userId: actor.userId,
+        publicId: actor.publicId,
+        role: actor.role,
+        scopes: [...actor.scopes],
+        ...(actor.tokenId !== undefined ? { tokenId: actor.tokenId } : {}),
+      };
 
 export interface JobRecord {
   id: number;

@@ -38,6 +38,7 @@ export class UserService {
     jobs.register({
       name: USERS_JOB,
       maxItems: MAX_BULK_USERS,
+      scope: 'users:write',
       handle: async (tx, _ctx, item) => {
         const input = parseInput(bulkUserItem, item);
         // a bulk item fails as `duplicate` naming the existing user, so an importer can link to it
