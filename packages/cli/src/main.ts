@@ -1,6 +1,7 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
 import { backupCommand } from './commands/backup.ts';
+import { importCommand } from './commands/import.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   const tokens = tokensCommand().exitOverride();
   for (const sub of tokens.commands) sub.exitOverride();
   program.addCommand(tokens);
+  program.addCommand(importCommand().exitOverride());
   return program;
 }
 
