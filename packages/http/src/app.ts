@@ -48,12 +48,12 @@ class RequestState implements RouteContext {
     return headerValue(this.request.headers, name);
   }
 
-  body(): unknown {
+  body<Unvalidated>(): Unvalidated {
     if (this.request.bodyTooLarge) {
       throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
     }
     const raw = this.request.body;
-    if (!raw || raw.length === 0) return {};
+    if (!raw || raw.length === 0) return {} as Unvalidated;
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.toString('utf8'));
@@ -63,7 +63,7 @@ class RequestState implements RouteContext {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest('The request body must be a JSON object.');
     }
-    return parsed;
+    return parsed as Unvalidated;
   }
 }
 

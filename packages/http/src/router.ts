@@ -9,8 +9,11 @@ export interface RouteContext {
   params: Record<string, string>;
   readonly query: URLSearchParams;
   header(name: string): string | undefined;
-  /** the parsed JSON object body (`{}` when empty); 400/413 when it cannot be */
-  body(): unknown;
+  /**
+   * the parsed JSON object body (`{}` when empty); 400/413 when it cannot be. Typed as whatever
+   * the receiving service accepts but NOT validated: every service parses its input itself.
+   */
+  body<Unvalidated>(): Unvalidated;
 }
 
 export type RouteHandler = (rc: RouteContext) => Promise<Reply> | Reply;
