@@ -1,5 +1,6 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
+import { openapiCommand } from './commands/openapi.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
 
@@ -13,6 +14,7 @@ export function buildProgram(): Command {
   const tokens = tokensCommand().exitOverride();
   for (const sub of tokens.commands) sub.exitOverride();
   program.addCommand(tokens);
+  program.addCommand(openapiCommand().exitOverride());
   return program;
 }
 

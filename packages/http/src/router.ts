@@ -18,8 +18,8 @@ export interface RouteContext {
 
 export type RouteHandler = (rc: RouteContext) => Promise<Reply> | Reply;
 
-const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-type Method = (typeof METHOD_ORDER)[number];
+export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type Method = (typeof METHOD_ORDER)[number];
 
 /**
  * Routes over itty-router. Every path answers with and without a trailing slash (itty's patterns
@@ -28,6 +28,7 @@ type Method = (typeof METHOD_ORDER)[number];
 export class RouteTable {
   private readonly router = IttyRouter<IRequest, [RouteContext & { route?: string }], Reply>();
   private readonly methodsByPattern = new Map<string, Set<Method>>();
+  private readonly publicRoutes = new Set<string>();
   private finalized = false;
 
   get(pattern: string, handler: RouteHandler): this {
@@ -45,6 +46,22 @@ export class RouteTable {
   delete(pattern: string, handler: RouteHandler): this {
     return this.add('DELETE', pattern, handler);
   }
+  /** A GET that answers without authentication (the API description). */
+  publicGet(pattern: string, handler: RouteHandler): this {
+    this.publicRoutes.add(`GET ${pattern}`);
+    return this.add('GET', pattern, handler);
+  }
+
+  /** Every registered route, for the API description and the test that keeps it complete. */
+  registered(): Array<{ method: Method; pattern: string; authenticated: boolean }> {
+    return [...this.methodsByPattern].flatMap(([pattern, methods]) =>
+      METHOD_ORDER.filter((m) => methods.has(m)).map((method) => ({
+        method,
+        pattern,
+        authenticated: !this.publicRoutes.has(`${method} ${pattern}`),
+      })),
+    );
+  }
 
   private add(method: Method, pattern: string, handler: RouteHandler): this {
     if (this.finalized) throw new Error('routes must be added before the table is finalized');
@@ -58,7 +75,8 @@ export class RouteTable {
     this.router[method.toLowerCase() as Lowercase<Method>](pattern, (request, rc) => {
       rc.params = request.params ?? {};
       rc.route = request.route;
-      void rc.ctx; // every route requires authentication: this throws the 401 when there is none
+      // every other route requires authentication: this throws the 401 when there is none
+      if (!this.publicRoutes.has(`${method} ${pattern}`)) void rc.ctx;
       return handler(rc);
     });
     return this;
