@@ -5,6 +5,7 @@ import { validate } from '@readme/openapi-parser';
 import { allEventTypes, createLectern } from '@lectern/core';
 import { registerRoutes, RouteTable, undescribedRoutes } from '@lectern/http';
 import { openSqliteStorage } from '@lectern/storage';
+import { checkConformance } from '../helpers/openapi-conformance.ts';
 import { lecternBin, startServer, type TestServer } from '../helpers/server.ts';
 
 describe('OpenAPI description', () => {
@@ -62,5 +63,30 @@ describe('OpenAPI description', () => {
   it('`lectern openapi` prints the document the server serves', () => {
     const printed = JSON.parse(execFileSync(process.execPath, [lecternBin, 'openapi'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }));
     assert.deepEqual(printed, document);
+  });
+});
+
+describe('the response-validation hook', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer();
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('rejects a body, a status or a header the description does not allow, naming route and status', async () => {
+    const user = (await server.api.post('/api/v2/users/', { email: 'hook@example.com', name: 'Hook' })).body;
+    const real = await fetch(`${server.url}/api/v2/users/${user.public_id}/`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    const headers = real.headers;
+    checkConformance('GET', `/api/v2/users/${user.public_id}/`, 200, headers, await real.json());
+    assert.throws(
+      () => checkConformance('GET', `/api/v2/users/${user.public_id}/`, 200, headers, { ...user, role: 'owner' }),
+      /OpenAPI mismatch: GET \/api\/v2\/users\/\{id\} → 200: body does not match.*\/role/,
+    );
+    assert.throws(() => checkConformance('GET', '/api/v2/users/', 418, headers, {}), /GET \/api\/v2\/users → 418: status 418 is not described/);
+    const withoutEtag = new Headers(headers);
+    withoutEtag.delete('etag');
+    assert.throws(() => checkConformance('GET', `/api/v2/users/${user.public_id}`, 200, withoutEtag, user), /header ETag is described but missing/);
   });
 });

@@ -80,7 +80,7 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
   if (spec.response.etag && method === 'get') parameters.push({ name: 'If-None-Match', in: 'header', schema: { type: 'string' } });
   if (spec.response.etag && method !== 'get') parameters.push({ name: 'If-Match', in: 'header', schema: { type: 'string' } });
 
-  const { status, schema, list, etag } = spec.response;
+  const { status, schema, list, etag, alsoStatuses = [] } = spec.response;
   const body = schema ? embedded(responseSchema(schema)) : undefined;
   const success: Json = {
     description: spec.summary,
@@ -88,6 +88,7 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
     ...(body ? { content: { 'application/json': { schema: list ? pageEnvelope(body) : body } } } : {}),
   };
   const responses: Record<string, Json> = { [String(status)]: success, ...errorResponses(spec, method) };
+  for (const other of alsoStatuses) responses[String(other)] = success;
   // a create that may return the existing record answers 200 with the same shape
   if (status === 201 && method === 'post') responses['200'] = success;
   if (etag && method === 'get') responses['304'] = { description: 'Not modified (If-None-Match)', headers: commonHeaders };

@@ -69,7 +69,7 @@ export interface OperationSpec {
   scope: Scope | null;
   request?: z.ZodType;
   /** the success status and body; `list` wraps the schema in the `{data, meta}` page envelope */
-  response: { status: number; schema?: z.ZodType; list?: boolean; etag?: boolean };
+  response: { status: number; schema?: z.ZodType; list?: boolean; etag?: boolean; alsoStatuses?: number[] };
 }
 
 export type OperationKey = `${Method} ${string}`;
@@ -77,7 +77,16 @@ export type OperationKey = `${Method} ${string}`;
 const anyObject = z.object({}).passthrough();
 const bulkBody = (key: string, item: z.ZodType) => z.object({ [key]: z.array(item).min(1) });
 const batchItems = z.object({ items: z.array(z.object({ public_id: z.string() })).min(1) });
-const batchResult = z.object({ results: z.array(anyObject) }).passthrough();
+// SyncBatchResult (core/shared/sync-batch.ts) is a TypeScript interface; this mirrors it
+const batchResult = z.object({
+  data: z.object({
+    succeeded: z.array(z.object({ public_id: z.string(), index: z.number().int() })),
+    failed: z.array(z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string(), request_id: z.string() }).passthrough() })),
+  }),
+  meta: z.object({ total: z.number().int(), succeeded_count: z.number().int(), failed_count: z.number().int() }),
+});
+/** a synchronous batch: 200 all succeeded, 207 some did (same body), 422 none did */
+const batch = (spec: OperationSpec): OperationSpec => ({ ...spec, response: { ...spec.response, alsoStatuses: [207] } });
 const tagsResult = z.object({ data: z.array(z.string()) });
 
 const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
@@ -127,12 +136,12 @@ function* tokenOperations(): Generator<[OperationKey, OperationSpec]> {
 
 function* contentOperations(): Generator<[OperationKey, OperationSpec]> {
   const items = resource('Content', 'content:read', contentSummarySchema);
-  yield ['POST /api/v2/content-items/bulk/archive', items.write('Archive items (per-item results)', batchItems, 200, batchResult)];
-  yield ['POST /api/v2/content-items/bulk/unarchive', items.write('Unarchive items (per-item results)', batchItems, 200, batchResult)];
+  yield ['POST /api/v2/content-items/bulk/archive', batch(items.write('Archive items (per-item results)', batchItems, 200, batchResult))];
+  yield ['POST /api/v2/content-items/bulk/unarchive', batch(items.write('Unarchive items (per-item results)', batchItems, 200, batchResult))];
   const bulkTags = batchItems.extend({ tags: z.array(z.string()).min(1) });
-  yield ['POST /api/v2/content-items/bulk/tags', items.write('Add tags to items', bulkTags, 200, batchResult)];
-  yield ['DELETE /api/v2/content-items/bulk/tags', items.write('Remove tags from items', bulkTags, 200, batchResult)];
-  yield ['PUT /api/v2/content-items/bulk/tags', items.write('Replace the tags of items', batchItems.extend({ tags: z.array(z.string()) }), 200, batchResult)];
+  yield ['POST /api/v2/content-items/bulk/tags', batch(items.write('Add tags to items', bulkTags, 200, batchResult))];
+  yield ['DELETE /api/v2/content-items/bulk/tags', batch(items.write('Remove tags from items', bulkTags, 200, batchResult))];
+  yield ['PUT /api/v2/content-items/bulk/tags', batch(items.write('Replace the tags of items', batchItems.extend({ tags: z.array(z.string()) }), 200, batchResult))];
   yield ['GET /api/v2/content-items', items.list('List content items of every type')];
   yield ['GET /api/v2/content-items/:id', items.get('Get a content item')];
   yield ['PATCH /api/v2/content-items/:id', items.write('Update the shared fields of an item', z.object({}).passthrough())];
