@@ -49,13 +49,21 @@ describe('examples/webhook-receiver.ts', () => {
     assert.equal(handledCount(), 1);
   });
 
-  it('rejects a wrong signature or a stale timestamp with 400', async () => {
+  it('rejects a wrong signature or a stale timestamp with 401', async () => {
     const id = 'msg_1123456789ABCDEFGHJKMNPQRS';
     const body = '{"id":"x"}';
     const forged = await post(body, webhookHeaders({ secret: generateWebhookSecret(), id, timestamp: new Date(), body }));
-    assert.equal(forged.status, 400);
+    assert.equal(forged.status, 401);
     const stale = await post(body, webhookHeaders({ secret, id, timestamp: Math.floor(Date.now() / 1000) - 3600, body }));
-    assert.equal(stale.status, 400);
+    assert.equal(stale.status, 401);
     assert.match(await stale.text(), /too old/);
+  });
+
+  it('answers an authentic delivery whose body is not JSON with 400, not as a forgery', async () => {
+    const id = 'msg_2123456789ABCDEFGHJKMNPQRS';
+    const body = 'not json';
+    const response = await post(body, webhookHeaders({ secret, id, timestamp: new Date(), body }));
+    assert.equal(response.status, 400);
+    assert.match(await response.text(), /not valid JSON/);
   });
 });

@@ -12,7 +12,7 @@
  * and restart it with the `secret` from the answer.
  */
 import { createServer } from 'node:http';
-import { verifyWebhook, WebhookVerificationError } from '@lectern/core';
+import { verifyWebhook, WebhookPayloadError, WebhookVerificationError } from '@lectern/core';
 
 const secret = process.env.WEBHOOK_SECRET;
 if (!secret) {
@@ -39,8 +39,10 @@ const server = createServer((request, response) => {
     try {
       event = verifyWebhook(secret, request.headers, raw) as typeof event;
     } catch (error) {
-      const reason = error instanceof WebhookVerificationError ? error.message : 'bad request';
-      response.writeHead(400, { 'content-type': 'text/plain' }).end(reason);
+      // a forgery and a sender's malformed payload are different problems: answer them differently
+      const status = error instanceof WebhookVerificationError ? 401 : error instanceof WebhookPayloadError ? 400 : 500;
+      const reason = error instanceof Error && status !== 500 ? error.message : 'internal error';
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(reason);
       return;
     }
     // Answer first and quickly; heavy work belongs on a queue of your own.

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ApiClient, runCli, startServer, tempDir, uniqueEmail } from './helpers/server.ts';
+import { ApiClient, lecternBin, runCli, startServer, tempDir, uniqueEmail } from './helpers/server.ts';
 
 describe('lectern CLI', () => {
   it('prints help for every command and exits 0', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['tokens', 'list', '--help'], ['tokens', 'revoke', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['backup', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['tokens', 'list', '--help'], ['tokens', 'revoke', '--help']]) {
       const result = await runCli(args);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stdout, /Usage: lectern/);
@@ -35,7 +36,7 @@ describe('lectern CLI', () => {
   it('creates tokens that work at once against a running server, lists and revokes them', async () => {
     const server = await startServer();
     const email = uniqueEmail('cli');
-    const created = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'laptop']);
+    const created = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'laptop', '--role', 'admin']);
     assert.equal(created.code, 0, created.stderr);
     const lines = created.stdout.trim().split('\n');
     const token = lines.at(-1)!;
@@ -97,6 +98,51 @@ describe('lectern CLI', () => {
       assert.equal((await second.api.withToken(first.adminToken).get('/api/v2/users/')).status, 200);
     } finally {
       assert.equal(await second.stop(), 0);
+    }
+  });
+
+  it('warns at start-up, at warn level, when private webhook targets are allowed', async () => {
+    const warning = /"level":40,.*"allow_private_webhook_targets":true,.*"msg":"webhook targets may be private/;
+    const allowed = await startServer({ args: ['--allow-private-webhook-targets', '--log-level', 'error'] });
+    try {
+      await allowed.waitForOutput(warning);
+    } finally {
+      await allowed.stop();
+    }
+    const fromEnv = await startServer({ env: { LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' } });
+    try {
+      await fromEnv.waitForOutput(warning);
+    } finally {
+      await fromEnv.stop();
+    }
+    const normal = await startServer();
+    try {
+      // a request's log line comes after anything start-up logs
+      await normal.api.get('/healthz');
+      await normal.waitForOutput(/"route":"\/healthz"/);
+      assert.doesNotMatch(normal.output(), /allow_private_webhook_targets/);
+    } finally {
+      await normal.stop();
+    }
+  });
+
+  it('on a terminal, also shows a banner line about private webhook targets', async () => {
+    // `script` runs the server on a pseudo-terminal, as an operator starting it by hand would
+    const dbFile = join(tempDir(), 'tty.db');
+    const command = `exec ${process.execPath} ${lecternBin} serve --db ${dbFile} --port 0 --allow-private-webhook-targets`;
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 15_000;
+      while (!/Lectern listening/.test(output) && Date.now() < deadline && child.exitCode === null) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.match(output, /\n {2}WARNING: webhook targets may be private or loopback addresses/);
+    } finally {
+      process.kill(-child.pid!, 'SIGTERM');
+      await exited;
     }
   });
 

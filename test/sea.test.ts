@@ -1,16 +1,36 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { repoRoot, tempDir } from './helpers/server.ts';
 
+const executable = join(repoRoot, 'dist/lectern');
+const addon = readFileSync(join(repoRoot, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'));
+const addonDigest = createHash('sha256').update(addon).digest('hex');
+const addonFileName = `better_sqlite3-${addonDigest.slice(0, 16)}.node`;
+const uid = process.getuid!();
+
+/** Runs the executable to completion with only `env` (no HOME unless given). */
+function runExecutable(args: string[], env: Record<string, string>) {
+  const result = spawnSync(executable, args, { env: { PATH: '/usr/bin:/bin', ...env }, encoding: 'utf8', timeout: 20_000 });
+  assert.equal(result.error, undefined, 'the executable must finish on its own');
+  return result;
+}
+
+const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
 describe('single executable', () => {
-  it('builds dist/lectern and serves the API with nothing but itself', async () => {
+  before(() => {
     const build = spawnSync(process.execPath, [join(repoRoot, 'build.mjs'), '--sea'], { cwd: repoRoot, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
+  });
+
+  it('serves the API with nothing but itself', async () => {
     const dir = tempDir();
     // an empty environment apart from the cache folder: no node_modules lookup, no NODE_OPTIONS
-    const child = spawn(join(repoRoot, 'dist/lectern'), ['serve', '--db', join(dir, 'sea.db'), '--port', '0'], {
+    const child = spawn(executable, ['serve', '--db', join(dir, 'sea.db'), '--port', '0'], {
       cwd: dir,
       env: { LECTERN_CACHE_DIR: join(dir, 'cache'), PATH: '/usr/bin:/bin' },
     });
@@ -36,5 +56,59 @@ describe('single executable', () => {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
+  });
+
+  it('exits 1 with one line naming the folder and LECTERN_CACHE_DIR when the cache folder cannot be written', () => {
+    const dir = tempDir();
+    const blocker = join(dir, 'a-file');
+    writeFileSync(blocker, 'not a folder');
+    const cache = join(blocker, 'cache');
+    const result = runExecutable(['migrate', '--db', join(dir, 'x.db')], { LECTERN_CACHE_DIR: cache });
+    assert.equal(result.status, 1, result.stderr);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.ok(result.stderr.includes(cache), result.stderr);
+    assert.match(result.stderr, /LECTERN_CACHE_DIR/);
+  });
+
+  it('replaces, never loads, a cached addon whose bytes do not match its name', () => {
+    const dir = tempDir();
+    const cache = join(dir, 'cache');
+    mkdirSync(cache);
+    const planted = join(cache, addonFileName);
+    writeFileSync(planted, 'planted: not the addon this executable carries');
+    const result = runExecutable(['migrate', '--db', join(dir, 'x.db')], { LECTERN_CACHE_DIR: cache });
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(sha256Of(planted), addonDigest, 'the planted file was rewritten with the embedded addon');
+    assert.deepEqual(readdirSync(cache), [addonFileName], 'no temporary file is left behind');
+  });
+
+  it('needs no writable home: falls back to a private per-user folder in the temp folder', () => {
+    const dir = tempDir();
+    const blocker = join(dir, 'a-file');
+    writeFileSync(blocker, 'not a folder');
+    const homes: Array<Record<string, string>> = [{}, { HOME: join(blocker, 'home') }];
+    for (const home of homes) {
+      const temp = join(dir, `tmp-${Object.keys(home).length}`);
+      mkdirSync(temp);
+      const result = runExecutable(['migrate', '--db', join(temp, 'x.db')], { ...home, TMPDIR: temp });
+      assert.equal(result.status, 0, result.stderr);
+      const folder = join(temp, `lectern-${uid}`);
+      const stats = statSync(folder);
+      assert.equal(stats.mode & 0o777, 0o700);
+      assert.equal(stats.uid, uid);
+      assert.equal(sha256Of(join(folder, addonFileName)), addonDigest);
+    }
+  });
+
+  it('refuses a temp cache folder that others can enter', () => {
+    const temp = tempDir();
+    const shared = join(temp, `lectern-${uid}`);
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const result = runExecutable(['migrate', '--db', join(temp, 'x.db')], { TMPDIR: temp });
+    assert.equal(result.status, 1, result.stderr);
+    assert.ok(result.stderr.includes(shared), result.stderr);
+    assert.match(result.stderr, /LECTERN_CACHE_DIR/);
+    assert.deepEqual(readdirSync(shared), [], 'nothing was written into the shared folder');
   });
 });

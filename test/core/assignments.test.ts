@@ -93,6 +93,113 @@ describe('assignments for other areas', () => {
     assert.equal(again.created, false);
   });
 
+  describe('a track assignment following its items', () => {
+    const assignOf = async (learner: { public_id: string }, content: { public_id: string }) =>
+      (await lectern.assignments.list(lectern.context(), { user: learner.public_id, content_item: content.public_id })).data[0]!;
+    const stateOf = async (learner: { public_id: string }, content: { public_id: string }) => {
+      const { state, progress } = await assignOf(learner, content);
+      return `${state} ${progress}`;
+    };
+
+    it('carries a change up through nested tracks in the item\'s transaction, one event per assignment moved', async () => {
+      const ctx = lectern.context();
+      const learner = await user();
+      const [a, b, v] = [
+        await lectern.content.create(ctx, 'article', { name: 'A' }),
+        await lectern.content.create(ctx, 'article', { name: 'B' }),
+        await lectern.content.create(ctx, 'video', { name: 'V' }),
+      ];
+      const inner = await lectern.content.create(ctx, 'scheduled_track', { name: 'Inner', items: [v.public_id] });
+      const outer = await lectern.content.create(ctx, 'track', { name: 'Outer', items: [a.public_id, b.public_id, inner.public_id] });
+      await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: outer.public_id });
+      const id = async (content: { public_id: string }) => (await assignOf(learner, content)).public_id;
+
+      let from = await lastSequence();
+      await lectern.assignments.progress(ctx, await id(a), { progress: 0.5 });
+      assert.equal(await stateOf(learner, outer), 'in_progress 0', 'started, nothing done yet');
+      await lectern.assignments.act(ctx, await id(a), 'complete', {});
+      assert.equal(await stateOf(learner, outer), 'in_progress 0.3333');
+      await lectern.assignments.act(ctx, await id(b), 'exempt', {});
+      assert.equal(await stateOf(learner, outer), 'in_progress 0.6666', 'an exempted item is done');
+      const before = (await eventsAfter(from)).map((e) => `${e.type} ${(e.data.object as any).content_item.name}`);
+      assert.deepEqual(before, [
+        'assignment.updated A', 'assignment.updated Outer',
+        'assignment.completed A', 'assignment.updated Outer',
+        'assignment.exempted B', 'assignment.updated Outer',
+      ]);
+
+      from = await lastSequence();
+      await lectern.assignments.progress(ctx, await id(v), { progress: 1 });
+      assert.equal(await stateOf(learner, inner), 'completed 1');
+      assert.equal(await stateOf(learner, outer), 'completed 1');
+      const completedEvents = await eventsAfter(from);
+      assert.deepEqual(completedEvents.map((e) => `${e.type} ${(e.data.object as any).content_item.name}`), [
+        'assignment.completed V', 'assignment.completed Inner', 'assignment.completed Outer',
+      ]);
+      const outerNow = await assignOf(learner, outer);
+      assert.deepEqual(completedEvents.at(-1)!.data.object, outerNow);
+      assert.ok(outerNow.completed_datetime && outerNow.started_at);
+
+      from = await lastSequence();
+      await lectern.assignments.act(ctx, await id(v), 'undo-complete', {});
+      assert.equal(await stateOf(learner, inner), 'in_progress 0');
+      assert.equal(await stateOf(learner, outer), 'in_progress 0.6666');
+      assert.equal((await assignOf(learner, outer)).completed_datetime, null);
+      assert.equal((await assignOf(learner, outer)).attempt, 2, 'reopening starts the next attempt, as undo-complete does');
+      assert.deepEqual((await eventsAfter(from)).map((e) => `${e.type} ${(e.data.object as any).content_item.name}`), [
+        'assignment.completion_undone V', 'assignment.completion_undone Inner', 'assignment.completion_undone Outer',
+      ]);
+    });
+
+    it('does not complete a track whose item is dropped, and counts only assigned items', async () => {
+      const ctx = lectern.context();
+      const learner = await user();
+      const [a, b] = [await lectern.content.create(ctx, 'article', { name: 'A' }), await lectern.content.create(ctx, 'article', { name: 'B' })];
+      const track = await lectern.content.create(ctx, 'track', { name: 'T', items: [a.public_id, b.public_id] });
+      await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: track.public_id });
+      await lectern.assignments.act(ctx, (await assignOf(learner, b)).public_id, 'drop', {});
+      await lectern.assignments.act(ctx, (await assignOf(learner, a)).public_id, 'complete', {});
+      assert.equal(await stateOf(learner, track), 'in_progress 0.5', 'dropping the hard part completes nothing');
+      await lectern.assignments.delete(ctx, (await assignOf(learner, b)).public_id);
+      assert.equal(await stateOf(learner, track), 'completed 1', 'an item no longer assigned no longer counts');
+    });
+
+    it('completes a track at once when its items were done before it was assigned, and keeps it completed when an item is added', async () => {
+      const ctx = lectern.context();
+      const learner = await user();
+      const [a, b] = [await lectern.content.create(ctx, 'article', { name: 'A' }), await lectern.content.create(ctx, 'article', { name: 'B' })];
+      for (const item of [a, b]) {
+        const { assignment } = await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: item.public_id });
+        await lectern.assignments.act(ctx, assignment.public_id, 'complete', {});
+      }
+      const track = await lectern.content.create(ctx, 'track', { name: 'T', items: [a.public_id, b.public_id] });
+      const created = await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: track.public_id });
+      assert.equal(created.created, true);
+      assert.equal(`${created.assignment.state} ${created.assignment.progress}`, 'completed 1');
+
+      const late = await lectern.content.create(ctx, 'article', { name: 'Late' });
+      await lectern.content.updateOfType(ctx, 'track', track.public_id, { items: [a.public_id, b.public_id, late.public_id] });
+      const again = await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: track.public_id });
+      assert.equal(again.created, false);
+      assert.equal(await stateOf(learner, late), 'not_started 0', 'the added item is assigned');
+      assert.equal(`${again.assignment.state} ${again.assignment.progress}`, 'completed 1', 'a completion is not taken back by new content');
+    });
+
+    it('leaves dropped and exempted track assignments, and empty tracks, as they are', async () => {
+      const ctx = lectern.context();
+      const learner = await user();
+      const a = await lectern.content.create(ctx, 'article', { name: 'A' });
+      const track = await lectern.content.create(ctx, 'track', { name: 'T', items: [a.public_id] });
+      await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: track.public_id });
+      await lectern.assignments.act(ctx, (await assignOf(learner, track)).public_id, 'exempt', {});
+      await lectern.assignments.act(ctx, (await assignOf(learner, a)).public_id, 'complete', {});
+      assert.equal(await stateOf(learner, track), 'exempted 0');
+      const empty = await lectern.content.create(ctx, 'track', { name: 'Empty', items: [] });
+      const { assignment } = await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: empty.public_id });
+      assert.equal(`${assignment.state} ${assignment.progress}`, 'not_started 0');
+    });
+  });
+
   it('keeps content counters and insight statistics equal to a recount after any history', async () => {
     const ctx = lectern.context();
     const users = await Promise.all(Array.from({ length: 4 }, () => user()));

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createLectern, fieldError, type Lectern } from '@lectern/core';
+import { createLectern, fieldError, type Lectern, type Stores } from '@lectern/core';
 import { openSqliteStorage } from '@lectern/storage';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-jobs-'));
@@ -15,10 +15,12 @@ async function open(file: string, seen: unknown[]): Promise<Lectern> {
   lectern.jobs.register({
     name: 'echoes',
     maxItems: 10,
+    scope: 'content:read',
     handle: async (_tx, _ctx, item) => {
       if (item === 'boom') throw new Error('disk on fire');
       if (typeof item !== 'number') throw fieldError('item', 'Must be a number.');
       seen.push(item);
+      return { publicId: `echo-${item}`, created: item % 2 === 1 };
     },
   });
   return lectern;
@@ -35,6 +37,13 @@ describe('job engine', () => {
     const done = await lectern.jobs.get(lectern.context(), 'echoes', job.id);
     assert.deepEqual([done.status, done.processed, done.succeeded, done.failed], ['completed', 7, 5, 2]);
     assert.deepEqual(seen, [1, 2, 3, 4, 5]);
+    const items = await lectern.jobs.items(lectern.context(), 'echoes', job.id, {});
+    assert.deepEqual(items.meta, { page: 1, page_size: 25, total_count: 7 });
+    assert.deepEqual(items.data.slice(0, 2), [
+      { index: 0, status: 'succeeded', public_id: 'echo-1', created: true, error: null },
+      { index: 1, status: 'failed', public_id: null, created: null, error: { code: 'validation_error', message: 'item: Must be a number.' } },
+    ]);
+    assert.equal(items.data[2]!.created, false);
     await assert.rejects(lectern.jobs.submit(lectern.context(), 'echoes', { echoes: Array(11).fill(1) }), /validation/);
     await lectern.close();
   });
@@ -66,4 +75,75 @@ describe('job engine', () => {
     assert.deepEqual(seen, [1, 2, 3, 4]);
     await second.close();
   });
+});
+
+/**
+ * The submitter's rights as they are when each chunk runs. Items are steps: a step changes the
+ * submitter inside the chunk's transaction, so the change lands exactly between two chunks
+ * (two items per chunk) with no timing involved.
+ */
+describe('job engine: the submitter’s current rights', () => {
+  let now = new Date('2030-01-01T00:00:00.000Z');
+  const clock = { now: () => now };
+
+  async function submitSteps(file: string, steps: Record<string, (tx: Stores, userId: number, tokenId: number) => Promise<void> | void>, items: string[]) {
+    const lectern = createLectern({ storage: await openSqliteStorage({ file }), clock, config: { jobs: { chunkSize: 2 } } });
+    const rolesSeen: string[] = [];
+    lectern.jobs.register({
+      name: 'steps',
+      maxItems: 50,
+      // a scope organizers hold and learners do not, so a demotion can keep or lose the right
+      scope: 'insights:read',
+      handle: async (tx, ctx, item) => {
+        assert.equal(ctx.actor.kind, 'user');
+        if (ctx.actor.kind !== 'user') throw new Error('unreachable');
+        rolesSeen.push(ctx.actor.role);
+        await steps[item as string]?.(tx, ctx.actor.userId, ctx.actor.tokenId!);
+        return { publicId: String(item), created: true };
+      },
+    });
+    const email = `submitter-${Math.random().toString(36).slice(2)}@example.com`;
+    await lectern.users.create(lectern.context(), { email, name: 'Submitter', role: 'admin' });
+    const user = (await lectern.users.findByEmail(email))!;
+    const issued = await lectern.tokens.issue({ userId: user.id, role: 'admin', name: 'job', expiresAt: '2030-01-01T01:00:00.000Z' });
+    const actor = await lectern.tokens.authenticate(issued.token);
+    await lectern.start();
+    const job = await lectern.jobs.submit(lectern.context(actor), 'steps', { steps: items });
+    await lectern.jobs.idle();
+    const done = await lectern.jobs.get(lectern.context(), 'steps', job.id);
+    const listed = (await lectern.jobs.items(lectern.context(), 'steps', job.id, { page_size: '100' })).data;
+    await lectern.close();
+    return { done, rolesSeen, items: listed };
+  }
+
+  const modified = () => now.toISOString();
+
+  it('runs each chunk with the role the submitter has then, while it still allows the job', async () => {
+    const { done, rolesSeen } = await submitSteps(
+      join(dir, 'rights-a.db'),
+      { demote: (tx, userId) => tx.users.update(userId, { role: 'organizer', modified: modified() }) },
+      ['one', 'demote', 'three', 'four', 'five'],
+    );
+    assert.deepEqual([done.succeeded, done.failed], [5, 0]);
+    assert.deepEqual(rolesSeen, ['admin', 'admin', 'organizer', 'organizer', 'organizer']);
+  });
+
+  for (const [name, step, reason] of [
+    ['its token is revoked', (tx: Stores, _userId: number, tokenId: number) => tx.tokens.revoke(tokenId, modified()), /revoked/],
+    ['its token expires', () => void (now = new Date('2030-01-01T02:00:00.000Z')), /expired/],
+    ['its user is deactivated', (tx: Stores, userId: number) => tx.users.update(userId, { isActive: false, modified: modified() }), /deactivated/],
+    ['its user is demoted below the job', (tx: Stores, userId: number) => tx.users.update(userId, { role: 'user', modified: modified() }), /role \(user\)/],
+  ] as const) {
+    it(`fails the items left once ${name}`, async () => {
+      now = new Date('2030-01-01T00:00:00.000Z');
+      const { done, items } = await submitSteps(join(dir, `rights-${name.replace(/\W+/g, '-')}.db`), { change: step }, ['one', 'change', 'three', 'four', 'five']);
+      assert.deepEqual([done.status, done.processed, done.succeeded, done.failed], ['completed', 5, 2, 3]);
+      assert.deepEqual(items.map((item) => item.status), ['succeeded', 'succeeded', 'failed', 'failed', 'failed']);
+      for (const item of items.slice(2)) {
+        assert.equal(item.error!.code, 'forbidden');
+        assert.match(item.error!.message, reason);
+        assert.equal(item.public_id, null);
+      }
+    });
+  }
 });

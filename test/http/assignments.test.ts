@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { lastSequence, outboxAfter } from '../helpers/outbox.ts';
 import {
   expectError,
   expectFieldError,
@@ -169,6 +170,61 @@ describe('assignments', () => {
       assert.equal(again.status, 200);
       assert.equal(again.body.public_id, first.body.public_id);
       assert.equal((await api.get(`/api/v2/assignments/?user=${user.public_id}`)).body.meta.total_count, 6);
+    });
+  });
+
+  describe('tracks follow their items', () => {
+    const mine = async (user: any, content: any) =>
+      (await api.get(`/api/v2/assignments/?user=${user.public_id}&content_item=${content.public_id}`)).body.data[0];
+
+    it('completes a track when the learner completes its items, and reopens it when one is undone', async () => {
+      const first = await newContent('articles');
+      const second = await newContent('videos');
+      const track = await newContent('tracks', { items: [first.public_id, second.public_id] });
+      const learner = await userWithToken(server, 'user');
+      const assigned = await assign(learner.user, track, {}, learner.api);
+      const from = lastSequence(server.dbFile);
+
+      const progressed = await post(await mine(learner.user, first), 'progress', { progress: 1 }, learner.api);
+      assert.equal(progressed.body.state, 'completed', progressed.text);
+      let state = await mine(learner.user, track);
+      assert.equal(state.state, 'in_progress');
+      assert.equal(state.progress, 0.5);
+      assert.ok(state.started_at);
+
+      assert.equal((await post(await mine(learner.user, second), 'progress', { progress: 1 }, learner.api)).status, 200);
+      state = await mine(learner.user, track);
+      assert.equal(state.public_id, assigned.public_id);
+      assert.equal(state.state, 'completed');
+      assert.equal(state.progress, 1);
+      assert.ok(state.completed_datetime);
+      const completed = outboxAfter(server.dbFile, from).filter((e) => e.type === 'assignment.completed').map((e) => e.payload.data.object);
+      assert.deepEqual(completed.map((a: any) => a.content_item.public_id), [first.public_id, second.public_id, track.public_id]);
+      assert.deepEqual(completed.at(-1), state, 'the event carries the track assignment as it reads');
+
+      assert.equal((await post(await mine(learner.user, second), 'undo-complete')).status, 200);
+      state = await mine(learner.user, track);
+      assert.equal(state.state, 'in_progress');
+      assert.equal(state.progress, 0.5);
+      assert.equal(state.completed_datetime, null);
+      assert.ok(outboxAfter(server.dbFile, from).some((e) => e.type === 'assignment.completion_undone' && e.payload.data.object.public_id === state.public_id));
+    });
+
+    it('completes a track holding an event when the learner is checked in, and reopens it when that is undone', async () => {
+      const article = await newContent('articles');
+      const event = await newContent('events', { is_local: true, timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT2H' }] });
+      const track = await newContent('tracks', { items: [article.public_id, event.public_id] });
+      const user = await newUser();
+      await assign(user, track);
+      await post(await mine(user, article), 'complete');
+      const enrollment = await api.post('/api/v2/enrollments/', { user_id: user.public_id, event_id: event.public_id, attendance_method: 'in_person' });
+      assert.equal(enrollment.status, 201, enrollment.text);
+      assert.equal((await mine(user, track)).progress, 0.5);
+      assert.equal((await api.post(`/api/v2/enrollments/${enrollment.body.public_id}/checkin/`)).status, 200);
+      assert.equal((await mine(user, track)).state, 'completed');
+      assert.equal((await api.post(`/api/v2/enrollments/${enrollment.body.public_id}/undo-checkin/`)).status, 200);
+      const reopened = await mine(user, track);
+      assert.equal(`${reopened.state} ${reopened.progress}`, 'in_progress 0.5', 'undoing the check-in reopens the track');
     });
   });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { jobItems } from '../helpers/bulk-jobs.ts';
 import { expectError, expectFieldError, startServer, uniqueEmail, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
 
 const jobKeys = ['id', 'status', 'total', 'processed', 'succeeded', 'failed', 'created_at', 'completed_at', 'error_message'];
@@ -30,7 +31,8 @@ describe('bulk jobs', () => {
   describe('POST /users/bulk/', () => {
     it('answers 202 with a pending job, then counts created, duplicate and invalid items', async () => {
       const existing = uniqueEmail('existing');
-      assert.equal((await api.post('/api/v2/users/', { email: existing, name: 'Existing' })).status, 201);
+      const existingUser = await api.post('/api/v2/users/', { email: existing, name: 'Existing' });
+      assert.equal(existingUser.status, 201);
       const fresh = uniqueEmail('bulk');
       const regular = uniqueEmail('regular');
       const users = [
@@ -61,7 +63,41 @@ describe('bulk jobs', () => {
       const created = (await api.get(`/api/v2/users/?email=${encodeURIComponent(regular)}`)).body.data;
       assert.equal(created.length, 1);
       assert.equal(created[0].role, 'user', 'regular is stored as user');
-      assert.equal((await api.get(`/api/v2/users/?email=${encodeURIComponent(fresh)}`)).body.data[0].employee_id, 'E-1');
+      const freshUser = (await api.get(`/api/v2/users/?email=${encodeURIComponent(fresh)}`)).body.data[0];
+      assert.equal(freshUser.employee_id, 'E-1');
+
+      const jobPath = `/api/v2/users/bulk/${submitted.body.id}/`;
+      const items = await jobItems(api, jobPath);
+      assert.deepEqual(items.map((item) => item.index), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      assert.deepEqual(items[0], { index: 0, status: 'succeeded', public_id: freshUser.public_id, created: true, error: null });
+      assert.deepEqual(items[1], { index: 1, status: 'succeeded', public_id: created[0].public_id, created: true, error: null });
+      // a duplicate names the user it collides with, whether that user existed before or came from this job
+      assert.deepEqual(
+        [items[2], items[3]].map((item) => [item.status, item.public_id, item.created, item.error.code]),
+        [
+          ['failed', existingUser.body.public_id, null, 'duplicate'],
+          ['failed', freshUser.public_id, null, 'duplicate'],
+        ],
+      );
+      const invalid = items.slice(4, 9);
+      assert.ok(invalid.every((item) => item.status === 'failed' && item.public_id === null && item.created === null && item.error.code === 'validation_error'));
+      assert.deepEqual(
+        invalid.slice(0, 4).map((item) => item.error.message.split(':')[0]),
+        ['role', 'email', 'name', 'manager'],
+        'a validation failure names its field',
+      );
+      assert.match(invalid[3].error.message, /^manager: Unknown field/);
+      assert.notEqual(invalid[4].error.message, 'The request body failed validation.');
+      assert.deepEqual([items[9].status, items[9].created], ['succeeded', true]);
+
+      const failed = await api.get(`${jobPath}items/?status=failed&page_size=3&page=2`);
+      assert.equal(failed.status, 200, failed.text);
+      assert.deepEqual(failed.body.meta, { page: 2, page_size: 3, total_count: 7 });
+      assert.deepEqual(failed.body.data.map((item: any) => item.index), [5, 6, 7]);
+      assert.deepEqual((await jobItems(api, jobPath, '&status=succeeded')).map((item) => item.index), [0, 1, 9]);
+      assert.deepEqual((await jobItems(api, jobPath, '&ordering=-index')).map((item) => item.index), [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+      expectError(await api.get(`${jobPath}items/?status=pending`), 400, 'bad_request');
+      expectError(await api.get(`${jobPath}items/?page=0`), 400, 'bad_request');
     });
 
     it('validates the envelope up front: 422 and no job', async () => {
@@ -85,6 +121,9 @@ describe('bulk jobs', () => {
       expectError(await api.get('/api/v2/users/bulk/not-a-uuid/'), 404, 'not_found');
       expectError(await api.get(`/api/v2/assignments/bulk/${submitted.body.id}/`), 404, 'not_found');
       expectError(await organizer.api.get(`/api/v2/users/bulk/${submitted.body.id}/`), 404, 'not_found');
+      expectError(await organizer.api.get(`/api/v2/users/bulk/${submitted.body.id}/items/`), 404, 'not_found');
+      expectError(await api.get(`/api/v2/assignments/bulk/${submitted.body.id}/items/`), 404, 'not_found');
+      expectError(await api.get('/api/v2/users/bulk/00000000-0000-4000-8000-000000000000/items/'), 404, 'not_found');
     });
   });
 
@@ -123,7 +162,28 @@ describe('bulk jobs', () => {
         [article.public_id, video.public_id, track.public_id, inner.public_id].sort(),
       );
       assert.equal(mine.find((a: any) => a.content_item.public_id === video.public_id).public_id, existing.body.public_id);
-      assert.equal(mine.find((a: any) => a.content_item.public_id === article.public_id).due_date, '2999-01-01');
+      const assigned = mine.find((a: any) => a.content_item.public_id === article.public_id);
+      assert.equal(assigned.due_date, '2999-01-01');
+
+      const items = await jobItems(api, `/api/v2/assignments/bulk/${submitted.body.id}/`);
+      const trackAssignment = mine.find((a: any) => a.content_item.public_id === track.public_id);
+      assert.deepEqual(
+        items.map((item) => [item.index, item.status, item.public_id, item.created]),
+        [
+          [0, 'succeeded', assigned.public_id, true],
+          [1, 'succeeded', existing.body.public_id, false],
+          [2, 'succeeded', assigned.public_id, false],
+          [3, 'failed', null, null],
+          [4, 'succeeded', trackAssignment.public_id, true],
+          [5, 'failed', null, null],
+          [6, 'failed', null, null],
+          [7, 'failed', null, null],
+          [8, 'failed', null, null],
+        ],
+      );
+      assert.deepEqual(items.map((item) => item.error?.code ?? null), [null, null, null, 'archived', null, 'not_found', 'validation_error', 'validation_error', 'validation_error']);
+      assert.match(items[7].error.message, /^content_item_id: /);
+      assert.match(items[8].error.message, /^due_date: /);
     });
 
     it('limits a request to 200 items', async () => {
@@ -158,6 +218,84 @@ describe('bulk jobs', () => {
     assert.equal(response.status, 200);
     assert.ok(performance.now() - started < 1000, 'a request is not held until the job finishes');
     await waitForJob(api, `/api/v2/users/bulk/${submitted.body.id}/`);
+  });
+});
+
+describe('items of a job still processing', () => {
+  it('lists the items done so far, in whole chunks, and the rest once they are done', async () => {
+    // small chunks with a pause between them, so the job is seen part-way
+    const server = await startServer({ args: ['--job-chunk-size', '5', '--job-pause-ms', '50'] });
+    try {
+      const submitted = await server.api.post('/api/v2/users/bulk/', {
+        users: Array.from({ length: 100 }, (_, i) => ({ email: uniqueEmail(`partial${i}`), name: 'Partial' })),
+      });
+      assert.equal(submitted.status, 202, submitted.text);
+      const path = `/api/v2/users/bulk/${submitted.body.id}/`;
+      let partial: any[] = [];
+      const deadline = Date.now() + 20_000;
+      while (partial.length === 0 || partial.length === 100) {
+        assert.ok(Date.now() < deadline, 'the job was never seen part-way');
+        partial = await jobItems(server.api, path);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.equal(partial.length % 5, 0, 'a chunk commits whole');
+      assert.deepEqual(partial.map((item) => item.index), [...Array(partial.length).keys()]);
+      assert.ok(partial.every((item) => item.status === 'succeeded' && item.created === true));
+      assert.ok((await server.api.get(path)).body.processed >= partial.length);
+
+      const job = await waitForJob(server.api, path);
+      assert.equal(job.succeeded, 100);
+      const all = await jobItems(server.api, path);
+      assert.deepEqual(all.slice(0, partial.length), partial, 'listed items do not change');
+      assert.equal(all.length, 100);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('a job acts with its submitter’s current rights', () => {
+  it('fails the items left once the organizer who submitted is demoted, deactivated and loses the token', async () => {
+    // two items per chunk and a pause between chunks: the demotion lands while most items are left
+    const server = await startServer({ args: ['--job-chunk-size', '2', '--job-pause-ms', '200'] });
+    try {
+      const admin = server.api;
+      const organizer = await userWithToken(server, 'organizer');
+      const learner = (await admin.post('/api/v2/users/', { email: uniqueEmail('learner'), name: 'Learner' })).body;
+      const articles = [];
+      for (let i = 0; i < 40; i++) articles.push((await admin.post('/api/v2/articles/', { name: `Bulk ${i}` })).body);
+      const submitted = await organizer.api.post('/api/v2/assignments/bulk/', {
+        assignments: articles.map((article) => ({ user_id: learner.public_id, content_item_id: article.public_id })),
+      });
+      assert.equal(submitted.status, 202, submitted.text);
+      const path = `/api/v2/assignments/bulk/${submitted.body.id}/`;
+
+      let seen: any;
+      const deadline = Date.now() + 20_000;
+      do {
+        seen = (await admin.get(path)).body;
+        assert.ok(Date.now() < deadline, 'the job never started');
+      } while (seen.processed === 0);
+      assert.equal(seen.status, 'processing', 'the job is still running when its submitter loses the right');
+
+      const patched = await admin.patch(`/api/v2/users/${organizer.user.public_id}/`, { role: 'user', is_active: false });
+      assert.equal(patched.status, 200, patched.text);
+      const [token] = (await admin.get(`/api/v2/api-tokens/?user=${organizer.user.public_id}`)).body.data;
+      assert.equal((await admin.delete(`/api/v2/api-tokens/${token.public_id}/`)).status, 204);
+
+      const job = await waitForJob(admin, path);
+      assert.equal(job.status, 'completed');
+      assert.ok(job.failed > 0 && job.succeeded < 40, `items after the change must not apply (${job.succeeded} did)`);
+      const items = await jobItems(admin, path);
+      assert.equal(items.length, 40);
+      const firstRefused = items.findIndex((item) => item.status === 'failed');
+      assert.equal(firstRefused, job.succeeded, 'the applied items are the ones before the change');
+      assert.ok(items.slice(firstRefused).every((item) => item.status === 'failed' && item.error.code === 'forbidden'));
+      const assigned = (await admin.get(`/api/v2/assignments/?user=${learner.public_id}&page_size=100`)).body.meta.total_count;
+      assert.equal(assigned, job.succeeded, 'a refused item wrote nothing');
+    } finally {
+      await server.stop();
+    }
   });
 });
 

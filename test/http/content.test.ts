@@ -278,6 +278,29 @@ describe('content items', () => {
       assert.deepEqual(await ids(`tag=no-such-tag-${tag}`), []);
     });
 
+    it('searches ignoring the case of every letter', async () => {
+      const mark = `unicode-${runTag()}`; // not this block's tag, which other tests search for
+      const item = await create('articles', { name: `${mark} Привет café` });
+      assert.deepEqual(await ids(`search=${encodeURIComponent(`${mark} ПРИВЕТ CAFÉ`)}`), idsOf(item));
+      assert.deepEqual(await ids(`search=${encodeURIComponent(`${mark} привет CAFE`)}`), [], 'letters differing beyond case still differ');
+    });
+
+    it('bounds tag_all and tag like a tag list, with a 400 naming the parameter', async () => {
+      const names = (count: number) => Array.from({ length: count }, (_, i) => `t${i}`);
+      for (const collection of ['content-items', 'articles', 'videos', 'courses', 'guides', 'links', 'tracks', 'scheduled-tracks', 'collections', 'events']) {
+        if (collection !== 'events') {
+          const many = await api.get(`/api/v2/${collection}/?tag_all=${names(1000).join(',')}`);
+          expectError(many, 400, 'bad_request');
+          assert.match(many.body.error.message, /'tag_all' may name at most 100 values/);
+        }
+        const long = await api.get(`/api/v2/${collection}/?tag=${'x'.repeat(101)}`);
+        expectError(long, 400, 'bad_request');
+        assert.match(long.body.error.message, /'tag' must be at most 100 characters/);
+      }
+      assert.deepEqual(await ids(`tag_all=${[tag, 'red', ...names(98)].join(',')}`), [], 'a full list of 100 runs');
+      assert.deepEqual(await ids(`tag_all=${[tag, ...Array(99).fill('red')].join(',')}`), idsOf(a, b));
+    });
+
     it('filters by created and modified bounds', async () => {
       assert.deepEqual(await ids(`tag=${tag}&created__gte=${encodeURIComponent(b.created)}&created__lte=${encodeURIComponent(c.created)}`), idsOf(b, c));
       assert.deepEqual(await ids(`tag=${tag}&modified__gte=${encodeURIComponent(c.modified)}`), idsOf(c));

@@ -57,13 +57,13 @@ describe('HTTP conventions', () => {
     assertError(await server.api.get('/api/v2/does-not-exist', { token: null }), 404, 'not_found');
     const wrong = await server.api.delete('/api/v2/users/');
     assertError(wrong, 405, 'method_not_allowed');
-    assert.equal(wrong.headers.get('allow'), 'GET, POST');
+    assert.equal(wrong.headers.get('allow'), 'GET, HEAD, POST, OPTIONS');
     // a literal path beside a parametric one (`bulk` is not an id): still 405, not 404
     const cases: Array<[string, string, string]> = [
-      ['GET', '/api/v2/content-items/bulk/tags/', 'POST, PUT, DELETE'],
-      ['GET', '/api/v2/content-items/bulk/archive/', 'POST'],
-      ['GET', '/api/v2/users/bulk/', 'POST'],
-      ['GET', '/api/v2/assignments/bulk/', 'POST'],
+      ['GET', '/api/v2/content-items/bulk/tags/', 'POST, PUT, DELETE, OPTIONS'],
+      ['GET', '/api/v2/content-items/bulk/archive/', 'POST, OPTIONS'],
+      ['GET', '/api/v2/users/bulk/', 'POST, OPTIONS'],
+      ['GET', '/api/v2/assignments/bulk/', 'POST, OPTIONS'],
     ];
     for (const [method, path, allow] of cases) {
       const response = await server.api.request(method, path);

@@ -336,7 +336,12 @@ describe('enrollments', () => {
 
       const checked = await action(own.body, 'checkin', organizer.api);
       assert.equal(checked.status, 200, checked.text);
-      assert.equal((await action(own.body, 'undo-checkin', learner.api)).status, 200);
+      const undoByLearner = await action(own.body, 'undo-checkin', learner.api);
+      expectError(undoByLearner, 403, 'forbidden');
+      const stillChecked = (await api.get(`/api/v2/enrollments/${own.body.public_id}/`)).body;
+      assert.equal(stillChecked.checkin_datetime, checked.body.checkin_datetime, 'the attendance record stays');
+      assert.equal(stillChecked.state, 'completed', 'the owned assignment stays completed');
+      assert.equal((await action(own.body, 'undo-checkin', organizer.api)).body.checkin_datetime, null, 'an organizer may undo it');
       assert.equal((await action(own.body, 'drop', learner.api)).body.status, 'dropped');
 
       const noWrite = await userWithToken(server, 'organizer', 'enrollments:read');

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { jobItems } from '../helpers/bulk-jobs.ts';
 import { expectError, expectFieldError, startServer, uniqueEmail, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
 
 const jobKeys = ['id', 'status', 'total', 'processed', 'succeeded', 'failed', 'created_at', 'completed_at', 'error_message'];
@@ -73,6 +74,24 @@ describe('bulk routes of events, event series and enrollments', () => {
       assert.deepEqual([readA.enrollment_limit, readA.channel?.public_id, readA.tags, readA.timeslots.length], [8, channel.public_id, ['keep'], 1]);
       assert.deepEqual([readB.name, readB.is_online, readB.body_markdown, readB.enrollment_limit], ['Renamed in bulk', true, 'keep me', 0]);
       assert.deepEqual(readA.timeslots, a.timeslots);
+
+      const items = await jobItems(api, `/api/v2/events/bulk/${job.id}/`);
+      assert.deepEqual(
+        items.map((item) => [item.status, item.public_id, item.created, item.error?.code ?? null]),
+        [
+          ['succeeded', a.public_id, false, null],
+          ['succeeded', b.public_id, false, null],
+          ['failed', null, null, 'validation_error'],
+          ['failed', null, null, 'not_found'],
+          ['failed', null, null, 'validation_error'],
+          ['failed', null, null, 'validation_error'],
+          ['failed', null, null, 'validation_error'],
+        ],
+      );
+      assert.deepEqual(
+        items.slice(2, 6).map((item) => item.error.message.split(':')[0]),
+        ['timeslots', 'Event not found.', 'public_id', 'enrollment_limit'],
+      );
     });
 
     it('fills freed seats from the wait list when an item raises a limit', async () => {
@@ -119,6 +138,15 @@ describe('bulk routes of events, event series and enrollments', () => {
       assert.deepEqual([read.duration, read.enrollment_limit, read.name], [30, 9, series.name]);
       assert.deepEqual((await api.get(`/api/v2/event-series/${other.public_id}/`)).body.tags, ['bulk']);
       assert.equal((await api.get(`/api/v2/events/${event.public_id}/`)).body.enrollment_limit, 4);
+      assert.deepEqual(
+        (await jobItems(api, `/api/v2/event-series/bulk/${job.id}/`)).map((item) => [item.index, item.status, item.public_id, item.created]),
+        [
+          [0, 'succeeded', series.public_id, false],
+          [1, 'succeeded', other.public_id, false],
+          [2, 'failed', null, null],
+          [3, 'failed', null, null],
+        ],
+      );
       expectFieldError(await api.patch('/api/v2/event-series/bulk/', { events: [{ public_id: series.public_id }] }), 'event_series');
     });
   });
@@ -150,6 +178,19 @@ describe('bulk routes of events, event series and enrollments', () => {
           [users[2].public_id, 'waitlisted'],
         ],
       );
+      const items = await jobItems(api, `/api/v2/enrollments/bulk/${job.id}/`);
+      assert.deepEqual(
+        items.map((item) => [item.status, item.public_id, item.created, item.error?.code ?? null]),
+        [
+          ['succeeded', listed[0].public_id, true, null],
+          ['succeeded', listed[0].public_id, false, null],
+          ['succeeded', listed[1].public_id, true, null],
+          ['succeeded', listed[2].public_id, true, null],
+          ['failed', null, null, 'waitlist_full'],
+          ['failed', null, null, 'validation_error'],
+          ['failed', null, null, 'validation_error'],
+        ],
+      );
       expectFieldError(await api.post('/api/v2/enrollments/bulk/', { enrollments: [] }), 'enrollments');
       expectFieldError(await api.post('/api/v2/enrollments/bulk/', { enrollments: Array(201).fill(item(users[0])) }), 'enrollments');
     });
@@ -172,6 +213,9 @@ describe('bulk routes of events, event series and enrollments', () => {
       assert.deepEqual([job.succeeded, job.failed], [1, 1]);
       const other = await userWithToken(server, 'user');
       expectError(await other.api.get(`/api/v2/enrollments/bulk/${job.id}/`), 404, 'not_found');
+      expectError(await other.api.get(`/api/v2/enrollments/bulk/${job.id}/items/`), 404, 'not_found');
+      assert.deepEqual((await jobItems(learner.api, `/api/v2/enrollments/bulk/${job.id}/`)).map((item) => item.error?.code ?? null), [null, 'forbidden']);
+      assert.equal((await jobItems(api, `/api/v2/enrollments/bulk/${job.id}/`)).length, 2, 'an admin sees anyone’s job items');
       assert.equal((await api.get(`/api/v2/enrollments/bulk/${job.id}/`)).status, 200);
       // a job of another kind is not found on this path
       expectError(await api.get(`/api/v2/events/bulk/${job.id}/`), 404, 'not_found');

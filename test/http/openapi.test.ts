@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { validate } from '@readme/openapi-parser';
 import { allEventTypes, createLectern } from '@lectern/core';
-import { registerRoutes, RouteTable, undescribedRoutes } from '@lectern/http';
+import { probeOperations, registerRoutes, RouteTable, undescribedRoutes } from '@lectern/http';
 import { openSqliteStorage } from '@lectern/storage';
 import { checkConformance } from '../helpers/openapi-conformance.ts';
 import { lecternBin, startServer, type TestServer } from '../helpers/server.ts';
@@ -27,7 +27,9 @@ describe('OpenAPI description', () => {
       const routes = registerRoutes(new RouteTable(), lectern);
       assert.deepEqual(undescribedRoutes(routes), []);
       const served = Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
-      const registered = routes.registered().map(({ method, pattern }) => `${method} ${pattern.replace(/:([A-Za-z_]+)/g, '{$1}')}`);
+      const registered = [...routes.registered().map(({ method, pattern }) => `${method} ${pattern}`), ...probeOperations.keys()].map((key) =>
+        key.replace(/:([A-Za-z_]+)/g, '{$1}'),
+      );
       assert.deepEqual(served.sort(), registered.sort());
     } finally {
       await lectern.close();

@@ -1,10 +1,12 @@
 /**
  * Bad input must never produce a 500, a hang or a non-envelope error. Every route is called with
  * hostile ids, bodies and query strings, and every field of valid create bodies is replaced by
- * values of the wrong type; each answer must be a non-5xx with the error envelope.
+ * values of the wrong type; each answer must be a non-5xx with the error envelope. Requests fetch
+ * will not send (malformed HTTP, odd targets, endless bodies) go over a bare socket.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { rawRequest, streamBody, type RawResponse } from '../helpers/raw-http.ts';
 import { startServer, uniqueEmail, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
 const HOSTILE_VALUES: unknown[] = [null, 0, -1, 1.5, 1e308, '', 'x', ' ', 'a'.repeat(5000), true, [], [null], {}, { nested: { deep: [1] } }, '2026-13-45', "'; drop table users; --", '\u0000', '😀'];
@@ -109,6 +111,34 @@ describe('robustness: no input produces a server error', () => {
     assert.deepEqual(failures, []);
   });
 
+  it('answers 1 000 tags and 1 000-term expressions without a server error', async () => {
+    const tags = Array.from({ length: 1000 }, (_, i) => `t${i}`).join(',');
+    for (const list of lists) {
+      for (const query of [`tag_all=${tags}`, `tag=${tags}`, `search=${tags}`]) check(`GET ${list}?${query.slice(0, 20)}…`, await api.get(`${fill(list)}?${query}`));
+    }
+    const repeated = (count: number, term: string) => Array(count).fill(term).join(',');
+    const expressions = [
+      repeated(1000, 'name=a'),
+      `or(${repeated(1000, 'name=a')})`,
+      `and(${repeated(1000, 'eq(name,a)')})`.slice(0, 9_900) + ')',
+      `in(name,(${repeated(1000, 'a')}))`,
+      `out(public_id,(${repeated(200, crypto.randomUUID())}))`,
+      repeated(1000, 'search=a'),
+      `${'not('.repeat(2000)}a=1${')'.repeat(2000)}`,
+      `${'('.repeat(5000)}a=1${')'.repeat(5000)}`,
+    ];
+    for (const resource of ['users', 'groups', 'assignments', 'content_items', 'events', 'enrollments']) {
+      for (const expression of expressions) {
+        const label = `${resource} ${expression.slice(0, 20)}…`;
+        const saved = await api.post('/api/v2/saved-reports/', { name: 'big', resource, expression });
+        check(`POST report ${label}`, saved);
+        check(`PATCH report ${label}`, await api.patch(`/api/v2/saved-reports/${ids.report}/`, { expression }));
+        if (saved.status === 201) check(`GET results ${label}`, await api.get(`/api/v2/saved-reports/${saved.body.public_id}/results/`));
+      }
+    }
+    assert.deepEqual(failures, []);
+  });
+
   it('answers every field of a valid create set to the wrong type without a server error', async () => {
     const creates: Array<[string, Record<string, unknown>]> = [
       ['/api/v2/users/', { email: uniqueEmail(), name: 'x', role: 'user', employee_id: 'e', manager: ids.user }],
@@ -134,5 +164,67 @@ describe('robustness: no input produces a server error', () => {
       }
     }
     assert.deepEqual(failures, []);
+  });
+
+  const rawEnvelope = (label: string, response: RawResponse, status: number, code: string) => {
+    assert.equal(response.status, status, `${label}: ${response.text}`);
+    assert.equal(response.body?.error?.code, code, `${label}: ${response.text}`);
+    assert.equal(response.body.error.request_id, response.headers['x-request-id'], label);
+    assert.match(response.headers['x-ratelimit-remaining'] ?? '', /^\d+$/, label);
+  };
+
+  it('answers malformed HTTP, unknown methods and targets that are not one path in the envelope', async () => {
+    const auth = `Authorization: Bearer ${server.adminToken}\r\n`;
+    const get = (target: string) => `GET ${target} HTTP/1.1\r\nHost: x\r\n${auth}\r\n`;
+    const post = (framing: string, body: string) => `POST /api/v2/groups/ HTTP/1.1\r\nHost: x\r\n${auth}${framing}\r\n${body}`;
+    const cases: Array<[string, string, number, string]> = [
+      ['unknown method', `FOO /api/v2/users/ HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, 400, 'bad_request'],
+      ['lower-case method', `get /api/v2/users/ HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, 400, 'bad_request'],
+      ['TLS hello', '\x16\x03\x01\x00\xa5\x01\x00\r\n\r\n', 400, 'bad_request'],
+      ['WebDAV method', `PROPFIND /api/v2/users/ HTTP/1.1\r\nHost: x\r\n${auth}\r\n`, 405, 'method_not_allowed'],
+      ['CONNECT', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 400, 'bad_request'],
+      ['// before a host-like segment', get('//x/api/v2/api-tokens/'), 400, 'bad_request'],
+      ['/// before the path', get('///api/v2/users/'), 400, 'bad_request'],
+      ['/\\ before a host-like segment', get('/\\x/api/v2/api-tokens/'), 400, 'bad_request'],
+      ['dot segments', get('/api/v2/x/../api-tokens/'), 400, 'bad_request'],
+      ['absolute-form', get('http://evil.example/api/v2/api-tokens/'), 400, 'bad_request'],
+      ['asterisk-form', `OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n`, 400, 'bad_request'],
+      ['space in the target', get('/api/v2/users/ x'), 400, 'bad_request'],
+      ['no Host', `GET /api/v2/users/ HTTP/1.1\r\n${auth}\r\n`, 400, 'bad_request'],
+      ['Content-Length and Transfer-Encoding', post('Content-Length: 5\r\nTransfer-Encoding: chunked\r\n', '0\r\n\r\n'), 400, 'bad_request'],
+      ['two Content-Lengths', post('Content-Length: 2\r\nContent-Length: 3\r\n', '{}'), 400, 'bad_request'],
+      ['bad Content-Length', post('Content-Length: 2x\r\n', '{}'), 400, 'bad_request'],
+      ['bad chunk size', post('Transfer-Encoding: chunked\r\n', 'zz\r\n{}\r\n'), 400, 'bad_request'],
+      ['headers over the limit', `GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+      ['unknown expectation', `GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\n${auth}Expect: magic\r\n\r\n`, 417, 'expectation_failed'],
+    ];
+    for (const [label, request, status, code] of cases) rawEnvelope(label, await rawRequest(server.url, request), status, code);
+    // a broken request pipelined behind a good one must not be answered in the good one's place
+    const pipelined = await rawRequest(server.url, get('/api/v2/users/') + 'FOO /api/v2/users/ HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal(pipelined.status, 200, pipelined.text);
+    assert.equal(pipelined.closed, true);
+    // the access log has every one of them
+    await server.waitForOutput(/"status":431/);
+    await server.waitForOutput(/"status":400[^\n]*"reason":"HPE_INVALID_METHOD"/);
+  });
+
+  it('answers a 100 MB streamed body with 413 and Connection: close long before it is sent', async () => {
+    const totalBytes = 100 * 1024 * 1024;
+    const head = (framing: string) =>
+      `POST /api/v2/groups/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${server.adminToken}\r\nContent-Type: application/json\r\n${framing}\r\n`;
+    const cases: Array<[string, string, boolean]> = [
+      ['Content-Length', `Content-Length: ${totalBytes}\r\n`, false],
+      ['chunked', 'Transfer-Encoding: chunked\r\n', true],
+      ['Expect: 100-continue', `Content-Length: ${totalBytes}\r\nExpect: 100-continue\r\n`, false],
+    ];
+    for (const [label, framing, chunked] of cases) {
+      const { response, bytesSent } = await streamBody(server.url, head(framing), { totalBytes, chunked });
+      rawEnvelope(label, response, 413, 'payload_too_large');
+      assert.equal(response.headers.connection, 'close', label);
+      assert.equal(response.closed, true, label);
+      assert.ok(bytesSent < totalBytes / 4, `${label}: ${bytesSent} bytes were sent before the 413`);
+      await server.waitForOutput(new RegExp(`"request_id":"${response.body.error.request_id}"[^\n]*"status":413`));
+    }
+    assert.equal((await api.get('/api/v2/groups/')).status, 200, 'the server still serves');
   });
 });

@@ -183,6 +183,48 @@ describe('saved reports', () => {
     });
   });
 
+  describe('size limits (422 at save, never a 500 when run)', () => {
+    const terms = (count: number, term: (i: number) => string) => Array.from({ length: count }, (_, i) => term(i)).join(',');
+    const cases: Array<[string, string, number]> = [
+      ['1 000 infix terms', terms(1000, () => 'name=a'), 256 * 'name=a,'.length],
+      ['a 1 000-way or', `or(${terms(1000, () => 'name=a')})`, 'or('.length + 256 * 'name=a,'.length],
+      ['an in() with 1 000 values', `in(name,(${terms(1000, () => 'a')}))`, 'in(name,('.length + 256 * 'a,'.length],
+    ];
+    for (const [label, expression, position] of cases) {
+      it(`refuses ${label} at the first term over the limit`, async () => {
+        const response = await api.post('/api/v2/saved-reports/', { name: 'big', resource: 'users', expression });
+        expectExpressionError(response, position, /more than 256 terms/);
+      });
+    }
+
+    it('runs an expression of 256 terms', async () => {
+      const tag = runTag();
+      const user = await newUser({ email: `${tag}@example.com`, name: tag });
+      assert.deepEqual(await run('users', `or(${terms(255, (i) => `name=q${i}q`)},eq(name,${tag}))`), idsOf(user));
+      assert.deepEqual(await run('users', `in(name,(${terms(255, (i) => `q${i}q`)},${tag}))`), idsOf(user));
+      assert.deepEqual(await run('users', `${terms(255, (i) => `ne(name,q${i}q)`)},eq(name,${tag})`), idsOf(user));
+    });
+
+    it('refuses nesting deeper than the limit without exhausting the stack', async () => {
+      for (const opener of ['(', 'not(', 'and(', 'or(eq(name,a),']) {
+        // as deep as the expression's length limit allows
+        const expression = `${opener.repeat(Math.floor(9_000 / opener.length))}eq(name,a)`;
+        const response = await api.post('/api/v2/saved-reports/', { name: 'deep', resource: 'users', expression });
+        expectFieldError(response, 'expression');
+        assert.match(response.body.error.field_errors.expression[0], /nests more than 32 levels deep/);
+      }
+    });
+
+    it('runs the deepest nesting allowed', async () => {
+      const tag = runTag();
+      const user = await newUser({ email: `${tag}@example.com`, name: tag });
+      let expression = `eq(name,${tag})`;
+      // 31 levels around the innermost test: 16 not() (an even number, so they cancel) and 15 or()
+      for (let level = 1; level < 32; level++) expression = level % 2 ? `not(${expression})` : `or(eq(name,${tag}x),${expression})`;
+      assert.deepEqual(await run('users', expression), idsOf(user));
+    });
+  });
+
   describe('permissions', () => {
     it('keeps role user out (403 forbidden) and needs the reports scopes', async () => {
       const learner = await userWithToken(server, 'user');
@@ -296,6 +338,41 @@ describe('saved reports', () => {
       assert.deepEqual(await run('users', `like(name,'50_ off*')`), []);
       assert.deepEqual(await run('users', `ilike(name,'*% OFF*')`), idsOf(made[1]));
       assert.ok((await api.get('/api/v2/users/?page_size=1')).body.meta.total_count > 0, 'the users table is still there');
+    });
+  });
+
+  describe('case folding covers every letter', () => {
+    it('in ilike and search', async () => {
+      const tag = runTag();
+      const russian = await newUser({ email: `ru.${tag}@example.com`, name: `${tag} Привет` });
+      const french = await newUser({ email: `fr.${tag}@example.com`, name: `${tag} café` });
+      assert.deepEqual(await run('users', `ilike(name,'${tag} ПРИВЕТ')`), idsOf(russian));
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),ilike(name,*É*)`), idsOf(french));
+      assert.deepEqual(await run('users', `search=${tag} ПРИВ`), idsOf(russian));
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),not(search=CAFÉ)`), idsOf(russian));
+      assert.deepEqual(await run('users', `like(name,'${tag} привет')`), [], 'like stays case-sensitive');
+    });
+  });
+
+  describe('backslashes in patterns', () => {
+    it('reads \\\\ as one literal backslash, as django-rql does', async () => {
+      const tag = runTag();
+      const slash = await newUser({ email: `s.${tag}@example.com`, name: `${tag}\\x` });
+      const star = await newUser({ email: `t.${tag}@example.com`, name: `${tag}\\*` });
+      assert.deepEqual(sorted(await run('users', `like(name,${tag}\\\\*)`)), sorted(idsOf(slash, star)));
+      assert.deepEqual(await run('users', `like(name,"${tag}\\\\\\*")`), idsOf(star));
+      assert.deepEqual(await run('users', `like(name,${tag}\\x)`), idsOf(slash), 'a backslash before another character is itself');
+    });
+  });
+
+  describe('ordering with a repeated field', () => {
+    it('keeps the first occurrence, in a report as in the list parameter', async () => {
+      const tag = runTag();
+      const [first, second] = [await newUser({ email: `a${tag}@example.com`, name: `${tag} a` }), await newUser({ email: `b${tag}@example.com`, name: `${tag} b` })];
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),ordering(-name,name)`), idsOf(second, first));
+      assert.deepEqual(await run('users', `ilike(name,${tag}*),ordering(name,-name)`), idsOf(first, second));
+      const list = await api.get(`/api/v2/users/?search=${tag}&ordering=-name,name`);
+      assert.deepEqual(list.body.data.map((user: any) => user.public_id), idsOf(second, first));
     });
   });
 

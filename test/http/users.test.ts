@@ -37,6 +37,15 @@ describe('users', () => {
     expectFieldError(await server.api.post('/api/v2/users/', { email: email.toUpperCase(), name: 'Twin' }), 'email');
   });
 
+  it('searches ignoring the case of every letter', async () => {
+    const tag = `t${process.pid}x${Date.now()}`;
+    const user = await create({ name: `${tag} Привет Café` });
+    const found = async (text: string) => (await server.api.get(`/api/v2/users/?search=${encodeURIComponent(text)}`)).body.data.map((u: any) => u.public_id);
+    assert.deepEqual(await found(`${tag} ПРИВЕТ CAFÉ`), [user.public_id]);
+    assert.deepEqual(await found(`${tag} привет cafe\u0301`), [user.public_id]);
+    assert.deepEqual(await found(`${tag} привет cafe `), []);
+  });
+
   it('validates lengths and formats', async () => {
     expectFieldError(await server.api.post('/api/v2/users/', { email: uniqueEmail(), name: 'x'.repeat(256) }), 'name');
     expectFieldError(await server.api.post('/api/v2/users/', { email: `${'a'.repeat(250)}@example.com`, name: 'Long' }), 'email');

@@ -1,8 +1,11 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
+import { backupCommand } from './commands/backup.ts';
+import { migrateCommand } from './commands/migrate.ts';
 import { openapiCommand } from './commands/openapi.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
+import { UsageError } from './usage-error.ts';
 
 export function buildProgram(): Command {
   const program = new Command('lectern')
@@ -11,6 +14,8 @@ export function buildProgram(): Command {
     // usage mistakes exit 2 (after commander prints its one-line error); help and version exit 0
     .exitOverride();
   program.addCommand(serveCommand().exitOverride());
+  program.addCommand(migrateCommand().exitOverride());
+  program.addCommand(backupCommand().exitOverride());
   const tokens = tokensCommand().exitOverride();
   for (const sub of tokens.commands) sub.exitOverride();
   program.addCommand(tokens);
@@ -18,12 +23,31 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * A reader that stops early (`lectern tokens list | head -1`) closes the pipe: the rest of the
+ * output has nowhere to go, which is what the reader asked for, so end quietly rather than with
+ * Node's unhandled EPIPE stack trace.
+ */
+function endQuietlyWhenOutputCloses(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
+  endQuietlyWhenOutputCloses();
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exit(error.exitCode === 0 ? 0 : 2);
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      process.exit(2);
     }
     process.stderr.write(`error: ${(error as Error).message ?? String(error)}\n`);
     process.exit(1);

@@ -1,10 +1,43 @@
+import { existsSync } from 'node:fs';
 import { createLectern, type EngineLogger, type Lectern, type LecternConfigInput } from '@lectern/core';
-import { openSqliteStorage } from '@lectern/storage';
+import { backupSqliteFile, migrateSqliteFile, openSqliteStorage, type BackupResult, type SqliteStorageOptions } from '@lectern/storage';
 import { seaNativeBinding } from './sea-native.ts';
+import { UsageError } from './usage-error.ts';
+
+export interface OpenOptions {
+  /**
+   * Only `serve` and `migrate` may create a database: anywhere else a missing file is a typo in
+   * --db, and creating it would silently make a second, empty database with its own admin.
+   */
+  create?: boolean;
+  config?: LecternConfigInput;
+  logger?: EngineLogger;
+}
 
 /** Core over the SQLite file, as every command uses it. */
-export async function openLectern(file: string, config: LecternConfigInput = {}, logger?: EngineLogger): Promise<Lectern> {
+export async function openLectern(file: string, options: OpenOptions = {}): Promise<Lectern> {
+  const storage = await openSqliteStorage(await storageOptions(file, options.create ?? false));
+  return createLectern({ storage, config: options.config ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
+}
+
+/** `lectern migrate`: creates or upgrades the file; returns the migrations applied. */
+export async function migrateDatabase(file: string): Promise<string[]> {
+  return migrateSqliteFile(await storageOptions(file, true));
+}
+
+/** `lectern backup`: a consistent copy of the (possibly live) database at `destination`. */
+export async function backupDatabase(file: string, destination: string): Promise<BackupResult> {
+  return backupSqliteFile(await storageOptions(file, false), destination);
+}
+
+async function storageOptions(file: string, create: boolean): Promise<SqliteStorageOptions> {
+  if (!create) requireDatabase(file);
   const nativeBinding = await seaNativeBinding();
-  const storage = await openSqliteStorage({ file, ...(nativeBinding ? { nativeBinding } : {}) });
-  return createLectern({ storage, config, ...(logger ? { logger } : {}) });
+  // mustExist also covers the file vanishing between the check above and the open
+  return { file, mustExist: !create, ...(nativeBinding ? { nativeBinding } : {}) };
+}
+
+/** Throws the usage error for a --db path where there is no database file. */
+export function requireDatabase(file: string): void {
+  if (!existsSync(file)) throw new UsageError(`no database at ${file}`);
 }

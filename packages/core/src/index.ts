@@ -4,6 +4,7 @@ export * from './config.ts';
 export type { ServiceDeps } from './service-deps.ts';
 
 export * from './shared/errors.ts';
+export * from './shared/fold-case.ts';
 export * from './shared/ids.ts';
 export * from './shared/clock.ts';
 export * from './shared/time.ts';
@@ -34,6 +35,8 @@ export * from './auth/actor.ts';
 export * from './auth/api-token.ts';
 export * from './auth/token-secret.ts';
 export * from './auth/token-service.ts';
+export * from './auth/me.ts';
+export * from './auth/me-service.ts';
 
 export * from './users/user.ts';
 export * from './users/user-rules.ts';
@@ -65,6 +68,7 @@ export * from './webhooks/delivery-engine.ts';
 export * from './assignments/assignment-machine.ts';
 export * from './assignments/assignment.ts';
 export * from './assignments/track-expansion.ts';
+export * from './assignments/track-progress.ts';
 export * from './assignments/assignment-service.ts';
 export * from './jobs/job.ts';
 export * from './jobs/job-engine.ts';

@@ -6,6 +6,7 @@
  */
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
+import { MeService } from './auth/me-service.ts';
 import { TokenService } from './auth/token-service.ts';
 import { AssignmentService } from './assignments/assignment-service.ts';
 import { ChannelService } from './content/channel-service.ts';
@@ -25,6 +26,7 @@ import type { Storage } from './ports/storage.ts';
 import { SavedReportService } from './reports/saved-report-service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
+import { LecternError } from './shared/errors.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
 import type { User } from './users/user.ts';
 import { UserService } from './users/user-service.ts';
@@ -57,6 +59,8 @@ export class Lectern {
   readonly users: UserService;
   readonly groups: GroupService;
   readonly tokens: TokenService;
+  /** `/me/`: the caller and its token */
+  readonly me: MeService;
   readonly content: ContentService;
   readonly channels: ChannelService;
   /** the bulk-job engine; other areas register their job kinds on it */
@@ -92,6 +96,7 @@ export class Lectern {
     this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
+    this.me = new MeService(deps);
     this.content = new ContentService(deps);
     this.channels = new ChannelService(deps);
     this.assignments = new AssignmentService(deps, this.content, this.jobs);
@@ -142,6 +147,12 @@ export class Lectern {
     this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
     this.deliveryEngine?.start();
     await this.jobs.start();
+  }
+
+  /** For readiness probes: `service_unavailable` while the storage cannot serve requests. */
+  async assertReady(): Promise<void> {
+    const reason = await this.storage.unavailableReason();
+    if (reason !== null) throw new LecternError('service_unavailable', reason);
   }
 
   /**

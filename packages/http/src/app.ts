@@ -1,17 +1,23 @@
 /**
  * The HTTP application: plain request in, plain response out. The pipeline, in order: request id,
- * authentication (resolved, not yet enforced), rate limit, routing (404/405), the route, which
- * enforces authentication and calls one core service; errors render through one mapper.
+ * authentication (resolved, not yet enforced), rate limit, request target and `Expect` (400/417),
+ * CORS preflight, body size (413), routing (404/405, OPTIONS), the route, which enforces
+ * authentication and calls one core service; errors render through one mapper. Every response,
+ * refusals of requests that never reached the pipeline included, is finished and logged by
+ * `respond`.
  */
-import { badRequest, LecternError, type Actor, type Lectern, type RequestContext } from '@lectern/core';
+import { badRequest, LecternError, type Actor, type ErrorCode, type Lectern, type RequestContext } from '@lectern/core';
 import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
+import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders } from './middleware/rate-limit.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
 import type { Reply } from './reply.ts';
+import { requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
+import { probeRoutes } from './routes/probes.ts';
 
 export interface HttpLogger extends ErrorLogger {
   info(details: object, message?: string): void;
@@ -21,10 +27,26 @@ export interface AppOptions {
   /** requests per window per token (per client IP when unauthenticated); default 600 per 60 s */
   rateLimit?: { limit: number; windowSeconds: number };
   logger?: HttpLogger;
+  /** origins whose pages may call the API from a browser (`*`: any); none by default */
+  corsOrigins?: readonly string[];
+}
+
+/** A request refused before it reached the pipeline: unparseable, too slow, or missing `Host`. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  /** what went wrong, for the log (the parser's error code, `timeout`, …) */
+  reason: string;
+  remoteAddress: string;
+  /** the request's method and headers, when they were read */
+  method?: string;
+  headers?: PlainRequest['headers'];
 }
 
 export interface App {
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /** Renders and logs a refusal like any other error response. */
+  refuse(refusal: Refusal): PlainResponse;
 }
 
 class RequestState implements RouteContext {
@@ -49,9 +71,6 @@ class RequestState implements RouteContext {
   }
 
   body<Unvalidated>(): Unvalidated {
-    if (this.request.bodyTooLarge) {
-      throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
-    }
     const raw = this.request.body;
     if (!raw || raw.length === 0) return {} as Unvalidated;
     let parsed: unknown;
@@ -70,49 +89,104 @@ class RequestState implements RouteContext {
 const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
   actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${request.remoteAddress}`;
 
+/** Only `Expect: 100-continue` is understood (RFC 9110 §10.1.1); the server answers it before the body. */
+const expectationProblem = (expect: string | undefined) =>
+  expect !== undefined && expect.trim().toLowerCase() !== '100-continue' ? `The expectation '${expect}' cannot be met.` : undefined;
+
 export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const routes = registerRoutes(new RouteTable(), lectern);
+  const probes = probeRoutes(lectern);
   const limiter = new FixedWindowRateLimiter(options.rateLimit ?? { limit: 600, windowSeconds: 60 });
+  const cors = new CorsPolicy(options.corsOrigins);
   const logger = options.logger;
+  const newRequestId = (headers: PlainRequest['headers'] = {}) =>
+    requestIdFrom(headerValue(headers, 'x-request-id'), () => lectern.ids.prefixed('req_'));
 
-  async function handle(request: PlainRequest): Promise<PlainResponse> {
-    const started = performance.now();
-    const requestId = requestIdFrom(headerValue(request.headers, 'x-request-id'), () => lectern.ids.prefixed('req_'));
-    let reply: Reply;
-    let state: RequestState | undefined;
-    let rateHeaders: Record<string, string> = {};
-    try {
-      const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
-      const rate = limiter.hit(rateKey(auth.actor, request));
-      rateHeaders = rateLimitHeaders(rate);
-      if (!rate.allowed) throw rateLimited(rate);
-
-      const url = new URL(request.url, 'http://lectern.invalid');
-      state = new RequestState(auth, requestId, url.searchParams, request);
-      const matched = await routes.dispatch(request.method, url.href, state);
-      reply = matched ?? {
-        status: 404,
-        body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
-      };
-    } catch (error) {
-      reply = errorReply(error, requestId, logger);
+  /** Adds the headers every response carries, serialises the body and writes the access-log line. */
+  function respond(
+    reply: Reply,
+    request: { method: string | null; headers: PlainRequest['headers']; requestId: string; started: number },
+    extra: { rateHeaders: Record<string, string>; route?: string | null; reason?: string; preflightAllow?: string },
+  ): PlainResponse {
+    const headers: Record<string, string> = {
+      ...reply.headers,
+      ...extra.rateHeaders,
+      ...cors.headers(headerValue(request.headers, 'origin'), extra.preflightAllow),
+      'X-Request-Id': request.requestId,
+    };
+    const body = reply.body !== undefined && reply.status !== 204 && reply.status !== 304 ? JSON.stringify(reply.body) : null;
+    if (body !== null) {
+      headers['Content-Type'] = 'application/json; charset=utf-8';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
     }
-
-    const headers: Record<string, string> = { ...reply.headers, ...rateHeaders, 'X-Request-Id': requestId };
-    const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 304;
-    if (hasBody) headers['Content-Type'] = 'application/json; charset=utf-8';
     logger?.info(
       {
-        request_id: requestId,
+        request_id: request.requestId,
         method: request.method,
-        route: state?.route ?? null,
+        route: extra.route ?? null,
         status: reply.status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        duration_ms: Math.round((performance.now() - request.started) * 100) / 100,
+        ...(extra.reason ? { reason: extra.reason } : {}),
       },
       'request',
     );
-    return { status: reply.status, headers, body: hasBody ? JSON.stringify(reply.body) : null };
+    // HEAD answers with GET's status and headers, Content-Length included, and no body
+    return { status: reply.status, headers, body: request.method === 'HEAD' ? null : body };
   }
 
-  return { handle };
+  async function handle(request: PlainRequest): Promise<PlainResponse> {
+    const started = performance.now();
+    const requestId = newRequestId(request.headers);
+    const origin = headerValue(request.headers, 'origin');
+    const preflight = isPreflight(request.method, origin, headerValue(request.headers, 'access-control-request-method'));
+    let reply: Reply;
+    let state: RequestState | undefined;
+    let rateHeaders: Record<string, string> = {};
+    const probe = probes(request.method, request.url);
+    try {
+      if (probe) {
+        reply = await probe.answer();
+      } else {
+        const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
+        const rate = limiter.hit(rateKey(auth.actor, request));
+        rateHeaders = rateLimitHeaders(rate);
+        if (!rate.allowed) throw rateLimited(rate);
+        const targetProblem = requestTargetProblem(request.url);
+        if (targetProblem) throw badRequest(targetProblem);
+        const expectation = expectationProblem(headerValue(request.headers, 'expect'));
+        if (expectation) throw new LecternError('expectation_failed', expectation);
+        if (preflight) cors.checkPreflight(origin!);
+        if (request.bodyTooLarge) {
+          throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
+        }
+
+        const url = new URL(request.url, 'http://lectern.invalid');
+        state = new RequestState(auth, requestId, url.searchParams, request);
+        const matched = await routes.dispatch(request.method, url.href, state);
+        reply = matched ?? {
+          status: 404,
+          body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
+        };
+      }
+    } catch (error) {
+      reply = errorReply(error, requestId, logger);
+    }
+    const preflightAllow = preflight && reply.status === 204 ? reply.headers?.Allow : undefined;
+    return respond(
+      reply,
+      { method: request.method, headers: request.headers, requestId, started },
+      { rateHeaders, route: probe?.route ?? state?.route ?? null, ...(preflightAllow ? { preflightAllow } : {}) },
+    );
+  }
+
+  function refuse(refusal: Refusal): PlainResponse {
+    const started = performance.now();
+    const headers = refusal.headers ?? {};
+    const requestId = newRequestId(headers);
+    const rate = limiter.hit(`ip:${refusal.remoteAddress}`);
+    const reply = errorReply(new LecternError(refusal.code, refusal.message), requestId, logger);
+    return respond(reply, { method: refusal.method ?? null, headers, requestId, started }, { rateHeaders: rateLimitHeaders(rate), reason: refusal.reason });
+  }
+
+  return { handle, refuse };
 }

@@ -10,6 +10,7 @@ export const errorStatus = {
   insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   duplicate: 409,
   dropped: 409,
@@ -29,8 +30,10 @@ export const errorStatus = {
   gone: 410,
   precondition_failed: 412,
   payload_too_large: 413,
+  expectation_failed: 417,
   validation_error: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   service_unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;
@@ -39,8 +42,18 @@ export interface ErrorLogger {
   error(details: object, message?: string): void;
 }
 
-export function errorBody(code: ErrorCode, message: string, requestId: string, extra: object = {}) {
-  return { error: { code, message, request_id: requestId, ...extra } };
+interface ErrorDetails {
+  field_errors?: Record<string, string[]>;
+  non_field_errors?: string[];
+}
+
+/**
+ * The error envelope. A `validation_error` always carries both `field_errors` and
+ * `non_field_errors`, empty when there are none, so clients can read them without checking.
+ */
+export function errorBody(code: ErrorCode, message: string, requestId: string, details: ErrorDetails = {}) {
+  const filled = code === 'validation_error' ? { field_errors: {}, non_field_errors: [], ...details } : details;
+  return { error: { code, message, request_id: requestId, ...filled } };
 }
 
 /** Renders any thrown value; unknown errors are logged and hidden behind a generic 500. */

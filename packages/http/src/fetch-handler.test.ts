@@ -33,6 +33,13 @@ describe('fetch-style handler', () => {
     assert.equal(anonymous.status, 401);
     assert.equal(((await anonymous.json()) as any).error.code, 'unauthenticated');
 
+    const head = await handler(new Request(`http://embedded/api/v2/users/${user.public_id}`, { method: 'HEAD', headers: auth }));
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('etag'), fetched.headers.get('etag'));
+    assert.equal(await head.text(), '');
+    const hostLike = await handler(new Request('http://embedded//x/api/v2/users/', { headers: auth }));
+    assert.equal(hostLike.status, 400);
+
     const huge = await handler(new Request('http://embedded/api/v2/users/', { method: 'POST', headers: auth, body: 'x'.repeat(1024 * 1024 + 1) }));
     assert.equal(huge.status, 413);
     assert.equal(((await huge.json()) as any).error.code, 'payload_too_large');

@@ -1,6 +1,6 @@
 /** Public API of @lectern/http. */
-export { createApp, type App, type AppOptions, type HttpLogger } from './app.ts';
-export { createNodeServer, listen, type Listening } from './node-server.ts';
+export { createApp, type App, type AppOptions, type HttpLogger, type Refusal } from './app.ts';
+export { createNodeServer, DEFAULT_SERVER_LIMITS, listen, type Listening, type ServerLimits, type ServerOptions } from './node-server.ts';
 export { createFetchHandler, type FetchHandler } from './fetch-handler.ts';
 export { errorStatus, errorReply } from './error-response.ts';
 export { FixedWindowRateLimiter, type RateLimitOptions, type RateLimitState } from './middleware/rate-limit.ts';
@@ -8,4 +8,5 @@ export type { PlainRequest, PlainResponse } from './plain.ts';
 export type { Reply } from './reply.ts';
 export { RouteTable, type RouteContext, type RouteHandler } from './router.ts';
 export { buildOpenApiDocument, undescribedRoutes, type OpenApiDocument } from './openapi/document.ts';
+export { probeOperations } from './openapi/operations.ts';
 export { registerRoutes } from './routes/index.ts';

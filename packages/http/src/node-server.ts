@@ -1,39 +1,116 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { App } from './app.ts';
-import { MAX_BODY_BYTES } from './plain.ts';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { App, Refusal } from './app.ts';
+import { clientErrorRefusal } from './client-error.ts';
+import { MAX_BODY_BYTES, type PlainResponse } from './plain.ts';
 
-/** An oversized body is drained (so the client reads our 413) up to this much, then the socket is cut. */
-const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+export interface ServerLimits {
+  /** time a client has to send a request's headers (the first request's, from connecting) */
+  headersTimeoutMs: number;
+  /** time a client has to send a whole request, headers and body; at least `headersTimeoutMs` */
+  requestTimeoutMs: number;
+  /** open connections; more are closed as they arrive */
+  maxConnections: number;
+}
+
+export const DEFAULT_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1000 };
+
+export interface ServerOptions extends Partial<ServerLimits> {
+  /** told, at most every 10 s, how many connections the limit turned away */
+  logger?: { warn(details: object, message?: string): void };
+}
+
+/**
+ * After a response that leaves request bytes unread (a body over the limit, a request the parser
+ * rejected), the client may still be sending. Closing the socket with bytes unread makes the
+ * kernel answer with a reset, which can destroy the response before the client has read it; so
+ * the socket is half-closed first and the rest read and dropped for this long.
+ */
+const LINGER_MS = 2000;
+const DROP_LOG_INTERVAL_MS = 10_000;
+
+function lingeringClose(socket: Duplex): void {
+  socket.end();
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+/** Node destroys a `Connection: close` socket as soon as the response is flushed: linger instead. */
+function lingerAfterResponse(response: ServerResponse): void {
+  const socket = response.socket;
+  if (socket) Object.assign(socket, { destroySoon: () => lingeringClose(socket) });
+}
+
+/** A response written straight to the socket, for requests Node never turned into a request object. */
+function rawResponse(result: PlainResponse): string {
+  const head = [
+    `HTTP/1.1 ${result.status} ${STATUS_CODES[result.status] ?? ''}`,
+    `Date: ${new Date().toUTCString()}`,
+    ...Object.entries(result.headers).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${result.body ?? ''}`;
+}
 
 interface ReadBody {
   body: Buffer | null;
+  /** the body crossed the limit: what is left of it is dropped, and the connection must close */
   tooLarge: boolean;
 }
 
+/** Reads the body, or stops the moment it is known to exceed the limit. */
 function readBody(request: IncomingMessage): Promise<ReadBody> {
-  const hasBody = request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
-  if (!hasBody) {
+  const declared = request.headers['content-length'];
+  if (declared === undefined && request.headers['transfer-encoding'] === undefined) {
     request.resume();
     return Promise.resolve({ body: null, tooLarge: false });
+  }
+  if (Number(declared) > MAX_BODY_BYTES) {
+    request.resume();
+    return Promise.resolve({ body: null, tooLarge: true });
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = Number(request.headers['content-length'] ?? 0) > MAX_BODY_BYTES;
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
-      if (!tooLarge) chunks.push(chunk);
-      else if (size > MAX_DRAIN_BYTES) request.destroy();
-    });
-    request.on('end', () => resolve({ body: tooLarge ? null : Buffer.concat(chunks), tooLarge }));
+      if (size <= MAX_BODY_BYTES) {
+        chunks.push(chunk);
+        return;
+      }
+      request.off('data', onData);
+      request.resume();
+      resolve({ body: null, tooLarge: true });
+    };
+    request.on('data', onData);
+    request.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge: false }));
     request.on('error', reject);
+    // a connection cut mid-body (a timeout, the client gone): after 'end' this changes nothing
+    request.on('close', () => reject(new Error('the connection closed before the body was read')));
   });
 }
 
+function write(response: ServerResponse, result: PlainResponse, close: boolean): void {
+  if (close) {
+    lingerAfterResponse(response);
+    result.headers.Connection = 'close';
+  }
+  response.writeHead(result.status, result.headers);
+  response.end(result.body ?? undefined);
+}
+
 async function serve(app: App, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const remoteAddress = request.socket.remoteAddress ?? 'unknown';
   try {
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is 400 (Node's own check would answer bare)
+    if (request.httpVersion === '1.1' && request.headers.host === undefined) {
+      const refusal = { code: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.', reason: 'missing_host' } as const;
+      request.resume();
+      write(response, app.refuse({ ...refusal, remoteAddress, method: request.method, headers: request.headers }), true);
+      return;
+    }
     const { body, tooLarge } = await readBody(request);
     const result = await app.handle({
       method: request.method ?? 'GET',
@@ -41,10 +118,9 @@ async function serve(app: App, request: IncomingMessage, response: ServerRespons
       headers: request.headers,
       body,
       bodyTooLarge: tooLarge,
-      remoteAddress: request.socket.remoteAddress ?? 'unknown',
+      remoteAddress,
     });
-    response.writeHead(result.status, result.headers);
-    response.end(result.body ?? undefined);
+    write(response, result, tooLarge);
   } catch {
     // the app renders every error itself; this is a broken socket mid-read
     if (!response.headersSent) response.writeHead(400, { Connection: 'close' });
@@ -52,8 +128,87 @@ async function serve(app: App, request: IncomingMessage, response: ServerRespons
   }
 }
 
-export function createNodeServer(app: App): Server {
-  return createServer((request, response) => void serve(app, request, response));
+/** `Socket` as Node's http server hands it over, with the response it is writing, if any. */
+type HttpSocket = Duplex & Partial<Pick<Socket, 'remoteAddress'>> & { _httpMessage?: ServerResponse | null };
+
+export function createNodeServer(app: App, options: ServerOptions = {}): Server {
+  const limits: ServerLimits = {
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_SERVER_LIMITS.headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_SERVER_LIMITS.requestTimeoutMs,
+    maxConnections: options.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections,
+  };
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1`);
+  }
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new Error(`the headers timeout (${limits.headersTimeoutMs} ms) must not exceed the request timeout (${limits.requestTimeoutMs} ms)`);
+  }
+
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks the timeouts every 30 s by default, so a 10 s limit could hold for 40 s
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+      requireHostHeader: false,
+    },
+    (request, response) => void serve(app, request, response),
+  );
+  server.maxConnections = limits.maxConnections;
+
+  // Every answer goes through the app, so it has the envelope, X-Request-Id and a log line.
+  const refused = new WeakSet<Duplex>();
+  const refuseOnSocket = (socket: HttpSocket, refusal: Omit<Refusal, 'remoteAddress'>) => {
+    // the parser reports again for every later chunk; answer once
+    if (refused.has(socket)) return;
+    refused.add(socket);
+    const inFlight = socket._httpMessage;
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    // The error is in a request pipelined after one still being answered: an answer now would be
+    // taken for that one's. Let it finish, then close; the broken request gets no answer.
+    if (inFlight?.req.complete) {
+      inFlight.setHeader('Connection', 'close');
+      lingerAfterResponse(inFlight);
+      return;
+    }
+    socket.write(rawResponse(app.refuse({ ...refusal, remoteAddress: socket.remoteAddress ?? 'unknown' })));
+    lingeringClose(socket);
+  };
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: HttpSocket) => {
+    if (error.code === 'ECONNRESET') socket.destroy();
+    else refuseOnSocket(socket, clientErrorRefusal(error));
+  });
+  // CONNECT's target is a host, never a path here; without a listener Node would drop the socket
+  server.on('connect', (request: IncomingMessage, socket: HttpSocket) =>
+    refuseOnSocket(socket, {
+      code: 'bad_request',
+      message: "The request target must be a path that starts with exactly one '/'.",
+      reason: 'connect',
+      method: 'CONNECT',
+      headers: request.headers,
+    }),
+  );
+  // Expect: 100-continue with a declared body over the limit gets its 413 before the body is sent
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!(Number(request.headers['content-length']) > MAX_BODY_BYTES)) response.writeContinue();
+    void serve(app, request, response);
+  });
+  // other expectations reach the app, which answers 417 in the envelope
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => void serve(app, request, response));
+
+  let dropped = 0;
+  let lastDropLog = -Infinity;
+  server.on('drop', () => {
+    dropped++;
+    if (performance.now() - lastDropLog < DROP_LOG_INTERVAL_MS) return;
+    options.logger?.warn({ dropped, max_connections: limits.maxConnections }, 'connection limit reached: closing new connections');
+    lastDropLog = performance.now();
+    dropped = 0;
+  });
+  return server;
 }
 
 export interface Listening {
@@ -64,8 +219,8 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
-export function listen(app: App, options: { port: number; host: string }): Promise<Listening> {
-  const server = createNodeServer(app);
+export function listen(app: App, options: { port: number; host: string } & ServerOptions): Promise<Listening> {
+  const server = createNodeServer(app, options);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {

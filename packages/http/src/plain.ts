@@ -5,7 +5,7 @@
  */
 export interface PlainRequest {
   method: string;
-  /** path and query (`/api/v2/users/?page=2`), or an absolute URL */
+  /** the request target as sent: path and query (`/api/v2/users/?page=2`); anything else is a 400 */
   url: string;
   /** header names lower-cased */
   headers: Record<string, string | string[] | undefined>;

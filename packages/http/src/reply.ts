@@ -1,4 +1,5 @@
 import { etagOf, ifNoneMatchHits, type SyncBatchResult } from '@lectern/core';
+import { errorBody } from './error-response.ts';
 
 /** What a route handler returns; the app serialises it and adds the common headers. */
 export interface Reply {
@@ -51,5 +52,5 @@ export function batchReply(result: SyncBatchResult, requestId: string): Reply {
   if (failed === 0) return ok(result);
   if (succeeded > 0) return { status: 207, body: result };
   const message = `None of the ${total} item${total === 1 ? '' : 's'} succeeded; see data.failed for each item's error.`;
-  return { status: 422, body: { error: { code: 'validation_error', message, request_id: requestId }, ...result } };
+  return { status: 422, body: { ...errorBody('validation_error', message, requestId), ...result } };
 }

@@ -18,12 +18,21 @@ export interface RouteContext {
 
 export type RouteHandler = (rc: RouteContext) => Promise<Reply> | Reply;
 
-export const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type Method = (typeof METHOD_ORDER)[number];
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+/** What a path answers to: its routes' methods, HEAD wherever GET is, and OPTIONS everywhere. */
+function allowedMethods(methods: ReadonlySet<Method>): string[] {
+  const allowed = new Set<string>([...methods, 'OPTIONS']);
+  if (methods.has('GET')) allowed.add('HEAD');
+  return ALLOW_ORDER.filter((method) => allowed.has(method));
+}
 
 /**
  * Routes over itty-router. Every path answers with and without a trailing slash (itty's patterns
- * allow one). A path that exists under other methods answers 405 with `Allow`.
+ * allow one). HEAD runs the GET route (the app drops the body); OPTIONS answers 204 with `Allow`
+ * and needs no authentication (browsers send CORS preflights without credentials); a path that
+ * exists under other methods answers 405 with `Allow`.
  */
 export class RouteTable {
   private readonly router = IttyRouter<IRequest, [RouteContext & { route?: string }], Reply>();
@@ -55,7 +64,7 @@ export class RouteTable {
   /** Every registered route, for the API description and the test that keeps it complete. */
   registered(): Array<{ method: Method; pattern: string; authenticated: boolean }> {
     return [...this.methodsByPattern].flatMap(([pattern, methods]) =>
-      METHOD_ORDER.filter((m) => methods.has(m)).map((method) => ({
+      ALLOW_ORDER.filter((m): m is Method => methods.has(m as Method)).map((method) => ({
         method,
         pattern,
         authenticated: !this.publicRoutes.has(`${method} ${pattern}`),
@@ -69,29 +78,34 @@ export class RouteTable {
     if (!methods) {
       methods = new Set<Method>();
       this.methodsByPattern.set(pattern, methods);
-      this.addMethodNotAllowed(pattern, methods);
+      this.addOptionsAndMethodNotAllowed(pattern, methods);
     }
     methods.add(method);
-    this.router[method.toLowerCase() as Lowercase<Method>](pattern, (request, rc) => {
+    const run = (request: IRequest, rc: RouteContext & { route?: string }) => {
       rc.params = request.params ?? {};
       rc.route = request.route;
       // every other route requires authentication: this throws the 401 when there is none
       if (!this.publicRoutes.has(`${method} ${pattern}`)) void rc.ctx;
       return handler(rc);
-    });
+    };
+    this.router[method.toLowerCase() as Lowercase<Method>](pattern, run);
+    if (method === 'GET') this.router.head(pattern, run);
     return this;
   }
 
   /**
-   * The 405 for a path, placed where the path is first registered: placed last, a parametric route
-   * registered earlier (`/content-items/:id/tags`) would answer a literal path's other methods
-   * (`GET /content-items/bulk/tags`) with a 404. Methods added later are read at request time.
+   * OPTIONS and the 405 for a path, placed where the path is first registered: placed last, a
+   * parametric route registered earlier (`/content-items/:id/tags`) would answer a literal path's
+   * other methods (`GET /content-items/bulk/tags`) with a 404. Methods added later are read at
+   * request time.
    */
-  private addMethodNotAllowed(pattern: string, methods: ReadonlySet<Method>): void {
+  private addOptionsAndMethodNotAllowed(pattern: string, methods: ReadonlySet<Method>): void {
     this.router.all(pattern, (request, rc) => {
-      if (methods.has(request.method as Method)) return undefined; // the route itself comes next
+      const allowed = allowedMethods(methods);
+      if (request.method !== 'OPTIONS' && allowed.includes(request.method)) return undefined; // the route itself comes next
       rc.route = request.route;
-      const allow = METHOD_ORDER.filter((m) => methods.has(m)).join(', ');
+      const allow = allowed.join(', ');
+      if (request.method === 'OPTIONS') return { status: 204, headers: { Allow: allow } };
       throw new LecternError('method_not_allowed', `Method ${request.method} is not allowed here. Allowed: ${allow}.`, {
         headers: { Allow: allow },
       });

@@ -1,5 +1,6 @@
 /** Public API of @lectern/storage. */
-export { openSqliteStorage, openSqliteDatabase, type SqliteStorageOptions } from './sqlite/open-sqlite-storage.ts';
+export { openSqliteStorage, openSqliteDatabase, migrateSqliteFile, type SqliteStorageOptions } from './sqlite/open-sqlite-storage.ts';
+export { backupSqliteFile, type BackupResult } from './sqlite/backup-sqlite-file.ts';
 export { KyselyStorage, createStores, migrateToLatest } from './kysely-storage.ts';
 export type { Database } from './schema.ts';
 export { escapeLike, containsIgnoringCase, applyFilters, fetchPage, type ListDefinition } from './shared/list-builder.ts';

@@ -115,17 +115,37 @@ export class KyselyStorage implements Storage {
     return this.transaction(work);
   }
 
+  async unavailableReason(): Promise<string | null> {
+    try {
+      const pending = await pendingMigrations(this.db);
+      return pending.length === 0 ? null : `The database schema is behind this server: migrations not applied: ${pending.join(', ')}.`;
+    } catch (error) {
+      return `The database does not answer: ${(error as Error).message}`;
+    }
+  }
+
   async close(): Promise<void> {
     await this.db.destroy();
   }
 }
 
-/** Brings the schema up to date; safe to run from several processes at once. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+/**
+ * Brings the schema up to date; safe to run from several processes at once. Returns the names of
+ * the migrations this call applied (none when the schema was already current).
+ */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
-    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error).message ?? error)}`);
+    const which = failed ? ` ${failed.migrationName}` : '';
+    throw new Error(`Database migration${which} failed: ${String((error as Error).message ?? error)}`);
   }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/** Migrations this build knows that the database has not applied. */
+export async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
+  const migrations = await new Migrator({ db, provider: migrationProvider }).getMigrations();
+  return migrations.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
 }

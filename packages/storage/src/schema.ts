@@ -248,6 +248,11 @@ export interface JobItemsTable {
   /** null until processed; then 'succeeded' | 'failed' */
   outcome: string | null;
   error_code: string | null;
+  /** the resource the item created, updated or found (a duplicate's existing user too) */
+  public_id: string | null;
+  /** 1 created, 0 found or updated, null when failed or not yet processed */
+  created: number | null;
+  error_message: string | null;
 }
 
 export interface LocationsTable {

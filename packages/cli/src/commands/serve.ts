@@ -1,24 +1,10 @@
 import { Command, Option } from 'commander';
 import { createApp, listen } from '@lectern/http';
-import { createLogger, logLevels, type LogLevel } from '../logger.ts';
+import type { Logger } from 'pino';
+import { createLogger } from '../logger.ts';
 import { openLectern } from '../open-lectern.ts';
-import { envFlag, portNumber, positiveInteger, secondsList, wholeNumber } from '../options.ts';
-
-interface ServeFlags {
-  db: string;
-  port: number;
-  host: string;
-  rateLimit: number;
-  rateLimitWindow: number;
-  allowPrivateWebhookTargets?: boolean;
-  webhookRetrySchedule?: number[];
-  disableWebhooks?: boolean;
-  publicUrl?: string;
-  jobChunkSize?: number;
-  jobPauseMs?: number;
-  adminEmail: string;
-  logLevel: LogLevel;
-}
+import { serveSettings } from '../serve-settings.ts';
+import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
 
 function bootstrapBanner(email: string, token: string, url: string): string {
   const rule = '='.repeat(72);
@@ -36,31 +22,51 @@ function bootstrapBanner(email: string, token: string, url: string): string {
   ].join('\n');
 }
 
-async function serve(flags: ServeFlags): Promise<void> {
-  const logger = createLogger(flags.logLevel);
-  const allowPrivate = flags.allowPrivateWebhookTargets ?? envFlag('LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS') ?? false;
-  const disableWebhooks = flags.disableWebhooks ?? envFlag('LECTERN_DISABLE_WEBHOOKS') ?? false;
-  const lectern = await openLectern(flags.db, {
-    ...(flags.publicUrl ? { publicUrl: flags.publicUrl } : {}),
+/**
+ * Private webhook targets let any admin token make the server send requests into the local network
+ * (SSRF): fine on a laptop, dangerous in production, so it is said where an operator will see it.
+ */
+function warnPrivateWebhookTargets(logger: Logger): void {
+  const message = 'webhook targets may be private or loopback addresses and plain http (--allow-private-webhook-targets): for local development only';
+  logger.warn({ allow_private_webhook_targets: true }, message);
+  if (process.stderr.isTTY) process.stderr.write(`\n  WARNING: ${message}\n\n`);
+}
+
+type ServeSettings = Resolved<typeof serveSettings>;
+
+async function serve(settings: ServeSettings): Promise<void> {
+  const logger = createLogger(settings.log_level);
+  const config = {
+    ...(settings.public_url ? { publicUrl: settings.public_url } : {}),
     webhooks: {
-      enabled: !disableWebhooks,
-      allowPrivateTargets: allowPrivate,
-      ...(flags.webhookRetrySchedule ? { retryScheduleSeconds: flags.webhookRetrySchedule } : {}),
+      enabled: !settings.disable_webhooks,
+      allowPrivateTargets: settings.allow_private_webhook_targets,
+      retryScheduleSeconds: settings.webhook_retry_schedule,
     },
-    jobs: {
-      ...(flags.jobChunkSize !== undefined ? { chunkSize: flags.jobChunkSize } : {}),
-      ...(flags.jobPauseMs !== undefined ? { pauseMs: flags.jobPauseMs } : {}),
-    },
-  }, logger);
-  const app = createApp(lectern, { rateLimit: { limit: flags.rateLimit, windowSeconds: flags.rateLimitWindow }, logger });
-  const listening = await listen(app, { port: flags.port, host: flags.host });
+    jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
+  };
+  const lectern = await openLectern(settings.db, { create: true, config, logger });
+  const app = createApp(lectern, {
+    rateLimit: { limit: settings.rate_limit, windowSeconds: settings.rate_limit_window },
+    logger,
+    corsOrigins: settings.cors_origins ?? [],
+  });
+  const listening = await listen(app, {
+    port: settings.port,
+    host: settings.host,
+    headersTimeoutMs: settings.headers_timeout_ms,
+    requestTimeoutMs: settings.request_timeout_ms,
+    maxConnections: settings.max_connections,
+    logger,
+  });
   await lectern.start();
 
-  const bootstrap = await lectern.bootstrapAdmin({ email: flags.adminEmail, name: 'Admin' });
+  const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });
   if (bootstrap) process.stdout.write(bootstrapBanner(bootstrap.user.email, bootstrap.token.token, listening.url));
   // the address is printed even when the level hides info lines: scripts and people wait for it
-  const announce = flags.logLevel === 'silent' ? logger : logger.child({}, { level: 'info' });
-  announce.info({ url: listening.url, db: flags.db, webhooks: !disableWebhooks }, `Lectern listening on ${listening.url}`);
+  const announce = settings.log_level === 'silent' ? logger : logger.child({}, { level: 'info' });
+  announce.info({ url: listening.url, db: settings.db, webhooks: !settings.disable_webhooks }, `Lectern listening on ${listening.url}`);
+  if (settings.allow_private_webhook_targets) warnPrivateWebhookTargets(announce);
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -81,46 +87,10 @@ async function serve(flags: ServeFlags): Promise<void> {
 }
 
 export function serveCommand(): Command {
-  return new Command('serve')
-    .description('Run the API server on a SQLite database file')
-    .addOption(new Option('--db <file>', 'SQLite database file (created if missing)').env('LECTERN_DB').default('./lectern.db'))
-    .addOption(new Option('--port <n>', 'TCP port; 0 picks a free one').env('LECTERN_PORT').argParser(portNumber).default(8080))
-    .addOption(new Option('--host <host>', 'interface to listen on').env('LECTERN_HOST').default('127.0.0.1'))
-    .addOption(
-      new Option('--rate-limit <n>', 'requests per window per token (per IP when unauthenticated)')
-        .env('LECTERN_RATE_LIMIT')
-        .argParser(positiveInteger)
-        .default(600),
-    )
-    .addOption(
-      new Option('--rate-limit-window <seconds>', 'length of the rate-limit window')
-        .env('LECTERN_RATE_LIMIT_WINDOW')
-        .argParser(positiveInteger)
-        .default(60),
-    )
-    .addOption(
-      new Option('--allow-private-webhook-targets', 'allow http:// and private/loopback webhook URLs (local development, tests); env LECTERN_ALLOW_PRIVATE_WEBHOOK_TARGETS'),
-    )
-    .addOption(
-      new Option('--webhook-retry-schedule <s1,s2,...>', 'seconds between webhook delivery attempts')
-        .env('LECTERN_WEBHOOK_RETRY_SCHEDULE')
-        .argParser(secondsList),
-    )
-    .addOption(new Option('--disable-webhooks', 'turn webhooks off (their routes answer 503); env LECTERN_DISABLE_WEBHOOKS'))
-    .addOption(new Option('--public-url <url>', 'base URL people use to reach this server').env('LECTERN_PUBLIC_URL'))
-    .addOption(
-      new Option('--job-chunk-size <n>', 'bulk-job items processed per transaction (default 25)')
-        .env('LECTERN_JOB_CHUNK_SIZE')
-        .argParser(positiveInteger),
-    )
-    .addOption(
-      new Option('--job-pause-ms <ms>', 'pause between bulk-job chunks, to throttle background work (default 0)')
-        .env('LECTERN_JOB_PAUSE_MS')
-        .argParser(wholeNumber),
-    )
-    .addOption(
-      new Option('--admin-email <email>', 'email of the admin created on first start').env('LECTERN_ADMIN_EMAIL').default('admin@example.com'),
-    )
-    .addOption(new Option('--log-level <level>', 'log level').env('LECTERN_LOG_LEVEL').choices(logLevels).default('info'))
-    .action((flags: ServeFlags) => serve(flags));
+  const command = new Command('serve')
+    .description('Run the API server on a SQLite database file; every setting also comes from LECTERN_* variables or a config file')
+    .addOption(new Option('--config <file>', 'TOML file of settings; flags and environment variables override it').env('LECTERN_CONFIG'));
+  return addSettingOptions(command, serveSettings).action(async (flags: Record<string, unknown> & { config?: string }) =>
+    serve(resolveSettings(serveSettings, { flags, env: process.env, configFile: flags.config })),
+  );
 }

@@ -2,8 +2,9 @@ import { Command, Option } from 'commander';
 import { isLecternError, roles, type Lectern, type Role } from '@lectern/core';
 import { openLectern } from '../open-lectern.ts';
 import { commaList, isoDatetime } from '../options.ts';
+import { UsageError } from '../usage-error.ts';
 
-const dbOption = () => new Option('--db <file>', 'SQLite database file').env('LECTERN_DB').default('./lectern.db');
+const dbOption = () => new Option('--db <file>', 'SQLite database file (must exist)').env('LECTERN_DB').default('./lectern.db');
 
 /** Runs a command against the database, closing it afterwards; domain errors become one line and exit 1. */
 async function withLectern(file: string, work: (lectern: Lectern) => Promise<void>): Promise<void> {
@@ -28,7 +29,7 @@ interface CreateFlags {
   db: string;
   email: string;
   name: string;
-  role: Role;
+  role?: Role;
   scopes?: string[];
   expiresAt?: string;
   json?: boolean;
@@ -39,10 +40,14 @@ async function createToken(flags: CreateFlags): Promise<void> {
     const ctx = lectern.context();
     let user = await lectern.users.findByEmail(flags.email);
     let createdUser = false;
+    // a role is a deliberate choice: never default one for a new user, never ignore one that disagrees
     if (!user) {
+      if (!flags.role) throw new UsageError(`no user has the email ${flags.email}; pass --role (${roles.join('|')}) to create one`);
       const view = await lectern.users.create(ctx, { email: flags.email, name: flags.email.split('@')[0] || flags.email, role: flags.role });
       user = (await lectern.users.findByEmail(view.email))!;
       createdUser = true;
+    } else if (flags.role && flags.role !== user.view.role) {
+      throw new UsageError(`${user.view.email} is already a user with role ${user.view.role}, not ${flags.role}; change a role with PATCH /api/v2/users/<id>/`);
     }
     const issued = await lectern.tokens.issue({
       userId: user.id,
@@ -112,7 +117,7 @@ export function tokensCommand(): Command {
     .addOption(dbOption())
     .requiredOption('--email <email>', 'email of the user the token belongs to')
     .requiredOption('--name <label>', 'label of the token')
-    .addOption(new Option('--role <role>', 'role of the user when it is created').choices(roles).default('admin'))
+    .addOption(new Option('--role <role>', 'role of the user; required when the email is new, must match when it is not').choices(roles))
     .addOption(new Option('--scopes <a,b,...>', 'scopes (default: every scope of the role)').argParser(commaList))
     .addOption(new Option('--expires-at <datetime>', 'expiry (default: never)').argParser(isoDatetime))
     .option('--json', 'print a JSON object (with `token`) instead of text')

@@ -8,6 +8,7 @@ import {
   assignmentStates,
   canTransition,
   conflictFor,
+  initialLifecycle,
   isOutstanding,
   isOverdue,
   transition,
@@ -135,15 +136,7 @@ const T0 = '2026-01-01T00:00:00.000Z';
 const T1 = '2026-01-02T00:00:00.000Z';
 const T2 = '2026-01-03T00:00:00.000Z';
 
-const fresh = (): AssignmentLifecycle => ({
-  state: 'not_started',
-  progress: 0,
-  started_at: null,
-  completed_datetime: null,
-  dropped_at: null,
-  exempted_at: null,
-  progress_before_completion: null,
-});
+const fresh = (): AssignmentLifecycle => ({ ...initialLifecycle });
 
 describe('applyAction', () => {
   it('complete sets completed_datetime and progress 1, undo-complete restores the earlier progress', () => {

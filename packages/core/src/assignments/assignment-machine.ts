@@ -192,6 +192,17 @@ export interface AssignmentLifecycle {
   progress_before_completion: number | null;
 }
 
+/** The lifecycle of a new assignment. */
+export const initialLifecycle: Readonly<AssignmentLifecycle> = {
+  state: 'not_started',
+  progress: 0,
+  started_at: null,
+  completed_datetime: null,
+  dropped_at: null,
+  exempted_at: null,
+  progress_before_completion: null,
+};
+
 export interface LifecycleChange {
   next: AssignmentLifecycle;
   /** The one webhook event to record for this change. */

@@ -3,7 +3,7 @@ import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { ContentService } from '../content/content-service.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job } from '../jobs/job.ts';
+import type { Job, JobItem } from '../jobs/job.ts';
 import type { AssignmentChanges } from '../ports/assignment-store.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
@@ -32,7 +32,8 @@ import {
   type CreateAssignmentInput,
 } from './assignment.ts';
 import { applyAction, applyProgress, type LifecycleChange } from './assignment-machine.ts';
-import { expandTrack } from './track-expansion.ts';
+import { expandTrack, isTrack } from './track-expansion.ts';
+import { followItems, isDone } from './track-progress.ts';
 
 export const ASSIGNMENTS_JOB = 'assignments';
 export const MAX_BULK_ASSIGNMENTS = 200;
@@ -63,8 +64,10 @@ export class AssignmentService {
     jobs.register({
       name: ASSIGNMENTS_JOB,
       maxItems: MAX_BULK_ASSIGNMENTS,
+      scope: 'assignments:write',
       handle: async (tx, ctx, item) => {
-        await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
+        const { record, created } = await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
+        return { publicId: record.data.public_id, created };
       },
     });
   }
@@ -181,6 +184,11 @@ export class AssignmentService {
     return this.jobs.get(ctx, ASSIGNMENTS_JOB, publicId);
   }
 
+  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    authorize(ctx.actor, 'assignments:read');
+    return this.jobs.items(ctx, ASSIGNMENTS_JOB, publicId, params);
+  }
+
   // ---- for other areas (enrollments) ----------------------------------------------------------
 
   /**
@@ -204,6 +212,8 @@ export class AssignmentService {
     });
     const record = (await tx.assignments.findById(id))!;
     await this.deps.events.record(tx, { type: 'assignment.created', object: assignmentView(record, this.today()) });
+    // one more item to do lowers the progress of a started track that holds it
+    await this.followTracks(tx, record, false);
     return { record, created: true };
   }
 
@@ -230,6 +240,8 @@ export class AssignmentService {
   async deleteInTx(tx: Stores, record: AssignmentRecord): Promise<void> {
     await tx.assignments.softDelete(record.id, nowIso(this.deps.clock));
     await this.deps.events.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
+    // an item no longer assigned no longer counts for the tracks holding it
+    await this.followTracks(tx, record, false);
   }
 
   // ---- internals ------------------------------------------------------------------------------
@@ -246,8 +258,11 @@ export class AssignmentService {
     const result = existing
       ? { record: existing, created: false }
       : await this.ensureInTx(tx, { userId: user.id, contentId: content.id, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+    if (!isTrack(content.contentType)) return result;
     if (!content.summary.is_archived) await this.expandInTx(tx, actor, user.id, content, input);
-    return result;
+    // the learner may have done the items before the track was assigned; expansion may have moved it
+    const track = await this.followItemsOf(tx, (await tx.assignments.findById(result.record.id))!, false);
+    return { record: track, created: result.created };
   }
 
   private assertMayAssign(actor: Actor, content: ContentRecord): void {
@@ -255,9 +270,8 @@ export class AssignmentService {
     if (isLearner(actor) && !content.summary.is_self_assignable) throw forbidden('This content item cannot be self-assigned.');
   }
 
-  /** Creates-or-gets the assignments of a track's items (nested tracks too); nothing for other types. */
+  /** Creates-or-gets the assignments of a track's items (nested tracks too). */
   private async expandInTx(tx: Stores, actor: Actor, userId: number, content: ContentRecord, input: CreateAssignmentInput): Promise<void> {
-    if (content.contentType !== 'track' && content.contentType !== 'scheduled_track') return;
     const graph = await tx.assignments.trackGraph(content.id, viewerFor(actor));
     for (const itemId of expandTrack(content.id, graph)) {
       await this.ensureInTx(tx, { userId, contentId: itemId, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
@@ -313,7 +327,11 @@ export class AssignmentService {
     );
   }
 
-  /** Writes the changes, stamps `modified` and records the event with the new representation. */
+  /**
+   * Writes the changes, stamps `modified`, records the event with the new representation, and —
+   * when the lifecycle moved — brings the tracks holding the content along. Every lifecycle change
+   * (actions, progress, enrollments, bulk items) passes here, so none can leave a track behind.
+   */
   private async commit(
     tx: Stores,
     current: AssignmentRecord,
@@ -323,6 +341,30 @@ export class AssignmentService {
     await tx.assignments.update(current.id, { ...changes, modified: nowIso(this.deps.clock) });
     const after = (await tx.assignments.findById(current.id))!;
     await this.deps.events.record(tx, { type: eventType, object: assignmentView(after, this.today()) });
+    if (changes.state !== undefined || changes.progress !== undefined) {
+      await this.followTracks(tx, after, isDone(current.data.state) && !isDone(after.data.state));
+    }
     return after;
+  }
+
+  /**
+   * The learner's assignments of the tracks directly holding `item`'s content follow their items
+   * (track-progress.ts). A track's own change passes through commit again, which carries it on
+   * to the tracks holding that track; containment has no cycles, so this ends.
+   */
+  private async followTracks(tx: Stores, item: AssignmentRecord, itemLeftDone: boolean): Promise<void> {
+    for (const track of await tx.assignments.trackAssignmentsHolding(item.userId, item.contentId)) {
+      await this.followItemsOf(tx, track, itemLeftDone);
+    }
+  }
+
+  /** One track assignment brought in step with its items; returns it as it now is. */
+  private async followItemsOf(tx: Stores, track: AssignmentRecord, itemLeftDone: boolean): Promise<AssignmentRecord> {
+    if (!isTrack(track.contentType)) return track;
+    const items = await tx.assignments.trackItemStatuses(track.contentId, track.userId);
+    const change = followItems(lifecycleOf(track), items, { now: nowIso(this.deps.clock), itemLeftDone });
+    if (!change) return track;
+    // reopening a completed track starts the learner's next attempt, as undo-complete does
+    return this.commitLifecycle(tx, track, change, change.event === 'assignment.completion_undone' ? { attempt: track.data.attempt + 1 } : {});
   }
 }

@@ -31,7 +31,8 @@ export interface TrackGraph {
   edges: readonly TrackEdge[];
 }
 
-const walksInto = (type: ContentType): boolean => type === 'track' || type === 'scheduled_track';
+/** Tracks and scheduled tracks: the containers that are walked into and whose assignment follows its items. */
+export const isTrack = (type: ContentType): boolean => type === 'track' || type === 'scheduled_track';
 
 /** The ids to assign besides the root (a track or scheduled track, which the caller has checked), in order. */
 export function expandTrack(rootId: number, graph: TrackGraph): number[] {
@@ -52,7 +53,7 @@ export function expandTrack(rootId: number, graph: TrackGraph): number[] {
       const node = graph.nodes.get(itemId);
       if (!node || !node.visible || node.isArchived) continue;
       out.push(itemId);
-      if (walksInto(node.contentType)) visit(itemId);
+      if (isTrack(node.contentType)) visit(itemId);
     }
   };
   visit(rootId);

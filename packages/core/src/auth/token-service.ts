@@ -10,7 +10,7 @@ import { createTokenInput, tokenListSpec, type ApiToken, type ApiTokenRecord, ty
 import { grantedScopes, roleGrants, scopes as allScopes, type Role, type Scope } from './scopes.ts';
 import { generateTokenSecret, hashToken, looksLikeToken, tokenDisplayPrefix } from './token-secret.ts';
 
-const invalidToken = () => new LecternError('invalid_token', 'The API token is invalid, expired or revoked.');
+export const invalidToken = () => new LecternError('invalid_token', 'The API token is invalid, expired or revoked.');
 
 export interface IssueTokenRequest {
   userId: number;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { ListSpec } from '../shared/list-query.ts';
-import { dateField, descriptionField, nameField, publicIdField, tagField, urlField } from '../shared/schema.ts';
+import { dateField, descriptionField, MAX_TAG_LENGTH, nameField, publicIdField, tagField, urlField } from '../shared/schema.ts';
 import { contentTypes, type ContentType } from '../webhooks/event-catalog.ts';
 
 export { contentTypes, type ContentType };
@@ -178,8 +178,9 @@ const sharedListFilters = {
   is_hidden: { kind: 'boolean' },
   channel: { kind: 'uuid' },
   group: { kind: 'uuid' },
-  tag: { kind: 'string' },
-  tag_all: { kind: 'strings' },
+  tag: { kind: 'string', maxLength: MAX_TAG_LENGTH },
+  // bounded like a write's tag list: each name is one SQL condition, and the database parses only so many
+  tag_all: { kind: 'strings', maxValues: MAX_TAGS_PER_WRITE, maxLength: MAX_TAG_LENGTH },
 } as const;
 
 const sharedListParts = {

@@ -4,7 +4,7 @@ import type { AssignmentService } from '../assignments/assignment-service.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { EventRecord } from '../events/event.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job } from '../jobs/job.ts';
+import type { Job, JobItem } from '../jobs/job.ts';
 import { everyItem } from '../ports/content-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -32,8 +32,11 @@ import type { ListNarrowing } from '../ports/list-narrowing.ts';
 export const ENROLLMENTS_JOB = 'enrollments';
 export const MAX_BULK_ENROLLMENTS = 200;
 
-/** What role `user` may do to its own enrollments (decisions §1); check-in is taken by staff. */
-const learnerActions: ReadonlySet<EnrollmentAction> = new Set(['drop', 'undo-checkin']);
+/**
+ * What role `user` may do to its own enrollments. Attendance is staff's record: taking it and
+ * undoing it are both for organizers and admins, or a learner could erase its own absence.
+ */
+const learnerActions: ReadonlySet<EnrollmentAction> = new Set(['drop']);
 
 export interface EnrollResult {
   enrollment: Enrollment;
@@ -51,8 +54,10 @@ export class EnrollmentService {
     jobs.register({
       name: ENROLLMENTS_JOB,
       maxItems: MAX_BULK_ENROLLMENTS,
+      scope: 'enrollments:write',
       handle: async (tx, ctx, item) => {
-        await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
+        const { record, created } = await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
+        return { publicId: record.view.public_id, created };
       },
     });
   }
@@ -86,7 +91,7 @@ export class EnrollmentService {
     parseInput(noBodyInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, ctx.actor, publicId);
-      if (isLearner(ctx.actor) && !learnerActions.has(action)) throw forbidden('Check-in is recorded by the event organizers.');
+      if (isLearner(ctx.actor) && !learnerActions.has(action)) throw forbidden('Check-in is recorded, and undone, by the event organizers.');
       assertIfMatch(options.ifMatch, current.view);
       const now = nowIso(this.deps.clock);
       const lifecycle = { status: current.status, checkin_datetime: current.checkinDatetime };
@@ -104,6 +109,11 @@ export class EnrollmentService {
   async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
     authorize(ctx.actor, 'enrollments:read');
     return this.jobs.get(ctx, ENROLLMENTS_JOB, publicId);
+  }
+
+  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    authorize(ctx.actor, 'enrollments:read');
+    return this.jobs.items(ctx, ENROLLMENTS_JOB, publicId, params);
   }
 
   /**

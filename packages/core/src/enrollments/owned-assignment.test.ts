@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AssignmentLifecycle } from '../assignments/assignment-machine.ts';
+import { initialLifecycle, type AssignmentLifecycle } from '../assignments/assignment-machine.ts';
 import { checkin, drop, undoCheckin } from './enrollment-rules.ts';
 import { ownedAssignmentChange } from './owned-assignment.ts';
 
 const NOW = '2026-05-01T10:00:00.000Z';
-const fresh: AssignmentLifecycle = {
-  state: 'not_started',
-  progress: 0,
-  started_at: null,
-  completed_datetime: null,
-  dropped_at: null,
-  exempted_at: null,
-  progress_before_completion: null,
-};
+const fresh: AssignmentLifecycle = { ...initialLifecycle };
 const enrolled = { status: 'enrolled', checkin_datetime: null } as const;
 
 describe('ownedAssignmentChange', () => {

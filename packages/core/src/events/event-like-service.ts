@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job } from '../jobs/job.ts';
+import type { AppliedItem, Job, JobItem } from '../jobs/job.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { assertIfMatch } from '../shared/etag.ts';
@@ -43,6 +43,7 @@ export abstract class EventLikeService<V, W extends object> {
     jobs.register({
       name: shape.jobKind,
       maxItems: MAX_BULK_EVENT_UPDATES,
+      scope: 'events:write',
       handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx.actor, item),
     });
   }
@@ -75,9 +76,10 @@ export abstract class EventLikeService<V, W extends object> {
    * One item of the kind's bulk PATCH, run by the job engine inside the transaction it gives the
    * item: throws (422/404/…) for an item that fails, which the job counts and moves past.
    */
-  async bulkUpdateItem(tx: Stores, actor: Actor, item: unknown): Promise<void> {
+  async bulkUpdateItem(tx: Stores, actor: Actor, item: unknown): Promise<AppliedItem> {
     const { public_id: publicId, ...input } = parseInput(this.shape.bulkItemInput, item);
     await this.applyUpdate(tx, actor, await this.require(tx, actor, publicId), input as unknown as W);
+    return { publicId, created: false };
   }
 
   /** `PATCH /events/bulk/`, `PATCH /event-series/bulk/`: 202 with the stored job. */
@@ -89,6 +91,11 @@ export abstract class EventLikeService<V, W extends object> {
   async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
     authorize(ctx.actor, 'events:read');
     return this.jobs.get(ctx, this.shape.jobKind, publicId);
+  }
+
+  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    authorize(ctx.actor, 'events:read');
+    return this.jobs.items(ctx, this.shape.jobKind, publicId, params);
   }
 
   async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {

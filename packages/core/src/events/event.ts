@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { tagNamesField, type ContentRecord } from '../content/content-item.ts';
 import type { ListSpec } from '../shared/list-query.ts';
-import { descriptionField, nameField, publicIdField, urlField } from '../shared/schema.ts';
+import { descriptionField, MAX_TAG_LENGTH, nameField, publicIdField, urlField } from '../shared/schema.ts';
 import { facilitatorsInput, facilitatorsSchema, facilitatorsView, type FacilitatorEntry } from './facilitators.ts';
 import { MAX_TIMESLOT_MINUTES } from './iso-duration.ts';
 import { locationSchema, type Location } from './location.ts';
@@ -283,7 +283,7 @@ const sharedListFilters = {
   is_local: { kind: 'boolean' },
   is_online: { kind: 'boolean' },
   channel: { kind: 'uuid' },
-  tag: { kind: 'string' },
+  tag: { kind: 'string', maxLength: MAX_TAG_LENGTH },
 } as const;
 
 /** `GET /events/`: the specification's `event_series_id`, `created__gte` and ordering, and more. */

@@ -8,27 +8,46 @@
  * and nothing is lost or counted twice.
  *
  * Other areas add a job kind with `register`: the kind names the wrapper key and a per-item
- * handler that throws a LecternError to fail the item.
+ * handler that reports the resource it created, updated or found (kept for the items route), or
+ * throws a LecternError to fail the item.
  */
 import PQueue from 'p-queue';
-import type { RequestContext } from '../auth/actor.ts';
+import { systemActor, type Actor, type RequestContext } from '../auth/actor.ts';
+import type { Scope } from '../auth/scopes.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { isLecternError, notFound } from '../shared/errors.ts';
+import { isLecternError, notFound, type LecternError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput } from '../shared/validation.ts';
-import { bulkEnvelope, isTerminal, restoreActor, storeActor, type Job } from './job.ts';
+import { failedOutcome } from './job-item-rules.ts';
+import { actingSubmitter, type SubmitterState } from './submitter-authority.ts';
+import type { JobItemOutcome } from '../ports/job-store.ts';
+import {
+  bulkEnvelope,
+  isTerminal,
+  jobItemListSpec,
+  storeActor,
+  type AppliedItem,
+  type Job,
+  type JobItem,
+  type JobRecord,
+  type StoredActor,
+} from './job.ts';
 
 export interface JobKind {
   /** the job kind and the request's wrapper key: `users`, `assignments`, `enrollments`, … */
   name: string;
   maxItems: number;
+  /** what the submitter must still be allowed when each chunk runs (the submit route's scope) */
+  scope: Scope;
   /**
    * Applies one item inside a savepoint of the chunk's transaction, acting as `ctx.actor` (the
-   * submitter). A LecternError fails the item alone; any other error is a fault of the job.
+   * submitter), and names the resource it created (`created: true`) or found or updated (false).
+   * A LecternError fails the item alone; any other error is a fault of the job.
    */
-  handle(tx: Stores, ctx: RequestContext, item: unknown, index: number): Promise<void>;
+  handle(tx: Stores, ctx: RequestContext, item: unknown, index: number): Promise<AppliedItem>;
 }
 
 export interface JobEngineOptions {
@@ -83,11 +102,22 @@ export class JobEngine {
    * system, for a job someone else submitted.
    */
   async get(ctx: RequestContext, kindName: string, publicId: string): Promise<Job> {
+    return (await this.requireVisible(ctx, kindName, publicId)).view;
+  }
+
+  /** The job's processed items by `index`, with the visibility of `get`. */
+  async items(ctx: RequestContext, kindName: string, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    const query = parseListQuery(jobItemListSpec, params);
+    const job = await this.requireVisible(ctx, kindName, publicId);
+    return toListResult(query, await this.deps.storage.jobs.listItems(job.id, query), (item) => item);
+  }
+
+  private async requireVisible(ctx: RequestContext, kindName: string, publicId: string): Promise<JobRecord> {
     const record = isUuid(publicId) ? await this.deps.storage.jobs.findByPublicId(publicId) : undefined;
     const actor = ctx.actor;
     const mine = actor.kind === 'system' || actor.role === 'admin' || (record?.actor.kind === 'user' && record.actor.userId === actor.userId);
     if (!record || record.kind !== kindName || !mine) throw notFound('Bulk job');
-    return record.view;
+    return record;
   }
 
   /** Starts the worker and resumes every job a previous process left unfinished. */
@@ -137,13 +167,12 @@ export class JobEngine {
       return;
     }
     if (job.view.status === 'pending') await storage.jobs.setStatus(jobId, 'processing');
-    const ctx: RequestContext = { actor: restoreActor(job.actor), requestId: job.requestId };
 
     let failures = 0;
     while (this.running) {
       let finished: boolean;
       try {
-        finished = await storage.transaction((tx) => this.runChunk(tx, jobId, kind, ctx));
+        finished = await storage.transaction((tx) => this.runChunk(tx, job, kind));
         failures = 0;
       } catch (error) {
         if (failures >= RETRY_DELAYS_MS.length) {
@@ -158,24 +187,52 @@ export class JobEngine {
     }
   }
 
-  /** One chunk in the caller's transaction; true when the job had nothing left and is now completed. */
-  private async runChunk(tx: Stores, jobId: number, kind: JobKind, ctx: RequestContext): Promise<boolean> {
-    const items = await tx.jobs.nextItems(jobId, this.options.chunkSize);
+  /**
+   * One chunk in the caller's transaction; true when the job had nothing left and is now completed.
+   * The chunk acts as the submitter is now, read in the same transaction as its writes; when the
+   * submitter may no longer run the job, its items fail with that `forbidden`.
+   */
+  private async runChunk(tx: Stores, job: JobRecord, kind: JobKind): Promise<boolean> {
+    const items = await tx.jobs.nextItems(job.id, this.options.chunkSize);
     if (items.length === 0) {
-      await tx.jobs.setStatus(jobId, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });
+      await tx.jobs.setStatus(job.id, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });
       return true;
     }
+    let ctx: RequestContext | undefined;
+    let refusal: LecternError | undefined;
+    try {
+      ctx = { actor: await this.actingActor(tx, job.actor, kind.scope), requestId: job.requestId };
+    } catch (error) {
+      if (!isLecternError(error)) throw error;
+      refusal = error;
+    }
     for (const item of items) {
-      let errorCode: string | null = null;
+      let outcome: JobItemOutcome;
       try {
-        await tx.savepoint((sp) => kind.handle(sp, ctx, item.payload, item.position));
+        if (refusal) throw refusal;
+        const applied = await tx.savepoint((sp) => kind.handle(sp, ctx!, item.payload, item.position));
+        outcome = { status: 'succeeded', ...applied };
       } catch (error) {
         if (!isLecternError(error)) throw error;
-        errorCode = error.code;
+        outcome = failedOutcome(error);
       }
-      await tx.jobs.recordOutcome(jobId, item.position, errorCode === null ? 'succeeded' : 'failed', errorCode);
+      await tx.jobs.recordOutcome(job.id, item.position, outcome);
     }
     return false;
+  }
+
+  private async actingActor(tx: Stores, stored: StoredActor, scope: Scope): Promise<Actor> {
+    if (stored.kind === 'system') return systemActor;
+    return actingSubmitter(stored, await this.submitterState(tx, stored), nowIso(this.deps.clock), scope);
+  }
+
+  private async submitterState(tx: Stores, stored: Extract<StoredActor, { kind: 'user' }>): Promise<SubmitterState | undefined> {
+    if (stored.tokenId !== undefined) {
+      const credentials = await tx.tokens.findCredentialsById(stored.tokenId);
+      return credentials && { role: credentials.user.role, isActive: credentials.user.isActive, scopes: credentials.scopes, expiresAt: credentials.expiresAt };
+    }
+    const user = await tx.users.findById(stored.userId);
+    return user && { role: user.view.role, isActive: user.view.is_active, scopes: stored.scopes, expiresAt: null };
   }
 
   private finish(jobId: number, status: 'completed' | 'failed', errorMessage: string | null): Promise<void> {

@@ -1,7 +1,9 @@
 /** Bulk async jobs (spec "Bulk async job", "Bulk async jobs (common rules)", decisions §6). */
 import { z } from 'zod';
 import type { Actor } from '../auth/actor.ts';
-import { scopes, roles, type Scope } from '../auth/scopes.ts';
+import { scopes, roles } from '../auth/scopes.ts';
+import { LecternError, type ErrorCode } from '../shared/errors.ts';
+import type { ListSpec } from '../shared/list-query.ts';
 
 export const jobStatuses = ['pending', 'processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
@@ -21,7 +23,55 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
-/** The submitting actor, kept with the job so a resumed job acts with the same rights. */
+export const jobItemStatuses = ['succeeded', 'failed'] as const;
+
+/**
+ * One processed item as `GET …/bulk/<id>/items/` lists it (an addition to the spec, whose job keeps
+ * counts only). `index` is the item's zero-based position in the submitted array; `public_id` the
+ * resource it created, updated or found; `created` tells a new resource (true) from an existing or
+ * updated one (false), null on a failed item.
+ */
+export const jobItemSchema = z.object({
+  index: z.number().int(),
+  status: z.enum(jobItemStatuses),
+  public_id: z.string().nullable(),
+  created: z.boolean().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+});
+export type JobItem = z.infer<typeof jobItemSchema>;
+
+export const jobItemListSpec = {
+  filters: { status: { kind: 'enum', values: jobItemStatuses } },
+  ordering: ['index'],
+  defaultOrdering: ['index'],
+} as const satisfies ListSpec;
+
+/** What a job kind's handler reports for an item it applied. */
+export interface AppliedItem {
+  publicId: string;
+  created: boolean;
+}
+
+/**
+ * An item failure about an existing resource (a duplicate email's user): the items route shows
+ * that resource's `public_id` on the failed item.
+ */
+export class ItemFailure extends LecternError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly publicId: string,
+  ) {
+    super(code, message);
+  }
+}
+
+/**
+ * The submitting actor, kept with the job. Each chunk re-reads the user (and the token, when
+ * `tokenId` is set) and acts with the rights they have then (submitter-authority.ts); `role` and
+ * `scopes` are what they were at submission, `scopes` the limit of a job submitted without a token.
+ * Jobs stored before `tokenId` existed have none and are checked through the user alone.
+ */
 export const storedActorSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('system') }),
   z.object({
@@ -30,6 +80,7 @@ export const storedActorSchema = z.discriminatedUnion('kind', [
     publicId: z.string(),
     role: z.enum(roles),
     scopes: z.array(z.enum(scopes)),
+    tokenId: z.number().int().optional(),
   }),
 ]);
 export type StoredActor = z.infer<typeof storedActorSchema>;
@@ -37,12 +88,14 @@ export type StoredActor = z.infer<typeof storedActorSchema>;
 export const storeActor = (actor: Actor): StoredActor =>
   actor.kind === 'system'
     ? { kind: 'system' }
-    : { kind: 'user', userId: actor.userId, publicId: actor.publicId, role: actor.role, scopes: [...actor.scopes] };
-
-export const restoreActor = (stored: StoredActor): Actor =>
-  stored.kind === 'system'
-    ? { kind: 'system' }
-    : { kind: 'user', userId: stored.userId, publicId: stored.publicId, role: stored.role, scopes: new Set<Scope>(stored.scopes) };
+    : {
+        kind: 'user',
+        userId: actor.userId,
+        publicId: actor.publicId,
+        role: actor.role,
+        scopes: [...actor.scopes],
+        ...(actor.tokenId !== undefined ? { tokenId: actor.tokenId } : {}),
+      };
 
 export interface JobRecord {
   id: number;

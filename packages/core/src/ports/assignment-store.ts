@@ -1,6 +1,7 @@
 import type { AssignmentState } from '../assignments/assignment-machine.ts';
 import type { AssignmentRecord } from '../assignments/assignment.ts';
 import type { TrackGraph } from '../assignments/track-expansion.ts';
+import type { TrackItemStatus } from '../assignments/track-progress.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
 import type { ContentViewer } from './content-store.ts';
 import type { ListNarrowing } from './list-narrowing.ts';
@@ -61,4 +62,8 @@ export interface AssignmentStore {
   list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>>;
   /** The containment graph below a content item (tracks and scheduled tracks only), seen by `viewer`. */
   trackGraph(rootId: number, viewer: ContentViewer): Promise<TrackGraph>;
+  /** The user's live assignments of the tracks and scheduled tracks (not deleted) that directly hold `contentId`. */
+  trackAssignmentsHolding(userId: number, contentId: number): Promise<AssignmentRecord[]>;
+  /** Each item directly in the track (not deleted, once however often it is held), with the user's live assignment's state. */
+  trackItemStatuses(trackId: number, userId: number): Promise<TrackItemStatus[]>;
 }

@@ -1,4 +1,5 @@
-import type { JobRecord, JobStatus, StoredActor } from '../jobs/job.ts';
+import type { JobItem, JobRecord, JobStatus, StoredActor } from '../jobs/job.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
 
 export interface NewJobRow {
   publicId: string;
@@ -13,7 +14,10 @@ export interface PendingJobItem {
   payload: unknown;
 }
 
-export type JobItemOutcome = 'succeeded' | 'failed';
+/** What processing an item came to, stored with it for the items route. */
+export type JobItemOutcome =
+  | { status: 'succeeded'; publicId: string; created: boolean }
+  | { status: 'failed'; publicId: string | null; errorCode: string; errorMessage: string };
 
 /** Durable bulk jobs and their items. */
 export interface JobStore {
@@ -29,6 +33,8 @@ export interface JobStore {
    * Records an item's outcome and counts it on the job, once: an item that already has an
    * outcome is left alone, so a replayed chunk can never count twice.
    */
-  recordOutcome(jobId: number, position: number, outcome: JobItemOutcome, errorCode: string | null): Promise<void>;
+  recordOutcome(jobId: number, position: number, outcome: JobItemOutcome): Promise<void>;
+  /** The job's processed items (those without an outcome are not listed yet). */
+  listItems(jobId: number, query: ListQuery): Promise<Page<JobItem>>;
   setStatus(jobId: number, status: JobStatus, finish?: { at: string; errorMessage: string | null }): Promise<void>;
 }

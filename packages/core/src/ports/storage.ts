@@ -45,5 +45,10 @@ export interface Storage extends Stores {
    * outbox events, commits together or not at all. Transactions are serialised per database.
    */
   transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T>;
+  /**
+   * Why the storage cannot serve requests right now (it does not answer, or its schema lacks
+   * migrations this build expects), or null when it can. Readiness probes poll this: keep it cheap.
+   */
+  unavailableReason(): Promise<string | null>;
   close(): Promise<void>;
 }

@@ -25,7 +25,10 @@ export interface TokenStore {
   insert(row: NewTokenRow): Promise<ApiTokenRecord>;
   /** Tokens that are not revoked. */
   findByPublicId(publicId: string): Promise<ApiTokenRecord | undefined>;
+  findById(id: number): Promise<ApiTokenRecord | undefined>;
   findCredentials(tokenHash: string): Promise<TokenCredentials | undefined>;
+  /** The same by internal id, for work that outlives the request (a bulk job re-checks its token). */
+  findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined>;
   /** `ownerId` null lists every user's tokens. */
   list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>>;
   revoke(id: number, at: string): Promise<void>;

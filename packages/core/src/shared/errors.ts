@@ -10,6 +10,7 @@ export const errorCodes = [
   'insufficient_scope',
   'not_found',
   'method_not_allowed',
+  'request_timeout',
   'conflict',
   'duplicate',
   // state-specific 409s
@@ -30,8 +31,10 @@ export const errorCodes = [
   'gone',
   'precondition_failed',
   'payload_too_large',
+  'expectation_failed',
   'validation_error',
   'rate_limited',
+  'headers_too_large',
   'internal_error',
   'service_unavailable',
 ] as const;

@@ -11,13 +11,17 @@ export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 
 export type FilterDef =
-  | { kind: 'string' }
+  /** `maxLength`: longer values are a 400 (a tag name, say, can never be longer than tags may be) */
+  | { kind: 'string'; maxLength?: number }
   | { kind: 'boolean' }
   | { kind: 'integer' }
   | { kind: 'uuid'; multiple?: boolean }
   | { kind: 'enum'; values: readonly string[]; multiple?: boolean }
-  /** comma-separated list of free strings (e.g. tag names) */
-  | { kind: 'strings' };
+  /**
+   * comma-separated list of free strings (e.g. tag names). `maxValues` bounds the list: each value
+   * becomes one SQL condition, and an unbounded number of them exceeds what the database can parse.
+   */
+  | { kind: 'strings'; maxValues?: number; maxLength?: number };
 
 export type RangeKind = 'datetime' | 'date';
 
@@ -75,6 +79,7 @@ function parseFilter(name: string, def: FilterDef, raw: string): FilterValue {
   const invalid = (what: string) => badRequest(`Query parameter '${name}' ${what}.`);
   switch (def.kind) {
     case 'string':
+      if (def.maxLength !== undefined && raw.length > def.maxLength) throw invalid(`must be at most ${def.maxLength} characters long`);
       return raw;
     case 'boolean': {
       const lowered = raw.toLowerCase();
@@ -99,6 +104,10 @@ function parseFilter(name: string, def: FilterDef, raw: string): FilterValue {
     case 'strings': {
       const values = splitList(raw);
       if (values.length === 0) throw invalid('must name at least one value');
+      if (def.maxValues !== undefined && values.length > def.maxValues) throw invalid(`may name at most ${def.maxValues} values`);
+      if (def.maxLength !== undefined && values.some((value) => value.length > def.maxLength!)) {
+        throw invalid(`may hold values of at most ${def.maxLength} characters`);
+      }
       return values;
     }
   }

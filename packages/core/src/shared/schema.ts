@@ -14,7 +14,9 @@ export const emailField = () =>
 
 export const descriptionField = () => z.string().max(100_000);
 
-export const tagField = () => z.string().trim().min(1).max(100);
+/** The longest tag name [spec-gap]; list filters on tags reject longer names too. */
+export const MAX_TAG_LENGTH = 100;
+export const tagField = () => z.string().trim().min(1).max(MAX_TAG_LENGTH);
 
 export const urlField = () =>
   z

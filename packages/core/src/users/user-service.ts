@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job } from '../jobs/job.ts';
+import { ItemFailure, type Job, type JobItem } from '../jobs/job.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { fieldError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
@@ -38,8 +38,13 @@ export class UserService {
     jobs.register({
       name: USERS_JOB,
       maxItems: MAX_BULK_USERS,
+      scope: 'users:write',
       handle: async (tx, _ctx, item) => {
-        await this.insertInTx(tx, parseInput(bulkUserItem, item));
+        const input = parseInput(bulkUserItem, item);
+        // a bulk item fails as `duplicate` naming the existing user, so an importer can link to it
+        const existing = await tx.users.findByEmail(input.email);
+        if (existing) throw new ItemFailure('duplicate', 'A user with this email already exists.', existing.view.public_id);
+        return { publicId: (await this.insertInTx(tx, input)).view.public_id, created: true };
       },
     });
   }
@@ -73,7 +78,12 @@ export class UserService {
     return this.jobs.get(ctx, USERS_JOB, publicId);
   }
 
-  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {
+  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
+    authorize(ctx.actor, 'users:read');
+    return this.jobs.items(ctx, USERS_JOB, publicId, params);
+  }
+
+    async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(updateUserInput, body);
     return this.deps.storage.transaction(async (tx) => {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Webhook } from 'standardwebhooks';
+import { Webhook, WebhookVerificationError as ReferenceVerificationError } from 'standardwebhooks';
 import {
+  WebhookPayloadError,
   WebhookVerificationError,
   generateWebhookSecret,
   signWebhook,
   verifyWebhook,
+  verifyWebhookSignature,
   webhookHeaders,
 } from './webhook-signature.ts';
 
@@ -52,9 +54,25 @@ describe('signWebhook', () => {
     assert.deepEqual(webhookHeaders(VECTOR), vectorHeaders());
   });
 
+  it('accepts secrets without base64 padding, as the reference libraries do', () => {
+    // the vector's key minus its last character: 23 bytes, whose padded form ends in "="
+    const unpadded = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS';
+    const at = new Date(VECTOR_NOW);
+    assert.equal(signWebhook({ ...VECTOR, secret: unpadded }), new Webhook(unpadded).sign(VECTOR.id, at, VECTOR.body));
+    assert.equal(signWebhook({ ...VECTOR, secret: unpadded }), signWebhook({ ...VECTOR, secret: `${unpadded}=` }));
+    const twoShort = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLa';
+    assert.equal(signWebhook({ ...VECTOR, secret: twoShort }), new Webhook(twoShort).sign(VECTOR.id, at, VECTOR.body));
+    assert.equal(signWebhook({ ...VECTOR, secret: twoShort }), signWebhook({ ...VECTOR, secret: `${twoShort}==` }));
+  });
+
   it('refuses malformed secrets and timestamps', () => {
     assert.throws(() => signWebhook({ ...VECTOR, secret: 'whsec_' }), TypeError);
     assert.throws(() => signWebhook({ ...VECTOR, secret: 'whsec_not base64!' }), TypeError);
+    // invalid characters, URL-safe letters, padding in the middle, too much padding, a lone trailing character
+    for (const bad of ['MfKQ9r8GKYq!TwjUPD8ILPZIo2LaLaSw', 'MfKQ9r8GKYq-TwjUPD8ILPZIo2LaLaSw', 'MfKQ=r8GKYqrTwjU', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLa===', 'MfKQ9r8GK']) {
+      assert.throws(() => signWebhook({ ...VECTOR, secret: `whsec_${bad}` }), TypeError, bad);
+      assert.throws(() => verifyWebhook(`whsec_${bad}`, vectorHeaders(), VECTOR.body, { now: VECTOR_NOW }), TypeError, bad);
+    }
     assert.throws(() => signWebhook({ ...VECTOR, timestamp: 1.5 }), TypeError);
     assert.throws(() => signWebhook({ ...VECTOR, timestamp: -1 }), TypeError);
   });
@@ -136,10 +154,22 @@ describe('verifyWebhook', () => {
     );
   });
 
-  it('rejects a correctly signed body that is not JSON', () => {
+  it('tells an authentic body that is not JSON apart from a forgery', () => {
     const body = 'not json';
     const headers = webhookHeaders({ secret: VECTOR.secret, id: VECTOR.id, timestamp: VECTOR.timestamp, body });
-    rejects(() => verifyWebhook(VECTOR.secret, headers, body, { now: VECTOR_NOW }), /not valid JSON/);
+    assert.throws(
+      () => verifyWebhook(VECTOR.secret, headers, body, { now: VECTOR_NOW }),
+      (error: unknown) => error instanceof WebhookPayloadError && !(error instanceof WebhookVerificationError),
+    );
+    assert.doesNotThrow(() => verifyWebhookSignature(VECTOR.secret, headers, body, { now: VECTOR_NOW }));
+    rejects(() => verifyWebhookSignature(VECTOR.secret, headers, 'not json!', { now: VECTOR_NOW }), /No matching/);
+  });
+});
+
+describe('verifyWebhookSignature', () => {
+  it('verifies without parsing and returns nothing', () => {
+    assert.equal(verifyWebhookSignature(VECTOR.secret, vectorHeaders(), VECTOR.body, { now: VECTOR_NOW }), undefined);
+    rejects(() => verifyWebhookSignature(VECTOR.secret, vectorHeaders(), `${VECTOR.body} `, { now: VECTOR_NOW }), /No matching/);
   });
 });
 
@@ -166,4 +196,52 @@ describe('interoperability with the standardwebhooks package', () => {
   it('both agree on the test vector', () => {
     assert.equal(new Webhook(VECTOR.secret).sign(VECTOR.id, new Date(VECTOR_NOW), VECTOR.body), signWebhook(VECTOR));
   });
+
+  // Every case is signed by the reference library and judged by both sides: they must agree.
+  it('accepts and rejects exactly what the reference library does', () => {
+    const now = new Date();
+    const seconds = String(Math.floor(now.getTime() / 1000));
+    const keys = [secret, secret.slice(6), 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLa', VECTOR.secret];
+    const bodies = [body, '{"test": 2432232314}', 'plain text, not JSON', '{"emoji":"\u{1F600}","nul":"\\u0000"}'];
+    const signed = (key: string, id: string, payload: string) => new Webhook(key).sign(id, now, payload);
+    for (const key of keys) {
+      for (const payload of bodies) {
+        const good = { 'webhook-id': 'msg_x', 'webhook-timestamp': seconds, 'webhook-signature': signed(key, 'msg_x', payload) };
+        const cases: Array<[string, Record<string, string>, string]> = [
+          ['as signed', good, payload],
+          ['rotation list', { ...good, 'webhook-signature': `v1,bm90IGl0 ${good['webhook-signature']}` }, payload],
+          ['altered body', good, `${payload}.`],
+          ['other id', { ...good, 'webhook-id': 'msg_y' }, payload],
+          ['other key', { ...good, 'webhook-signature': signed(generateWebhookSecret(), 'msg_x', payload) }, payload],
+          ['unknown version only', { ...good, 'webhook-signature': good['webhook-signature'].replace('v1,', 'v2,') }, payload],
+          ['stale', { ...good, 'webhook-timestamp': String(Number(seconds) - 400), 'webhook-signature': new Webhook(key).sign('msg_x', new Date(now.getTime() - 400_000), payload) }, payload],
+        ];
+        for (const [name, headers, received] of cases) {
+          const reference = agrees(() => new Webhook(key).verify(received, headers, { jsonParse: false }), ReferenceVerificationError);
+          const ours = agrees(() => verifyWebhookSignature(key, headers, received, { now }), WebhookVerificationError);
+          assert.equal(ours, reference, `${name} with ${key} over ${payload}`);
+        }
+      }
+    }
+  });
+
+  it('parses like the reference library, and both fail on a signed body that is not JSON', () => {
+    const text = 'plain text';
+    const now = new Date();
+    const headers = webhookHeaders({ secret, id: 'msg_03', timestamp: now, body: text });
+    assert.throws(() => new Webhook(secret).verify(text, headers), SyntaxError, 'the reference library fails parsing, not verification');
+    assert.throws(() => verifyWebhook(secret, headers, text, { now }), WebhookPayloadError);
+    assert.equal(new Webhook(secret).verify(text, headers, { jsonParse: false }), undefined);
+  });
 });
+
+/** 'accepted', 'rejected' (the library's verification error), anything else rethrown. */
+function agrees(verify: () => unknown, rejection: new (...args: never[]) => Error): 'accepted' | 'rejected' {
+  try {
+    verify();
+    return 'accepted';
+  } catch (error) {
+    if (error instanceof rejection) return 'rejected';
+    throw error;
+  }
+}

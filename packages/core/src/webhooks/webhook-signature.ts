@@ -10,13 +10,27 @@ const SIGNATURE_VERSION = 'v1';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 // Buffer.from(…, 'base64') silently skips invalid characters, so a mistyped secret would sign with
-// the wrong key instead of failing; insist on canonical, padded standard base64.
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// the wrong key instead of failing; insist on the standard alphabet. Padding is optional, as in the
+// reference libraries (secrets are often copied without it); a lone trailing character carries no
+// whole byte, so that length is refused rather than silently dropped.
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
 
+/** The request is not authentic (or not fresh): reject it. */
 export class WebhookVerificationError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'WebhookVerificationError';
+  }
+}
+
+/**
+ * The request is authentic but its body is not JSON. Distinct from WebhookVerificationError so a
+ * receiver does not report a sender's malformed payload as a forgery.
+ */
+export class WebhookPayloadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookPayloadError';
   }
 }
 
@@ -105,15 +119,15 @@ export interface VerifyOptions {
 }
 
 /**
- * Checks a delivery's signature over the raw request body (before any JSON parsing) and returns the
- * parsed payload. Throws WebhookVerificationError when the request must be rejected.
+ * Checks a delivery's signature over the raw request body and the freshness of its timestamp,
+ * without parsing the body. Throws WebhookVerificationError when the request must be rejected.
  */
-export function verifyWebhook(
+export function verifyWebhookSignature(
   secret: string,
   headers: HeaderSource,
   rawBody: string | Uint8Array,
   { toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now }: VerifyOptions = {},
-): unknown {
+): void {
   const key = secretKey(secret);
   const id = readHeader(headers, 'webhook-id');
   const timestampHeader = readHeader(headers, 'webhook-timestamp');
@@ -154,12 +168,19 @@ export function verifyWebhook(
   if (!matched) {
     throw new WebhookVerificationError('No matching signature: wrong secret, or the body was altered.');
   }
+}
 
+/**
+ * verifyWebhookSignature, then the parsed JSON payload. Throws WebhookVerificationError when the
+ * request must be rejected as not authentic, WebhookPayloadError when it is authentic but not JSON.
+ */
+export function verifyWebhook(secret: string, headers: HeaderSource, rawBody: string | Uint8Array, options: VerifyOptions = {}): unknown {
+  verifyWebhookSignature(secret, headers, rawBody, options);
   const text =
     typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new WebhookVerificationError('The signed payload is not valid JSON.');
+    throw new WebhookPayloadError('The signature is valid but the payload is not valid JSON.');
   }
 }

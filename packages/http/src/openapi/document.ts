@@ -7,7 +7,7 @@ import { allEventTypes, API_VERSION, errorCodes, type Scope } from '@lectern/cor
 import { z } from 'zod';
 import { errorStatus } from '../error-response.ts';
 import type { RouteTable } from '../router.ts';
-import { operations, type OperationSpec } from './operations.ts';
+import { operations, probeOperations, type OperationSpec } from './operations.ts';
 
 type Json = Record<string, unknown>;
 export type OpenApiDocument = Json & { openapi: string; paths: Record<string, Record<string, Json>> };
@@ -97,7 +97,11 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
     operationId: `${method}${pattern.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     summary: spec.summary,
     tags: [spec.tag],
-    ...(spec.scope ? { security: [{ bearer: [spec.scope] }], description: `Requires the \`${spec.scope}\` scope.` } : { security: [] }),
+    ...(spec.scope === null
+      ? { security: [] }
+      : spec.scope === 'token'
+        ? { security: [{ bearer: [] }], description: 'Any valid token.' }
+        : { security: [{ bearer: [spec.scope] }], description: `Requires the \`${spec.scope}\` scope.` }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.request ? { requestBody: { required: true, content: { 'application/json': { schema: embedded(requestSchema(spec.request)) } } } } : {}),
     responses,
@@ -116,11 +120,14 @@ export function buildOpenApiDocument(routes: RouteTable, version: string): OpenA
   const missing = undescribedRoutes(routes);
   if (missing.length > 0) throw new Error(`routes without an OpenAPI description: ${missing.join(', ')}`);
   const paths: OpenApiDocument['paths'] = {};
-  for (const { method, pattern } of routes.registered()) {
-    const path = openApiPath(pattern);
-    (paths[path] ??= {})[method.toLowerCase()] = operationObject(method.toLowerCase(), pattern, operations.get(`${method} ${pattern}`)!);
+  const described = [
+    ...routes.registered().map(({ method, pattern }) => [method, pattern, operations.get(`${method} ${pattern}`)!] as const),
+    ...[...probeOperations].map(([key, spec]) => [...(key.split(' ') as [string, string]), spec] as const),
+  ];
+  for (const [method, pattern, spec] of described) {
+    (paths[openApiPath(pattern)] ??= {})[method.toLowerCase()] = operationObject(method.toLowerCase(), pattern, spec);
   }
-  const scopes = Object.fromEntries([...new Set([...operations.values()].map((o) => o.scope).filter((s): s is Scope => s !== null))].map((s) => [s, s]));
+  const scopes = [...new Set([...operations.values()].map((o) => o.scope).filter((s): s is Scope => s !== null && s !== 'token'))];
   return {
     openapi: '3.1.0',
     info: {
@@ -134,7 +141,7 @@ export function buildOpenApiDocument(routes: RouteTable, version: string): OpenA
     webhooks: webhookDescriptions(),
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: `API token; scopes: ${Object.keys(scopes).join(', ')}` },
+        bearer: { type: 'http', scheme: 'bearer', description: `API token; scopes: ${scopes.join(', ')}` },
       },
       headers: {
         'X-Request-Id': header('The request id (echoed when the client sent a valid one)'),

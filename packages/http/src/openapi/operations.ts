@@ -33,7 +33,9 @@ import {
   feedbackInput,
   groupSchema,
   insightKinds,
+  jobItemSchema,
   jobSchema,
+  meSchema,
   locationSchema,
   mediaStatusReportInput,
   membershipInput,
@@ -65,8 +67,8 @@ export interface OperationSpec {
   summary: string;
   /** the section of the reference page (and of docs/*.md's links) */
   tag: string;
-  /** the token scope the route requires; `null` for routes open without a token */
-  scope: Scope | null;
+  /** the token scope the route requires; `token` for any valid token; `null` for routes open without one */
+  scope: Scope | 'token' | null;
   request?: z.ZodType;
   /** the success status and body; `list` wraps the schema in the `{data, meta}` page envelope */
   response: { status: number; schema?: z.ZodType; list?: boolean; etag?: boolean; alsoStatuses?: number[] };
@@ -90,6 +92,7 @@ const batch = (spec: OperationSpec): OperationSpec => ({ ...spec, response: { ..
 const tagsResult = z.object({ data: z.array(z.string()) });
 
 const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
+  jobItems: (summary: string): OperationSpec => ({ summary, tag, scope, response: { status: 200, schema: jobItemSchema, list: true } }),
   list: (summary: string): OperationSpec => ({ summary, tag, scope, response: { status: 200, schema, list: true } }),
   get: (summary: string): OperationSpec => ({ summary, tag, scope, response: { status: 200, schema, etag: true } }),
   write: (summary: string, request: z.ZodType | undefined, status = 200, body: z.ZodType | null = schema): OperationSpec => ({
@@ -105,6 +108,7 @@ function* userOperations(): Generator<[OperationKey, OperationSpec]> {
   const users = resource('Users', 'users:read', userSchema);
   yield ['POST /api/v2/users/bulk', users.write('Create users in bulk (a job)', bulkBody('users', createUserInput), 202, jobSchema)];
   yield ['GET /api/v2/users/bulk/:id', { ...users.get('A bulk user job'), response: { status: 200, schema: jobSchema } }];
+  yield ['GET /api/v2/users/bulk/:id/items', users.jobItems('The per-item results of a bulk user job')];
   yield ['GET /api/v2/users', users.list('List users')];
   yield ['POST /api/v2/users', users.write('Create a user', createUserInput, 201)];
   yield ['GET /api/v2/users/:id', users.get('Get a user')];
@@ -169,6 +173,7 @@ function* assignmentOperations(): Generator<[OperationKey, OperationSpec]> {
   const assignments = resource('Assignments', 'assignments:read', assignmentSchema);
   yield ['POST /api/v2/assignments/bulk', assignments.write('Create assignments in bulk (a job)', bulkBody('assignments', createAssignmentInput), 202, jobSchema)];
   yield ['GET /api/v2/assignments/bulk/:id', { ...assignments.get('A bulk assignment job'), response: { status: 200, schema: jobSchema } }];
+  yield ['GET /api/v2/assignments/bulk/:id/items', assignments.jobItems('The per-item results of a bulk assignment job')];
   yield ['GET /api/v2/assignments', assignments.list('List assignments')];
   yield ['POST /api/v2/assignments', assignments.write('Assign content (201 new, 200 an existing active one)', createAssignmentInput, 201)];
   yield ['GET /api/v2/assignments/:id', assignments.get('Get an assignment')];
@@ -193,6 +198,7 @@ function* eventOperations(): Generator<[OperationKey, OperationSpec]> {
     const events = resource(tag, 'events:read', view);
     yield [`PATCH ${base}/bulk`, events.write('Update in bulk (a job)', bulkBody(key, update), 202, jobSchema)];
     yield [`GET ${base}/bulk/:id`, { ...events.get('A bulk update job'), response: { status: 200, schema: jobSchema } }];
+    yield [`GET ${base}/bulk/:id/items`, events.jobItems('The per-item results of a bulk update job')];
     yield [`GET ${base}`, events.list(`List ${tag.toLowerCase()}`)];
     yield [`POST ${base}`, events.write('Create', create, 201)];
     yield [`GET ${base}/:id`, events.get('Get one')];
@@ -208,6 +214,7 @@ function* eventOperations(): Generator<[OperationKey, OperationSpec]> {
   const enrollments = resource('Enrollments', 'enrollments:read', enrollmentSchema);
   yield ['POST /api/v2/enrollments/bulk', enrollments.write('Enroll in bulk (a job)', bulkBody('enrollments', createEnrollmentInput), 202, jobSchema)];
   yield ['GET /api/v2/enrollments/bulk/:id', { ...enrollments.get('A bulk enrollment job'), response: { status: 200, schema: jobSchema } }];
+  yield ['GET /api/v2/enrollments/bulk/:id/items', enrollments.jobItems('The per-item results of a bulk enrollment job')];
   yield ['GET /api/v2/enrollments', enrollments.list('List enrollments')];
   yield ['POST /api/v2/enrollments', enrollments.write('Enroll (201 new, 200 an existing active one)', createEnrollmentInput, 201)];
   yield ['GET /api/v2/enrollments/:id', enrollments.get('Get an enrollment')];
@@ -238,8 +245,15 @@ function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
   yield [`GET ${base}/:id/deliveries`, { ...hooks.get('Delivery attempts (cursor pages)'), response: { status: 200, schema: z.object({ data: z.array(deliveryAttemptSchema) }).passthrough() } }];
 }
 
+/** `/healthz` and `/readyz` answer before the route table (http/src/routes/probes.ts); described all the same. */
+export const probeOperations: ReadonlyMap<string, OperationSpec> = new Map([
+  ['GET /healthz', { summary: 'The process serves', tag: 'Meta', scope: null, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
+  ['GET /readyz', { summary: 'The process serves and the database takes requests (503 otherwise)', tag: 'Meta', scope: null, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
+] satisfies Array<[OperationKey, OperationSpec]>);
+
 function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield ['GET /api/v2/openapi.json', { summary: 'This description (OpenAPI 3.1)', tag: 'Meta', scope: null, response: { status: 200, schema: anyObject } }];
+  yield ['GET /api/v2/me', { summary: 'Who the caller is and what its token allows', tag: 'Users', scope: 'token', response: { status: 200, schema: meSchema } }];
   yield* userOperations();
   yield* groupOperations();
   yield* tokenOperations();

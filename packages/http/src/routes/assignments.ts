@@ -9,7 +9,8 @@ export function assignmentRoutes(routes: RouteTable, lectern: Lectern): void {
   // literal bulk paths first, or `/assignments/:id` would take `bulk` for an id
   routes
     .post('/api/v2/assignments/bulk', async (rc) => accepted(await assignments.bulkCreate(rc.ctx, rc.body())))
-    .get('/api/v2/assignments/bulk/:id', async (rc) => ok(await assignments.getBulk(rc.ctx, rc.params.id!)));
+    .get('/api/v2/assignments/bulk/:id', async (rc) => ok(await assignments.getBulk(rc.ctx, rc.params.id!)))
+    .get('/api/v2/assignments/bulk/:id/items', async (rc) => ok(await assignments.getBulkItems(rc.ctx, rc.params.id!, rc.query)));
 
   routes
     .get('/api/v2/assignments', async (rc) => ok(await assignments.list(rc.ctx, rc.query)))

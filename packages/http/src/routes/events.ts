@@ -8,6 +8,7 @@ function eventLikeRoutes(routes: RouteTable, base: string, service: EventService
   routes
     .patch(`${base}/bulk`, async (rc) => accepted(await service.bulkUpdate(rc.ctx, rc.body())))
     .get(`${base}/bulk/:id`, async (rc) => ok(await service.getBulk(rc.ctx, rc.params.id!)))
+    .get(`${base}/bulk/:id/items`, async (rc) => ok(await service.getBulkItems(rc.ctx, rc.params.id!, rc.query)))
     .get(base, async (rc) => ok(await service.list(rc.ctx, rc.query)))
     .post(base, async (rc) => withEtag(await service.create(rc.ctx, rc.body()), undefined, 201))
     .get(`${base}/:id`, async (rc) => withEtag(await service.get(rc.ctx, rc.params.id!), rc.header('if-none-match')))

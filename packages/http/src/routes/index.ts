@@ -8,6 +8,7 @@ import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
 import { insightRoutes } from './insights.ts';
 import { locationRoutes } from './locations.ts';
+import { meRoutes } from './me.ts';
 import { openApiRoutes } from './openapi.ts';
 import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
@@ -15,6 +16,7 @@ import { webhookRoutes } from './webhooks.ts';
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
 export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable {
+  meRoutes(routes, lectern);
   userRoutes(routes, lectern);
   groupRoutes(routes, lectern);
   apiTokenRoutes(routes, lectern);

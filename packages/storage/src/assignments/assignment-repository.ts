@@ -11,6 +11,7 @@ import type {
   NewAssignmentRow,
   Page,
   TrackGraph,
+  TrackItemStatus,
   TrackNode,
 } from '@lectern/core';
 import { visibleTo } from '../content/content-repository.ts';
@@ -135,7 +136,7 @@ export function assignmentRqlFields(today: string): RqlSqlFields {
     public_id: rqlColumn('a.public_id'),
     'user.public_id': rqlColumn('u.public_id'),
     'user.name': rqlColumn('u.name'),
-    'user.email': rqlColumn('u.email'),
+    'user.email': rqlColumn('u.email', 'u.email_lower'),
     'content_item.public_id': rqlColumn('c.public_id'),
     'content_item.name': rqlColumn('c.name'),
     'content_item.content_type': rqlColumn('c.content_type'),
@@ -342,6 +343,29 @@ export class AssignmentRepository implements AssignmentStore {
       nodes,
       edges: edges.rows.map((edge) => ({ parentId: edge.parent_id, itemId: edge.item_id, position: edge.position })),
     };
+  }
+
+  async trackAssignmentsHolding(userId: number, contentId: number): Promise<AssignmentRecord[]> {
+    const rows = await selectAssignments(this.db)
+      .where('a.user_id', '=', userId)
+      .where('c.deleted_at', 'is', null)
+      .where('c.content_type', 'in', ['track', 'scheduled_track'])
+      .where('a.content_id', 'in', (eb) => eb.selectFrom('content_track_items as t').select('t.parent_id').where('t.item_id', '=', contentId))
+      .execute();
+    return rows.map(toRecord);
+  }
+
+  async trackItemStatuses(trackId: number, userId: number): Promise<TrackItemStatus[]> {
+    const rows = await this.db
+      .selectFrom('content_items as ci')
+      .leftJoin('assignments as a', (join) =>
+        join.onRef('a.content_id', '=', 'ci.id').on('a.user_id', '=', userId).on('a.deleted_at', 'is', null),
+      )
+      .select(['ci.is_completable', 'a.state'])
+      .where('ci.deleted_at', 'is', null)
+      .where('ci.id', 'in', (eb) => eb.selectFrom('content_track_items as t').select('t.item_id').where('t.parent_id', '=', trackId))
+      .execute();
+    return rows.map((row) => ({ state: (row.state as AssignmentState | null) ?? null, isCompletable: toBool(row.is_completable) }));
   }
 
   private statColumns(id: number): Promise<StatColumns | undefined> {

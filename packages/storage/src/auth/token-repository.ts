@@ -70,15 +70,26 @@ interface CredentialsRow {
   is_active: number;
 }
 
-// every authenticated request runs this: compiled once (see prepared-query.ts)
-const credentialsByHash = preparedQuery<CredentialsRow>(1, (db: Kysely<Database>, tokenHash) =>
+const credentialsQuery = (db: Kysely<Database>) =>
   db
     .selectFrom('api_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
     .where('t.revoked_at', 'is', null)
-    .select(['t.id', 't.scopes', 't.expires_at', 'u.id as user_id', 'u.public_id', 'u.role', 'u.is_active'])
-    .where('t.token_hash', '=', tokenHash!),
+    .select(['t.id', 't.scopes', 't.expires_at', 'u.id as user_id', 'u.public_id', 'u.role', 'u.is_active']);
+
+// every authenticated request runs this: compiled once (see prepared-query.ts)
+const credentialsByHash = preparedQuery<CredentialsRow>(1, (db: Kysely<Database>, tokenHash) =>
+  credentialsQuery(db).where('t.token_hash', '=', tokenHash!),
 );
+
+function toCredentials(row: CredentialsRow): TokenCredentials {
+  return {
+    tokenId: row.id,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    expiresAt: row.expires_at,
+    user: { id: row.user_id, publicId: row.public_id, role: row.role as Role, isActive: toBool(row.is_active) },
+  };
+}
 
 export class TokenRepository implements TokenStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -109,15 +120,19 @@ export class TokenRepository implements TokenStore {
     return row ? toTokenRecord(row) : undefined;
   }
 
+  async findById(id: number): Promise<ApiTokenRecord | undefined> {
+    const row = await this.activeTokens().select(tokenColumns).where('t.id', '=', id).executeTakeFirst();
+    return row ? toTokenRecord(row) : undefined;
+  }
+
   async findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
     const [row] = await credentialsByHash(this.db, tokenHash);
-    if (!row) return undefined;
-    return {
-      tokenId: row.id,
-      scopes: JSON.parse(row.scopes) as Scope[],
-      expiresAt: row.expires_at,
-      user: { id: row.user_id, publicId: row.public_id, role: row.role as Role, isActive: toBool(row.is_active) },
-    };
+    return row ? toCredentials(row) : undefined;
+  }
+
+  async findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined> {
+    const row = await credentialsQuery(this.db).where('t.id', '=', tokenId).executeTakeFirst();
+    return row ? toCredentials(row) : undefined;
   }
 
   async list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>> {

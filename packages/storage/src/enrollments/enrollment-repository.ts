@@ -71,7 +71,7 @@ const enrollmentRqlFields: RqlSqlFields = {
   public_id: rqlColumn('e.public_id'),
   'user.public_id': rqlColumn('u.public_id'),
   'user.name': rqlColumn('u.name'),
-  'user.email': rqlColumn('u.email'),
+  'user.email': rqlColumn('u.email', 'u.email_lower'),
   'event.public_id': rqlColumn('ev.public_id'),
   'event.name': rqlColumn('ev.name'),
   status: rqlColumn('e.status'),

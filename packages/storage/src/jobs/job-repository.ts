@@ -1,14 +1,18 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import {
   storedActorSchema,
+  type JobItem,
   type JobItemOutcome,
+  type ListQuery,
+  type Page,
   type JobRecord,
   type JobStatus,
   type JobStore,
   type NewJobRow,
   type PendingJobItem,
 } from '@lectern/core';
-import type { Database, JobsTable } from '../schema.ts';
+import type { Database, JobItemsTable, JobsTable } from '../schema.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
 
 // Bound parameters per multi-row insert stay well under SQLite's limit.
 const ITEMS_PER_INSERT = 200;
@@ -30,6 +34,25 @@ function toRecord(row: Selectable<JobsTable>): JobRecord {
       completed_at: row.completed_at,
       error_message: row.error_message,
     },
+  };
+}
+
+const jobItemListDefinition: ListDefinition = {
+  filters: { status: (eb, value) => eb('outcome', '=', value) },
+  ordering: { index: 'position' },
+  tiebreak: 'position',
+};
+
+type ItemRow = Pick<Selectable<JobItemsTable>, 'position' | 'outcome' | 'public_id' | 'created' | 'error_code' | 'error_message'>;
+
+function toJobItem(row: ItemRow): JobItem {
+  const failed = row.outcome === 'failed';
+  return {
+    index: row.position,
+    status: failed ? 'failed' : 'succeeded',
+    public_id: row.public_id,
+    created: failed || row.created === null ? null : toBool(row.created),
+    error: failed ? { code: row.error_code ?? 'internal_error', message: row.error_message ?? '' } : null,
   };
 }
 
@@ -92,10 +115,17 @@ export class JobRepository implements JobStore {
     return rows.map((row) => ({ position: row.position, payload: JSON.parse(row.payload) as unknown }));
   }
 
-  async recordOutcome(jobId: number, position: number, outcome: JobItemOutcome, errorCode: string | null): Promise<void> {
+  async recordOutcome(jobId: number, position: number, outcome: JobItemOutcome): Promise<void> {
+    const failed = outcome.status === 'failed';
     const result = await this.db
       .updateTable('job_items')
-      .set({ outcome, error_code: errorCode })
+      .set({
+        outcome: outcome.status,
+        public_id: outcome.publicId,
+        created: failed ? null : fromBool(outcome.created),
+        error_code: failed ? outcome.errorCode : null,
+        error_message: failed ? outcome.errorMessage : null,
+      })
       .where('job_id', '=', jobId)
       .where('position', '=', position)
       .where('outcome', 'is', null)
@@ -105,10 +135,18 @@ export class JobRepository implements JobStore {
       .updateTable('jobs')
       .set((eb) => ({
         processed: eb('processed', '+', 1),
-        ...(outcome === 'succeeded' ? { succeeded: eb('succeeded', '+', 1) } : { failed: eb('failed', '+', 1) }),
+        ...(failed ? { failed: eb('failed', '+', 1) } : { succeeded: eb('succeeded', '+', 1) }),
       }))
       .where('id', '=', jobId)
       .execute();
+  }
+
+  async listItems(jobId: number, query: ListQuery): Promise<Page<JobItem>> {
+    const processed = this.db.selectFrom('job_items').where('job_id', '=', jobId).where('outcome', 'is not', null);
+    const { rows, total } = await fetchPage<ItemRow>(applyFilters(processed, query, jobItemListDefinition), query, jobItemListDefinition, (q) =>
+      q.select(['position', 'outcome', 'public_id', 'created', 'error_code', 'error_message']),
+    );
+    return { total, items: rows.map(toJobItem) };
   }
 
   async setStatus(jobId: number, status: JobStatus, finish?: { at: string; errorMessage: string | null }): Promise<void> {

@@ -90,7 +90,8 @@ describe('report query plans', () => {
     const { page, plans } = await runReport('ilike(user.email,U77@EXAMPLE.COM),ne(state,dropped)');
     assert.equal(page.total, PER_USER);
     for (const plan of plans) {
-      assert.match(plan, /SEARCH u USING (COVERING )?INDEX users_email_folded_idx/, plan);
+      // the unique index of users.email_lower, the email folded as ilike folds it
+      assert.match(plan, /SEARCH u USING (COVERING )?INDEX \w+ \(email_lower=\?\)/, plan);
       assert.match(plan, /SEARCH a USING INDEX assignments_pair_idx \(user_id=\?\)/, plan);
     }
   });

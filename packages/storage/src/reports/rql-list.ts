@@ -8,8 +8,17 @@ import type { ListNarrowing, ListQuery, RqlFilter } from '@lectern/core';
 import type { AnyQuery, ListDefinition } from '../shared/list-builder.ts';
 import { rqlToSql, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 
-/** A field read from a column of the list query, e.g. `u.email`; a joined alias is the join it needs. */
-export const rqlColumn = (reference: string): RqlSqlField => ({ kind: 'scalar', column: sql.ref(reference), join: reference.split('.')[0]! });
+/**
+ * A field read from a column of the list query, e.g. `u.email`; a joined alias is the join it needs.
+ * `folded` names a column of the same table that the repository keeps equal to foldCase(column)
+ * (`u.email_lower`): `ilike` then compares it, and its index, instead of folding every row.
+ */
+export const rqlColumn = (reference: string, folded?: string): RqlSqlField => ({
+  kind: 'scalar',
+  column: sql.ref(reference),
+  join: reference.split('.')[0]!,
+  ...(folded ? { folded: sql.ref(folded) } : {}),
+});
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const eb = expressionBuilder<any, any>();

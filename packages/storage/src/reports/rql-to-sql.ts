@@ -11,8 +11,9 @@
  *   validator produced, which compare correctly as strings against the stored ISO strings.
  */
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { foldAsciiCase } from '@lectern/core';
+import { foldPattern } from '@lectern/core';
 import type { RqlFilter, RqlPattern, RqlScalar, RqlTest } from '@lectern/core';
+import { foldedSql } from '../shared/fold-sql.ts';
 
 export type RqlSqlField =
   /**
@@ -28,6 +29,8 @@ export type RqlSqlField =
        * the list adds only when a report uses such a field, so other reads pay nothing for it.
        */
       join?: string;
+      /** a stored column equal to foldCase(column), which `ilike` compares instead of folding each row */
+      folded?: Expression<unknown>;
     }
   /**
    * An array field (`tags`, `groups`): given a test on one element, an expression true when some
@@ -43,8 +46,13 @@ export type RqlSqlFields = Readonly<Record<string, RqlSqlField>>;
 export interface RqlSqlDialect {
   /** Case-sensitive pattern match of a non-null text expression. */
   like(text: Expression<unknown>, pattern: RqlPattern): Expression<SqlBool>;
-  /** Pattern match folding ASCII letters only (the folding of foldAsciiCase). */
-  ilike(text: Expression<unknown>, pattern: RqlPattern): Expression<SqlBool>;
+  /** The text folded as core's foldCase folds it. */
+  fold(text: Expression<unknown>): Expression<unknown>;
+  /**
+   * Pattern match of text already folded with foldCase (a stored folded column, or fold(text));
+   * the pattern is folded here.
+   */
+  ilikeFolded(folded: Expression<unknown>, pattern: RqlPattern): Expression<SqlBool>;
   /** A boolean as a bound parameter in the storage representation. */
   boolean(value: boolean): Expression<unknown>;
 }
@@ -64,27 +72,32 @@ const globPattern = (pattern: RqlPattern) => pattern.segments.map(escapeGlob).jo
  * `PRAGMA case_sensitive_like` cannot be set per query, while GLOB matches code point by code point.
  * `[*]`, `[?]` and `[[]` make GLOB's special characters literal (`]` outside a class already is).
  *
- * Case-insensitive `ilike` lower-cases both sides and uses LIKE: SQLite's lower() folds only ASCII
- * (without the ICU extension, which Lectern does not load), the parameter is folded with the same
- * ASCII-only rule in JavaScript, and LIKE's own ASCII folding then has nothing left to change.
+ * Case-insensitive `ilike` folds both sides with core's foldCase, which folds every Unicode letter
+ * (SQLite's lower() and LIKE fold only ASCII): the row's text through the `lectern_fold` function
+ * registered on every connection, or a stored folded column where the field has one (its index then
+ * serves an exact match), the pattern's segments in JavaScript. LIKE's own ASCII folding then has
+ * nothing left to change.
  *
  * A pattern without wildcards is an equality, which an index can serve.
  *
  * What LIKE and GLOB read differs from what `=` compares in two ways the evaluator copies (see
  * matchesRqlPattern): they stop at U+0000, and they read lone surrogates, U+FFFE and U+FFFF as U+FFFD.
  *
- * (PostgreSQL would use LIKE for `like`, as it is case-sensitive there, and for `ilike` fold with
- * translate(col, 'A..Z', 'a..z') rather than lower(), which folds non-ASCII letters too; it would
- * also translate U+FFFE and U+FFFF to U+FFFD on both sides of a pattern match.)
+ * (PostgreSQL would use LIKE for `like`, as it is case-sensitive there; for `fold` a function
+ * computing foldCase exactly (lower(normalize(col, NFC)) differs from it on a few letters, İ among
+ * them), or stored folded columns; and it would translate U+FFFE and U+FFFF to U+FFFD on both sides
+ * of a pattern match.)
  */
 export const sqliteRqlDialect: RqlSqlDialect = {
   like(text, pattern) {
     if (pattern.segments.length === 1) return sql<SqlBool>`${text} = ${sql.val(pattern.segments[0])}`;
     return sql<SqlBool>`${text} GLOB ${sql.val(globPattern(pattern))}`;
   },
-  ilike(text, pattern) {
-    if (pattern.segments.length === 1) return sql<SqlBool>`lower(${text}) = ${sql.val(foldAsciiCase(pattern.segments[0]!))}`;
-    return sql<SqlBool>`lower(${text}) LIKE ${sql.val(foldAsciiCase(likePattern(pattern)))} ESCAPE '\\'`;
+  fold: foldedSql,
+  ilikeFolded(folded, pattern) {
+    const { segments } = foldPattern(pattern);
+    if (segments.length === 1) return sql<SqlBool>`${folded} = ${sql.val(segments[0])}`;
+    return sql<SqlBool>`${folded} LIKE ${sql.val(likePattern({ segments }))} ESCAPE '\\'`;
   },
   boolean: (value) => sql.val(value ? 1 : 0),
 };
@@ -100,31 +113,43 @@ class Compiler {
   filter(filter: RqlFilter): RawBuilder<SqlBool> {
     switch (filter.kind) {
       case 'field': {
-        const column = this.scalar(filter.field);
+        const { column, folded } = this.scalar(filter.field);
         if (filter.test.op === 'null') return sql<SqlBool>`${column} IS NULL`;
-        return sql<SqlBool>`(${column} IS NOT NULL AND ${this.test(column, filter.test)})`;
+        return sql<SqlBool>`(${column} IS NOT NULL AND ${this.test(column, filter.test, folded)})`;
       }
       case 'some': {
         const test = filter.test;
         return sql<SqlBool>`(${this.array(filter.field)((element) => this.test(element, test))})`;
       }
       case 'and':
-        return sql<SqlBool>`(${sql.join(filter.children.map((child) => this.filter(child)), sql` AND `)})`;
+        return this.balanced(filter.children.map((child) => this.filter(child)), sql` AND `);
       case 'or':
-        return sql<SqlBool>`(${sql.join(filter.children.map((child) => this.filter(child)), sql` OR `)})`;
+        return this.balanced(filter.children.map((child) => this.filter(child)), sql` OR `);
       case 'not':
         return sql<SqlBool>`NOT (${this.filter(filter.child)})`;
     }
   }
 
-  private test(column: Expression<unknown>, test: RqlTest): Expression<SqlBool> {
+  /**
+   * `a AND b AND c …` as a balanced tree of parenthesised halves. SQLite parses a flat chain into a
+   * tree as deep as the chain is long and refuses one deeper than 1 000; halves keep the depth at
+   * log2 of the length, with the same meaning.
+   */
+  private balanced(terms: readonly RawBuilder<SqlBool>[], operator: RawBuilder<unknown>): RawBuilder<SqlBool> {
+    if (terms.length <= 2) return sql<SqlBool>`(${sql.join(terms, operator)})`;
+    const middle = Math.ceil(terms.length / 2);
+    return sql<SqlBool>`(${this.balanced(terms.slice(0, middle), operator)}${operator}${this.balanced(terms.slice(middle), operator)})`;
+  }
+
+  private test(column: Expression<unknown>, test: RqlTest, folded?: Expression<unknown>): Expression<SqlBool> {
     switch (test.op) {
       case 'null':
         return sql<SqlBool>`${column} IS NULL`;
       case 'in':
         return sql<SqlBool>`${column} IN (${sql.join(test.values.map((value) => this.value(value)))})`;
       case 'like':
-        return test.caseInsensitive ? this.dialect.ilike(column, test.pattern) : this.dialect.like(column, test.pattern);
+        if (!test.caseInsensitive) return this.dialect.like(column, test.pattern);
+        return this.dialect.ilikeFolded(folded ?? this.dialect.fold(column), test.pattern);
       default:
         return sql<SqlBool>`${column} ${COMPARISON_SQL[test.op]} ${this.value(test.value)}`;
     }
@@ -134,10 +159,10 @@ class Compiler {
     return typeof value === 'boolean' ? this.dialect.boolean(value) : sql.val(value);
   }
 
-  private scalar(name: string): Expression<unknown> {
+  private scalar(name: string): Extract<RqlSqlField, { kind: 'scalar' }> {
     const field = this.fields[name];
     if (field?.kind !== 'scalar') throw new Error(`RQL: no scalar SQL mapping for the field '${name}'`);
-    return field.column;
+    return field;
   }
 
   private array(name: string): Extract<RqlSqlField, { kind: 'array' }>['some'] {

@@ -3,7 +3,8 @@
  * query, and counts in the same SQL, so no list endpoint loads rows it does not return.
  */
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import type { FilterValue, ListQuery } from '@lectern/core';
+import { foldCase, LecternError, type FilterValue, type ListQuery } from '@lectern/core';
+import { foldedSql } from './fold-sql.ts';
 
 // The builder serves every table, so it works on loosely typed queries; each repository keeps its
 // own queries typed and hands them over here only for the list mechanics.
@@ -30,9 +31,9 @@ export interface ListDefinition {
 /** Escapes LIKE wildcards so user text matches literally (used with `escape '\'`). */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
-/** `column` contains `needle`, ignoring case. */
+/** `column` contains `needle`, ignoring case as core's foldCase does (SQLite's lower() folds only ASCII). */
 export function containsIgnoringCase(column: string, needle: string): Expression<SqlBool> {
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${`%${escapeLike(needle.toLowerCase())}%`} escape '\\'`;
+  return sql<SqlBool>`${foldedSql(sql.ref(column))} like ${`%${escapeLike(foldCase(needle))}%`} escape '\\'`;
 }
 
 /** Sort key for names: people expect alphabetical order regardless of case. */
@@ -62,6 +63,38 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
  * query only, so the count stays a bare COUNT(*) over the filtered set.
  */
 export async function fetchPage<Row>(
+  filtered: AnyQuery,
+  list: ListQuery,
+  def: ListDefinition,
+  select: (query: AnyQuery) => AnyQuery,
+): Promise<{ rows: Row[]; total: number }> {
+  try {
+    return await fetchPageUnguarded<Row>(filtered, list, def, select);
+  } catch (error) {
+    throw isQueryTooLarge(error) ? queryTooLarge() : error;
+  }
+}
+
+/**
+ * What databases say when a statement exceeds one of their own limits: SQLite's expression depth,
+ * number of bound parameters, parser stack, LIKE pattern length and string size (SQLITE_TOOBIG);
+ * PostgreSQL's "stack depth limit exceeded" (54001) and "too many … arguments" (54023). Every cause
+ * is the size of what the client asked for, so it is the client's 400, not the server's 500.
+ */
+const TOO_LARGE_MESSAGE = /too large|too many|too big|too complex|stack overflow|stack depth limit/i;
+const TOO_LARGE_CODES = new Set(['SQLITE_TOOBIG', '54001', '54023']);
+
+export function isQueryTooLarge(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof LecternError) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && TOO_LARGE_CODES.has(code)) return true;
+  return code === 'SQLITE_ERROR' && TOO_LARGE_MESSAGE.test(error.message);
+}
+
+const queryTooLarge = () =>
+  new LecternError('bad_request', 'The query is too large for the database to run; use fewer filter values or a shorter search.');
+
+async function fetchPageUnguarded<Row>(
   filtered: AnyQuery,
   list: ListQuery,
   def: ListDefinition,

@@ -1,6 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { foldCase } from '@lectern/core';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import { FOLD_FUNCTION } from '../shared/fold-sql.ts';
 import type { Database } from '../schema.ts';
 import { CachedStatementDatabase } from './statement-cache.ts';
 
@@ -16,31 +18,56 @@ export interface SqliteStorageOptions {
    * on disk by the usual lookup (see packages/cli/src/sea-native.ts).
    */
   nativeBinding?: unknown;
+  /** fail instead of creating the file when it does not exist */
+  mustExist?: boolean;
 }
 
 export function openSqliteDatabase(options: SqliteStorageOptions): BetterSqlite3.Database {
-  const raw = new BetterSqlite3(
-    options.file,
-    options.nativeBinding ? ({ nativeBinding: options.nativeBinding } as BetterSqlite3.Options) : {},
-  );
+  const raw = new BetterSqlite3(options.file, {
+    ...(options.nativeBinding ? ({ nativeBinding: options.nativeBinding } as BetterSqlite3.Options) : {}),
+    fileMustExist: options.mustExist ?? false,
+  });
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   raw.pragma('temp_store = MEMORY');
   raw.pragma(`cache_size = -${(options.cacheSizeMb ?? 32) * 1024}`);
+  registerSqliteFunctions(raw);
   return raw;
 }
 
-/** Opens (creating if needed) a SQLite database and migrates it to the current schema. */
+/**
+ * Functions Lectern's SQL calls, on one connection. `lectern_fold(text)` is core's foldCase: SQLite's
+ * own lower() and LIKE fold only ASCII, and folding in the same JavaScript function as the in-memory
+ * evaluator is what makes `search` and `ilike` agree with it on every letter. Deterministic, so
+ * SQLite may evaluate it once per value; no index is built on it, so a database file stays writable
+ * by tools that lack it.
+ */
+export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
+  raw.function(FOLD_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? foldCase(text) : text));
+}
+
+/** Opens (creating if needed, unless `mustExist`) a SQLite database and migrates it to the current schema. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
+  const { db } = await openAndMigrate(options);
+  return new KyselyStorage(db);
+}
+
+/** Creates or upgrades the database file and closes it again; returns the migrations applied. */
+export async function migrateSqliteFile(options: SqliteStorageOptions): Promise<string[]> {
+  const { db, applied } = await openAndMigrate(options);
+  await db.destroy();
+  return applied;
+}
+
+async function openAndMigrate(options: SqliteStorageOptions): Promise<{ db: Kysely<Database>; applied: string[] }> {
   const database = new CachedStatementDatabase(openSqliteDatabase(options));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   try {
-    await migrateToLatest(db);
+    return { db, applied: await migrateToLatest(db) };
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return new KyselyStorage(db);
 }

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type { ListNarrowing, ListQuery, NewUserRow, Page, Role, UserChanges, UserRecord, UserStore } from '@lectern/core';
+import { foldCase, type ListNarrowing, type ListQuery, type NewUserRow, type Page, type Role, type UserChanges, type UserRecord, type UserStore } from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { applyFilters, fetchPage, fromBool, ignoringCase, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
@@ -23,7 +23,7 @@ interface UserRow {
 
 export const userListDefinition: ListDefinition = {
   filters: {
-    email: (eb, value) => eb('u.email_lower', '=', String(value).toLowerCase()),
+    email: (eb, value) => eb('u.email_lower', '=', foldCase(String(value))),
     employee_id: (eb, value) => eb('u.employee_id', '=', value),
     is_active: (eb, value) => eb('u.is_active', '=', fromBool(value === true)),
     role: (eb, value) => eb('u.role', '=', value),
@@ -56,14 +56,14 @@ export const userListDefinition: ListDefinition = {
 /** The users report catalogue (core: reportResourceDefinitions.users) over the list query's aliases. */
 export const userRqlFields: RqlSqlFields = {
   public_id: rqlColumn('u.public_id'),
-  email: rqlColumn('u.email'),
+  email: rqlColumn('u.email', 'u.email_lower'),
   name: rqlColumn('u.name'),
   role: rqlColumn('u.role'),
   employee_id: rqlColumn('u.employee_id'),
   is_active: rqlColumn('u.is_active'),
   'manager.public_id': rqlColumn('m.public_id'),
   'manager.name': rqlColumn('m.name'),
-  'manager.email': rqlColumn('m.email'),
+  'manager.email': rqlColumn('m.email', 'm.email_lower'),
   date_joined: rqlColumn('u.date_joined'),
 };
 
@@ -139,7 +139,7 @@ export class UserRepository implements UserStore {
       .values({
         public_id: row.publicId,
         email: row.email,
-        email_lower: row.email.toLowerCase(),
+        email_lower: foldCase(row.email),
         name: row.name,
         role: row.role,
         employee_id: row.employeeId,
@@ -179,7 +179,7 @@ export class UserRepository implements UserStore {
   }
 
   async findByEmail(email: string): Promise<UserRecord | undefined> {
-    const row = await selectUsers(this.db).where('u.email_lower', '=', email.toLowerCase()).executeTakeFirst();
+    const row = await selectUsers(this.db).where('u.email_lower', '=', foldCase(email)).executeTakeFirst();
     return row ? toUserRecord(row) : undefined;
   }
 

@@ -98,7 +98,7 @@ export type RqlTest =
   | { op: 'null' }
   | { op: 'eq' | 'gt' | 'ge' | 'lt' | 'le'; value: RqlScalar }
   | { op: 'in'; values: readonly RqlScalar[] }
-  /** caseInsensitive folds ASCII letters only, the folding SQLite's lower() and LIKE do */
+  /** caseInsensitive folds both sides with foldCase (shared/fold-case.ts) */
   | { op: 'like'; pattern: RqlPattern; caseInsensitive: boolean };
 
 export type RqlFilter =

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compileRql } from './rql-fields.ts';
 import { compareCodePoints, matchesRql, readRqlPath, sortByRql } from './rql-evaluate.ts';
-import { compileRqlPattern, foldAsciiCase, matchesRqlPattern } from './rql-pattern.ts';
+import { foldCase } from '../../shared/fold-case.ts';
+import { compileRqlPattern, matchesRqlPattern } from './rql-pattern.ts';
 import { testCatalogue } from './rql-test-catalogue.ts';
 
 const base = {
@@ -178,22 +179,28 @@ describe('matchesRql: patterns', () => {
     check(row({ name: 'a' }), { 'like(name,a*a)': false });
   });
 
-  it('like is case-sensitive, ilike folds ASCII only', () => {
+  it('like is case-sensitive, ilike folds every letter', () => {
     check(row({ name: 'Éclair ÀLA Mode' }), {
       'like(name,*mode)': false,
+      'like(name,éclair*)': false,
       'ilike(name,*mode)': true,
       'ilike(name,*MODE)': true,
-      'ilike(name,éclair*)': false,
-      'ilike(name,Éclair*)': true,
-      'ilike(name,*àla*)': false,
-      'ilike(name,*Àla*)': true,
+      'ilike(name,éclair*)': true,
+      'ilike(name,ÉCLAIR*)': true,
+      'ilike(name,*àla*)': true,
+      'ilike(name,*É*)': true,
     });
+    check(row({ name: 'привет, café' }), { 'ilike(name,ПРИВЕТ*)': true, 'ilike(name,*CAFÉ)': true, 'like(name,ПРИВЕТ*)': false });
+    // composed and decomposed forms fold alike (e + U+0301 is é)
+    check(row({ name: 'Cafe\u0301' }), { 'ilike(name,CAFÉ)': true, 'ilike(name,*é)': true });
   });
 
   it('\\* is a literal star; other backslashes and %/_ are literal', () => {
     check(row({ name: 'a*b' }), { 'like(name,a\\*b)': true, 'like(name,a\\**)': true, 'like(name,a\\*)': false });
     check(row({ name: 'axb' }), { 'like(name,a\\*b)': false, 'like(name,a*b)': true });
     check(row({ name: 'a\\b' }), { 'like(name,a\\b)': true, 'like(name,*\\*)': false });
+    check(row({ name: 'value\\x' }), { 'like(name,value\\\\*)': true, 'like(name,value\\*)': false, 'like(name,*\\\\x)': true });
+    check(row({ name: 'title\\*' }), { 'like(name,"title\\\\\\*")': true, 'like(name,title\\\\*)': true, 'like(name,"title\\*")': false });
     check(row({ name: '100%_done' }), { "like(name,'100%*')": true, 'like(name,1_0*)': false, "like(name,'*%_*')": true, "like(name,'*_%*')": false });
   });
 
@@ -216,11 +223,15 @@ describe('matchesRql: patterns', () => {
   it('compiles and matches patterns directly', () => {
     const p = (raw: string) => compileRqlPattern({ value: raw, quoted: false, position: 0 });
     assert.deepEqual(p('*a\\*b*c').segments, ['', 'a*b', 'c']);
-    assert.deepEqual(p('\\\\*').segments, ['\\*']);
+    // `\\` is one literal backslash, as in django-rql: `\\*` is "starts with a backslash"
+    assert.deepEqual(p('\\\\*').segments, ['\\', '']);
+    assert.deepEqual(p('\\\\\\*').segments, ['\\*']);
+    assert.deepEqual(p('a\\b\\\\').segments, ['a\\b\\']);
     assert.deepEqual(p('').segments, ['']);
     assert.equal(matchesRqlPattern(p('A*'), 'abc', true), true);
     assert.equal(matchesRqlPattern(p('A*'), 'abc', false), false);
-    assert.equal(foldAsciiCase('ÀBCİ'), 'Àbcİ');
+    assert.equal(foldCase('ÀBCПРИ'), 'àbcпри');
+    assert.equal(foldCase('E\u0301'), 'é');
     // as SQLite's LIKE and GLOB, wildcard matching stops at U+0000; equality does not
     assert.equal(matchesRqlPattern(p('*b'), 'a\0b', false), false);
     assert.equal(matchesRqlPattern(p('a*'), 'a\0b', false), true);

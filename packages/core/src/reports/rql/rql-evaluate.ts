@@ -12,7 +12,7 @@
  *   JavaScript's `<` compares UTF-16 units, which differs above U+FFFF). A lone surrogate counts as
  *   the code point of its own value: that is where the bytes better-sqlite3 stores for it (the
  *   3-byte form of that value, as WTF-8 writes it) sort, between U+D7FF and U+E000.
- * - `like` is case-sensitive; `ilike` and `search` fold ASCII letters only (see foldAsciiCase).
+ * - `like` is case-sensitive; `ilike` and `search` fold case with foldCase (all of Unicode).
  * - A value whose JavaScript type does not match the field's (a string in an integer field) fails
  *   every test but `ne`/`out`. Date objects are read as their ISO string.
  * - An array field passes when some element passes; a missing array has no elements. A dotted path

@@ -119,14 +119,15 @@ class Validator {
   }
 
   ordering(terms: readonly RqlOrderingTerm[]): RqlOrder[] {
-    const seen = new Set<string>();
-    return terms.map((term) => {
+    // A repeated field counts once, where it first appears: later terms could never break a tie
+    // the first one left (django-rql reads it so, and so does the lists' `ordering=` parameter).
+    const ordering: RqlOrder[] = [];
+    for (const term of terms) {
       const field = this.field(term.field, term.position);
       if (field.type === 'string-array') throw new RqlError(term.position, `Cannot order by the list field '${term.field}'`);
-      if (seen.has(term.field)) throw new RqlError(term.position, `'${term.field}' appears twice in ordering()`);
-      seen.add(term.field);
-      return { field: term.field, descending: term.descending };
-    });
+      if (!ordering.some((earlier) => earlier.field === term.field)) ordering.push({ field: term.field, descending: term.descending });
+    }
+    return ordering;
   }
 
   private comparison(node: RqlComparisonNode): RqlFilter {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RqlNode, RqlValueNode } from './rql-ast.ts';
 import { RqlError } from './rql-error.ts';
-import { parseRql, RQL_MAX_DEPTH } from './rql-parser.ts';
+import { parseRql, RQL_MAX_DEPTH, RQL_MAX_TERMS } from './rql-parser.ts';
 
 /** A compact, unambiguous rendering of the parsed tree (values JSON-quoted). */
 function render(node: RqlNode | null): string {
@@ -337,6 +337,15 @@ describe('parseRql: errors', () => {
     const deep = 'not('.repeat(RQL_MAX_DEPTH) + 'a=1' + ')'.repeat(RQL_MAX_DEPTH);
     rejects(deep, RQL_MAX_DEPTH * 4, /nests more than/);
     rejects('('.repeat(10_000), RQL_MAX_DEPTH, /nests more than/);
+  });
+
+  it('limits the number of terms, counting each value of a list', () => {
+    const terms = (count: number, term: string) => Array(count).fill(term).join(',');
+    assert.doesNotThrow(() => parseRql(terms(RQL_MAX_TERMS, 'a=1')));
+    rejects(terms(RQL_MAX_TERMS + 1, 'a=1'), RQL_MAX_TERMS * 4, /more than 256 terms/);
+    rejects(`or(${terms(1000, 'eq(a,1)')})`, 3 + RQL_MAX_TERMS * 8, /more than 256 terms/);
+    rejects(`in(a,(${terms(1000, '1')}))`, 6 + RQL_MAX_TERMS * 2, /more than 256 terms/);
+    rejects(`a=1,in(a,(${terms(RQL_MAX_TERMS, '1')}))`, 10 + (RQL_MAX_TERMS - 1) * 2, /more than 256 terms/);
   });
 
   it('gives a message that ends with advice after the position', () => {

@@ -33,6 +33,11 @@ import { compileRqlPattern } from './rql-pattern.ts';
 
 /** Deep enough for any report a person writes, shallow enough that recursion cannot exhaust the stack. */
 export const RQL_MAX_DEPTH = 32;
+/**
+ * The most tests one expression may hold (each comparison and each value of an in()/out() list is
+ * one): each becomes a condition in SQL, and databases refuse statements past a size of their own.
+ */
+export const RQL_MAX_TERMS = 256;
 
 const INFIX_OPERATORS: readonly string[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
 const CALL_COMPARISONS: readonly string[] = rqlComparisonOperators;
@@ -57,6 +62,7 @@ function describe(char: string): string {
 class Parser {
   private pos = 0;
   private depth = 0;
+  private terms = 0;
 
   constructor(private readonly src: string) {}
 
@@ -153,6 +159,7 @@ class Parser {
   }
 
   private comparisonCall(operator: RqlComparisonOperator, start: number): RqlComparisonNode {
+    this.countTerm(start);
     this.pos++;
     const propertyPosition = this.pos;
     const property = this.requiredProperty();
@@ -174,9 +181,11 @@ class Parser {
     }
     const listStart = this.pos;
     this.pos++;
+    this.countTerm(this.pos);
     const values = [this.value("after '('")];
     while (this.peek() === ',') {
       this.pos++;
+      this.countTerm(this.pos);
       values.push(this.value("after ','"));
     }
     if (this.peek() !== ')') throw this.expected("',' or ')'", 'list of values', listStart);
@@ -210,6 +219,7 @@ class Parser {
     if (property === 'limit' || property === 'offset') {
       throw new RqlError(start, `${property}= is not supported in saved reports`, PAGINATION_HINT);
     }
+    this.countTerm(start);
     this.pos++;
     const first = this.value("after '='");
     if (this.peek() !== '=' || first.kind !== 'string' || first.quoted) {
@@ -306,6 +316,12 @@ class Parser {
   }
 
   // ------------------------------------------------------------ helpers
+
+  private countTerm(position: number): void {
+    if (++this.terms > RQL_MAX_TERMS) {
+      throw new RqlError(position, `Expression has more than ${RQL_MAX_TERMS} terms`, 'Each comparison and each value of an in() or out() list counts as one');
+    }
+  }
 
   private peek(): string | undefined {
     return this.src[this.pos];

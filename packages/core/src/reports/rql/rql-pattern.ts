@@ -2,11 +2,12 @@
  * `like` patterns, compiled once into literal segments so that the in-memory evaluator and each SQL
  * compiler only translate a structure and never re-interpret the user's text.
  *
- * Syntax (rql.md): `*` is any run of characters, `\*` a literal star, `**` an error. A backslash
- * before anything else is an ordinary character, so `a\b` is the three characters a, \, b. (A literal
- * backslash directly before a wildcard cannot be written; the spec defines no other escape.)
+ * Syntax (rql.md): `*` is any run of characters, `\*` a literal star, `\\` one literal backslash (as
+ * django-rql reads it, so `a\\*` is "starts with a\"), `**` an error. A backslash before anything
+ * else is an ordinary character, so `a\b` is the three characters a, \, b.
  */
 import type { RqlPattern } from './rql-ast.ts';
+import { foldCase } from '../../shared/fold-case.ts';
 import { RqlError } from './rql-error.ts';
 
 /** The value token a pattern came from; positions of errors are computed from it. */
@@ -24,8 +25,8 @@ export function compileRqlPattern(source: RqlPatternSource): RqlPattern {
   let afterWildcard = false;
   for (let i = 0; i < value.length; i++) {
     const char = value[i]!;
-    if (char === '\\' && value[i + 1] === '*') {
-      current += '*';
+    if (char === '\\' && (value[i + 1] === '*' || value[i + 1] === '\\')) {
+      current += value[i + 1];
       i++;
       afterWildcard = false;
     } else if (char === '*') {
@@ -49,17 +50,9 @@ export function substringUnlessWildcard(pattern: RqlPattern): RqlPattern {
   return pattern.segments.length === 1 ? { segments: ['', pattern.segments[0]!, ''] } : pattern;
 }
 
-/**
- * Lower-cases ASCII letters only. This is the one case folding of RQL: SQLite's lower() and LIKE fold
- * only ASCII, and full Unicode folding would also change lengths ('İ' lower-cases to two code units),
- * so anything wider could not be reproduced exactly in SQL.
- */
-export function foldAsciiCase(text: string): string {
-  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
-}
-
+/** A pattern as `ilike` compares it: each literal segment folded (SQL binds the same segments). */
 export function foldPattern(pattern: RqlPattern): RqlPattern {
-  return { segments: pattern.segments.map(foldAsciiCase) };
+  return { segments: pattern.segments.map(foldCase) };
 }
 
 /**
@@ -68,11 +61,20 @@ export function foldPattern(pattern: RqlPattern): RqlPattern {
  * U+FFFF) into U+FFFD, so within a pattern match those four are one character. Equality and order
  * (`=`, `<`) compare the stored bytes and see none of this.
  */
-const NOT_INTERCHANGEABLE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const NOT_INTERCHANGEABLE = new RegExp(`${LONE_SURROGATE.source}|[\\uFFFE\\uFFFF]`, 'g');
 
 function asPatternReads(text: string): string {
   const nul = text.indexOf('\0');
   return (nul < 0 ? text : text.slice(0, nul)).replace(NOT_INTERCHANGEABLE, '\uFFFD');
+}
+
+/**
+ * The text SQL's fold function is handed for a stored text: a lone surrogate is stored as its three
+ * WTF-8 bytes, which are not UTF-8, and each of them reaches the function as U+FFFD.
+ */
+function asFoldReads(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD\uFFFD\uFFFD');
 }
 
 /**
@@ -81,7 +83,7 @@ function asPatternReads(text: string): string {
  */
 export function matchesRqlPattern(pattern: RqlPattern, text: string, caseInsensitive: boolean): boolean {
   const folded = caseInsensitive ? foldPattern(pattern).segments : pattern.segments;
-  const subjectText = caseInsensitive ? foldAsciiCase(text) : text;
+  const subjectText = caseInsensitive ? foldCase(asFoldReads(text)) : text;
   // A pattern without wildcards is an equality; SQL compares such patterns with `=`.
   if (folded.length === 1) return subjectText === folded[0];
   const subject = asPatternReads(subjectText);

@@ -1,0 +1,19 @@
+import { Command, Option } from 'commander';
+import { migrateDatabase } from '../open-lectern.ts';
+
+async function migrate(flags: { db: string }): Promise<void> {
+  const applied = await migrateDatabase(flags.db);
+  if (applied.length === 0) {
+    process.stdout.write(`${flags.db} is up to date; no migration applied.\n`);
+    return;
+  }
+  process.stdout.write(`Applied ${applied.length} migration${applied.length === 1 ? '' : 's'} to ${flags.db}:\n`);
+  for (const name of applied) process.stdout.write(`  ${name}\n`);
+}
+
+export function migrateCommand(): Command {
+  return new Command('migrate')
+    .description('Create the database, or upgrade it to this version’s schema, and list the migrations applied')
+    .addOption(new Option('--db <file>', 'SQLite database file (created if missing)').env('LECTERN_DB').makeOptionMandatory())
+    .action(migrate);
+}

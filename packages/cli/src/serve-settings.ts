@@ -1,0 +1,74 @@
+/**
+ * Every setting of `lectern serve`, declared once: its flag, environment variable, config-file
+ * key, parser, default and documentation all derive from here (see settings.ts). To add one,
+ * add an entry and regenerate docs/configuration.md (scripts/docs-configuration.ts).
+ */
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '@lectern/core';
+import { DEFAULT_SERVER_LIMITS } from '@lectern/http';
+import { logLevels } from './logger.ts';
+import { setting } from './settings.ts';
+import { kinds } from './value-kinds.ts';
+
+export const serveSettings = {
+  db: setting({ kind: kinds.text, argument: '<file>', default: './lectern.db', description: 'SQLite database file; created, with its schema, if missing' }),
+  host: setting({ kind: kinds.text, argument: '<host>', default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 for all)' }),
+  port: setting({ kind: kinds.port, argument: '<n>', default: 8080, description: 'TCP port; 0 picks a free one' }),
+  public_url: setting({
+    kind: kinds.url,
+    argument: '<url>',
+    defaultText: 'http://127.0.0.1:8080',
+    description: 'base URL people use to reach this server (webhook payloads link into it)',
+  }),
+  rate_limit: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: 600,
+    description: 'requests per window per token (per client address without a valid token)',
+  }),
+  rate_limit_window: setting({ kind: kinds.positiveInteger, argument: '<seconds>', default: 60, description: 'length of the rate-limit window, in seconds' }),
+  headers_timeout_ms: setting({
+    kind: kinds.positiveInteger,
+    argument: '<ms>',
+    default: DEFAULT_SERVER_LIMITS.headersTimeoutMs,
+    description: "time a client has to send a request's headers before the connection is closed (408)",
+  }),
+  request_timeout_ms: setting({
+    kind: kinds.positiveInteger,
+    argument: '<ms>',
+    default: DEFAULT_SERVER_LIMITS.requestTimeoutMs,
+    description: 'time a client has to send a whole request, body included (408); at least the headers timeout',
+  }),
+  max_connections: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: DEFAULT_SERVER_LIMITS.maxConnections,
+    description: 'open connections at most; further ones are closed as they arrive',
+  }),
+  cors_origins: setting({
+    kind: kinds.origins,
+    argument: '<origin,...>',
+    defaultText: 'none',
+    description: 'origins whose web pages may call the API (e.g. https://app.example.com; * for any)',
+  }),
+  disable_webhooks: setting({ kind: kinds.switch, default: false, description: 'turn webhooks off: no deliveries, and their routes answer 503' }),
+  allow_private_webhook_targets: setting({
+    kind: kinds.switch,
+    default: false,
+    description: 'allow http:// and private or loopback webhook URLs; for local development and tests only (logged as a warning)',
+  }),
+  webhook_retry_schedule: setting({
+    kind: kinds.seconds,
+    argument: '<s1,s2,...>',
+    default: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+    description: 'seconds to wait before each retry of a failed webhook delivery',
+  }),
+  job_chunk_size: setting({ kind: kinds.integerBetween(1, 500), argument: '<n>', default: 25, description: 'bulk-job items processed per transaction' }),
+  job_pause_ms: setting({
+    kind: kinds.integerBetween(0, 60_000),
+    argument: '<ms>',
+    default: 0,
+    description: 'pause between bulk-job chunks, in milliseconds, to leave room for requests',
+  }),
+  admin_email: setting({ kind: kinds.email, argument: '<email>', default: 'admin@example.com', description: 'email of the admin created on the first start' }),
+  log_level: setting({ kind: kinds.choice(logLevels), argument: '<level>', default: 'info', description: 'least severe log level written' }),
+};
