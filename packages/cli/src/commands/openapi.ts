@@ -7,7 +7,7 @@ import { openLectern } from '../open-lectern.ts';
 export function openapiCommand(): Command {
   return new Command('openapi').description('print the OpenAPI 3.1 description of the HTTP API').action(async () => {
     // routes need a Lectern to bind to; an in-memory one touches no file
-    const lectern = await openLectern(':memory:');
+    const lectern = await openLectern(':memory:', { create: true });
     try {
       process.stdout.write(`${JSON.stringify(buildOpenApiDocument(registerRoutes(new RouteTable(), lectern), API_VERSION), null, 2)}\n`);
     } finally {
