@@ -41,10 +41,12 @@ const pageEnvelope = (item: Json) => ({
 /** `/api/v2/users/:id` → `/api/v2/users/{id}` */
 export const openApiPath = (pattern: string) => pattern.replace(/:([A-Za-z_]+)/g, '{$1}');
 
+const headersOf = (spec: OperationSpec) => (spec.rateLimited === false ? { 'X-Request-Id': commonHeaders['X-Request-Id'] } : commonHeaders);
+
 function errorResponses(spec: OperationSpec, method: string): Record<string, Json> {
   const ref = (description: string, extra: Json = {}) => ({
     description,
-    headers: { ...commonHeaders, ...extra },
+    headers: { ...headersOf(spec), ...extra },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
   });
   const responses: Record<string, Json> = {
@@ -84,14 +86,14 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
   const body = schema ? embedded(responseSchema(schema)) : undefined;
   const success: Json = {
     description: spec.summary,
-    headers: { ...commonHeaders, ...(etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}) },
+    headers: { ...headersOf(spec), ...(etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}) },
     ...(body ? { content: { 'application/json': { schema: list ? pageEnvelope(body) : body } } } : {}),
   };
   const responses: Record<string, Json> = { [String(status)]: success, ...errorResponses(spec, method) };
   for (const other of alsoStatuses) responses[String(other)] = success;
   // a create that may return the existing record answers 200 with the same shape
   if (status === 201 && method === 'post') responses['200'] = success;
-  if (etag && method === 'get') responses['304'] = { description: 'Not modified (If-None-Match)', headers: commonHeaders };
+  if (etag && method === 'get') responses['304'] = { description: 'Not modified (If-None-Match)', headers: headersOf(spec) };
 
   return {
     operationId: `${method}${pattern.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

@@ -72,6 +72,8 @@ export interface OperationSpec {
   request?: z.ZodType;
   /** the success status and body; `list` wraps the schema in the `{data, meta}` page envelope */
   response: { status: number; schema?: z.ZodType; list?: boolean; etag?: boolean; alsoStatuses?: number[] };
+  /** probes answer before rate limiting, so without its headers */
+  rateLimited?: false;
 }
 
 export type OperationKey = `${Method} ${string}`;
@@ -247,8 +249,8 @@ function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
 
 /** `/healthz` and `/readyz` answer before the route table (http/src/routes/probes.ts); described all the same. */
 export const probeOperations: ReadonlyMap<string, OperationSpec> = new Map([
-  ['GET /healthz', { summary: 'The process serves', tag: 'Meta', scope: null, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
-  ['GET /readyz', { summary: 'The process serves and the database takes requests (503 otherwise)', tag: 'Meta', scope: null, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
+  ['GET /healthz', { summary: 'The process serves', tag: 'Meta', scope: null, rateLimited: false, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
+  ['GET /readyz', { summary: 'The process serves and the database takes requests (503 otherwise)', tag: 'Meta', scope: null, rateLimited: false, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
 ] satisfies Array<[OperationKey, OperationSpec]>);
 
 function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
