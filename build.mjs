@@ -1,9 +1,10 @@
-// Builds the `lectern` command.
-//   node build.mjs         dist/lectern.cjs, the bundle `npx lectern` and the tests run
+// Builds the publishable packages and the `lectern` command.
+//   node build.mjs         packages/{core,storage,http}/dist (ESM + .d.ts, incremental) and
+//                          dist/lectern.cjs, the bundle `npx lectern` and the tests run
 //   node build.mjs --sea   also dist/lectern, a single executable with Node and SQLite inside
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +24,25 @@ const common = {
   sourcemap: 'linked',
   logLevel: 'warning',
 };
+
+// The libraries: tsc -b follows the project references (core → storage → http) and skips
+// whatever is up to date.
+execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'packages/http/tsconfig.build.json')], {
+  stdio: 'inherit',
+});
+for (const name of ['core', 'storage', 'http']) pointDeclarationsAtJs(join(root, 'packages', name, 'dist'));
+
+// tsc rewrites `.ts` specifiers to `.js` in the JavaScript it emits but not in declarations;
+// consumers with a stricter tsconfig (skipLibCheck off) would reject `.ts` specifiers there.
+function pointDeclarationsAtJs(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+    const file = join(entry.parentPath, entry.name);
+    const text = readFileSync(file, 'utf8');
+    const rewritten = text.replace(/((?:from |import\()['"]\.{1,2}\/[^'"]*)\.ts(['"])/g, '$1.js$2');
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
+}
 
 mkdirSync(dist, { recursive: true });
 await build({ ...common, outfile: join(dist, 'lectern.cjs'), external: ['better-sqlite3'] });

@@ -1,7 +1,13 @@
 /**
  * Embedding Lectern in your own Node application, without HTTP.
  *
- *   node --conditions=source --import tsx examples/embed-core.ts [database-file]
+ *   in this repository:   node --conditions=source --import tsx examples/embed-core.ts
+ *   in your own project:   npm install @lectern/core @lectern/storage; compile with tsc, run with node
+ *
+ * Service inputs are typed from the same zod schemas that validate HTTP bodies, so a misspelt
+ * field is a compile error here (and still a `validation_error` at run time for untyped callers).
+ * A create that may return an existing record answers `{ <resource>, created }`; every other
+ * create answers the resource itself.
  *
  * The core is a library of services over a storage adapter. Calls made with `lectern.context()`
  * act as the application itself; calls made as a user apply that user's role and scopes, exactly
@@ -10,8 +16,8 @@
 import { createLectern, isLecternError, type Actor } from '@lectern/core';
 import { openSqliteStorage } from '@lectern/storage';
 
-const file = process.argv[2] ?? ':memory:';
-const lectern = createLectern({ storage: await openSqliteStorage({ file }) });
+// a file path instead of ':memory:' keeps the data
+const lectern = createLectern({ storage: await openSqliteStorage({ file: ':memory:' }) });
 const app = lectern.context();
 
 // Users and a group, as the application

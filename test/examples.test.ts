@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { repoRoot, tempDir } from './helpers/server.ts';
+import { repoRoot } from './helpers/server.ts';
 
 describe('examples', () => {
   it('embed-core.ts uses the core without HTTP', () => {
     const result = spawnSync(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', join(repoRoot, 'examples/embed-core.ts'), join(tempDir(), 'embed.db')],
+      ['--conditions=source', '--import', 'tsx', join(repoRoot, 'examples/embed-core.ts')],
       { cwd: repoRoot, encoding: 'utf8' },
     );
     assert.equal(result.status, 0, result.stderr);

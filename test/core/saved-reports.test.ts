@@ -129,7 +129,7 @@ describe('saved reports agree with the evaluator on every resource', () => {
         await lectern.users.create(ctx, {
           email: `${name.replace(/[^A-Za-z]/g, '').toLowerCase() || 'x'}${i}@${i % 3 === 0 ? 'Example.com' : 'corp.test'}`,
           name,
-          role: ['user', 'organizer', 'admin'][i % 3],
+          role: (['user', 'organizer', 'admin'] as const)[i % 3],
           employee_id: i % 4 === 0 ? null : `E-${i % 5}`,
           manager: i > 1 && i % 2 === 0 ? users[i >= 6 ? 2 : 0]!.public_id : null,
         }),

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { checkConformance } from './openapi-conformance.ts';
 
 export const repoRoot = new URL('../../', import.meta.url).pathname;
 export const lecternBin = join(repoRoot, 'packages/cli/bin/lectern.cjs');
@@ -51,6 +52,8 @@ export class ApiClient {
     const text = await response.text();
     let parsed: any = undefined;
     if (text.length > 0) parsed = JSON.parse(text);
+    // every response must match the served API description (see openapi-conformance.ts)
+    checkConformance(method, path, response.status, response.headers, parsed);
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
 

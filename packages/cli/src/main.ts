@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { backupCommand } from './commands/backup.ts';
 import { importCommand } from './commands/import.ts';
 import { migrateCommand } from './commands/migrate.ts';
+import { openapiCommand } from './commands/openapi.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
 import { UsageError } from './usage-error.ts';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   for (const sub of tokens.commands) sub.exitOverride();
   program.addCommand(tokens);
   program.addCommand(importCommand().exitOverride());
+  program.addCommand(openapiCommand().exitOverride());
   return program;
 }
 

@@ -70,9 +70,9 @@ class RequestState implements RouteContext {
     return headerValue(this.request.headers, name);
   }
 
-  body(): unknown {
+  body<Unvalidated>(): Unvalidated {
     const raw = this.request.body;
-    if (!raw || raw.length === 0) return {};
+    if (!raw || raw.length === 0) return {} as Unvalidated;
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw.toString('utf8'));
@@ -82,7 +82,7 @@ class RequestState implements RouteContext {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest('The request body must be a JSON object.');
     }
-    return parsed;
+    return parsed as Unvalidated;
   }
 }
 

@@ -7,3 +7,6 @@ export { FixedWindowRateLimiter, type RateLimitOptions, type RateLimitState } fr
 export type { PlainRequest, PlainResponse } from './plain.ts';
 export type { Reply } from './reply.ts';
 export { RouteTable, type RouteContext, type RouteHandler } from './router.ts';
+export { buildOpenApiDocument, undescribedRoutes, type OpenApiDocument } from './openapi/document.ts';
+export { probeOperations } from './openapi/operations.ts';
+export { registerRoutes } from './routes/index.ts';

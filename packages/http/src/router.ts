@@ -9,13 +9,16 @@ export interface RouteContext {
   params: Record<string, string>;
   readonly query: URLSearchParams;
   header(name: string): string | undefined;
-  /** the parsed JSON object body (`{}` when empty); 400/413 when it cannot be */
-  body(): unknown;
+  /**
+   * the parsed JSON object body (`{}` when empty); 400/413 when it cannot be. Typed as whatever
+   * the receiving service accepts but NOT validated: every service parses its input itself.
+   */
+  body<Unvalidated>(): Unvalidated;
 }
 
 export type RouteHandler = (rc: RouteContext) => Promise<Reply> | Reply;
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** What a path answers to: its routes' methods, HEAD wherever GET is, and OPTIONS everywhere. */
@@ -34,6 +37,7 @@ function allowedMethods(methods: ReadonlySet<Method>): string[] {
 export class RouteTable {
   private readonly router = IttyRouter<IRequest, [RouteContext & { route?: string }], Reply>();
   private readonly methodsByPattern = new Map<string, Set<Method>>();
+  private readonly publicRoutes = new Set<string>();
   private finalized = false;
 
   get(pattern: string, handler: RouteHandler): this {
@@ -51,6 +55,22 @@ export class RouteTable {
   delete(pattern: string, handler: RouteHandler): this {
     return this.add('DELETE', pattern, handler);
   }
+  /** A GET that answers without authentication (the API description). */
+  publicGet(pattern: string, handler: RouteHandler): this {
+    this.publicRoutes.add(`GET ${pattern}`);
+    return this.add('GET', pattern, handler);
+  }
+
+  /** Every registered route, for the API description and the test that keeps it complete. */
+  registered(): Array<{ method: Method; pattern: string; authenticated: boolean }> {
+    return [...this.methodsByPattern].flatMap(([pattern, methods]) =>
+      ALLOW_ORDER.filter((m): m is Method => methods.has(m as Method)).map((method) => ({
+        method,
+        pattern,
+        authenticated: !this.publicRoutes.has(`${method} ${pattern}`),
+      })),
+    );
+  }
 
   private add(method: Method, pattern: string, handler: RouteHandler): this {
     if (this.finalized) throw new Error('routes must be added before the table is finalized');
@@ -64,7 +84,8 @@ export class RouteTable {
     const run = (request: IRequest, rc: RouteContext & { route?: string }) => {
       rc.params = request.params ?? {};
       rc.route = request.route;
-      void rc.ctx; // every route requires authentication: this throws the 401 when there is none
+      // every other route requires authentication: this throws the 401 when there is none
+      if (!this.publicRoutes.has(`${method} ${pattern}`)) void rc.ctx;
       return handler(rc);
     };
     this.router[method.toLowerCase() as Lowercase<Method>](pattern, run);

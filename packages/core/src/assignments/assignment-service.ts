@@ -14,7 +14,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import {
   assignmentListSpec,
@@ -94,7 +94,7 @@ export class AssignmentService {
   }
 
   /** `POST /assignments/`: create-or-get; assigning a track also creates-or-gets its items' assignments. */
-  async create(ctx: RequestContext, body: unknown): Promise<CreateResult> {
+  async create(ctx: RequestContext, body: InputOf<typeof createAssignmentInput>): Promise<CreateResult> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(createAssignmentInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -103,7 +103,7 @@ export class AssignmentService {
     });
   }
 
-  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateAssignmentInput>, options: WriteOptions = {}): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(updateAssignmentInput, body);
     return this.write(ctx, publicId, 'update', options, async (tx, current) => {
@@ -120,7 +120,7 @@ export class AssignmentService {
   }
 
   /** The five administrative actions: `complete`, `drop`, `exempt`, `undo-complete`, `undo-exempt`. */
-  async act(ctx: RequestContext, publicId: string, action: AssignmentRouteAction, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+  async act(ctx: RequestContext, publicId: string, action: AssignmentRouteAction, body: InputOf<typeof dropInput> = {}, options: WriteOptions = {}): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     let reason: string | null = null;
     if (action === 'drop') reason = parseInput(dropInput, body).reason ?? null;
@@ -136,7 +136,7 @@ export class AssignmentService {
   }
 
   /** `POST /assignments/<id>/progress/`: learner engagement (decisions §4). */
-  async progress(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+  async progress(ctx: RequestContext, publicId: string, body: InputOf<typeof progressInput>, options: WriteOptions = {}): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(progressInput, body);
     return this.write(ctx, publicId, 'progress', options, async (tx, current) => {
@@ -152,7 +152,7 @@ export class AssignmentService {
   }
 
   /** `POST /assignments/<id>/feedback/`: a new rating (and optional review) replaces the previous one. */
-  async feedback(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Assignment> {
+  async feedback(ctx: RequestContext, publicId: string, body: InputOf<typeof feedbackInput>, options: WriteOptions = {}): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(feedbackInput, body);
     const text = input.text === undefined || input.text === null || input.text.trim() === '' ? null : input.text;
@@ -174,7 +174,7 @@ export class AssignmentService {
   }
 
   /** `POST /assignments/bulk/`: 202 with the stored job. */
-  async bulkCreate(ctx: RequestContext, body: unknown): Promise<Job> {
+  async bulkCreate(ctx: RequestContext, body: BulkInputOf<'assignments', typeof createAssignmentInput>): Promise<Job> {
     authorize(ctx.actor, 'assignments:write');
     return this.jobs.submit(ctx, ASSIGNMENTS_JOB, body);
   }

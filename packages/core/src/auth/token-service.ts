@@ -4,7 +4,7 @@ import { nowIso } from '../shared/clock.ts';
 import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import { authorize, isAdmin, type Actor, type RequestContext } from './actor.ts';
 import { createTokenInput, tokenListSpec, type ApiToken, type ApiTokenRecord, type IssuedApiToken } from './api-token.ts';
 import { grantedScopes, roleGrants, scopes as allScopes, type Role, type Scope } from './scopes.ts';
@@ -27,7 +27,7 @@ export class TokenService {
   constructor(private readonly deps: ServiceDeps) {}
 
   /** `POST /api-tokens/`: a token for the calling user. */
-  async create(ctx: RequestContext, body: unknown): Promise<IssuedApiToken> {
+  async create(ctx: RequestContext, body: InputOf<typeof createTokenInput>): Promise<IssuedApiToken> {
     authorize(ctx.actor, 'tokens:write');
     if (ctx.actor.kind !== 'user') throw badRequest('Tokens are issued to users; use issue() with a user id.');
     const input = parseInput(createTokenInput, body);

@@ -6,7 +6,7 @@ import { notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import { channelListSpec, createChannelInput, updateChannelInput, type Channel, type ChannelRecord } from './channel.ts';
 
@@ -25,7 +25,7 @@ export class ChannelService {
     return (await this.require(this.deps.storage, publicId)).view;
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<Channel> {
+  async create(ctx: RequestContext, body: InputOf<typeof createChannelInput>): Promise<Channel> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(createChannelInput, body);
     const record = await this.deps.storage.channels.insert({
@@ -36,7 +36,7 @@ export class ChannelService {
     return record.view;
   }
 
-  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Channel> {
+  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateChannelInput>, options: WriteOptions = {}): Promise<Channel> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(updateChannelInput, body);
     return this.deps.storage.transaction(async (tx) => {

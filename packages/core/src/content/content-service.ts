@@ -10,7 +10,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { batchItemsField, runSyncBatch, type SyncBatchResult } from '../shared/sync-batch.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import { contentTypeEventPrefix, type ContentLifecycleAction } from '../webhooks/event-catalog.ts';
 import {
@@ -84,7 +84,7 @@ export class ContentService {
     return typeViewOf(await this.requireVisible(this.deps.storage, ctx.actor, publicId, type));
   }
 
-  async create(ctx: RequestContext, type: ContentType, body: unknown): Promise<ContentTypeView> {
+  async create(ctx: RequestContext, type: ContentType, body: InputOf<(typeof createContentInputs)[ContentType]>): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
     if (this.typedViews.has(type)) throw new Error(`${type} items are created by the events area, which adds their schedule and settings.`);
     const input = parseInput(createContentInputs[type], body);
@@ -97,7 +97,7 @@ export class ContentService {
   }
 
   /** `PATCH /content-items/<id>/`: shared fields of an item of any type; answers the summary. */
-  update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<ContentSummary> {
+  update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateContentItemInput>, options: WriteOptions = {}): Promise<ContentSummary> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(updateContentItemInput, body);
     return this.patch(ctx, publicId, undefined, input, options, summaryOf);
@@ -108,7 +108,7 @@ export class ContentService {
     ctx: RequestContext,
     type: ContentType,
     publicId: string,
-    body: unknown,
+    body: InputOf<(typeof updateContentInputs)[ContentType]>,
     options: WriteOptions = {},
   ): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
@@ -132,7 +132,7 @@ export class ContentService {
   }
 
   /** `POST` (add), `DELETE` (remove) and `PUT` (replace) on `/content-items/<id>/tags/`. */
-  async changeTags(ctx: RequestContext, publicId: string, op: TagOperation, body: unknown): Promise<{ data: string[] }> {
+  async changeTags(ctx: RequestContext, publicId: string, op: TagOperation, body: InputOf<typeof tagsInput> | InputOf<typeof replaceTagsInput>): Promise<{ data: string[] }> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(op === 'replace' ? replaceTagsInput : tagsInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -142,7 +142,7 @@ export class ContentService {
   }
 
   /** `POST /content-items/bulk/archive/` and `/unarchive/`; both idempotent per item. */
-  async bulkSetArchived(ctx: RequestContext, archived: boolean, body: unknown): Promise<SyncBatchResult> {
+  async bulkSetArchived(ctx: RequestContext, archived: boolean, body: InputOf<typeof bulkArchiveInput>): Promise<SyncBatchResult> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(bulkArchiveInput, body);
     return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {
@@ -154,7 +154,7 @@ export class ContentService {
   }
 
   /** `POST`, `DELETE` and `PUT /content-items/bulk/tags/`: one tag operation over many items. */
-  async bulkTags(ctx: RequestContext, op: TagOperation, body: unknown): Promise<SyncBatchResult> {
+  async bulkTags(ctx: RequestContext, op: TagOperation, body: InputOf<typeof bulkTagsInput> | InputOf<typeof bulkReplaceTagsInput>): Promise<SyncBatchResult> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(op === 'replace' ? bulkReplaceTagsInput : bulkTagsInput, body);
     return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {

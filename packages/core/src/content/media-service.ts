@@ -4,7 +4,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { conflict, forbidden, LecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import { isMediaContentType, mediaEventType } from '../webhooks/event-catalog.ts';
 import { typeViewOf, type ContentTypeView } from './content-item.ts';
 import { mediaProcessingOut, mediaStatusReportInput } from './media-processing.ts';
@@ -16,7 +16,7 @@ export class MediaService {
    * `POST /content-items/<id>/media-status/`: records the outcome of processing an item's hosted
    * media and tells subscribers. Answers the item in its type's shape.
    */
-  async reportStatus(ctx: RequestContext, publicId: string, body: unknown): Promise<ContentTypeView> {
+  async reportStatus(ctx: RequestContext, publicId: string, body: InputOf<typeof mediaStatusReportInput>): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
     if (!isAdmin(ctx.actor)) throw forbidden("Only admins report media processing results (the media host's integration).");
     const report = parseInput(mediaStatusReportInput, body);

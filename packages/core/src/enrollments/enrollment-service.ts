@@ -14,7 +14,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import {
   createEnrollmentInput,
@@ -76,7 +76,7 @@ export class EnrollmentService {
   }
 
   /** `POST /enrollments/`: create-or-get; every decision and its write in one transaction. */
-  async create(ctx: RequestContext, body: unknown): Promise<EnrollResult> {
+  async create(ctx: RequestContext, body: InputOf<typeof createEnrollmentInput>): Promise<EnrollResult> {
     authorize(ctx.actor, 'enrollments:write');
     const input = parseInput(createEnrollmentInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -86,7 +86,7 @@ export class EnrollmentService {
   }
 
   /** `checkin`, `drop`, `undo-checkin`: 200 with the enrollment, or the state's 409. */
-  async act(ctx: RequestContext, publicId: string, action: EnrollmentAction, body: unknown, options: WriteOptions = {}): Promise<Enrollment> {
+  async act(ctx: RequestContext, publicId: string, action: EnrollmentAction, body: InputOf<typeof noBodyInput> = {}, options: WriteOptions = {}): Promise<Enrollment> {
     authorize(ctx.actor, 'enrollments:write');
     parseInput(noBodyInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -101,7 +101,7 @@ export class EnrollmentService {
   }
 
   /** `POST /enrollments/bulk/`: 202 with the stored job. */
-  async bulkCreate(ctx: RequestContext, body: unknown): Promise<Job> {
+  async bulkCreate(ctx: RequestContext, body: BulkInputOf<'enrollments', typeof createEnrollmentInput>): Promise<Job> {
     authorize(ctx.actor, 'enrollments:write');
     return this.jobs.submit(ctx, ENROLLMENTS_JOB, body);
   }

@@ -6,11 +6,11 @@ import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import type { ListResult, ListSpec, QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import type { EventKind, EventRecord } from './event.ts';
 import type { EventItems } from './event-items.ts';
-import { facilitatorsView, type Facilitators } from './facilitators.ts';
+import { facilitatorsView, type Facilitators, type facilitatorsInput } from './facilitators.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 
 /** Items per bulk PATCH (spec Limits). */
@@ -62,7 +62,7 @@ export abstract class EventLikeService<V, W extends object> {
     return this.shape.view(await this.require(this.deps.storage, ctx.actor, publicId));
   }
 
-  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<V> {
+  async update(ctx: RequestContext, publicId: string, body: W, options: WriteOptions = {}): Promise<V> {
     authorize(ctx.actor, 'events:write');
     const input = parseInput(this.shape.updateInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -83,7 +83,7 @@ export abstract class EventLikeService<V, W extends object> {
   }
 
   /** `PATCH /events/bulk/`, `PATCH /event-series/bulk/`: 202 with the stored job. */
-  async bulkUpdate(ctx: RequestContext, body: unknown): Promise<Job> {
+  async bulkUpdate(ctx: RequestContext, body: Record<string, (W & { public_id: string })[]>): Promise<Job> {
     authorize(ctx.actor, 'events:write');
     return this.jobs.submit(ctx, this.shape.jobKind, body);
   }
@@ -112,7 +112,7 @@ export abstract class EventLikeService<V, W extends object> {
     return facilitatorsView((await this.require(this.deps.storage, ctx.actor, publicId)).facilitators);
   }
 
-  async replaceFacilitators(ctx: RequestContext, publicId: string, body: unknown): Promise<Facilitators> {
+  async replaceFacilitators(ctx: RequestContext, publicId: string, body: InputOf<typeof facilitatorsInput>): Promise<Facilitators> {
     authorize(ctx.actor, 'events:write');
     return this.deps.storage.transaction(async (tx) =>
       this.items.replaceFacilitators(tx, await this.require(tx, ctx.actor, publicId), body),

@@ -3,7 +3,7 @@ import type { Waitlist } from '../enrollments/waitlist.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import {
   bulkEventItemInput,
   createEventInput,
@@ -41,7 +41,7 @@ export class EventService extends EventLikeService<EventView, EventWrite> {
     });
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<EventView> {
+  async create(ctx: RequestContext, body: InputOf<typeof createEventInput>): Promise<EventView> {
     authorize(ctx.actor, 'events:write');
     const input = parseInput(createEventInput, body);
     return this.deps.storage.transaction(async (tx) => {

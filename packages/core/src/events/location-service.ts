@@ -3,7 +3,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import { createLocationInput, locationListSpec, type Location } from './location.ts';
 
 /** Locations belong to the events area: the events scopes govern them. */
@@ -24,7 +24,7 @@ export class LocationService {
     return location;
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<Location> {
+  async create(ctx: RequestContext, body: InputOf<typeof createLocationInput>): Promise<Location> {
     authorize(ctx.actor, 'events:write');
     const input = parseInput(createLocationInput, body);
     return this.deps.storage.locations.insert({ name: input.name, timezone: input.timezone, created: nowIso(this.deps.clock) });

@@ -2,7 +2,7 @@ import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import {
   bulkSeriesItemInput,
   createSeriesInput,
@@ -35,7 +35,7 @@ export class EventSeriesService extends EventLikeService<SeriesView, SeriesWrite
     });
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<SeriesView> {
+  async create(ctx: RequestContext, body: InputOf<typeof createSeriesInput>): Promise<SeriesView> {
     authorize(ctx.actor, 'events:write');
     const input = parseInput(createSeriesInput, body);
     return this.deps.storage.transaction(async (tx) => {

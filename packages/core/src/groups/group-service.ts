@@ -6,7 +6,7 @@ import { nowIso } from '../shared/clock.ts';
 import { fieldError, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import { userListSpec, type User } from '../users/user.ts';
 import {
@@ -45,7 +45,7 @@ export class GroupService {
     return toListResult(query, await this.deps.storage.groups.listMembers(group.id, query), (record) => record.view);
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<Group> {
+  async create(ctx: RequestContext, body: InputOf<typeof createGroupInput>): Promise<Group> {
     authorize(ctx.actor, 'groups:write');
     this.requireAdmin(ctx.actor, 'Only admins can create groups.');
     const input = parseInput(createGroupInput, body);
@@ -58,7 +58,7 @@ export class GroupService {
     return record.view;
   }
 
-  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<Group> {
+  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateGroupInput>, options: WriteOptions = {}): Promise<Group> {
     authorize(ctx.actor, 'groups:write');
     const input = parseInput(updateGroupInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -86,7 +86,7 @@ export class GroupService {
     publicId: string,
     relation: GroupRelation,
     op: MembershipOperation,
-    body: unknown,
+    body: InputOf<typeof membershipInput> | InputOf<typeof replaceMembershipInput>,
     options: WriteOptions = {},
   ): Promise<Group> {
     authorize(ctx.actor, 'groups:write');

@@ -8,7 +8,7 @@ import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, readOrdering, readParam, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import { reportResourceDefinitions, type ReportResourceDefinition } from './report-catalogues.ts';
 import { isRqlError } from './rql/rql-error.ts';
@@ -47,7 +47,7 @@ export class SavedReportService {
     return (await this.require(this.deps.storage, publicId)).view;
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<SavedReport> {
+  async create(ctx: RequestContext, body: InputOf<typeof createSavedReportInput>): Promise<SavedReport> {
     authorize(ctx.actor, 'reports:write');
     const input = parseInput(createSavedReportInput, body);
     const ordering = input.ordering ?? null;
@@ -67,7 +67,7 @@ export class SavedReportService {
   }
 
   /** Any of `resource`, `expression`, `ordering` changing re-checks all three together. */
-  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<SavedReport> {
+  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateSavedReportInput>, options: WriteOptions = {}): Promise<SavedReport> {
     authorize(ctx.actor, 'reports:write');
     const input = parseInput(updateSavedReportInput, body);
     return this.deps.storage.transaction(async (tx) => {

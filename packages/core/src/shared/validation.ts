@@ -59,6 +59,15 @@ export function issuesToErrors(issues: readonly z.core.$ZodIssue[]): { fieldErro
   return { fieldErrors: Object.fromEntries(byField) as FieldErrors, nonFieldErrors };
 }
 
+/**
+ * What an embedder passes for a schema: its zod input type, so a misspelt or mistyped field is a
+ * compile error. The service still validates at run time, because HTTP bodies arrive untyped.
+ */
+export type InputOf<S extends z.ZodType> = z.input<S>;
+
+/** A job's submission: the wrapper key holding the items, each an `InputOf` the item schema. */
+export type BulkInputOf<Key extends string, S extends z.ZodType> = { [K in Key]: InputOf<S>[] };
+
 /** Validates a request body; anything the schema rejects is a 422 `validation_error`. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input, { error: messageFor });

@@ -7,7 +7,7 @@ import { fieldError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { nowIso } from '../shared/clock.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import {
@@ -61,14 +61,14 @@ export class UserService {
     return (await this.require(this.deps.storage, publicId)).view;
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<User> {
+  async create(ctx: RequestContext, body: InputOf<typeof createUserInput>): Promise<User> {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(createUserInput, body);
     return this.deps.storage.transaction(async (tx) => (await this.insertInTx(tx, input)).view);
   }
 
   /** `POST /users/bulk/`: 202 with the stored job; a duplicate email or invalid item fails on its own. */
-  async bulkCreate(ctx: RequestContext, body: unknown): Promise<Job> {
+  async bulkCreate(ctx: RequestContext, body: BulkInputOf<'users', typeof bulkUserItem>): Promise<Job> {
     authorize(ctx.actor, 'users:write');
     return this.jobs.submit(ctx, USERS_JOB, body);
   }
@@ -83,7 +83,7 @@ export class UserService {
     return this.jobs.items(ctx, USERS_JOB, publicId, params);
   }
 
-  async update(ctx: RequestContext, publicId: string, body: unknown, options: WriteOptions = {}): Promise<User> {
+    async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(updateUserInput, body);
     return this.deps.storage.transaction(async (tx) => {

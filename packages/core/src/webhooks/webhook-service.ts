@@ -6,7 +6,7 @@ import { nowIso } from '../shared/clock.ts';
 import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { parseListQuery, toListResult, type CursorListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput } from '../shared/validation.ts';
+import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../users/user-service.ts';
 import { eventCatalog, type EventFamilyInfo } from './event-catalog.ts';
 import { cancelOwedDeliveries, parseAttemptQuery, PING_EVENT_TYPE, type DeliveryAttempt } from './webhook-delivery.ts';
@@ -43,7 +43,7 @@ export class WebhookService {
     return withSecret(await this.require(this.deps.storage, id));
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<WebhookSubscriptionWithSecret> {
+  async create(ctx: RequestContext, body: InputOf<typeof createWebhookInput>): Promise<WebhookSubscriptionWithSecret> {
     this.gate(ctx, 'webhooks:write');
     const input = parseInput(createWebhookInput, body);
     await this.assertTarget(input.url);
@@ -59,7 +59,7 @@ export class WebhookService {
     return withSecret(record);
   }
 
-  async update(ctx: RequestContext, id: string, body: unknown, options: WriteOptions = {}): Promise<WebhookSubscriptionWithSecret> {
+  async update(ctx: RequestContext, id: string, body: InputOf<typeof updateWebhookInput>, options: WriteOptions = {}): Promise<WebhookSubscriptionWithSecret> {
     this.gate(ctx, 'webhooks:write');
     const input = parseInput(updateWebhookInput, body);
     // DNS before the transaction: a slow resolver must not hold the database's write lock.

@@ -9,6 +9,7 @@ import { groupRoutes } from './groups.ts';
 import { insightRoutes } from './insights.ts';
 import { locationRoutes } from './locations.ts';
 import { meRoutes } from './me.ts';
+import { openApiRoutes } from './openapi.ts';
 import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
@@ -28,5 +29,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   eventRoutes(routes, lectern);
   enrollmentRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
+  openApiRoutes(routes);
   return routes.finalize();
 }

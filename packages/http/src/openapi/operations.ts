@@ -1,0 +1,269 @@
+/**
+ * The description of every route, keyed exactly as the route is registered (`METHOD /path/:id`).
+ * A route registered without an entry here fails test/http/openapi.test.ts, which lists it: add
+ * its line in the area's block below. Schemas are the ones the services validate and shape with,
+ * so the description cannot say one thing while the server does another.
+ */
+import {
+  apiTokenSchema,
+  assignmentRouteActions,
+  assignmentSchema,
+  channelSchema,
+  contentSummarySchema,
+  contentTypeViewSchemas,
+  createAssignmentInput,
+  createChannelInput,
+  createContentInputs,
+  createEnrollmentInput,
+  createEventInput,
+  createGroupInput,
+  createLocationInput,
+  createSavedReportInput,
+  createSeriesInput,
+  createTokenInput,
+  createUserInput,
+  createWebhookInput,
+  deliveryAttemptSchema,
+  dropInput,
+  enrollmentActions,
+  enrollmentSchema,
+  eventViewSchema,
+  facilitatorsInput,
+  facilitatorsSchema,
+  feedbackInput,
+  groupSchema,
+  insightKinds,
+  jobItemSchema,
+  jobSchema,
+  meSchema,
+  locationSchema,
+  mediaStatusReportInput,
+  membershipInput,
+  progressInput,
+  replaceMembershipInput,
+  replaceTagsInput,
+  savedReportSchema,
+  seriesViewSchema,
+  tagsInput,
+  updateAssignmentInput,
+  updateChannelInput,
+  updateContentInputs,
+  updateEventInput,
+  updateGroupInput,
+  updateSavedReportInput,
+  updateSeriesInput,
+  updateUserInput,
+  updateWebhookInput,
+  userSchema,
+  webhookSubscriptionSchema,
+  webhookSubscriptionWithSecretSchema,
+  type Scope,
+} from '@lectern/core';
+import { z } from 'zod';
+import { typeCollections } from '../routes/content.ts';
+import type { Method } from '../router.ts';
+
+export interface OperationSpec {
+  summary: string;
+  /** the section of the reference page (and of docs/*.md's links) */
+  tag: string;
+  /** the token scope the route requires; `token` for any valid token; `null` for routes open without one */
+  scope: Scope | 'token' | null;
+  request?: z.ZodType;
+  /** the success status and body; `list` wraps the schema in the `{data, meta}` page envelope */
+  response: { status: number; schema?: z.ZodType; list?: boolean; etag?: boolean; alsoStatuses?: number[] };
+  /** probes answer before rate limiting, so without its headers */
+  rateLimited?: false;
+}
+
+export type OperationKey = `${Method} ${string}`;
+
+const anyObject = z.object({}).passthrough();
+const bulkBody = (key: string, item: z.ZodType) => z.object({ [key]: z.array(item).min(1) });
+const batchItems = z.object({ items: z.array(z.object({ public_id: z.string() })).min(1) });
+// SyncBatchResult (core/shared/sync-batch.ts) is a TypeScript interface; this mirrors it
+const batchResult = z.object({
+  data: z.object({
+    succeeded: z.array(z.object({ public_id: z.string(), index: z.number().int() })),
+    failed: z.array(z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string(), request_id: z.string() }).passthrough() })),
+  }),
+  meta: z.object({ total: z.number().int(), succeeded_count: z.number().int(), failed_count: z.number().int() }),
+});
+/** a synchronous batch: 200 all succeeded, 207 some did (same body), 422 none did */
+const batch = (spec: OperationSpec): OperationSpec => ({ ...spec, response: { ...spec.response, alsoStatuses: [207] } });
+const tagsResult = z.object({ data: z.array(z.string()) });
+
+const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
+  jobItems: (summary: string): OperationSpec => ({ summary, tag, scope, response: { status: 200, schema: jobItemSchema, list: true } }),
+  list: (summary: string): OperationSpec => ({ summary, tag, scope, response: { status: 200, schema, list: true } }),
+  get: (summary: string): OperationSpec => ({ summary, tag, scope, response: { status: 200, schema, etag: true } }),
+  write: (summary: string, request: z.ZodType | undefined, status = 200, body: z.ZodType | null = schema): OperationSpec => ({
+    summary,
+    tag,
+    scope: scope.replace(':read', ':write') as Scope,
+    ...(request ? { request } : {}),
+    response: { status, ...(body ? { schema: body } : {}), etag: status !== 204 && body === schema },
+  }),
+});
+
+function* userOperations(): Generator<[OperationKey, OperationSpec]> {
+  const users = resource('Users', 'users:read', userSchema);
+  yield ['POST /api/v2/users/bulk', users.write('Create users in bulk (a job)', bulkBody('users', createUserInput), 202, jobSchema)];
+  yield ['GET /api/v2/users/bulk/:id', { ...users.get('A bulk user job'), response: { status: 200, schema: jobSchema } }];
+  yield ['GET /api/v2/users/bulk/:id/items', users.jobItems('The per-item results of a bulk user job')];
+  yield ['GET /api/v2/users', users.list('List users')];
+  yield ['POST /api/v2/users', users.write('Create a user', createUserInput, 201)];
+  yield ['GET /api/v2/users/:id', users.get('Get a user')];
+  yield ['PATCH /api/v2/users/:id', users.write('Update a user', updateUserInput)];
+}
+
+function* groupOperations(): Generator<[OperationKey, OperationSpec]> {
+  const groups = resource('Groups', 'groups:read', groupSchema);
+  yield ['GET /api/v2/groups', groups.list('List groups')];
+  yield ['POST /api/v2/groups', groups.write('Create a group', createGroupInput, 201)];
+  yield ['GET /api/v2/groups/:id', groups.get('Get a group')];
+  yield ['PATCH /api/v2/groups/:id', groups.write('Update a group', updateGroupInput)];
+  yield ['DELETE /api/v2/groups/:id', groups.write('Delete a group', undefined, 204, null)];
+  yield ['GET /api/v2/groups/:id/members', { ...groups.list('List a group’s members'), response: { status: 200, schema: userSchema, list: true } }];
+  for (const relation of ['members', 'owners']) {
+    yield [`POST /api/v2/groups/:id/${relation}`, groups.write(`Add ${relation}`, membershipInput)];
+    yield [`DELETE /api/v2/groups/:id/${relation}`, groups.write(`Remove ${relation}`, membershipInput)];
+    yield [`PUT /api/v2/groups/:id/${relation}`, groups.write(`Replace the ${relation}`, replaceMembershipInput)];
+  }
+}
+
+function* tokenOperations(): Generator<[OperationKey, OperationSpec]> {
+  const tokens = resource('API tokens', 'tokens:read', apiTokenSchema);
+  yield ['GET /api/v2/api-tokens', tokens.list('List API tokens')];
+  yield ['POST /api/v2/api-tokens', tokens.write('Issue an API token (its secret is shown once)', createTokenInput, 201, apiTokenSchema.extend({ token: z.string() }))];
+  yield ['GET /api/v2/api-tokens/:id', tokens.get('Get an API token')];
+  yield ['DELETE /api/v2/api-tokens/:id', tokens.write('Revoke an API token', undefined, 204, null)];
+}
+
+function* contentOperations(): Generator<[OperationKey, OperationSpec]> {
+  const items = resource('Content', 'content:read', contentSummarySchema);
+  yield ['POST /api/v2/content-items/bulk/archive', batch(items.write('Archive items (per-item results)', batchItems, 200, batchResult))];
+  yield ['POST /api/v2/content-items/bulk/unarchive', batch(items.write('Unarchive items (per-item results)', batchItems, 200, batchResult))];
+  const bulkTags = batchItems.extend({ tags: z.array(z.string()).min(1) });
+  yield ['POST /api/v2/content-items/bulk/tags', batch(items.write('Add tags to items', bulkTags, 200, batchResult))];
+  yield ['DELETE /api/v2/content-items/bulk/tags', batch(items.write('Remove tags from items', bulkTags, 200, batchResult))];
+  yield ['PUT /api/v2/content-items/bulk/tags', batch(items.write('Replace the tags of items', batchItems.extend({ tags: z.array(z.string()) }), 200, batchResult))];
+  yield ['GET /api/v2/content-items', items.list('List content items of every type')];
+  yield ['GET /api/v2/content-items/:id', items.get('Get a content item')];
+  yield ['PATCH /api/v2/content-items/:id', items.write('Update the shared fields of an item', z.object({}).passthrough())];
+  yield ['DELETE /api/v2/content-items/:id', items.write('Delete a content item', undefined, 204, null)];
+  yield ['GET /api/v2/content-items/:id/tags', { ...items.get('An item’s tags'), response: { status: 200, schema: tagsResult } }];
+  yield ['POST /api/v2/content-items/:id/media-status', items.write('Report media processing status', mediaStatusReportInput, 200, anyObject)];
+  yield ['POST /api/v2/content-items/:id/tags', items.write('Add tags', tagsInput, 200, tagsResult)];
+  yield ['DELETE /api/v2/content-items/:id/tags', items.write('Remove tags', tagsInput, 200, tagsResult)];
+  yield ['PUT /api/v2/content-items/:id/tags', items.write('Replace the tags', replaceTagsInput, 200, tagsResult)];
+  for (const [path, type] of typeCollections) {
+    const typed = resource('Content', 'content:read', contentTypeViewSchemas[type]);
+    yield [`GET /api/v2/${path}`, typed.list(`List ${path}`)];
+    yield [`POST /api/v2/${path}`, typed.write(`Create a ${type}`, createContentInputs[type], 201)];
+    yield [`GET /api/v2/${path}/:id`, typed.get(`Get a ${type}`)];
+    yield [`PATCH /api/v2/${path}/:id`, typed.write(`Update a ${type}`, updateContentInputs[type])];
+  }
+  const channels = resource('Channels', 'content:read', channelSchema);
+  yield ['GET /api/v2/channels', channels.list('List channels')];
+  yield ['POST /api/v2/channels', channels.write('Create a channel', createChannelInput, 201)];
+  yield ['GET /api/v2/channels/:id', channels.get('Get a channel')];
+  yield ['PATCH /api/v2/channels/:id', channels.write('Update a channel', updateChannelInput)];
+}
+
+function* assignmentOperations(): Generator<[OperationKey, OperationSpec]> {
+  const assignments = resource('Assignments', 'assignments:read', assignmentSchema);
+  yield ['POST /api/v2/assignments/bulk', assignments.write('Create assignments in bulk (a job)', bulkBody('assignments', createAssignmentInput), 202, jobSchema)];
+  yield ['GET /api/v2/assignments/bulk/:id', { ...assignments.get('A bulk assignment job'), response: { status: 200, schema: jobSchema } }];
+  yield ['GET /api/v2/assignments/bulk/:id/items', assignments.jobItems('The per-item results of a bulk assignment job')];
+  yield ['GET /api/v2/assignments', assignments.list('List assignments')];
+  yield ['POST /api/v2/assignments', assignments.write('Assign content (201 new, 200 an existing active one)', createAssignmentInput, 201)];
+  yield ['GET /api/v2/assignments/:id', assignments.get('Get an assignment')];
+  yield ['PATCH /api/v2/assignments/:id', assignments.write('Update an assignment', updateAssignmentInput)];
+  yield ['DELETE /api/v2/assignments/:id', assignments.write('Delete an assignment', undefined, 204, null)];
+  yield ['POST /api/v2/assignments/:id/progress', assignments.write('Record progress', progressInput)];
+  yield ['POST /api/v2/assignments/:id/feedback', assignments.write('Leave feedback', feedbackInput)];
+  for (const action of assignmentRouteActions) {
+    yield [`POST /api/v2/assignments/:id/${action}`, assignments.write(`Action: ${action}`, action === 'drop' ? dropInput : undefined)];
+  }
+  for (const kind of insightKinds) {
+    yield [`GET /api/v2/insights/assignments/${kind}`, { summary: `Assignment insight: ${kind}`, tag: 'Insights', scope: 'insights:read', response: { status: 200, schema: anyObject } }];
+  }
+}
+
+function* eventOperations(): Generator<[OperationKey, OperationSpec]> {
+  const kinds = [
+    ['/api/v2/events', 'Events', eventViewSchema, createEventInput, updateEventInput, 'events'],
+    ['/api/v2/event-series', 'Event series', seriesViewSchema, createSeriesInput, updateSeriesInput, 'event_series'],
+  ] as const;
+  for (const [base, tag, view, create, update, key] of kinds) {
+    const events = resource(tag, 'events:read', view);
+    yield [`PATCH ${base}/bulk`, events.write('Update in bulk (a job)', bulkBody(key, update), 202, jobSchema)];
+    yield [`GET ${base}/bulk/:id`, { ...events.get('A bulk update job'), response: { status: 200, schema: jobSchema } }];
+    yield [`GET ${base}/bulk/:id/items`, events.jobItems('The per-item results of a bulk update job')];
+    yield [`GET ${base}`, events.list(`List ${tag.toLowerCase()}`)];
+    yield [`POST ${base}`, events.write('Create', create, 201)];
+    yield [`GET ${base}/:id`, events.get('Get one')];
+    yield [`PATCH ${base}/:id`, events.write('Update', update)];
+    yield [`DELETE ${base}/:id`, events.write('Delete', undefined, 204, null)];
+    yield [`GET ${base}/:id/facilitators`, { ...events.get('The facilitators'), response: { status: 200, schema: facilitatorsSchema, etag: true } }];
+    yield [`PUT ${base}/:id/facilitators`, { ...events.write('Replace the facilitators', facilitatorsInput), response: { status: 200, schema: facilitatorsSchema, etag: true } }];
+  }
+  const locations = resource('Locations', 'events:read', locationSchema);
+  yield ['GET /api/v2/locations', locations.list('List locations')];
+  yield ['POST /api/v2/locations', locations.write('Create a location', createLocationInput, 201)];
+  yield ['GET /api/v2/locations/:id', locations.get('Get a location')];
+  const enrollments = resource('Enrollments', 'enrollments:read', enrollmentSchema);
+  yield ['POST /api/v2/enrollments/bulk', enrollments.write('Enroll in bulk (a job)', bulkBody('enrollments', createEnrollmentInput), 202, jobSchema)];
+  yield ['GET /api/v2/enrollments/bulk/:id', { ...enrollments.get('A bulk enrollment job'), response: { status: 200, schema: jobSchema } }];
+  yield ['GET /api/v2/enrollments/bulk/:id/items', enrollments.jobItems('The per-item results of a bulk enrollment job')];
+  yield ['GET /api/v2/enrollments', enrollments.list('List enrollments')];
+  yield ['POST /api/v2/enrollments', enrollments.write('Enroll (201 new, 200 an existing active one)', createEnrollmentInput, 201)];
+  yield ['GET /api/v2/enrollments/:id', enrollments.get('Get an enrollment')];
+  for (const action of enrollmentActions) yield [`POST /api/v2/enrollments/:id/${action}`, enrollments.write(`Action: ${action}`, undefined)];
+}
+
+function* reportOperations(): Generator<[OperationKey, OperationSpec]> {
+  const reports = resource('Saved reports', 'reports:read', savedReportSchema);
+  yield ['GET /api/v2/saved-reports', reports.list('List saved reports')];
+  yield ['POST /api/v2/saved-reports', reports.write('Save a report', createSavedReportInput, 201)];
+  yield ['GET /api/v2/saved-reports/:id', reports.get('Get a saved report')];
+  yield ['PATCH /api/v2/saved-reports/:id', reports.write('Update a saved report', updateSavedReportInput)];
+  yield ['DELETE /api/v2/saved-reports/:id', reports.write('Delete a saved report', undefined, 204, null)];
+  yield ['GET /api/v2/saved-reports/:id/results', { ...reports.list('Run a saved report'), response: { status: 200, schema: anyObject, list: true } }];
+}
+
+function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
+  const base = '/public_api/v2/webhooks';
+  const hooks = resource('Webhooks', 'webhooks:read', webhookSubscriptionWithSecretSchema);
+  yield [`GET ${base}/event-catalog`, { ...hooks.get('The event types'), response: { status: 200, schema: anyObject } }];
+  yield [`GET ${base}`, { ...hooks.list('List subscriptions'), response: { status: 200, schema: webhookSubscriptionSchema, list: true } }];
+  yield [`POST ${base}`, hooks.write('Subscribe', createWebhookInput, 201)];
+  yield [`GET ${base}/:id`, hooks.get('Get a subscription')];
+  yield [`PATCH ${base}/:id`, hooks.write('Update a subscription', updateWebhookInput)];
+  yield [`DELETE ${base}/:id`, hooks.write('Delete a subscription', undefined, 204, null)];
+  yield [`POST ${base}/:id/rotate-secret`, hooks.write('Rotate the signing secret', undefined)];
+  yield [`POST ${base}/:id/test`, hooks.write('Send a test event', undefined, 202, z.object({ event_id: z.string() }))];
+  yield [`GET ${base}/:id/deliveries`, { ...hooks.get('Delivery attempts (cursor pages)'), response: { status: 200, schema: z.object({ data: z.array(deliveryAttemptSchema) }).passthrough() } }];
+}
+
+/** `/healthz` and `/readyz` answer before the route table (http/src/routes/probes.ts); described all the same. */
+export const probeOperations: ReadonlyMap<string, OperationSpec> = new Map([
+  ['GET /healthz', { summary: 'The process serves', tag: 'Meta', scope: null, rateLimited: false, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
+  ['GET /readyz', { summary: 'The process serves and the database takes requests (503 otherwise)', tag: 'Meta', scope: null, rateLimited: false, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
+] satisfies Array<[OperationKey, OperationSpec]>);
+
+function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
+  yield ['GET /api/v2/openapi.json', { summary: 'This description (OpenAPI 3.1)', tag: 'Meta', scope: null, response: { status: 200, schema: anyObject } }];
+  yield ['GET /api/v2/me', { summary: 'Who the caller is and what its token allows', tag: 'Users', scope: 'token', response: { status: 200, schema: meSchema } }];
+  yield* userOperations();
+  yield* groupOperations();
+  yield* tokenOperations();
+  yield* contentOperations();
+  yield* assignmentOperations();
+  yield* eventOperations();
+  yield* reportOperations();
+  yield* webhookOperations();
+}
+
+export const operations: ReadonlyMap<string, OperationSpec> = new Map(describedOperations());

@@ -1,0 +1,35 @@
+/**
+ * Compile-time checks of the embedding API, type-checked by `npm run typecheck` and never run.
+ * Each `@ts-expect-error` fails the type-check if the line below it starts compiling, so inputs
+ * typed back to `unknown` (or looser) break the build.
+ */
+import type { Lectern, RequestContext } from '@lectern/core';
+
+export async function embeddingApiIsTyped(lectern: Lectern, app: RequestContext): Promise<void> {
+  const ada = await lectern.users.create(app, { email: 'ada@example.com', name: 'Ada', role: 'organizer' });
+
+  // @ts-expect-error a misspelt field is not accepted
+  await lectern.users.create(app, { emial: 'ada@example.com', name: 'Ada' });
+  // @ts-expect-error a field of the wrong type is not accepted
+  await lectern.users.create(app, { email: 'ada@example.com', name: 42 });
+  // @ts-expect-error an unknown role is not accepted
+  await lectern.users.create(app, { email: 'ada@example.com', name: 'Ada', role: 'owner' });
+  // @ts-expect-error PATCH bodies are typed too
+  await lectern.groups.update(app, ada.public_id, { nmae: 'Pioneers' });
+
+  // create-or-get answers `{ <resource>, created }`; a plain create answers the resource itself
+  const course = await lectern.content.create(app, 'course', { title: 'Analytical engines' });
+  const { assignment, created } = await lectern.assignments.create(app, { user_id: ada.public_id, content_item_id: course.public_id });
+  const isNew: boolean = created;
+  void isNew;
+
+  // actions without a body take no argument
+  await lectern.assignments.act(app, assignment.public_id, 'complete');
+  // @ts-expect-error a bodiless action refuses stray fields
+  await lectern.assignments.act(app, assignment.public_id, 'complete', { note: 'early' });
+
+  // bulk submissions are wrapped in their key, each item typed like a single create
+  // @ts-expect-error the wrapper key is checked
+  await lectern.users.bulkCreate(app, { user: [{ email: 'b@example.com', name: 'B' }] });
+  await lectern.users.bulkCreate(app, { users: [{ email: 'b@example.com', name: 'B' }] });
+}
