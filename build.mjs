@@ -23,6 +23,10 @@ const common = {
   conditions: ['source'],
   sourcemap: 'linked',
   logLevel: 'warning',
+  // the libraries are ES modules that resolve their own files with import.meta.url; CommonJS has
+  // __filename instead
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
 // The libraries: tsc -b follows the project references (core → storage → http) and skips
@@ -61,7 +65,12 @@ if (process.argv.includes('--sea')) {
       main: bundle,
       output: blob,
       disableExperimentalSEAWarning: true,
-      assets: { 'better_sqlite3.node': join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node') },
+      assets: {
+        'better_sqlite3.node': join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+        // the API reference page's viewer (packages/cli/src/sea-assets.ts)
+        'swagger-ui-bundle.js': join(root, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js'),
+        'swagger-ui.css': join(root, 'node_modules/swagger-ui-dist/swagger-ui.css'),
+      },
     }),
   );
   execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });

@@ -52,6 +52,10 @@ describe('single executable', () => {
       const response = await fetch(`${url}/api/v2/users/`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal(response.status, 200);
       assert.equal(((await response.json()) as { data: Array<{ role: string }> }).data[0]!.role, 'admin');
+      // the API reference page's viewer travels inside the executable too
+      const viewer = await fetch(`${url}/api/v2/docs/swagger-ui-bundle.js`);
+      assert.equal(viewer.status, 200);
+      assert.deepEqual(Buffer.from(await viewer.arrayBuffer()), readFileSync(join(repoRoot, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')));
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));

@@ -17,6 +17,7 @@ import type { Reply } from './reply.ts';
 import { requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
+import type { ViewerFileSource } from './api-reference/reference-page.ts';
 import { probeRoutes } from './routes/probes.ts';
 
 export interface HttpLogger extends ErrorLogger {
@@ -29,6 +30,8 @@ export interface AppOptions {
   logger?: HttpLogger;
   /** origins whose pages may call the API from a browser (`*`: any); none by default */
   corsOrigins?: readonly string[];
+  /** the API reference page's viewer files; from the installed swagger-ui-dist by default */
+  viewerFiles?: ViewerFileSource;
 }
 
 /** A request refused before it reached the pipeline: unparseable, too slow, or missing `Host`. */
@@ -94,7 +97,7 @@ const expectationProblem = (expect: string | undefined) =>
   expect !== undefined && expect.trim().toLowerCase() !== '100-continue' ? `The expectation '${expect}' cannot be met.` : undefined;
 
 export function createApp(lectern: Lectern, options: AppOptions = {}): App {
-  const routes = registerRoutes(new RouteTable(), lectern);
+  const routes = registerRoutes(new RouteTable(), lectern, options.viewerFiles ? { viewerFiles: options.viewerFiles } : {});
   const probes = probeRoutes(lectern);
   const limiter = new FixedWindowRateLimiter(options.rateLimit ?? { limit: 600, windowSeconds: 60 });
   const cors = new CorsPolicy(options.corsOrigins);
@@ -114,9 +117,10 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       ...cors.headers(headerValue(request.headers, 'origin'), extra.preflightAllow),
       'X-Request-Id': request.requestId,
     };
-    const body = reply.body !== undefined && reply.status !== 204 && reply.status !== 304 ? JSON.stringify(reply.body) : null;
+    const json = reply.body !== undefined && reply.status !== 204 && reply.status !== 304 ? JSON.stringify(reply.body) : null;
+    const body = reply.content?.data ?? json;
     if (body !== null) {
-      headers['Content-Type'] = 'application/json; charset=utf-8';
+      headers['Content-Type'] = reply.content?.type ?? 'application/json; charset=utf-8';
       headers['Content-Length'] = String(Buffer.byteLength(body));
     }
     logger?.info(

@@ -10,3 +10,4 @@ export { RouteTable, type RouteContext, type RouteHandler } from './router.ts';
 export { buildOpenApiDocument, undescribedRoutes, type OpenApiDocument } from './openapi/document.ts';
 export { probeOperations } from './openapi/operations.ts';
 export { registerRoutes } from './routes/index.ts';
+export { viewerFiles, type ViewerFile, type ViewerFileSource } from './api-reference/reference-page.ts';

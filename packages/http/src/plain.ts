@@ -18,8 +18,8 @@ export interface PlainRequest {
 export interface PlainResponse {
   status: number;
   headers: Record<string, string>;
-  /** serialised JSON, or null for 204/304 */
-  body: string | null;
+  /** serialised JSON (or a page and its files, for the API reference), null for 204/304 */
+  body: string | Buffer | null;
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;

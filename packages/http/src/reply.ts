@@ -6,12 +6,20 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** a body that is not JSON (the API reference page and its files), sent as is */
+  content?: { type: string; data: string | Buffer };
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 export const accepted = (body: unknown): Reply => ({ status: 202, body });
 export const noContent = (): Reply => ({ status: 204 });
+/** A 200 with a body of another media type than JSON. */
+export const document = (type: string, data: string | Buffer, headers: Record<string, string> = {}): Reply => ({
+  status: 200,
+  content: { type, data },
+  headers,
+});
 
 /**
  * A single resource with its strong ETag; on a read (200), 304 with no body when `If-None-Match`

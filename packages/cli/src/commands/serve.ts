@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { createApp, listen } from '@lectern/http';
 import type { Logger } from 'pino';
 import { createLogger } from '../logger.ts';
+import { seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
@@ -46,10 +47,12 @@ async function serve(settings: ServeSettings): Promise<void> {
     jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger });
+  const viewerFiles = await seaViewerFiles();
   const app = createApp(lectern, {
     rateLimit: { limit: settings.rate_limit, windowSeconds: settings.rate_limit_window },
     logger,
     corsOrigins: settings.cors_origins ?? [],
+    ...(viewerFiles ? { viewerFiles } : {}),
   });
   const listening = await listen(app, {
     port: settings.port,

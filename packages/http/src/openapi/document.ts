@@ -82,12 +82,12 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
   if (spec.response.etag && method === 'get') parameters.push({ name: 'If-None-Match', in: 'header', schema: { type: 'string' } });
   if (spec.response.etag && method !== 'get') parameters.push({ name: 'If-Match', in: 'header', schema: { type: 'string' } });
 
-  const { status, schema, list, etag, alsoStatuses = [] } = spec.response;
+  const { status, schema, list, etag, alsoStatuses = [], mediaType = 'application/json' } = spec.response;
   const body = schema ? embedded(responseSchema(schema)) : undefined;
   const success: Json = {
     description: spec.summary,
     headers: { ...headersOf(spec), ...(etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}) },
-    ...(body ? { content: { 'application/json': { schema: list ? pageEnvelope(body) : body } } } : {}),
+    ...(body ? { content: { [mediaType]: { schema: list ? pageEnvelope(body) : body } } } : {}),
   };
   const responses: Record<string, Json> = { [String(status)]: success, ...errorResponses(spec, method) };
   for (const other of alsoStatuses) responses[String(other)] = success;

@@ -71,7 +71,7 @@ export interface OperationSpec {
   scope: Scope | 'token' | null;
   request?: z.ZodType;
   /** the success status and body; `list` wraps the schema in the `{data, meta}` page envelope */
-  response: { status: number; schema?: z.ZodType; list?: boolean; etag?: boolean; alsoStatuses?: number[] };
+  response: { status: number; schema?: z.ZodType; list?: boolean; etag?: boolean; alsoStatuses?: number[]; mediaType?: string };
   /** probes answer before rate limiting, so without its headers */
   rateLimited?: false;
 }
@@ -255,6 +255,11 @@ export const probeOperations: ReadonlyMap<string, OperationSpec> = new Map([
 
 function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield ['GET /api/v2/openapi.json', { summary: 'This description (OpenAPI 3.1)', tag: 'Meta', scope: null, response: { status: 200, schema: anyObject } }];
+  const referenceFile = (summary: string, mediaType: string): OperationSpec => ({ summary, tag: 'Meta', scope: null, response: { status: 200, schema: z.string(), mediaType } });
+  yield ['GET /api/v2/docs', referenceFile('This description as a browsable page', 'text/html')];
+  yield ['GET /api/v2/docs/reference.js', referenceFile("The page's start-up script", 'text/javascript')];
+  yield ['GET /api/v2/docs/swagger-ui-bundle.js', referenceFile("The page's viewer (Swagger UI)", 'text/javascript')];
+  yield ['GET /api/v2/docs/swagger-ui.css', referenceFile("The viewer's style sheet", 'text/css')];
   yield ['GET /api/v2/me', { summary: 'Who the caller is and what its token allows', tag: 'Users', scope: 'token', response: { status: 200, schema: meSchema } }];
   yield* userOperations();
   yield* groupOperations();

@@ -10,12 +10,20 @@ import { insightRoutes } from './insights.ts';
 import { locationRoutes } from './locations.ts';
 import { meRoutes } from './me.ts';
 import { openApiRoutes } from './openapi.ts';
+import { apiReferenceRoutes } from './api-reference.ts';
+import type { ViewerFileSource } from '../api-reference/reference-page.ts';
+import { installedViewerFiles } from '../api-reference/viewer-files.ts';
 import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
 
+export interface RouteOptions {
+  /** where the API reference page's viewer files come from; the installed package by default */
+  viewerFiles?: ViewerFileSource;
+}
+
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
-export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable {
+export function registerRoutes(routes: RouteTable, lectern: Lectern, options: RouteOptions = {}): RouteTable {
   meRoutes(routes, lectern);
   userRoutes(routes, lectern);
   groupRoutes(routes, lectern);
@@ -30,5 +38,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern): RouteTable
   enrollmentRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
   openApiRoutes(routes);
+  apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());
   return routes.finalize();
 }
