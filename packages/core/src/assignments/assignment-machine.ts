@@ -169,12 +169,19 @@ export function conflictFor(state: AssignmentState, action: AssignmentAction): A
 export const canTransition = (state: AssignmentState, action: AssignmentAction): boolean =>
   conflictFor(state, action) === null;
 
-/** 'Outstanding' means not completed, not dropped, not exempted (spec, assignment rules). */
-export const isOutstanding = (state: AssignmentState): boolean => state === 'not_started' || state === 'in_progress';
+/**
+ * 'Outstanding' means not completed, not dropped, not exempted: the states still owed. Storage
+ * builds its overdue SQL from this list (assignments/assignment-repository.ts `overdueSql`), so the
+ * list and `isOverdue` below are the one statement of the rule.
+ */
+export const outstandingStates = ['not_started', 'in_progress'] as const satisfies readonly AssignmentState[];
+
+export const isOutstanding = (state: AssignmentState): boolean => (outstandingStates as readonly AssignmentState[]).includes(state);
 
 /**
- * decisions §4: `due_date` strictly before today (UTC) on an outstanding assignment. Both dates are
- * `YYYY-MM-DD`, which compare correctly as strings; the caller passes today so tests need no clock.
+ * Overdue: `due_date` strictly before today (UTC) on an outstanding assignment (docs/assignments.md).
+ * Both dates are `YYYY-MM-DD`, which compare correctly as strings; the caller passes today so tests
+ * need no clock.
  */
 export function isOverdue(assignment: { state: AssignmentState; due_date: string | null }, todayUtc: string): boolean {
   return assignment.due_date !== null && assignment.due_date < todayUtc && isOutstanding(assignment.state);

@@ -14,6 +14,7 @@ import type {
   TrackItemStatus,
   TrackNode,
 } from '@lectern/core';
+import { outstandingStates } from '@lectern/core';
 import { visibleTo } from '../content/content-repository.ts';
 import type { AssignmentsTable, Database } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
@@ -118,12 +119,14 @@ function toRecord(row: AssignmentRow): AssignmentRecord {
 }
 
 /**
- * Overdue per decisions §4. The state list is literal SQL, not bound values, so that SQLite can
- * match it against the partial index `assignments_overdue_idx`.
+ * Core's overdue rule (`isOverdue`, over `outstandingStates`) as SQL on the assignment aliased `a`:
+ * the one place storage states it, for the list filter, the report field and the insight. The
+ * state list is literal SQL, not bound values, so that SQLite can match it against the partial
+ * index `assignments_overdue_idx`; the states are constants of core, never input.
  */
-const OUTSTANDING = sql<SqlBool>`a.state in ('not_started', 'in_progress')`;
-export function overdueSql(eb: AnyEb, today: string): Expression<SqlBool> {
-  return eb.and([eb('a.due_date', '<', today), OUTSTANDING]);
+const OUTSTANDING_STATES = sql.raw(outstandingStates.map((state) => `'${state}'`).join(', '));
+export function overdueSql(today: string): Expression<SqlBool> {
+  return sql<SqlBool>`(a.due_date < ${today} and a.state in (${OUTSTANDING_STATES}))`;
 }
 
 /**
@@ -145,7 +148,7 @@ export function assignmentRqlFields(today: string): RqlSqlFields {
     score: rqlColumn('a.score'),
     is_success: rqlColumn('a.is_success'),
     due_date: rqlColumn('a.due_date'),
-    is_overdue: flag(sql<SqlBool>`a.due_date < ${today} AND ${OUTSTANDING}`),
+    is_overdue: flag(overdueSql(today)),
     started_at: rqlColumn('a.started_at'),
     completed_datetime: rqlColumn('a.completed_datetime'),
     dropped_at: rqlColumn('a.dropped_at'),
@@ -175,10 +178,8 @@ function listDefinition(today: string): ListDefinition {
       state: (eb, value) => eb('a.state', 'in', value as string[]),
       content_type: (eb, value) =>
         eb('a.content_id', 'in', eb.selectFrom('content_items as tf').select('tf.id').where('tf.content_type', 'in', value as string[])),
-      is_overdue: (eb, value) =>
-        value === true
-          ? overdueSql(eb, today)
-          : eb.or([eb('a.due_date', 'is', null), eb('a.due_date', '>=', today), sql<SqlBool>`a.state not in ('not_started', 'in_progress')`]),
+      // with a due date the rule is never NULL, so NOT is its exact complement
+      is_overdue: (eb, value) => (value === true ? overdueSql(today) : eb.or([eb('a.due_date', 'is', null), eb.not(overdueSql(today))])),
     },
     ranges: { due_date: 'a.due_date', created: 'a.created' },
     ordering: { created: 'a.created', modified: 'a.modified', due_date: 'a.due_date' },

@@ -62,7 +62,7 @@ export class InsightRepository implements InsightStore {
 
   async overdueByState(filter: InsightFilter, today: string): Promise<Partial<Record<'not_started' | 'in_progress', number>>> {
     const rows = await this.assignments(filter)
-      .where((eb) => overdueSql(eb, today))
+      .where(overdueSql(today))
       .select(['a.state', (eb) => eb.fn.countAll<number>().as('n')])
       .groupBy('a.state')
       .execute();
