@@ -47,7 +47,7 @@ function valueText(field: RqlField, value: unknown): string {
   return String(value);
 }
 
-/** One comparison on one field, in one of the forms rql.md allows. */
+/** One comparison on one field, in one of the forms docs/rql.md allows. */
 function leafArb(catalogue: RqlCatalogue, rows: readonly unknown[]): fc.Arbitrary<string> {
   const leaves = Object.entries(catalogue.fields).map(([name, field]) => {
     const seen = valuesOf(rows, name, field);

@@ -282,7 +282,7 @@ describe('assignments', () => {
   });
 
   describe('state machine over HTTP', () => {
-    // the spec's table, its 409 table and decisions §4, written out again as the client sees them
+    // the spec's table, its 409 table and docs/assignments.md, written out again as the client sees them
     const table: Record<string, Record<string, string>> = {
       not_started: { complete: 'completed', drop: 'dropped', exempt: 'exempted', 'undo-complete': '409 not_completed', 'undo-exempt': '409 not_exempted' },
       in_progress: { complete: 'completed', drop: 'dropped', exempt: 'exempted', 'undo-complete': '409 not_completed', 'undo-exempt': '409 not_exempted' },

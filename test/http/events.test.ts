@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { lastSequence, outboxAfter } from '../helpers/outbox.ts';
 import { expectError, expectFieldError, startServer, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
 
-/** decisions §5, in order. */
+/** The event fields of docs/events.md, in order. */
 const eventKeys = [
   'public_id',
   'name',
@@ -233,7 +233,7 @@ describe('events, event series and locations', () => {
   });
 
   describe('inheritance on POST /events/', () => {
-    it('returns the event shape of decisions §5', async () => {
+    it('returns the event shape of docs/events.md', async () => {
       const event = await createEvent();
       assert.deepEqual(Object.keys(event), eventKeys);
       assert.equal(event.content_type, 'event');

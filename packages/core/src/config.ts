@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Default retry delays (seconds) after a failed webhook attempt: decisions §9. */
+/** Default retry delays (seconds) after a failed webhook attempt (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export const lecternConfigSchema = z.object({

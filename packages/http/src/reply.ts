@@ -53,7 +53,7 @@ export function withValidators(
 
 /**
  * A synchronous batch: 200 when every item succeeded, 207 when some did, 422 when none did. The
- * 422 keeps the batch shape and adds the usual `error` member, so both contracts hold (decisions §3).
+ * 422 keeps the batch shape and adds the usual `error` member, so both contracts hold (docs/content.md).
  */
 export function batchReply(result: SyncBatchResult, requestId: string): Reply {
   const { succeeded_count: succeeded, failed_count: failed, total } = result.meta;

@@ -17,7 +17,7 @@ import {
   type AssignmentState,
 } from './assignment-machine.ts';
 
-// Written out by hand from the spec's state table, its 409 table and decisions §4, deliberately
+// Written out by hand from the spec's state table, its 409 table and docs/assignments.md, deliberately
 // not derived from the implementation's table: 'x → y (event)' is allowed, a bare code is a 409.
 type Expected = { next: AssignmentState; event: string; stamps: Record<string, string> } | { code: string };
 const ok = (next: AssignmentState, event: string, stamps: Record<string, string> = {}): Expected => ({ next, event, stamps });

@@ -1,6 +1,6 @@
 /**
  * The assignment lifecycle (spec "States and transitions › Assignment", the state-specific 409
- * table, decisions §4) as ONE table, so the HTTP actions, learner progress, enrollments and bulk
+ * table, docs/assignments.md) as ONE table, so the HTTP actions, learner progress, enrollments and bulk
  * jobs cannot drift apart. Everything here is pure: callers pass `now` in and persist the result.
  *
  * Decisions where the specification is silent (mirrored in the reply to the lead):
@@ -16,7 +16,7 @@
  *   actions, and completing or dropping an exempted assignment). `started_at` records the first
  *   engagement: progress sets it when it is still null and nothing ever clears it; the admin
  *   actions (`complete`, `exempt`, …) do not invent an engagement that never happened.
- * - `undo-complete` restores the progress held before completion (decisions §4), which needs
+ * - `undo-complete` restores the progress held before completion (docs/assignments.md), which needs
  *   one internal column, `progress_before_completion`; it falls back to 0 when absent.
  */
 import { conflict, fieldError, type ErrorCode } from '../shared/errors.ts';
@@ -72,7 +72,7 @@ const ENGAGE: TimestampEffects = { started_at: 'set_if_null' };
 
 /**
  * The whole lifecycle. A 409 row of the specification names the states in which an action fails;
- * per decisions §4 the action is allowed from every other state.
+ * as docs/assignments.md says, the action is allowed from every other state.
  */
 export const assignmentTransitions: Readonly<Record<AssignmentState, Readonly<Record<AssignmentAction, Cell>>>> = {
   not_started: {
@@ -253,7 +253,7 @@ export interface ProgressReport {
 }
 
 /**
- * Learner engagement (decisions §4): moves not_started to in_progress and sets `started_at`;
+ * Learner engagement (docs/assignments.md): moves not_started to in_progress and sets `started_at`;
  * progress 1.0 on completable content auto-completes through the same `complete` transition the
  * action uses, emitting `assignment.completed` instead of `assignment.updated`. Throws 409 on
  * dropped/completed and 422 on `progress` outside 0..1.

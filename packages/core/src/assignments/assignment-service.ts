@@ -38,7 +38,7 @@ import { followItems, isDone } from './track-progress.ts';
 export const ASSIGNMENTS_JOB = 'assignments';
 export const MAX_BULK_ASSIGNMENTS = 200;
 
-/** What learners (role `user`) may do to their own assignments (decisions §1). */
+/** What learners (role `user`) may do to their own assignments (docs/api.md). */
 type LearnerOperation = 'create' | 'drop' | 'progress' | 'feedback';
 const learnerMay = new Set<string>(['create', 'drop', 'progress', 'feedback'] satisfies LearnerOperation[]);
 
@@ -135,7 +135,7 @@ export class AssignmentService {
     });
   }
 
-  /** `POST /assignments/<id>/progress/`: learner engagement (decisions §4). */
+  /** `POST /assignments/<id>/progress/`: learner engagement (docs/assignments.md). */
   async progress(ctx: RequestContext, publicId: string, body: InputOf<typeof progressInput>, options: WriteOptions = {}): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(progressInput, body);

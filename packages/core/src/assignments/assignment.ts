@@ -1,5 +1,5 @@
 /**
- * Assignments (spec "Assignment", decisions §4): the API shape, the request bodies and the list
+ * Assignments (spec "Assignment", docs/assignments.md): the API shape, the request bodies and the list
  * spec. The lifecycle itself lives in assignment-machine.ts.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Which items assigning a track also assigns (decisions §4): every item of the track, and of the
+ * Which items assigning a track also assigns (docs/assignments.md): every item of the track, and of the
  * tracks and scheduled tracks it holds, recursively. Pure, over a graph the store loads in one query.
  *
  * Decisions where the specification is silent:

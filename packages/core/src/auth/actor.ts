@@ -36,7 +36,7 @@ export function authorize(actor: Actor, scope: Scope): void {
   }
 }
 
-/** Role `user`: limited to its own records and to the content it may see (decisions §1). */
+/** Role `user`: limited to its own records and to the content it may see (docs/api.md). */
 export const isLearner = (actor: Actor): actor is Extract<Actor, { kind: 'user' }> => actor.kind === 'user' && actor.role === 'user';
 
 export const isAdmin = (actor: Actor): boolean => actor.kind === 'system' || actor.role === 'admin';

@@ -1,4 +1,4 @@
-/** Scope names and the grants of each role (decisions §1). */
+/** Scope names and the grants of each role (docs/api.md). */
 import { z } from 'zod';
 
 export const scopes = [

@@ -1,5 +1,5 @@
 /**
- * Content items (decisions §3): ten content types sharing one summary shape, each with a few
+ * Content items (docs/content.md): ten content types sharing one summary shape, each with a few
  * type-specific fields. Events and event series are content items too; their own fields and
  * endpoints belong to the events area, which extends what is declared here.
  */
@@ -111,7 +111,7 @@ export function typeViewOf(record: ContentRecord): ContentTypeView {
 
 export const tagNamesField = () => z.array(tagField()).max(MAX_TAGS_PER_WRITE);
 
-/** Fields every content type accepts on create and update (decisions §3). */
+/** Fields every content type accepts on create and update (docs/content.md). */
 const sharedWritableFields = {
   name: nameField(),
   description: descriptionField(),

@@ -9,7 +9,7 @@ export function viewerFor(actor: Actor): ContentViewer {
   return isLearner(actor) ? { memberId: actor.userId } : { memberId: null };
 }
 
-/** Tag names match exactly (decisions §3), so normalising only trims (the schema did) and drops repeats. */
+/** Tag names match exactly (docs/content.md), so normalising only trims (the schema did) and drops repeats. */
 export const distinctTagNames = (names: readonly string[]): string[] => [...new Set(names)];
 
 /** The tag set after an add, remove (names not attached are ignored) or replace. */

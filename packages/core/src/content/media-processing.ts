@@ -1,5 +1,5 @@
 /**
- * Media processing results (decisions §3): the media host reports that a video, or an event's or
+ * Media processing results (docs/content.md): the media host reports that a video, or an event's or
  * event series' recording, finished processing; subscribers get the `MediaProcessingOut` object.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * Enrollment decisions (spec "States and transitions › Enrollment", the 409 table, decisions §5).
+ * Enrollment decisions (spec "States and transitions › Enrollment", the 409 table, docs/events.md).
  * Pure: the caller loads counts and the user's active enrollment in the same transaction that
  * writes the result, and passes `now` in.
  *
@@ -14,7 +14,7 @@
  *   non-empty wait list does not persist and a newcomer cannot jump the queue.
  * - undo-checkin of anything but a checked-in enrollment is 409 `not_checked_in`; that covers
  *   dropped and waitlisted ones, which can never be checked in.
- * - Undoing a check-in sends the owned assignment back to `not_started` (decisions §5), not to
+ * - Undoing a check-in sends the owned assignment back to `not_started` (docs/events.md), not to
  *   `in_progress` as the assignment's own undo-complete would: an event's assignment has no
  *   partial engagement to return to.
  */

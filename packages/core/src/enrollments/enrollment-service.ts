@@ -154,7 +154,7 @@ export class EnrollmentService {
   }
 
   /**
-   * The assignment a new enrollment owns (decisions §5), starting at not_started. The user may
+   * The assignment a new enrollment owns (docs/events.md), starting at not_started. The user may
    * already have one for the event: a dropped one (from an earlier enrollment, or dropped on its
    * own) is history, so it is deleted and a fresh one created; any other is taken over as it is.
    */

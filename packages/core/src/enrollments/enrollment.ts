@@ -1,5 +1,5 @@
 /**
- * Enrollments (spec "Enrollment", decisions §5): a user's seat, or place on the wait list, for one
+ * Enrollments (spec "Enrollment", docs/events.md): a user's seat, or place on the wait list, for one
  * attendance method of one event. The decisions themselves are pure (enrollment-rules.ts).
  */
 import { z } from 'zod';
@@ -36,7 +36,7 @@ export interface EnrollmentRecord {
   view: Enrollment;
 }
 
-/** Also the item of `POST /enrollments/bulk/` (decisions §6). */
+/** Also the item of `POST /enrollments/bulk/` (docs/assignments.md). */
 export const createEnrollmentInput = z.strictObject({
   user_id: publicIdField(),
   event_id: publicIdField(),

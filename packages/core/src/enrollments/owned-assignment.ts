@@ -1,5 +1,5 @@
 /**
- * How an enrollment moves the assignment it owns (decisions §5): enrolling leaves it not_started,
+ * How an enrollment moves the assignment it owns (docs/events.md): enrolling leaves it not_started,
  * check-in completes it, undoing the check-in sends it back to not_started, dropping drops it.
  * Everything goes through the assignment machine's one table, so the timestamps and events are
  * exactly what the assignment routes would produce; only undo-check-in lands on `not_started`

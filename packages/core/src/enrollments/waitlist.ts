@@ -1,5 +1,5 @@
 /**
- * Promotion from the wait list (decisions §5): whenever a seat of a method may have freed — a drop
+ * Promotion from the wait list (docs/events.md): whenever a seat of a method may have freed — a drop
  * of an enrolled enrollment, an event PATCH that raised a limit — the oldest waitlisted
  * enrollments of that method take the free seats, in the same transaction, each recording
  * `enrollment.enrolled`. Because it always runs where seats free up, a free seat and a non-empty

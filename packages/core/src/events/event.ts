@@ -1,5 +1,5 @@
 /**
- * Events and event series (spec "Event series", "Event", decisions §5). Both are content items
+ * Events and event series (spec "Event series", "Event", docs/events.md). Both are content items
  * (types `event` and `event_type`): their name, description, tags, channel, visibility and archive
  * state live on the content row; what is theirs alone — location, attendance modes, limits,
  * markdown body, links, cover, facilitators and, for events, timeslots — is declared here.
@@ -52,7 +52,7 @@ export const noEnrollments = (): EnrollmentCounts => ({
 
 const namedRefSchema = z.object({ public_id: z.string(), name: z.string() });
 
-/** `GET /events/<id>/` and the payload of `event.*` webhook events, in the order decisions §5 lists. */
+/** `GET /events/<id>/` and the payload of `event.*` webhook events, in the order docs/events.md lists. */
 export const eventViewSchema = z.object({
   public_id: z.string(),
   name: z.string(),
@@ -264,7 +264,7 @@ const eventUpdateFields = {
 export const updateEventInput = z.strictObject(eventUpdateFields).partial();
 export type EventWrite = z.output<typeof updateEventInput>;
 
-/** One item of `PATCH /events/bulk/` (decisions §6): any PATCH field but timeslots, named by `public_id`. */
+/** One item of `PATCH /events/bulk/` (docs/assignments.md): any PATCH field but timeslots, named by `public_id`. */
 export const bulkEventItemInput = z.strictObject({
   ...optional(eventUpdateFields),
   public_id: publicIdField(),

@@ -1,5 +1,5 @@
 /**
- * Facilitators of an event or series (decisions §5): one organizer, co-organizers and presenters.
+ * Facilitators of an event or series (docs/events.md): one organizer, co-organizers and presenters.
  *
  * Decisions where the specification is silent:
  * - `PUT …/facilitators/` replaces all three roles; a role left out of the body becomes empty.

@@ -1,5 +1,5 @@
 /**
- * Locations (decisions §5): where events happen and, through their IANA zone, how an event's
+ * Locations (docs/events.md): where events happen and, through their IANA zone, how an event's
  * wall-clock timeslots become instants. The one resource the API names by an integer id.
  */
 import { z } from 'zod';
@@ -16,7 +16,7 @@ export const createLocationInput = z.strictObject({
 });
 
 /**
- * No PATCH or DELETE [spec-gap: decisions list GET and POST only]: a location's zone fixes the
+ * No PATCH or DELETE [the specification lists GET and POST only]: a location's zone fixes the
  * instants of every event held there, and keeping it immutable keeps those instants true.
  */
 export const locationListSpec = {

@@ -21,7 +21,7 @@ import { resolveFacilitators } from './facilitators.ts';
 /**
  * `/event-series/`: the templates events are scheduled from (content type `event_type`). A series
  * has no timeslots or enrollments of its own; its edits never reach existing events (rule 5), and
- * deleting it leaves its events, which read `event_series: null` from then on (decisions §5).
+ * deleting it leaves its events, which read `event_series: null` from then on (docs/events.md).
  */
 export class EventSeriesService extends EventLikeService<SeriesView, SeriesWrite> {
   constructor(deps: ServiceDeps, items: EventItems, jobs: JobEngine) {

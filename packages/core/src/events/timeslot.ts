@@ -1,5 +1,5 @@
 /**
- * Timeslots (spec "Timeslot", decisions §5): the sessions of an event. A client sends a wall-clock
+ * Timeslots (spec "Timeslot", docs/events.md): the sessions of an event. A client sends a wall-clock
  * `starts_at` and an ISO-8601 `duration`; Lectern stores the wall clock as sent (normalised) and the
  * true instants computed in the event location's zone, so lists can filter and sort by instant.
  *

@@ -1,5 +1,5 @@
 /**
- * Timeslot times (decisions §5). A timeslot's `starts_at` is a local wall-clock time in the event
+ * Timeslot times (docs/events.md). A timeslot's `starts_at` is a local wall-clock time in the event
  * location's zone written with a `Z` ("labeled as UTC"); the true instants are exposed separately
  * as `starts_at_utc` / `ends_at_utc`. Built on `Intl` only, so the zone data is the runtime's ICU.
  *
@@ -17,7 +17,7 @@
  *   sessions across a change an hour too long or short, and could land the end in a gap.
  * - Because of the first rule, a wall-clock start inside a gap is reported in its normalised form
  *   (03:30 rather than the 02:30 sent), so `starts_at` and `starts_at_utc` name the same moment.
- * - No location means the wall clock is UTC (decisions §5): pass `null` or `'UTC'`.
+ * - No location means the wall clock is UTC (docs/events.md): pass `null` or `'UTC'`.
  * - Years are limited to 1000–9999 so every value keeps the four-digit ISO form.
  */
 
@@ -193,7 +193,7 @@ export function timeslotTimes(
 }
 
 /**
- * An event's span over its timeslots (decisions §5: min start, max end). Compared by instant, not
+ * An event's span over its timeslots (docs/events.md: min start, max end). Compared by instant, not
  * by wall clock, which orders wrongly inside a DST overlap; the wall clock of the winner is kept.
  */
 export function eventSpan(slots: readonly TimeslotTimes[]): TimeslotTimes {

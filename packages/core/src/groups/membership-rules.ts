@@ -1,4 +1,4 @@
-/** Pure rules of the membership operations (decisions §2). */
+/** Pure rules of the membership operations (docs/api.md). */
 import { fieldError } from '../shared/errors.ts';
 import type { GroupRelation, MembershipOperation } from './group.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The arithmetic and response shapes of the assignment insights (spec "Insight shapes",
- * decisions §7). The store aggregates (counts per state, per rating, …); these builders turn the
+ * docs/assignments.md). The store aggregates (counts per state, per rating, …); these builders turn the
  * counts into the exact bodies, so every route rounds the same way.
  *
  * Decisions where the specification is silent:

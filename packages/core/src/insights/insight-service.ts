@@ -1,5 +1,5 @@
 /**
- * The five assignment insights (decisions §7). Each answer is one aggregate query in the store;
+ * The five assignment insights (docs/assignments.md). Each answer is one aggregate query in the store;
  * insight-math.ts turns the counts into the exact bodies.
  */
 import { authorize, type RequestContext } from '../auth/actor.ts';

@@ -1,4 +1,4 @@
-/** Bulk async jobs (spec "Bulk async job", "Bulk async jobs (common rules)", decisions §6). */
+/** Bulk async jobs (spec "Bulk async job", "Bulk async jobs (common rules)", docs/assignments.md). */
 import { z } from 'zod';
 import type { Actor } from '../auth/actor.ts';
 import { scopes, roles } from '../auth/scopes.ts';
@@ -107,6 +107,6 @@ export interface JobRecord {
 
 /**
  * The request envelope of a bulk submit: `{<key>: [item, …]}` with 1..max items. Items are not
- * validated here: a bad item fails on its own while the job runs (decisions §6).
+ * validated here: a bad item fails on its own while the job runs (docs/assignments.md).
  */
 export const bulkEnvelope = (key: string, max: number) => z.strictObject({ [key]: z.array(z.unknown()).min(1).max(max) });

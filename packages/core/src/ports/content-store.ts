@@ -4,7 +4,7 @@ import type { ListNarrowing } from './list-narrowing.ts';
 
 /**
  * Whose eyes a read is for. `memberId` null sees every item that is not deleted (admins,
- * organizers, the system); a user id applies the role-`user` visibility rule of decisions §3.
+ * organizers, the system); a user id applies the role-`user` visibility rule of docs/content.md.
  */
 export interface ContentViewer {
   memberId: number | null;

@@ -1,7 +1,7 @@
 import type { AssignmentState } from '../assignments/assignment-machine.ts';
 
 /**
- * The insight filters of decisions §7, with references as public ids (a well-formed id that
+ * The insight filters of docs/assignments.md "Insights", with references as public ids (a well-formed id that
  * names nothing matches nothing) and the `created` range as inclusive ISO bounds.
  */
 export interface InsightFilter {

@@ -1,7 +1,7 @@
 /**
  * The RQL field catalogue of each resource a saved report can run over, derived from the zod schema
  * of the resource's GET shape so that a field added to a response is a report property too
- * (rql.md "Fields"): every scalar field, the scalar fields of each object it references one level
+ * (docs/rql.md "Fields"): every scalar field, the scalar fields of each object it references one level
  * deep (`manager.email`), and arrays as lists (`tags`; `groups.name` for a list of objects).
  *
  * The SQL side of each catalogue is a field mapping beside the resource's list query in storage;

@@ -1,5 +1,5 @@
 /**
- * Saved reports (decisions §8): a named RQL filter over one resource, run through `/results/`.
+ * Saved reports (docs/reports.md): a named RQL filter over one resource, run through `/results/`.
  */
 import { z } from 'zod';
 import type { ListSpec } from '../shared/list-query.ts';

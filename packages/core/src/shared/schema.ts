@@ -1,4 +1,4 @@
-/** Field schemas shared by every area, carrying the string limits of decisions §0. */
+/** Field schemas shared by every area, carrying the string limits of docs/api.md. */
 import { z } from 'zod';
 import { isUuid } from './ids.ts';
 import { parseDate, parseDatetime } from './time.ts';

@@ -35,7 +35,7 @@ export const createUserInput = z.strictObject({
 export type CreateUserInput = z.input<typeof createUserInput>;
 
 /**
- * An item of `POST /users/bulk/` (decisions §1, §6): the bulk import also takes `regular`, the
+ * An item of `POST /users/bulk/` (docs/api.md, docs/assignments.md): the bulk import also takes `regular`, the
  * specification's sample role, as an alias of `user`.
  */
 export const bulkUserItem = z

@@ -1,6 +1,6 @@
 /**
  * What one attempt means for its delivery and its endpoint: success, a retry and when, or the end;
- * and whether the endpoint must be disabled (decisions §9). Pure: the worker supplies the facts.
+ * and whether the endpoint must be disabled (docs/webhooks.md). Pure: the worker supplies the facts.
  */
 import type { DeliveryState } from './webhook-delivery.ts';
 import { parseRetryAfter, retryDelaySeconds, shouldDisableEndpoint } from './retry-schedule.ts';

@@ -1,5 +1,5 @@
 /**
- * The subscribable webhook events (spec "Event types", decisions §9): one catalogue, read by the
+ * The subscribable webhook events (spec "Event types", docs/webhooks.md): one catalogue, read by the
  * event-catalog endpoint, by subscription validation (wildcard expansion) and by code that emits.
  */
 

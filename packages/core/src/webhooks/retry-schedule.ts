@@ -1,5 +1,5 @@
 /**
- * When to retry a failed delivery and when to give up on an endpoint (decisions §9).
+ * When to retry a failed delivery and when to give up on an endpoint (docs/webhooks.md).
  * Pure arithmetic: the delivery worker supplies attempts, statuses and times.
  */
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../config.ts';

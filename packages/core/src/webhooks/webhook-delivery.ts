@@ -1,5 +1,5 @@
 /**
- * Deliveries and their attempts (decisions §9). A delivery is one event owed to one endpoint; every
+ * Deliveries and their attempts (docs/webhooks.md). A delivery is one event owed to one endpoint; every
  * try at sending it is an attempt, and the deliveries route lists attempts, newest first.
  */
 import { z } from 'zod';
@@ -57,7 +57,7 @@ export function parseAttemptQuery(params: QueryParams): AttemptQuery {
 
 /**
  * Turning an endpoint off ends what it still owes: re-enabling resumes with new events only
- * (decisions §9). Pings are kept, since they are delivered to inactive endpoints by design.
+ * (docs/webhooks.md). Pings are kept, since they are delivered to inactive endpoints by design.
  */
 export async function cancelOwedDeliveries(tx: Stores, endpointId: number): Promise<void> {
   await tx.webhookDeliveries.cancelPending(endpointId, PING_EVENT_TYPE);

@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signing (decisions §9): the sender signs `{id}.{timestamp}.{raw body}` with
+ * Standard Webhooks signing (docs/webhooks.md): the sender signs `{id}.{timestamp}.{raw body}` with
  * HMAC-SHA256 keyed by the base64-decoded secret; receivers verify with `verifyWebhook`.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Webhook subscriptions (spec "Webhook subscription", decisions §9): the API shapes, the stored
+ * Webhook subscriptions (spec "Webhook subscription", docs/webhooks.md): the API shapes, the stored
  * record, the create/update bodies and the list spec.
  */
 import { z } from 'zod';

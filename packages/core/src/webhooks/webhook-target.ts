@@ -1,5 +1,5 @@
 /**
- * Webhook target policy (spec "Subscribing" 4, decisions §9): the service must never be usable to
+ * Webhook target policy (spec "Subscribing" 4, docs/webhooks.md): the service must never be usable to
  * reach its own network, so targets are https on publicly routable addresses only. The check runs at
  * registration and again before each delivery, since DNS can change between the two.
  */

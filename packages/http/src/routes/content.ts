@@ -2,7 +2,7 @@ import type { ContentType, Lectern, TagOperation } from '@lectern/core';
 import { batchReply, noContent, ok, withEtag } from '../reply.ts';
 import type { RouteHandler, RouteTable } from '../router.ts';
 
-/** Each content type's own collection (decisions §3); events and event series get theirs from the events area. */
+/** Each content type's own collection (docs/content.md); events and event series get theirs from the events area. */
 export const typeCollections: ReadonlyArray<readonly [path: string, type: ContentType]> = [
   ['articles', 'article'],
   ['videos', 'video'],

@@ -59,7 +59,7 @@ const contentColumns = [
 ] as const;
 
 /**
- * What role `user` may see (decisions §3), as SQL on the item aliased `alias`: not hidden, not
+ * What role `user` may see (docs/content.md), as SQL on the item aliased `alias`: not hidden, not
  * archived, and either without access groups or in a live group the user is a member of. An item
  * whose access groups were all deleted stays restricted: deleting a group must not publish content.
  */

@@ -101,7 +101,7 @@ const eventRqlFields: RqlSqlFields = {
 };
 
 const eventJoins: ListJoins = {
-  // a deleted series no longer names its events (decisions §5), as in records()
+  // a deleted series no longer names its events (docs/events.md), as in records()
   s: (query) => query.leftJoin('content_items as s', (join) => join.onRef('s.id', '=', 'ed.series_id').on('s.deleted_at', 'is', null)),
   l: (query) => query.leftJoin('locations as l', 'l.id', 'ed.location_id'),
   ch: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id'),
@@ -218,7 +218,7 @@ export class EventRepository implements EventStore {
     const contents = new Map((await this.content.findByIds(ids, everyItem)).map((record) => [record.id, record]));
     const details = await this.db
       .selectFrom('event_details as ed')
-      // a deleted series no longer names its events (decisions §5)
+      // a deleted series no longer names its events (docs/events.md)
       .leftJoin('content_items as s', (join) => join.onRef('s.id', '=', 'ed.series_id').on('s.deleted_at', 'is', null))
       .leftJoin('locations as l', 'l.id', 'ed.location_id')
       .selectAll('ed')

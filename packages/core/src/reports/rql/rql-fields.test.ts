@@ -34,7 +34,7 @@ function rejects(expression: string, position: number, reason: RegExp) {
   );
 }
 
-describe('validateRql: the examples of rql.md', () => {
+describe('validateRql: the examples of docs/rql.md', () => {
   for (const expression of [
     'and(eq(state,completed),ilike(user.email,*@example.com))',
     'or(eq(state,not_started),eq(state,in_progress))',

@@ -202,7 +202,7 @@ describe('parseRql: ordering', () => {
   });
 });
 
-describe('parseRql: every example of rql.md', () => {
+describe('parseRql: every example of docs/rql.md', () => {
   const examples: Record<string, string> = {
     'and(eq(state,completed),ilike(user.email,*@example.com))': 'and(eq(state,"completed"),ilike(user.email,"*@example.com"))',
     'or(eq(state,not_started),eq(state,in_progress))': 'or(eq(state,"not_started"),eq(state,"in_progress"))',

@@ -1,5 +1,5 @@
 /**
- * Parser for the RQL dialect of saved reports (spec: rql.md), written by hand rather than with a
+ * Parser for the RQL dialect of saved reports (docs/rql.md), written by hand rather than with a
  * grammar tool so that every error names the exact character and says what would have been valid.
  *
  * Grammar (no whitespace is skipped: spaces belong to values only, as in lib-rql):
