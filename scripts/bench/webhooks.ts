@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   };
 
   // warm-up: connections, statement cache, JIT
-  for (let i = 0; i < 50; i++) await lectern.storage.transaction((tx) => lectern.events.record(tx, { type: 'article.updated', object }));
+  for (let i = 0; i < 50; i++) await lectern.storage.transaction((tx) => lectern.outbox.record(tx, { type: 'article.updated', object }));
   await waitForArrivals(50 * subscriptionCount);
 
   // 1. throughput: events recorded in transactions of 50, as fast as the database takes them
@@ -128,7 +128,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < eventCount; i += 50) {
     const size = Math.min(50, eventCount - i);
     await lectern.storage.transaction((tx) =>
-      lectern.events.record(tx, ...Array.from({ length: size }, () => ({ type: 'article.updated', object }))),
+      lectern.outbox.record(tx, ...Array.from({ length: size }, () => ({ type: 'article.updated', object }))),
     );
   }
   const recordedIn = wallClock() - started;
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const startedAt = new Map<string, number>();
   for (let i = 0; i < latencyCount; i++) {
     const t0 = wallClock();
-    const [event] = await lectern.storage.transaction((tx) => lectern.events.record(tx, { type: 'article.updated', object }));
+    const [event] = await lectern.storage.transaction((tx) => lectern.outbox.record(tx, { type: 'article.updated', object }));
     startedAt.set(event!.id, t0);
     await sleep(10);
   }

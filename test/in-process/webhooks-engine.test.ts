@@ -36,7 +36,7 @@ async function close(lectern: Lectern) {
 }
 
 const record = (lectern: Lectern, ...events: Array<{ type: string; object: unknown }>) =>
-  lectern.storage.transaction((tx) => lectern.events.record(tx, ...events));
+  lectern.storage.transaction((tx) => lectern.outbox.record(tx, ...events));
 
 const subscribe = (lectern: Lectern, path: string, events: string[], extra: Record<string, unknown> = {}) =>
   lectern.webhooks.create(lectern.context(), { url: receiver.url(path), events, ...extra });

@@ -13,6 +13,7 @@ export * from './shared/list-query.ts';
 export * from './shared/schema.ts';
 export * from './shared/validation.ts';
 export * from './shared/sync-batch.ts';
+export * from './shared/write-options.ts';
 
 export * from './ports/storage.ts';
 export * from './ports/user-store.ts';
@@ -59,6 +60,7 @@ export * from './webhooks/webhook-signature.ts';
 export * from './webhooks/webhook-target.ts';
 export * from './webhooks/retry-schedule.ts';
 export * from './webhooks/event-catalog.ts';
+export * from './content/content-types.ts';
 export * from './webhooks/webhook-subscription.ts';
 export * from './webhooks/webhook-delivery.ts';
 export * from './webhooks/webhook-service.ts';

@@ -55,7 +55,8 @@ export class Lectern {
   readonly storage: Storage;
   readonly clock: Clock;
   readonly ids: IdGenerator;
-  readonly events: EventRecorder;
+  /** records webhook events in the transaction of the change (the transactional outbox) */
+  readonly outbox: EventRecorder;
   readonly users: UserService;
   readonly groups: GroupService;
   readonly tokens: TokenService;
@@ -73,7 +74,7 @@ export class Lectern {
   private readonly deliveryEngine: DeliveryEngine | undefined;
   readonly locations: LocationService;
   readonly eventSeries: EventSeriesService;
-  /** `/events/` (`events` is the webhook event recorder) */
+  /** `/events/`: the scheduled events (as opposed to webhook events, recorded by `outbox`) */
   readonly scheduledEvents: EventService;
   readonly enrollments: EnrollmentService;
   readonly savedReports: SavedReportService;
@@ -84,12 +85,12 @@ export class Lectern {
     this.storage = options.storage;
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? randomIds;
-    this.events = new EventRecorder(this.clock, this.ids);
+    this.outbox = new EventRecorder(this.clock, this.ids);
     const deps: ServiceDeps = {
       storage: this.storage,
       clock: this.clock,
       ids: this.ids,
-      events: this.events,
+      outbox: this.outbox,
       config: this.config,
     };
     this.jobs = new JobEngine(deps, this.config.jobs);
@@ -108,7 +109,7 @@ export class Lectern {
         storage: this.storage,
         clock: this.clock,
         ids: this.ids,
-        events: this.events,
+        outbox: this.outbox,
         config: this.config.webhooks,
         ...(options.logger ? { logger: options.logger } : {}),
       });

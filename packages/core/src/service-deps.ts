@@ -9,6 +9,7 @@ export interface ServiceDeps {
   storage: Storage;
   clock: Clock;
   ids: IdGenerator;
-  events: EventRecorder;
+  /** records webhook events in the transaction of the change (the transactional outbox) */
+  outbox: EventRecorder;
   config: LecternConfig;
 }

@@ -15,7 +15,7 @@ import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
 import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import {
   assignmentListSpec,
   assignmentView,
@@ -211,7 +211,7 @@ export class AssignmentService {
       created: nowIso(this.deps.clock),
     });
     const record = (await tx.assignments.findById(id))!;
-    await this.deps.events.record(tx, { type: 'assignment.created', object: assignmentView(record, this.today()) });
+    await this.deps.outbox.record(tx, { type: 'assignment.created', object: assignmentView(record, this.today()) });
     // one more item to do lowers the progress of a started track that holds it
     await this.followTracks(tx, record, false);
     return { record, created: true };
@@ -239,7 +239,7 @@ export class AssignmentService {
   /** Inside the caller's transaction: deletes the assignment and records `assignment.deleted`; no checks. */
   async deleteInTx(tx: Stores, record: AssignmentRecord): Promise<void> {
     await tx.assignments.softDelete(record.id, nowIso(this.deps.clock));
-    await this.deps.events.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
+    await this.deps.outbox.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
     // an item no longer assigned no longer counts for the tracks holding it
     await this.followTracks(tx, record, false);
   }
@@ -340,7 +340,7 @@ export class AssignmentService {
   ): Promise<AssignmentRecord> {
     await tx.assignments.update(current.id, { ...changes, modified: nowIso(this.deps.clock) });
     const after = (await tx.assignments.findById(current.id))!;
-    await this.deps.events.record(tx, { type: eventType, object: assignmentView(after, this.today()) });
+    await this.deps.outbox.record(tx, { type: eventType, object: assignmentView(after, this.today()) });
     if (changes.state !== undefined || changes.progress !== undefined) {
       await this.followTracks(tx, after, isDone(current.data.state) && !isDone(after.data.state));
     }

@@ -7,7 +7,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import { channelListSpec, createChannelInput, updateChannelInput, type Channel, type ChannelRecord } from './channel.ts';
 
 /** Channels are part of the content catalogue: the content scopes govern them. */

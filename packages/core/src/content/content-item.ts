@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { ListSpec } from '../shared/list-query.ts';
 import { dateField, descriptionField, MAX_TAG_LENGTH, nameField, publicIdField, tagField, urlField } from '../shared/schema.ts';
-import { contentTypes, type ContentType } from '../webhooks/event-catalog.ts';
+import { contentTypes, type ContentType } from './content-types.ts';
 
 export { contentTypes, type ContentType };
 export const contentTypeSchema = z.enum(contentTypes);

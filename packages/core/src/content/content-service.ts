@@ -11,7 +11,7 @@ import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { batchItemsField, runSyncBatch, type SyncBatchResult } from '../shared/sync-batch.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import { contentTypeEventPrefix, type ContentLifecycleAction } from '../webhooks/event-catalog.ts';
 import {
   contentListSpec,
@@ -249,12 +249,12 @@ export class ContentService {
     // the typed payload is read before the row disappears from reads
     const events = await this.lifecycleEvents(tx, 'deleted', current);
     await tx.content.softDelete(current.id, nowIso(this.deps.clock));
-    await this.deps.events.record(tx, ...events);
+    await this.deps.outbox.record(tx, ...events);
   }
 
   /** Records `content_item.<action>` with the summary and `<type>.<action>` with the type's own shape. */
   async recordLifecycle(tx: Stores, action: ContentLifecycleAction, record: ContentRecord): Promise<void> {
-    await this.deps.events.record(tx, ...(await this.lifecycleEvents(tx, action, record)));
+    await this.deps.outbox.record(tx, ...(await this.lifecycleEvents(tx, action, record)));
   }
 
   /**

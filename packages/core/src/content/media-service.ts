@@ -45,7 +45,7 @@ export class MediaService {
         mediaDuration: duration,
         modified: nowIso(this.deps.clock),
       });
-      await this.deps.events.record(tx, {
+      await this.deps.outbox.record(tx, {
         type: mediaEventType(contentType, report.status),
         object: mediaProcessingOut(
           { publicId: item.summary.public_id, contentType },

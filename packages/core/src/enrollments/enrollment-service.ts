@@ -15,7 +15,7 @@ import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
 import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import {
   createEnrollmentInput,
   enrollmentListSpec,
@@ -149,7 +149,7 @@ export class EnrollmentService {
     const id = await tx.enrollments.insert({ publicId: this.deps.ids.uuid(), userId: user.id, eventId: event.id, method, status: decision.outcome, created: now });
     await tx.enrollments.update(id, { assignmentId: await this.ownAssignment(tx, user.id, event, id), modified: now });
     const record = (await tx.enrollments.findById(id))!;
-    await this.deps.events.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));
+    await this.deps.outbox.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));
     return { record, created: true };
   }
 
@@ -180,7 +180,7 @@ export class EnrollmentService {
       if (owned && move) await this.assignments.commitLifecycleInTx(tx, owned, move);
     }
     const after = (await tx.enrollments.findById(current.id))!;
-    await this.deps.events.record(tx, ...change.events.map((type) => ({ type, object: after.view })));
+    await this.deps.outbox.record(tx, ...change.events.map((type) => ({ type, object: after.view })));
     const event = change.freesSeat ? await tx.events.findById(current.eventId, everyItem) : undefined;
     // a deleted event has no seats to give
     if (event) await this.waitlist.fillFreedSeats(tx, event, [current.method]);

@@ -28,7 +28,7 @@ export class Waitlist {
         if (!change.changed) continue;
         await tx.enrollments.update(record.id, { status: change.next.status, modified: nowIso(this.deps.clock) });
         const promotedRecord = (await tx.enrollments.findById(record.id))!;
-        await this.deps.events.record(tx, ...change.events.map((type) => ({ type, object: promotedRecord.view })));
+        await this.deps.outbox.record(tx, ...change.events.map((type) => ({ type, object: promotedRecord.view })));
         promoted++;
       }
     }

@@ -7,7 +7,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import type { ListResult, ListSpec, QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import type { EventKind, EventRecord } from './event.ts';
 import type { EventItems } from './event-items.ts';
 import { facilitatorsView, type Facilitators, type facilitatorsInput } from './facilitators.ts';

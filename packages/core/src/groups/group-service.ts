@@ -7,7 +7,7 @@ import { fieldError, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import { userListSpec, type User } from '../users/user.ts';
 import {
   createGroupInput,

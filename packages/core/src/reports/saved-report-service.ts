@@ -9,7 +9,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, readOrdering, readParam, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import { reportResourceDefinitions, type ReportResourceDefinition } from './report-catalogues.ts';
 import { isRqlError } from './rql/rql-error.ts';
 import { compileRql, rqlToFieldError } from './rql/rql-fields.ts';

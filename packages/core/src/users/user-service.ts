@@ -8,6 +8,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { nowIso } from '../shared/clock.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import {
@@ -21,11 +22,6 @@ import {
   type UserRecord,
 } from './user.ts';
 import { assertKeepsAnAdmin, assertManagerAllowed } from './user-rules.ts';
-
-export interface WriteOptions {
-  /** the client's `If-Match` header, checked against the current representation inside the transaction */
-  ifMatch?: string;
-}
 
 export const USERS_JOB = 'users';
 export const MAX_BULK_USERS = 500;

@@ -21,7 +21,8 @@ export interface EngineDeps {
   storage: Storage;
   clock: Clock;
   ids: IdGenerator;
-  events: EventRecorder;
+  /** records webhook events in the transaction of the change (the transactional outbox) */
+  outbox: EventRecorder;
   config: LecternConfig['webhooks'];
   logger?: EngineLogger;
 }
@@ -74,7 +75,7 @@ export class DeliveryEngine {
   /** Resumes what a previous process left in flight, then delivers until stopped. */
   start(): void {
     if (this.unsubscribe || this.stopped) return;
-    this.unsubscribe = this.deps.events.onRecorded(() => this.wake(true));
+    this.unsubscribe = this.deps.outbox.onRecorded(() => this.wake(true));
     void this.deps.storage.webhookDeliveries
       .releaseLeases(nowIso(this.deps.clock))
       .catch((error: unknown) => this.report(error, 'could not release webhook delivery leases; they expire on their own'))

@@ -3,13 +3,13 @@ import { describe, it } from 'node:test';
 import {
   allEventTypes,
   contentTypeEventPrefix,
-  contentTypes,
   eventCatalog,
   expandEventPatterns,
   isEventType,
   isMediaContentType,
   mediaEventType,
 } from './event-catalog.ts';
+import { contentTypes } from '../content/content-types.ts';
 
 const lifecycle = (prefix: string) => ['created', 'updated', 'deleted', 'archived', 'unarchived'].map((a) => `${prefix}.${a}`);
 

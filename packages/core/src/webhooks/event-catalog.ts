@@ -3,20 +3,7 @@
  * event-catalog endpoint, by subscription validation (wildcard expansion) and by code that emits.
  */
 
-/** Every content type, in the specification's order; each is also its event-name prefix. */
-export const contentTypes = [
-  'article',
-  'video',
-  'course',
-  'guide',
-  'event',
-  'event_type',
-  'link',
-  'track',
-  'scheduled_track',
-  'collection',
-] as const;
-export type ContentType = (typeof contentTypes)[number];
+import { contentTypes, type ContentType } from '../content/content-types.ts';
 
 /** `content_type` value → event prefix. They are equal today; emitters go through this so they need not assume it. */
 export const contentTypeEventPrefix: Readonly<Record<ContentType, string>> = Object.freeze(

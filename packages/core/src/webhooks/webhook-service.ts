@@ -7,7 +7,7 @@ import { badRequest, fieldError, LecternError, notFound } from '../shared/errors
 import { assertIfMatch } from '../shared/etag.ts';
 import { parseListQuery, toListResult, type CursorListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import type { WriteOptions } from '../users/user-service.ts';
+import type { WriteOptions } from '../shared/write-options.ts';
 import { eventCatalog, type EventFamilyInfo } from './event-catalog.ts';
 import { cancelOwedDeliveries, parseAttemptQuery, PING_EVENT_TYPE, type DeliveryAttempt } from './webhook-delivery.ts';
 import { generateWebhookSecret } from './webhook-signature.ts';
@@ -110,7 +110,7 @@ export class WebhookService {
     this.gate(ctx, 'webhooks:write');
     return this.deps.storage.transaction(async (tx) => {
       const endpoint = await this.require(tx, id);
-      const [event] = await this.deps.events.record(tx, {
+      const [event] = await this.deps.outbox.record(tx, {
         type: PING_EVENT_TYPE,
         object: { webhook_id: endpoint.view.id, message: 'ping' },
       });
