@@ -21,10 +21,14 @@ describe('examples/webhook-receiver.ts', () => {
   let child: ReturnType<typeof spawn>;
   before(async () => {
     const port = await freePort();
-    child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', new URL('./webhook-receiver.ts', import.meta.url).pathname], {
-      env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', new URL('./webhook-receiver.ts', import.meta.url).pathname],
+      {
+        env: { ...process.env, WEBHOOK_SECRET: secret, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     child.stdout!.on('data', (chunk) => (output += chunk));
     await new Promise<void>((resolve) => child.stdout!.on('data', () => output.includes('Receiving') && resolve()));
     url = `http://127.0.0.1:${port}/webhooks`;
@@ -38,7 +42,13 @@ describe('examples/webhook-receiver.ts', () => {
 
   it('accepts a signed delivery once, and acknowledges a repeat without handling it again', async () => {
     const id = 'msg_0123456789ABCDEFGHJKMNPQRS';
-    const body = JSON.stringify({ id, type: 'article.created', api_version: '2.0', created_at: new Date().toISOString(), data: { object: { name: 'x' } } });
+    const body = JSON.stringify({
+      id,
+      type: 'article.created',
+      api_version: '2.0',
+      created_at: new Date().toISOString(),
+      data: { object: { name: 'x' } },
+    });
     const handledCount = () => output.split(id).length - 1;
     assert.equal((await post(body, webhookHeaders({ secret, id, timestamp: new Date(), body }))).status, 204);
     // the receiver answers first and logs after, so its line may trail the answer

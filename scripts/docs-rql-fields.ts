@@ -32,7 +32,10 @@ export function renderFieldTables(): string {
     if (!definition) continue;
     const { fields, searchable } = definition.catalogue;
     const rows = Object.entries(fields).map(([name, field]) => `| \`${name}\` | ${typeOf(field)} | ${field.nullable ? 'yes' : ''} |`);
-    const search = searchable.length > 0 ? `\`search\` covers ${searchable.map((name) => `\`${name}\``).join(', ')}.` : 'No `search`: the list has none.';
+    const search =
+      searchable.length > 0
+        ? `\`search\` covers ${searchable.map((name) => `\`${name}\``).join(', ')}.`
+        : 'No `search`: the list has none.';
     sections.push([`### \`${resource}\``, '', search, '', '| Property | Type | `null()` |', '|---|---|---|', ...rows].join('\n'));
   }
   return sections.join('\n\n');

@@ -28,9 +28,9 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, LECTERN_TEST: '1' } },
-);
+const result = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, LECTERN_TEST: '1' },
+});
 process.exit(result.status ?? 1);

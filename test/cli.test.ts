@@ -6,7 +6,16 @@ import { ApiClient, lecternBin, runCli, startServer, tempDir, uniqueEmail } from
 
 describe('lectern CLI', () => {
   it('prints help for every command and exits 0', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['migrate', '--help'], ['backup', '--help'], ['tokens', '--help'], ['tokens', 'create', '--help'], ['tokens', 'list', '--help'], ['tokens', 'revoke', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['serve', '--help'],
+      ['migrate', '--help'],
+      ['backup', '--help'],
+      ['tokens', '--help'],
+      ['tokens', 'create', '--help'],
+      ['tokens', 'list', '--help'],
+      ['tokens', 'revoke', '--help'],
+    ]) {
       const result = await runCli(args);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stdout, /Usage: lectern/);
@@ -49,7 +58,23 @@ describe('lectern CLI', () => {
     assert.equal(me.body.data[0].role, 'admin');
 
     const learner = uniqueEmail('learner');
-    const json = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', learner, '--name', 'phone', '--role', 'user', '--scopes', 'content:read,assignments:read', '--expires-at', '2099-01-01T00:00:00Z', '--json']);
+    const json = await runCli([
+      'tokens',
+      'create',
+      '--db',
+      server.dbFile,
+      '--email',
+      learner,
+      '--name',
+      'phone',
+      '--role',
+      'user',
+      '--scopes',
+      'content:read,assignments:read',
+      '--expires-at',
+      '2099-01-01T00:00:00Z',
+      '--json',
+    ]);
     assert.equal(json.code, 0, json.stderr);
     const issued = JSON.parse(json.stdout);
     assert.deepEqual(issued.scopes, ['content:read', 'assignments:read']);
@@ -153,7 +178,10 @@ describe('lectern CLI', () => {
     await server.api.withToken('lpat_' + 'x'.repeat(43)).get('/api/v2/users/');
     await server.waitForOutput(/"status":401/);
     await server.stop();
-    const logLines = server.output().split('\n').filter((line) => line.startsWith('{'));
+    const logLines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'));
     assert.ok(logLines.length >= 3);
     for (const line of logLines) {
       assert.doesNotMatch(line, /lpat_/);

@@ -13,16 +13,20 @@ function sources(dir: string): string[] {
 }
 
 /** `zod`, `@lectern/core` from `zod/v4`, `@lectern/core/ports`; built-ins and relative paths are not packages. */
-const packageOf = (specifier: string) => (specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+const packageOf = (specifier: string) =>
+  specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
 
 for (const name of ['core', 'storage', 'http', 'cli']) {
   it(`@lectern/${name} lists exactly the packages its sources import`, () => {
-    const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+    };
     const used = new Set<string>();
     for (const file of sources(join(repoRoot, 'packages', name, 'src'))) {
       const text = readFileSync(file, 'utf8');
       // import/export statements, dynamic imports, and files resolved from a package at run time (resolve(`pkg/file`))
-      const statements = /^\s*(?:import|export)\b[^;]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(['"]([^'"]+)['"]\)|\bresolve\([`'"]([^`'"$]+)/gm;
+      const statements =
+        /^\s*(?:import|export)\b[^;]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]|\bimport\(['"]([^'"]+)['"]\)|\bresolve\([`'"]([^`'"$]+)/gm;
       for (const match of text.matchAll(statements)) {
         const specifier = match.slice(1).find((group) => group !== undefined);
         if (!specifier || specifier.startsWith('.') || specifier.startsWith('node:')) continue;

@@ -6,11 +6,10 @@ import { repoRoot } from './helpers/server.ts';
 
 describe('examples', () => {
   it('embed-core.ts uses the core without HTTP', () => {
-    const result = spawnSync(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', join(repoRoot, 'examples/embed-core.ts')],
-      { cwd: repoRoot, encoding: 'utf8' },
-    );
+    const result = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', join(repoRoot, 'examples/embed-core.ts')], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+    });
     assert.equal(result.status, 0, result.stderr);
     const output = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
     assert.deepEqual(output.group, { name: 'Pioneers', member_count: 2 });

@@ -19,7 +19,11 @@ import { repoRoot, tempDir } from './helpers/server.ts';
 
 const libraries = ['core', 'storage', 'http'];
 const npm = (cwd: string, args: string[]) =>
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 const versionOf = (packageDir: string) => JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version as string;
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
 
@@ -47,7 +51,11 @@ describe('packed packages in an empty project', { timeout: 240_000 }, () => {
       assert.ok(files.includes('package/dist/index.js'), `${tarball} lacks dist/index.js`);
       assert.ok(files.includes('package/dist/index.d.ts'), `${tarball} lacks dist/index.d.ts`);
       assert.ok(files.includes('package/LICENSE'), `${tarball} lacks LICENSE`);
-      assert.deepEqual(files.filter((file) => /\.test\.|\/src\/|tsbuildinfo/.test(file)), [], tarball);
+      assert.deepEqual(
+        files.filter((file) => /\.test\.|\/src\/|tsbuildinfo/.test(file)),
+        [],
+        tarball,
+      );
     }
     assert.match(readFileSync(join(project, 'node_modules/@lectern/core/LICENSE'), 'utf8'), /^MIT License/);
   });

@@ -55,7 +55,10 @@ describe('single executable', () => {
       // the API reference page's viewer travels inside the executable too
       const viewer = await fetch(`${url}/api/v2/docs/swagger-ui-bundle.js`);
       assert.equal(viewer.status, 200);
-      assert.deepEqual(Buffer.from(await viewer.arrayBuffer()), readFileSync(join(repoRoot, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')));
+      assert.deepEqual(
+        Buffer.from(await viewer.arrayBuffer()),
+        readFileSync(join(repoRoot, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')),
+      );
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));

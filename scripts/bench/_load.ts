@@ -14,7 +14,11 @@ export interface LoadResult {
 }
 
 /** Sends `paths` round-robin over `connections` keep-alive connections for `seconds`. */
-export async function load(url: string, paths: string[], options: { token: string; seconds: number; connections: number }): Promise<LoadResult> {
+export async function load(
+  url: string,
+  paths: string[],
+  options: { token: string; seconds: number; connections: number },
+): Promise<LoadResult> {
   const pool = new Pool(url, { connections: options.connections, pipelining: 1 });
   const latencies: number[] = [];
   let errors = 0;

@@ -30,24 +30,60 @@ const at = (ms: number) => new Date(epoch + ms).toISOString();
 
 // a small deterministic generator, so runs seed the same data
 let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 
 await db.transaction().execute(async (trx) => {
   for (let start = 0; start < USERS; start += 1_000) {
     const rows = [];
     for (let i = start; i < start + 1_000; i++) {
-      rows.push({ public_id: randomIds.uuid(), email: `u${i}@example.com`, email_lower: `u${i}@example.com`, name: `User ${i}`, role: 'user', employee_id: null, is_active: 1, manager_id: null, date_joined: at(i), modified: at(i) });
+      rows.push({
+        public_id: randomIds.uuid(),
+        email: `u${i}@example.com`,
+        email_lower: `u${i}@example.com`,
+        name: `User ${i}`,
+        role: 'user',
+        employee_id: null,
+        is_active: 1,
+        manager_id: null,
+        date_joined: at(i),
+        modified: at(i),
+      });
     }
     await trx.insertInto('users').values(rows).execute();
   }
   const types = ['article', 'video', 'course', 'guide', 'link'];
   const content = [];
   for (let i = 0; i < CONTENT; i++) {
-    content.push({ public_id: randomIds.uuid(), content_type: types[i % types.length]!, name: `Content ${i}`, description: '', is_hidden: 0, is_completable: 1, is_self_assignable: 1, duration_minutes: 10, channel_id: null, url: null, media_asset_id: null, media_status: 'none', starts_on: null, ends_on: null, created: at(i), modified: at(i) });
+    content.push({
+      public_id: randomIds.uuid(),
+      content_type: types[i % types.length]!,
+      name: `Content ${i}`,
+      description: '',
+      is_hidden: 0,
+      is_completable: 1,
+      is_self_assignable: 1,
+      duration_minutes: 10,
+      channel_id: null,
+      url: null,
+      media_asset_id: null,
+      media_status: 'none',
+      starts_on: null,
+      ends_on: null,
+      created: at(i),
+      modified: at(i),
+    });
   }
-  for (let i = 0; i < content.length; i += 500) await trx.insertInto('content_items').values(content.slice(i, i + 500)).execute();
+  for (let i = 0; i < content.length; i += 500)
+    await trx
+      .insertInto('content_items')
+      .values(content.slice(i, i + 500))
+      .execute();
   for (let g = 0; g < 20; g++) {
-    const { id } = await trx.insertInto('groups').values({ public_id: randomIds.uuid(), name: `Group ${g}`, source: 'native', created: at(g), modified: at(g), deleted_at: null }).returning('id').executeTakeFirstOrThrow();
+    const { id } = await trx
+      .insertInto('groups')
+      .values({ public_id: randomIds.uuid(), name: `Group ${g}`, source: 'native', created: at(g), modified: at(g), deleted_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const members = Array.from({ length: 500 }, (_, k) => ({ group_id: id, user_id: 2 + g * 500 + k, relation: 'member', created: at(0) }));
     await trx.insertInto('group_users').values(members).execute();
   }
@@ -110,7 +146,9 @@ await sql`update content_items set
   total_assignments = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id),
   completed_assignments_count = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state = 'completed'),
   rating_sum = (select coalesce(sum(feedback_rating), 0) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state <> 'dropped'),
-  rating_count = (select count(feedback_rating) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state <> 'dropped')`.execute(db);
+  rating_count = (select count(feedback_rating) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state <> 'dropped')`.execute(
+  db,
+);
 const probe = await db
   .selectFrom('assignments as a')
   .innerJoin('users as u', 'u.id', 'a.user_id')
@@ -152,8 +190,14 @@ try {
     return `/api/v2/saved-reports/${((await response.json()) as { public_id: string }).public_id}/results/`;
   };
   await run('report eq(user.email,…)', await report(`eq(user.email,${probe.email})`));
-  await run('report ilike(user.email,…),eq(state,completed)', await report(`ilike(user.email,${probe.email.toUpperCase()}),eq(state,completed)`));
-  await run('report in(content_item.content_type,(video,guide)),state=in_progress', await report('in(content_item.content_type,(video,guide)),state=in_progress'));
+  await run(
+    'report ilike(user.email,…),eq(state,completed)',
+    await report(`ilike(user.email,${probe.email.toUpperCase()}),eq(state,completed)`),
+  );
+  await run(
+    'report in(content_item.content_type,(video,guide)),state=in_progress',
+    await report('in(content_item.content_type,(video,guide)),state=in_progress'),
+  );
   await run('report ilike(user.email,*@example.com) (every row matches)', await report('ilike(user.email,*@example.com)'));
 } finally {
   server.child.kill('SIGTERM');

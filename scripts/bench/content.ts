@@ -30,7 +30,7 @@ const db = storage.db;
 
 // Deterministic pseudo-random numbers, so every run seeds the same catalogue.
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = (n: number) => Math.floor(random() * n);
 const iso = (offsetSeconds: number) => new Date(Date.UTC(2024, 0, 1) + offsetSeconds * 1000).toISOString();
 
@@ -50,13 +50,27 @@ async function seedCatalogue(): Promise<{ learner: Actor; groupId: string; chann
     }
     // the learner belongs to two of the twenty groups; 2000 other people fill the membership table
     for (const groupId of groupIds.slice(0, 2)) {
-      await trx.insertInto('group_users').values({ group_id: groupId, user_id: learnerId, relation: 'member', created: iso(0) }).execute();
+      await trx
+        .insertInto('group_users')
+        .values({ group_id: groupId, user_id: learnerId, relation: 'member', created: iso(0) })
+        .execute();
     }
     for (let u = 0; u < 2000; u++) {
       const email = `member-${u}@example.com`;
       const user = await trx
         .insertInto('users')
-        .values({ public_id: crypto.randomUUID(), email, email_lower: email, name: `Member ${u}`, role: 'user', employee_id: null, is_active: 1, manager_id: null, date_joined: iso(0), modified: iso(0) })
+        .values({
+          public_id: crypto.randomUUID(),
+          email,
+          email_lower: email,
+          name: `Member ${u}`,
+          role: 'user',
+          employee_id: null,
+          is_active: 1,
+          manager_id: null,
+          date_joined: iso(0),
+          modified: iso(0),
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       const memberships = [...new Set([groupIds[pick(GROUPS)]!, groupIds[pick(GROUPS)]!])];
@@ -117,7 +131,9 @@ async function seedCatalogue(): Promise<{ learner: Actor; groupId: string; chann
   await db.executeQuery({ sql: 'analyze', parameters: [], query: undefined } as unknown as CompiledQuery);
   const group = await db.selectFrom('groups').select('public_id').orderBy('id').executeTakeFirstOrThrow();
   const channel = await db.selectFrom('channels').select('public_id').orderBy('id').executeTakeFirstOrThrow();
-  console.log(`seeded ${ITEMS} items, ${TAGS} tags, ${GROUPS} groups, ${CHANNELS} channels in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${ITEMS} items, ${TAGS} tags, ${GROUPS} groups, ${CHANNELS} channels in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return {
     learner: { kind: 'user', userId: learnerId, publicId: admin.public_id, role: 'user', scopes: new Set(grantedScopes('user')) },
     groupId: group.public_id,

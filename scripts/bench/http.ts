@@ -40,7 +40,11 @@ for (let start = 0; start < USERS; start += 5_000) {
         modified: at,
       });
     }
-    for (let j = 0; j < rows.length; j += 500) await trx.insertInto('users').values(rows.slice(j, j + 500)).execute();
+    for (let j = 0; j < rows.length; j += 500)
+      await trx
+        .insertInto('users')
+        .values(rows.slice(j, j + 500))
+        .execute();
   });
 }
 await lectern.close();
@@ -51,10 +55,29 @@ const server = await startBenchServer(dbFile);
 try {
   const options = { token, seconds: SECONDS, connections: 16 };
   await load(server.url, ['/api/v2/users/?page_size=1'], { ...options, seconds: 1 }); // warm-up
-  console.log(format('GET /users/<id>', await load(server.url, ids.map((id) => `/api/v2/users/${id}/`), options)));
-  console.log(format('GET /users/?role=organizer&is_active=true (page+count)', await load(server.url, ['/api/v2/users/?role=organizer&is_active=true&ordering=-date_joined'], options)));
+  console.log(
+    format(
+      'GET /users/<id>',
+      await load(
+        server.url,
+        ids.map((id) => `/api/v2/users/${id}/`),
+        options,
+      ),
+    ),
+  );
+  console.log(
+    format(
+      'GET /users/?role=organizer&is_active=true (page+count)',
+      await load(server.url, ['/api/v2/users/?role=organizer&is_active=true&ordering=-date_joined'], options),
+    ),
+  );
   console.log(format('GET /users/?search=user 4242', await load(server.url, ['/api/v2/users/?search=user%204242'], options)));
-  console.log(format('GET /users/?page=50&page_size=100 (name order)', await load(server.url, ['/api/v2/users/?page=50&page_size=100&ordering=name'], options)));
+  console.log(
+    format(
+      'GET /users/?page=50&page_size=100 (name order)',
+      await load(server.url, ['/api/v2/users/?page=50&page_size=100&ordering=name'], options),
+    ),
+  );
 } finally {
   server.child.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });

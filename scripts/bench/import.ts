@@ -30,11 +30,31 @@ await lectern.close();
 pinSelf();
 const { url, child } = await startBenchServer(dbFile, ['--rate-limit', RATE_LIMIT]);
 
+interface ImportRun {
+  summary: { total: number; created: number; existing: number; failed: number };
+  seconds: number;
+  peakMb: number;
+}
+
 /** Runs the built importer; resolves with its summary, the seconds it took and its peak RSS. */
-function runImport(kind: string, file: string): Promise<{ summary: any; seconds: number; peakMb: number }> {
+function runImport(kind: string, file: string): Promise<ImportRun> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const importer = spawn('/usr/bin/time', ['-f', '%M', process.execPath, bin, 'import', kind, file, '--url', url, '--token', token, '--json', '--no-progress']);
+    const importer = spawn('/usr/bin/time', [
+      '-f',
+      '%M',
+      process.execPath,
+      bin,
+      'import',
+      kind,
+      file,
+      '--url',
+      url,
+      '--token',
+      token,
+      '--json',
+      '--no-progress',
+    ]);
     let stdout = '';
     let stderr = '';
     importer.stdout.on('data', (chunk) => (stdout += chunk));
@@ -47,7 +67,7 @@ function runImport(kind: string, file: string): Promise<{ summary: any; seconds:
   });
 }
 
-const print = (label: string, r: { summary: any; seconds: number; peakMb: number }) =>
+const print = (label: string, r: ImportRun) =>
   console.log(
     `${label.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s  ${String(Math.round(r.summary.total / r.seconds)).padStart(6)} rows/s  ` +
       `created ${r.summary.created}, existing ${r.summary.existing}, failed ${r.summary.failed}  peak RSS ${r.peakMb} MB`,

@@ -154,7 +154,9 @@ async function main(): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
 
   const ms = (value: number) => `${value.toFixed(1)} ms`;
-  console.log(`webhook delivery benchmark (node ${process.version}, ${subscriptionCount} subscription(s), receiver verifies every signature)`);
+  console.log(
+    `webhook delivery benchmark (node ${process.version}, ${subscriptionCount} subscription(s), receiver verifies every signature)`,
+  );
   console.log(`throughput: ${deliveries} deliveries in ${ms(elapsed)} = ${Math.round(deliveries / (elapsed / 1000))} deliveries/s`);
   console.log(`            (recording the ${eventCount} events took ${ms(recordedIn)})`);
   console.log(

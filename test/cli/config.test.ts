@@ -32,7 +32,9 @@ describe('serve settings from a config file', () => {
   });
 
   it('reads switches and lists in their TOML types (webhook retries, CORS origins); an environment variable can switch one back off', async () => {
-    const file = configFile('disable_webhooks = true\nwebhook_retry_schedule = [1, 2]\nlog_level = "warn"\ncors_origins = ["https://app.example.com"]\n');
+    const file = configFile(
+      'disable_webhooks = true\nwebhook_retry_schedule = [1, 2]\nlog_level = "warn"\ncors_origins = ["https://app.example.com"]\n',
+    );
     const disabled = await startServer({ args: ['--config', file] });
     try {
       assert.equal((await disabled.api.get('/public_api/v2/webhooks/')).status, 503);

@@ -200,7 +200,8 @@ describe('lectern import', () => {
     ).body;
     assert.ok(event.public_id, JSON.stringify(event));
     const people = [];
-    for (const name of ['Cy', 'Di', 'Ed', 'Flo']) people.push((await server.api.post('/api/v2/users/', { email: uniqueEmail(name), name })).body);
+    for (const name of ['Cy', 'Di', 'Ed', 'Flo'])
+      people.push((await server.api.post('/api/v2/users/', { email: uniqueEmail(name), name })).body);
     const [cy, di, ed, flo] = people;
     const path = csvFile(
       [
@@ -320,7 +321,14 @@ describe('lectern import, over a poor connection', () => {
       const result = await runCli(['import', 'users', path, '--url', proxy.url, '--token', server.adminToken, '--json']);
       assert.equal(proxy.troubled(), 1, 'the first submit was rate limited');
       assert.equal(result.code, 0, result.stderr);
-      assert.deepEqual(JSON.parse(result.stdout), { total: 2, created: 2, existing: 0, updated: 0, failed: 0, report: `${path}.report.csv` });
+      assert.deepEqual(JSON.parse(result.stdout), {
+        total: 2,
+        created: 2,
+        existing: 0,
+        updated: 0,
+        failed: 0,
+        report: `${path}.report.csv`,
+      });
     } finally {
       await server.stop();
     }
@@ -343,7 +351,12 @@ describe('lectern import, interrupted', () => {
 
   /** 1 200 assignment rows: 30 users × 40 articles, from `offset`. */
   const assignmentFile = (offset: number) =>
-    csvFile(`user_email,content_item_id\n${articles.slice(offset, offset + 40).flatMap((article) => people.map((p) => `${p.email},${article}`)).join('\n')}\n`);
+    csvFile(
+      `user_email,content_item_id\n${articles
+        .slice(offset, offset + 40)
+        .flatMap((article) => people.map((p) => `${p.email},${article}`))
+        .join('\n')}\n`,
+    );
   const assignedCount = async (offset: number) => {
     let total = 0;
     for (const article of articles.slice(offset, offset + 40)) {
@@ -352,7 +365,9 @@ describe('lectern import, interrupted', () => {
     return total;
   };
   const startImport = (path: string) =>
-    spawn(process.execPath, [lecternBin, 'import', 'assignments', path, '--url', server.url, '--token', server.adminToken, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    spawn(process.execPath, [lecternBin, 'import', 'assignments', path, '--url', server.url, '--token', server.adminToken, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   const untilSomeAssigned = async (offset: number) => {
     const first = articles[offset]!;
     while ((await server.api.get(`/api/v2/assignments/?content_item=${first}&page_size=1`)).body.meta.total_count === 0) {

@@ -87,7 +87,18 @@ describe('lectern CLI safety', () => {
   it('ends quietly when the reader closes the pipe early', async () => {
     const dbFile = await migratedDatabase();
     for (let i = 0; i < 3; i++) {
-      const created = await runCli(['tokens', 'create', '--db', dbFile, '--email', uniqueEmail('pipe'), '--name', `t${i}`, '--role', 'user']);
+      const created = await runCli([
+        'tokens',
+        'create',
+        '--db',
+        dbFile,
+        '--email',
+        uniqueEmail('pipe'),
+        '--name',
+        `t${i}`,
+        '--role',
+        'user',
+      ]);
       assert.equal(created.code, 0, created.stderr);
     }
     for (const args of [['tokens', 'list', '--db', dbFile], ['tokens', 'list', '--db', dbFile, '--json'], ['--help']]) {

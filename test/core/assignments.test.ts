@@ -48,7 +48,10 @@ describe('assignments for other areas', () => {
     await lectern.assignments.feedback(ctx, assignment.public_id, { rating: 4 });
     await lectern.assignments.act(ctx, assignment.public_id, 'drop', { reason: 'r' });
     await lectern.assignments.delete(ctx, assignment.public_id);
-    await assert.rejects(lectern.assignments.act(ctx, assignment.public_id, 'drop', {}), (e) => e instanceof LecternError && e.code === 'not_found');
+    await assert.rejects(
+      lectern.assignments.act(ctx, assignment.public_id, 'drop', {}),
+      (e) => e instanceof LecternError && e.code === 'not_found',
+    );
 
     const events = await eventsAfter(from);
     assert.deepEqual(
@@ -79,9 +82,14 @@ describe('assignments for other areas', () => {
   it('an enrollment-owned assignment refuses PATCH and DELETE (409 enrollment_managed) but takes actions', async () => {
     const ctx = lectern.context();
     const learner = (await storage.users.findByPublicId((await user()).public_id))!;
-    const event = await lectern.scheduledEvents.create(ctx, { name: 'Session', timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT1H' }] });
+    const event = await lectern.scheduledEvents.create(ctx, {
+      name: 'Session',
+      timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT1H' }],
+    });
     const eventId = (await storage.content.idsByPublicIds([event.public_id])).get(event.public_id)!;
-    const { record } = await storage.transaction((tx) => lectern.assignments.ensureInTx(tx, { userId: learner.id, contentId: eventId, enrollmentId: 42 }));
+    const { record } = await storage.transaction((tx) =>
+      lectern.assignments.ensureInTx(tx, { userId: learner.id, contentId: eventId, enrollmentId: 42 }),
+    );
     assert.equal(record.data.is_enrollment_managed, true);
     const id = record.data.public_id;
     for (const work of [lectern.assignments.update(ctx, id, { due_date: null }), lectern.assignments.delete(ctx, id)]) {
@@ -101,7 +109,7 @@ describe('assignments for other areas', () => {
       return `${state} ${progress}`;
     };
 
-    it('carries a change up through nested tracks in the item\'s transaction, one event per assignment moved', async () => {
+    it("carries a change up through nested tracks in the item's transaction, one event per assignment moved", async () => {
       const ctx = lectern.context();
       const learner = await user();
       const [a, b, v] = [
@@ -123,9 +131,12 @@ describe('assignments for other areas', () => {
       assert.equal(await stateOf(learner, outer), 'in_progress 0.6666', 'an exempted item is done');
       const before = (await eventsAfter(from)).map((e) => `${e.type} ${(e.data.object as any).content_item.name}`);
       assert.deepEqual(before, [
-        'assignment.updated A', 'assignment.updated Outer',
-        'assignment.completed A', 'assignment.updated Outer',
-        'assignment.exempted B', 'assignment.updated Outer',
+        'assignment.updated A',
+        'assignment.updated Outer',
+        'assignment.completed A',
+        'assignment.updated Outer',
+        'assignment.exempted B',
+        'assignment.updated Outer',
       ]);
 
       from = await lastSequence();
@@ -133,9 +144,10 @@ describe('assignments for other areas', () => {
       assert.equal(await stateOf(learner, inner), 'completed 1');
       assert.equal(await stateOf(learner, outer), 'completed 1');
       const completedEvents = await eventsAfter(from);
-      assert.deepEqual(completedEvents.map((e) => `${e.type} ${(e.data.object as any).content_item.name}`), [
-        'assignment.completed V', 'assignment.completed Inner', 'assignment.completed Outer',
-      ]);
+      assert.deepEqual(
+        completedEvents.map((e) => `${e.type} ${(e.data.object as any).content_item.name}`),
+        ['assignment.completed V', 'assignment.completed Inner', 'assignment.completed Outer'],
+      );
       const outerNow = await assignOf(learner, outer);
       assert.deepEqual(completedEvents.at(-1)!.data.object, outerNow);
       assert.ok(outerNow.completed_datetime && outerNow.started_at);
@@ -146,15 +158,19 @@ describe('assignments for other areas', () => {
       assert.equal(await stateOf(learner, outer), 'in_progress 0.6666');
       assert.equal((await assignOf(learner, outer)).completed_datetime, null);
       assert.equal((await assignOf(learner, outer)).attempt, 2, 'reopening starts the next attempt, as undo-complete does');
-      assert.deepEqual((await eventsAfter(from)).map((e) => `${e.type} ${(e.data.object as any).content_item.name}`), [
-        'assignment.completion_undone V', 'assignment.completion_undone Inner', 'assignment.completion_undone Outer',
-      ]);
+      assert.deepEqual(
+        (await eventsAfter(from)).map((e) => `${e.type} ${(e.data.object as any).content_item.name}`),
+        ['assignment.completion_undone V', 'assignment.completion_undone Inner', 'assignment.completion_undone Outer'],
+      );
     });
 
     it('does not complete a track whose item is dropped, and counts only assigned items', async () => {
       const ctx = lectern.context();
       const learner = await user();
-      const [a, b] = [await lectern.content.create(ctx, 'article', { name: 'A' }), await lectern.content.create(ctx, 'article', { name: 'B' })];
+      const [a, b] = [
+        await lectern.content.create(ctx, 'article', { name: 'A' }),
+        await lectern.content.create(ctx, 'article', { name: 'B' }),
+      ];
       const track = await lectern.content.create(ctx, 'track', { name: 'T', items: [a.public_id, b.public_id] });
       await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: track.public_id });
       await lectern.assignments.act(ctx, (await assignOf(learner, b)).public_id, 'drop', {});
@@ -167,7 +183,10 @@ describe('assignments for other areas', () => {
     it('completes a track at once when its items were done before it was assigned, and keeps it completed when an item is added', async () => {
       const ctx = lectern.context();
       const learner = await user();
-      const [a, b] = [await lectern.content.create(ctx, 'article', { name: 'A' }), await lectern.content.create(ctx, 'article', { name: 'B' })];
+      const [a, b] = [
+        await lectern.content.create(ctx, 'article', { name: 'A' }),
+        await lectern.content.create(ctx, 'article', { name: 'B' }),
+      ];
       for (const item of [a, b]) {
         const { assignment } = await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: item.public_id });
         await lectern.assignments.act(ctx, assignment.public_id, 'complete', {});
@@ -182,7 +201,11 @@ describe('assignments for other areas', () => {
       const again = await lectern.assignments.create(ctx, { user_id: learner.public_id, content_item_id: track.public_id });
       assert.equal(again.created, false);
       assert.equal(await stateOf(learner, late), 'not_started 0', 'the added item is assigned');
-      assert.equal(`${again.assignment.state} ${again.assignment.progress}`, 'completed 1', 'a completion is not taken back by new content');
+      assert.equal(
+        `${again.assignment.state} ${again.assignment.progress}`,
+        'completed 1',
+        'a completion is not taken back by new content',
+      );
     });
 
     it('leaves dropped and exempted track assignments, and empty tracks, as they are', async () => {
@@ -208,8 +231,18 @@ describe('assignments for other areas', () => {
     const operation = fc.oneof(
       fc.record({ op: fc.constant('assign'), user: fc.nat(3), item: fc.nat(2) }),
       fc.record({ op: fc.constantFrom('complete', 'drop', 'exempt', 'undo-complete', 'undo-exempt', 'delete'), pick: fc.nat() }),
-      fc.record({ op: fc.constant('progress'), pick: fc.nat(), progress: fc.constantFrom(0.2, 1), success: fc.constantFrom(true, false, null) }),
-      fc.record({ op: fc.constant('feedback'), pick: fc.nat(), rating: fc.integer({ min: 1, max: 5 }), text: fc.constantFrom(undefined, '', 'Nice') }),
+      fc.record({
+        op: fc.constant('progress'),
+        pick: fc.nat(),
+        progress: fc.constantFrom(0.2, 1),
+        success: fc.constantFrom(true, false, null),
+      }),
+      fc.record({
+        op: fc.constant('feedback'),
+        pick: fc.nat(),
+        rating: fc.integer({ min: 1, max: 5 }),
+        text: fc.constantFrom(undefined, '', 'Nice'),
+      }),
     );
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { maxLength: 30 }), async (ops) => {
@@ -221,7 +254,8 @@ describe('assignments for other areas', () => {
               await lectern.assignments.create(ctx, { user_id: users[op.user]!.public_id, content_item_id: items[op.item]!.public_id });
             } else if (!target) continue;
             else if (op.op === 'delete') await lectern.assignments.delete(ctx, target);
-            else if (op.op === 'progress') await lectern.assignments.progress(ctx, target, { progress: op.progress, is_success: op.success });
+            else if (op.op === 'progress')
+              await lectern.assignments.progress(ctx, target, { progress: op.progress, is_success: op.success });
             else if (op.op === 'feedback') await lectern.assignments.feedback(ctx, target, { rating: op.rating, text: op.text });
             else await lectern.assignments.act(ctx, target, op.op as 'complete', {});
           } catch (error) {
@@ -249,7 +283,10 @@ async function assertCountsMatchRecount(storage: KyselyStorage): Promise<void> {
   for (const row of content.rows as any[]) {
     assert.deepEqual([row.total, row.completed, row.rating_sum, row.rating_count], [row.r_total, row.r_completed, row.r_sum, row.r_count]);
   }
-  const stats = await sql`select content_id, state, rating, success, reviewed, n from assignment_stats where n <> 0 order by 1, 2, 3, 4, 5`.execute(storage.db);
+  const stats =
+    await sql`select content_id, state, rating, success, reviewed, n from assignment_stats where n <> 0 order by 1, 2, 3, 4, 5`.execute(
+      storage.db,
+    );
   const recount = await sql`
     select content_id, state, coalesce(feedback_rating, 0) as rating, coalesce(is_success, 2) as success,
       case when feedback_text <> '' then 1 else 0 end as reviewed, count(*) as n

@@ -39,13 +39,23 @@ describe('content service for other areas', () => {
     const events = await lectern.storage.outbox.readAfter(0, 100);
     assert.deepEqual(
       events.map((entry) => entry.event.type),
-      ['content_item.created', 'event.created', 'content_item.created', 'event_type.created', 'content_item.archived', 'event_type.archived'],
+      [
+        'content_item.created',
+        'event.created',
+        'content_item.created',
+        'event_type.created',
+        'content_item.archived',
+        'event_type.archived',
+      ],
     );
   });
 
   it('refuses to delete an event a live track lists (409 referenced_by_track)', async () => {
     const ctx = lectern.context();
-    const event = await lectern.scheduledEvents.create(ctx, { name: 'Held', timeslots: [{ starts_at: '2026-05-04T09:00:00Z', duration: 'PT1H' }] });
+    const event = await lectern.scheduledEvents.create(ctx, {
+      name: 'Held',
+      timeslots: [{ starts_at: '2026-05-04T09:00:00Z', duration: 'PT1H' }],
+    });
     const track = await lectern.content.create(ctx, 'track', { name: 'Holder', items: [event.public_id] });
     await rejectsWith(lectern.content.delete(ctx, event.public_id), 'referenced_by_track');
     await lectern.content.delete(ctx, track.public_id);

@@ -41,7 +41,13 @@ describe('job engine', () => {
     assert.deepEqual(items.meta, { page: 1, page_size: 25, total_count: 7 });
     assert.deepEqual(items.data.slice(0, 2), [
       { index: 0, status: 'succeeded', public_id: 'echo-1', created: true, error: null },
-      { index: 1, status: 'failed', public_id: null, created: null, error: { code: 'validation_error', message: 'item: Must be a number.' } },
+      {
+        index: 1,
+        status: 'failed',
+        public_id: null,
+        created: null,
+        error: { code: 'validation_error', message: 'item: Must be a number.' },
+      },
     ]);
     assert.equal(items.data[2]!.created, false);
     await assert.rejects(lectern.jobs.submit(lectern.context(), 'echoes', { echoes: Array(11).fill(1) }), /validation/);
@@ -86,7 +92,11 @@ describe('job engine: the submitter’s current rights', () => {
   let now = new Date('2030-01-01T00:00:00.000Z');
   const clock = { now: () => now };
 
-  async function submitSteps(file: string, steps: Record<string, (tx: Stores, userId: number, tokenId: number) => Promise<void> | void>, items: string[]) {
+  async function submitSteps(
+    file: string,
+    steps: Record<string, (tx: Stores, userId: number, tokenId: number) => Promise<void> | void>,
+    items: string[],
+  ) {
     const lectern = createLectern({ storage: await openSqliteStorage({ file }), clock, config: { jobs: { chunkSize: 2 } } });
     const rolesSeen: string[] = [];
     lectern.jobs.register({
@@ -131,14 +141,31 @@ describe('job engine: the submitter’s current rights', () => {
   for (const [name, step, reason] of [
     ['its token is revoked', (tx: Stores, _userId: number, tokenId: number) => tx.tokens.revoke(tokenId, modified()), /revoked/],
     ['its token expires', () => void (now = new Date('2030-01-01T02:00:00.000Z')), /expired/],
-    ['its user is deactivated', (tx: Stores, userId: number) => tx.users.update(userId, { isActive: false, modified: modified() }), /deactivated/],
-    ['its user is demoted below the job', (tx: Stores, userId: number) => tx.users.update(userId, { role: 'user', modified: modified() }), /role \(user\)/],
+    [
+      'its user is deactivated',
+      (tx: Stores, userId: number) => tx.users.update(userId, { isActive: false, modified: modified() }),
+      /deactivated/,
+    ],
+    [
+      'its user is demoted below the job',
+      (tx: Stores, userId: number) => tx.users.update(userId, { role: 'user', modified: modified() }),
+      /role \(user\)/,
+    ],
   ] as const) {
     it(`fails the items left once ${name}`, async () => {
       now = new Date('2030-01-01T00:00:00.000Z');
-      const { done, items } = await submitSteps(join(dir, `rights-${name.replace(/\W+/g, '-')}.db`), { change: step }, ['one', 'change', 'three', 'four', 'five']);
+      const { done, items } = await submitSteps(join(dir, `rights-${name.replace(/\W+/g, '-')}.db`), { change: step }, [
+        'one',
+        'change',
+        'three',
+        'four',
+        'five',
+      ]);
       assert.deepEqual([done.status, done.processed, done.succeeded, done.failed], ['completed', 5, 2, 3]);
-      assert.deepEqual(items.map((item) => item.status), ['succeeded', 'succeeded', 'failed', 'failed', 'failed']);
+      assert.deepEqual(
+        items.map((item) => item.status),
+        ['succeeded', 'succeeded', 'failed', 'failed', 'failed'],
+      );
       for (const item of items.slice(2)) {
         assert.equal(item.error!.code, 'forbidden');
         assert.match(item.error!.message, reason);

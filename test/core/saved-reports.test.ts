@@ -37,7 +37,8 @@ const star = (value: string) => value.replaceAll('*', '\\*');
 
 /** Values worth comparing a field with: those the data holds, and a few it does not. */
 function valuesOf(rows: readonly unknown[], name: string, field: RqlField): unknown[] {
-  if (field.type === 'string-array' && field.anyOf) return field.anyOf.flatMap((target) => valuesOf(rows, target, { type: 'string-array' }));
+  if (field.type === 'string-array' && field.anyOf)
+    return field.anyOf.flatMap((target) => valuesOf(rows, target, { type: 'string-array' }));
   const seen = rows.flatMap((row) => (field.type === 'string-array' ? readRqlElements(row, name) : [readRqlPath(row, name)]));
   return [...new Set(seen.filter((value) => value !== null))];
 }
@@ -52,14 +53,32 @@ function leafArb(catalogue: RqlCatalogue, rows: readonly unknown[]): fc.Arbitrar
   const leaves = Object.entries(catalogue.fields).map(([name, field]) => {
     const seen = valuesOf(rows, name, field);
     const extra: unknown[] =
-      field.type === 'integer' ? [-1, 0, 3] : field.type === 'number' ? [0, 0.5, 4.25] : field.type === 'boolean' ? [true, false] : field.type === 'enum' ? [...field.values] : [];
+      field.type === 'integer'
+        ? [-1, 0, 3]
+        : field.type === 'number'
+          ? [0, 0.5, 4.25]
+          : field.type === 'boolean'
+            ? [true, false]
+            : field.type === 'enum'
+              ? [...field.values]
+              : [];
     const pool = [...seen, ...extra];
     const forms: fc.Arbitrary<string>[] = [];
     if (pool.length > 0) {
       const value = fc.constantFrom(...pool);
-      const ops = ['integer', 'number', 'date', 'datetime', 'string'].includes(field.type) ? ['eq', 'ne', 'gt', 'ge', 'lt', 'le'] : ['eq', 'ne'];
-      forms.push(fc.tuple(fc.constantFrom(...ops), value, fc.boolean()).map(([op, v, infix]) => (infix ? `${name}=${op}=${valueText(field, v)}` : `${op}(${name},${valueText(field, v)})`)));
-      forms.push(fc.tuple(fc.constantFrom('in', 'out'), fc.uniqueArray(value, { minLength: 1, maxLength: 3 })).map(([op, vs]) => `${op}(${name},(${vs.map((v) => valueText(field, v)).join(',')}))`));
+      const ops = ['integer', 'number', 'date', 'datetime', 'string'].includes(field.type)
+        ? ['eq', 'ne', 'gt', 'ge', 'lt', 'le']
+        : ['eq', 'ne'];
+      forms.push(
+        fc
+          .tuple(fc.constantFrom(...ops), value, fc.boolean())
+          .map(([op, v, infix]) => (infix ? `${name}=${op}=${valueText(field, v)}` : `${op}(${name},${valueText(field, v)})`)),
+      );
+      forms.push(
+        fc
+          .tuple(fc.constantFrom('in', 'out'), fc.uniqueArray(value, { minLength: 1, maxLength: 3 }))
+          .map(([op, vs]) => `${op}(${name},(${vs.map((v) => valueText(field, v)).join(',')}))`),
+      );
       if (field.type === 'datetime') {
         forms.push(fc.tuple(fc.constantFrom('gt', 'lt', 'ge'), value).map(([op, v]) => `${op}(${name},${String(v).slice(0, 10)})`));
       }
@@ -74,15 +93,33 @@ function leafArb(catalogue: RqlCatalogue, rows: readonly unknown[]): fc.Arbitrar
         // an empty piece between two stars would be `**`, which is not a pattern
         return shapes[mode]!.replace(/(?<!\\)\*{2,}/g, '*');
       });
-      forms.push(fc.tuple(fc.constantFrom('like', 'ilike'), pattern, fc.boolean()).map(([op, p, upper]) => `${op}(${name},${quote(upper ? p.toUpperCase() : p)})`));
+      forms.push(
+        fc
+          .tuple(fc.constantFrom('like', 'ilike'), pattern, fc.boolean())
+          .map(([op, p, upper]) => `${op}(${name},${quote(upper ? p.toUpperCase() : p)})`),
+      );
     }
     if (field.nullable) forms.push(fc.constantFrom(`eq(${name},null())`, `ne(${name},null())`));
     if (field.type === 'string') forms.push(fc.constantFrom(`eq(${name},empty())`, `${name}=ne=empty()`));
     return fc.oneof(...forms);
   });
   if (catalogue.searchable.length > 0) {
-    const words = catalogue.searchable.flatMap((name) => valuesOf(rows, name, catalogue.fields[name]!)).filter((v): v is string => typeof v === 'string');
-    leaves.push(fc.tuple(fc.constantFrom(...words), fc.nat(3)).map(([word, start]) => `search=${quote(star(Array.from(word).slice(start, start + 3).join('').toUpperCase()) || 'e')}`));
+    const words = catalogue.searchable
+      .flatMap((name) => valuesOf(rows, name, catalogue.fields[name]!))
+      .filter((v): v is string => typeof v === 'string');
+    leaves.push(
+      fc.tuple(fc.constantFrom(...words), fc.nat(3)).map(
+        ([word, start]) =>
+          `search=${quote(
+            star(
+              Array.from(word)
+                .slice(start, start + 3)
+                .join('')
+                .toUpperCase(),
+            ) || 'e',
+          )}`,
+      ),
+    );
   }
   return fc.oneof(...leaves);
 }
@@ -98,7 +135,9 @@ function expressionArb(catalogue: RqlCatalogue, rows: readonly unknown[]): fc.Ar
       tie('node').map((child) => `not(${child})`),
     ),
   }));
-  const sortable = Object.entries(catalogue.fields).filter(([, field]) => field.type !== 'string-array').map(([name]) => name);
+  const sortable = Object.entries(catalogue.fields)
+    .filter(([, field]) => field.type !== 'string-array')
+    .map(([name]) => name);
   const ordering = fc.uniqueArray(fc.tuple(fc.constantFrom(...sortable), fc.boolean()), { maxLength: 2, selector: ([name]) => name });
   return fc.tuple(node, ordering).map(([filter, terms]) => ({
     expression: terms.length > 0 ? `${filter},ordering(${terms.map(([name, down]) => `${down ? '-' : ''}${name}`).join(',')})` : filter,
@@ -109,7 +148,9 @@ function expressionArb(catalogue: RqlCatalogue, rows: readonly unknown[]): fc.Ar
 describe('saved reports agree with the evaluator on every resource', () => {
   let lectern: Lectern;
   let ctx: RequestContext;
-  const lists: Partial<Record<ReportResource, (params: Record<string, string>) => Promise<{ data: unknown[]; meta: { total_count: number } }>>> = {};
+  const lists: Partial<
+    Record<ReportResource, (params: Record<string, string>) => Promise<{ data: unknown[]; meta: { total_count: number } }>>
+  > = {};
 
   before(async () => {
     lectern = createLectern({ storage: await openSqliteStorage({ file: ':memory:' }), clock });
@@ -147,7 +188,16 @@ describe('saved reports agree with the evaluator on every resource', () => {
     const channel = await lectern.channels.create(ctx, { name: 'Main channel' });
     const types = ['article', 'video', 'course', 'guide', 'link', 'track'] as const;
     const items = [];
-    for (const [i, name] of ['Intro', 'intro part 2', 'Safety, part 2', 'Deep dive', '100% done', 'Onboarding', 'Zebra', 'émigré'].entries()) {
+    for (const [i, name] of [
+      'Intro',
+      'intro part 2',
+      'Safety, part 2',
+      'Deep dive',
+      '100% done',
+      'Onboarding',
+      'Zebra',
+      'émigré',
+    ].entries()) {
       tick();
       const type = types[i % types.length]!;
       items.push(
@@ -176,7 +226,12 @@ describe('saved reports agree with the evaluator on every resource', () => {
         });
         if (!created) continue;
         const step = (i + item.name.length) % 5;
-        if (step === 1) await lectern.assignments.progress(ctx, assignment.public_id, { progress: 0.25 * (1 + (i % 3)), score: i % 2 ? 7.5 : null, is_success: i % 2 ? true : null });
+        if (step === 1)
+          await lectern.assignments.progress(ctx, assignment.public_id, {
+            progress: 0.25 * (1 + (i % 3)),
+            score: i % 2 ? 7.5 : null,
+            is_success: i % 2 ? true : null,
+          });
         if (step === 2) {
           await lectern.assignments.act(ctx, assignment.public_id, 'complete', {});
           await lectern.assignments.feedback(ctx, assignment.public_id, { rating: 1 + (i % 5) });
@@ -204,7 +259,11 @@ describe('saved reports agree with the evaluator on every resource', () => {
           tags: i === 2 ? ['all-hands', 'sync'] : undefined,
           body_markdown: i === 3 ? '# Bring a laptop' : undefined,
           timeslots: [
-            { starts_at: `2026-0${2 + i}-1${i}T09:00:00Z`, duration: ['PT1H', 'PT90M', 'PT45M', 'PT2H', 'PT3H5M'][i], rooms_info: i % 2 ? 'Room A' : '' },
+            {
+              starts_at: `2026-0${2 + i}-1${i}T09:00:00Z`,
+              duration: ['PT1H', 'PT90M', 'PT45M', 'PT2H', 'PT3H5M'][i],
+              rooms_info: i % 2 ? 'Room A' : '',
+            },
             ...(i === 2 ? [{ starts_at: '2026-04-20T14:30:00Z', duration: 'PT30M', watch_link: 'https://example.com/live' }] : []),
           ],
         }),
@@ -215,7 +274,12 @@ describe('saved reports agree with the evaluator on every resource', () => {
       const event = events[i % events.length]!;
       tick();
       const method = event.is_online && (i % 2 === 1 || !event.is_local) ? 'online' : 'in_person';
-      const { enrollment } = await lectern.enrollments.create(ctx, { user_id: user.public_id, event_id: event.public_id, attendance_method: method, accept_waitlist: true });
+      const { enrollment } = await lectern.enrollments.create(ctx, {
+        user_id: user.public_id,
+        event_id: event.public_id,
+        attendance_method: method,
+        accept_waitlist: true,
+      });
       if (i % 4 === 1 && enrollment.status === 'enrolled') await lectern.enrollments.act(ctx, enrollment.public_id, 'checkin', {});
       if (i % 4 === 2) await lectern.enrollments.act(ctx, enrollment.public_id, 'drop', {});
     }
@@ -225,7 +289,9 @@ describe('saved reports agree with the evaluator on every resource', () => {
 
   const idsOf = (rows: readonly any[]) => rows.map((row) => row.public_id as string);
 
-  async function everything<T>(list: (params: Record<string, string>) => Promise<{ data: T[]; meta: { total_count: number } }>): Promise<T[]> {
+  async function everything<T>(
+    list: (params: Record<string, string>) => Promise<{ data: T[]; meta: { total_count: number } }>,
+  ): Promise<T[]> {
     const rows: T[] = [];
     for (let page = 1; ; page++) {
       const result = await list({ page: String(page), page_size: '100' });
@@ -259,7 +325,10 @@ describe('saved reports agree with the evaluator on every resource', () => {
           const validated = compileRql(expression, catalogue);
           const expected = all.filter((row) => matchesRql(validated, row));
           const report = await lectern.savedReports.create(ctx, { name: 'check', resource, expression });
-          const got = await everything((params) => lectern.savedReports.results(ctx, report.public_id, params) as Promise<{ data: unknown[]; meta: { total_count: number } }>);
+          const got = await everything(
+            (params) =>
+              lectern.savedReports.results(ctx, report.public_id, params) as Promise<{ data: unknown[]; meta: { total_count: number } }>,
+          );
           await lectern.savedReports.delete(ctx, report.public_id);
           assert.deepEqual(sorted(idsOf(got)), sorted(idsOf(expected)), expression);
           if (ordered) {

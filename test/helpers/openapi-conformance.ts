@@ -28,7 +28,9 @@ const validators = new WeakMap<object, ValidateFunction>();
 let loaded: { doc: Json; operations: Operation[] } | undefined;
 function load() {
   if (loaded) return loaded;
-  const doc = JSON.parse(execFileSync(process.execPath, [lecternBin, 'openapi'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })) as Json;
+  const doc = JSON.parse(
+    execFileSync(process.execPath, [lecternBin, 'openapi'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }),
+  ) as Json;
   const operations = Object.entries(doc.paths as Json).flatMap(([template, ops]) =>
     Object.entries(ops as Json).map(([method, spec]) => ({
       method: method.toUpperCase(),
@@ -53,13 +55,20 @@ function resolve(doc: Json, node: Json): Json {
 export function checkConformance(method: string, path: string, status: number, headers: Headers, body: unknown): void {
   const { doc, operations } = load();
   const pathname = new URL(path, 'http://x').pathname;
-  const candidates = operations.filter((op) => op.pattern.test(pathname)).sort((a, b) => literalWeight(b.template) - literalWeight(a.template));
+  const candidates = operations
+    .filter((op) => op.pattern.test(pathname))
+    .sort((a, b) => literalWeight(b.template) - literalWeight(a.template));
   // the router takes the most literal path that matches; its other methods answer 405
   const operation = candidates.find((op) => op.template === candidates[0]!.template && op.method === method);
   const where = `${method} ${operation?.template ?? pathname} → ${status}`;
   if (!operation) {
     // unknown paths and methods answer the error envelope (404/405); anything else is undescribed
-    if ((status === 404 && candidates.length === 0) || (status === 405 && candidates.length > 0) || method === 'HEAD' || method === 'OPTIONS') {
+    if (
+      (status === 404 && candidates.length === 0) ||
+      (status === 405 && candidates.length > 0) ||
+      method === 'HEAD' ||
+      method === 'OPTIONS'
+    ) {
       if (body !== undefined) validateBody(doc, { $ref: '#/components/schemas/Error' }, body, where);
       return;
     }
@@ -67,7 +76,9 @@ export function checkConformance(method: string, path: string, status: number, h
   }
   const response = resolve(doc, operation.spec.responses[String(status)] ?? operation.spec.responses.default);
   if (!response) {
-    throw new Error(`OpenAPI mismatch: ${where}: status ${status} is not described (described: ${Object.keys(operation.spec.responses).join(', ')})`);
+    throw new Error(
+      `OpenAPI mismatch: ${where}: status ${status} is not described (described: ${Object.keys(operation.spec.responses).join(', ')})`,
+    );
   }
   for (const name of Object.keys(response.headers ?? {})) {
     if (!headers.has(name)) throw new Error(`OpenAPI mismatch: ${where}: header ${name} is described but missing`);
@@ -86,7 +97,9 @@ function validateBody(doc: Json, schema: Json, body: unknown, where: string): vo
     validators.set(resolved, validator);
   }
   if (!validator(body)) {
-    const errors = (validator.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+    const errors = (validator.errors ?? [])
+      .slice(0, 5)
+      .map((e) => `${e.instancePath || '(body)'} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
     throw new Error(`OpenAPI mismatch: ${where}: body does not match the description: ${errors.join('; ')}`);
   }
 }

@@ -11,7 +11,9 @@ export interface OutboxRow {
 export function outboxAfter(dbFile: string, sequence: number): OutboxRow[] {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare('select sequence, type, payload from outbox_events where sequence > ? order by sequence').all(sequence) as any[];
+    const rows = db
+      .prepare('select sequence, type, payload from outbox_events where sequence > ? order by sequence')
+      .all(sequence) as any[];
     return rows.map((row) => ({ sequence: row.sequence, type: row.type, payload: JSON.parse(row.payload) }));
   } finally {
     db.close();

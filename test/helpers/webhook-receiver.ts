@@ -43,7 +43,6 @@ export class WebhookReceiver {
   ) {}
 
   static async start(): Promise<WebhookReceiver> {
-    let receiver!: WebhookReceiver;
     const server = createServer((request, response) => {
       let body = '';
       request.setEncoding('utf8');
@@ -52,7 +51,8 @@ export class WebhookReceiver {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
+    // the handler above reads `receiver` only when a request arrives, after this line has run
+    const receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
     return receiver;
   }
 

@@ -97,7 +97,11 @@ describe('assignments', () => {
       assert.equal(a.attempt, 1);
       assert.equal(a.is_enrollment_managed, false);
 
-      const again = await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, due_date: '2000-01-01' });
+      const again = await api.post('/api/v2/assignments/', {
+        user_id: user.public_id,
+        content_item_id: content.public_id,
+        due_date: '2000-01-01',
+      });
       assert.equal(again.status, 200, again.text);
       assert.equal(again.body.public_id, a.public_id);
       assert.equal(again.body.due_date, '2999-01-31', 'an existing pair is returned unchanged');
@@ -117,9 +121,18 @@ describe('assignments', () => {
       const content = await newContent();
       expectFieldError(await api.post('/api/v2/assignments/', { content_item_id: content.public_id }), 'user_id');
       expectFieldError(await api.post('/api/v2/assignments/', { user_id: 'nope', content_item_id: content.public_id }), 'user_id');
-      expectFieldError(await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, due_date: '2025-02-30' }), 'due_date');
-      expectFieldError(await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, expires_at: 'soon' }), 'expires_at');
-      expectFieldError(await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, state: 'completed' }), 'state');
+      expectFieldError(
+        await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, due_date: '2025-02-30' }),
+        'due_date',
+      );
+      expectFieldError(
+        await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, expires_at: 'soon' }),
+        'expires_at',
+      );
+      expectFieldError(
+        await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, state: 'completed' }),
+        'state',
+      );
       expectFieldError(
         await api.post('/api/v2/assignments/', { user_id: '00000000-0000-4000-8000-000000000000', content_item_id: content.public_id }),
         'user_id',
@@ -154,14 +167,18 @@ describe('assignments', () => {
       const track = await newContent('tracks', { items: [article.public_id, inner.public_id, collection.public_id, archived.public_id] });
       const user = await newUser();
 
-      const first = await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: track.public_id, due_date: '2999-03-01' });
+      const first = await api.post('/api/v2/assignments/', {
+        user_id: user.public_id,
+        content_item_id: track.public_id,
+        due_date: '2999-03-01',
+      });
       assert.equal(first.status, 201, first.text);
       const mine = (await api.get(`/api/v2/assignments/?user=${user.public_id}&page_size=100`)).body.data;
-      assert.deepEqual(
-        mine.map((a: any) => a.content_item.public_id).sort(),
-        ids(track, article, inner, video, collection),
+      assert.deepEqual(mine.map((a: any) => a.content_item.public_id).sort(), ids(track, article, inner, video, collection));
+      assert.ok(
+        mine.every((a: any) => a.due_date === '2999-03-01'),
+        'items take the due date of the track assignment',
       );
-      assert.ok(mine.every((a: any) => a.due_date === '2999-03-01'), 'items take the due date of the track assignment');
 
       // an item added later is picked up by assigning the track again (200)
       const late = await newContent('links', { url: 'https://example.com/late' });
@@ -198,8 +215,13 @@ describe('assignments', () => {
       assert.equal(state.state, 'completed');
       assert.equal(state.progress, 1);
       assert.ok(state.completed_datetime);
-      const completed = outboxAfter(server.dbFile, from).filter((e) => e.type === 'assignment.completed').map((e) => e.payload.data.object);
-      assert.deepEqual(completed.map((a: any) => a.content_item.public_id), [first.public_id, second.public_id, track.public_id]);
+      const completed = outboxAfter(server.dbFile, from)
+        .filter((e) => e.type === 'assignment.completed')
+        .map((e) => e.payload.data.object);
+      assert.deepEqual(
+        completed.map((a: any) => a.content_item.public_id),
+        [first.public_id, second.public_id, track.public_id],
+      );
       assert.deepEqual(completed.at(-1), state, 'the event carries the track assignment as it reads');
 
       assert.equal((await post(await mine(learner.user, second), 'undo-complete')).status, 200);
@@ -207,7 +229,11 @@ describe('assignments', () => {
       assert.equal(state.state, 'in_progress');
       assert.equal(state.progress, 0.5);
       assert.equal(state.completed_datetime, null);
-      assert.ok(outboxAfter(server.dbFile, from).some((e) => e.type === 'assignment.completion_undone' && e.payload.data.object.public_id === state.public_id));
+      assert.ok(
+        outboxAfter(server.dbFile, from).some(
+          (e) => e.type === 'assignment.completion_undone' && e.payload.data.object.public_id === state.public_id,
+        ),
+      );
     });
 
     it('completes a track holding an event when the learner is checked in, and reopens it when that is undone', async () => {
@@ -217,7 +243,11 @@ describe('assignments', () => {
       const user = await newUser();
       await assign(user, track);
       await post(await mine(user, article), 'complete');
-      const enrollment = await api.post('/api/v2/enrollments/', { user_id: user.public_id, event_id: event.public_id, attendance_method: 'in_person' });
+      const enrollment = await api.post('/api/v2/enrollments/', {
+        user_id: user.public_id,
+        event_id: event.public_id,
+        attendance_method: 'in_person',
+      });
       assert.equal(enrollment.status, 201, enrollment.text);
       assert.equal((await mine(user, track)).progress, 0.5);
       assert.equal((await api.post(`/api/v2/enrollments/${enrollment.body.public_id}/checkin/`)).status, 200);
@@ -238,9 +268,21 @@ describe('assignments', () => {
 
       const mine = await learner.api.post('/api/v2/assignments/', { user_id: learner.user.public_id, content_item_id: open.public_id });
       assert.equal(mine.status, 201, mine.text);
-      expectError(await learner.api.post('/api/v2/assignments/', { user_id: other.public_id, content_item_id: open.public_id }), 403, 'forbidden');
-      expectError(await learner.api.post('/api/v2/assignments/', { user_id: learner.user.public_id, content_item_id: closed.public_id }), 403, 'forbidden');
-      expectError(await learner.api.post('/api/v2/assignments/', { user_id: learner.user.public_id, content_item_id: hidden.public_id }), 404, 'not_found');
+      expectError(
+        await learner.api.post('/api/v2/assignments/', { user_id: other.public_id, content_item_id: open.public_id }),
+        403,
+        'forbidden',
+      );
+      expectError(
+        await learner.api.post('/api/v2/assignments/', { user_id: learner.user.public_id, content_item_id: closed.public_id }),
+        403,
+        'forbidden',
+      );
+      expectError(
+        await learner.api.post('/api/v2/assignments/', { user_id: learner.user.public_id, content_item_id: hidden.public_id }),
+        404,
+        'not_found',
+      );
 
       // assigned by an admin, a non-self-assignable item is the learner's all the same
       const given = await assign(learner.user, closed);
@@ -284,11 +326,41 @@ describe('assignments', () => {
   describe('state machine over HTTP', () => {
     // the spec's table, its 409 table and docs/assignments.md, written out again as the client sees them
     const table: Record<string, Record<string, string>> = {
-      not_started: { complete: 'completed', drop: 'dropped', exempt: 'exempted', 'undo-complete': '409 not_completed', 'undo-exempt': '409 not_exempted' },
-      in_progress: { complete: 'completed', drop: 'dropped', exempt: 'exempted', 'undo-complete': '409 not_completed', 'undo-exempt': '409 not_exempted' },
-      completed: { complete: '409 already_completed', drop: '409 already_completed', exempt: '409 not_outstanding', 'undo-complete': 'in_progress', 'undo-exempt': '409 not_exempted' },
-      dropped: { complete: '409 dropped', drop: '409 dropped', exempt: '409 not_outstanding', 'undo-complete': '409 not_completed', 'undo-exempt': '409 not_exempted' },
-      exempted: { complete: 'completed', drop: 'dropped', exempt: '409 not_outstanding', 'undo-complete': '409 not_completed', 'undo-exempt': 'in_progress' },
+      not_started: {
+        complete: 'completed',
+        drop: 'dropped',
+        exempt: 'exempted',
+        'undo-complete': '409 not_completed',
+        'undo-exempt': '409 not_exempted',
+      },
+      in_progress: {
+        complete: 'completed',
+        drop: 'dropped',
+        exempt: 'exempted',
+        'undo-complete': '409 not_completed',
+        'undo-exempt': '409 not_exempted',
+      },
+      completed: {
+        complete: '409 already_completed',
+        drop: '409 already_completed',
+        exempt: '409 not_outstanding',
+        'undo-complete': 'in_progress',
+        'undo-exempt': '409 not_exempted',
+      },
+      dropped: {
+        complete: '409 dropped',
+        drop: '409 dropped',
+        exempt: '409 not_outstanding',
+        'undo-complete': '409 not_completed',
+        'undo-exempt': '409 not_exempted',
+      },
+      exempted: {
+        complete: 'completed',
+        drop: 'dropped',
+        exempt: '409 not_outstanding',
+        'undo-complete': '409 not_completed',
+        'undo-exempt': 'in_progress',
+      },
     };
     const reach: Record<string, (a: any) => Promise<void>> = {
       not_started: async () => {},
@@ -421,13 +493,19 @@ describe('assignments', () => {
       assert.equal((await api.get(`/api/v2/assignments/${a.public_id}/`, { headers: { 'if-modified-since': 'garbage' } })).status, 200);
       // If-None-Match wins over If-Modified-Since
       assert.equal(
-        (await api.get(`/api/v2/assignments/${a.public_id}/`, { headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified } })).status,
+        (
+          await api.get(`/api/v2/assignments/${a.public_id}/`, {
+            headers: { 'if-none-match': '"other"', 'if-modified-since': lastModified },
+          })
+        ).status,
         200,
       );
 
       await new Promise((resolve) => setTimeout(resolve, 1100));
       await post(a, 'progress', { progress: 0.1 });
-      const changed = await api.get(`/api/v2/assignments/${a.public_id}/`, { headers: { 'if-none-match': etag, 'if-modified-since': lastModified } });
+      const changed = await api.get(`/api/v2/assignments/${a.public_id}/`, {
+        headers: { 'if-none-match': etag, 'if-modified-since': lastModified },
+      });
       assert.equal(changed.status, 200);
       assert.equal((await api.get(`/api/v2/assignments/${a.public_id}/`, { headers: { 'if-modified-since': lastModified } })).status, 200);
     });
@@ -448,8 +526,15 @@ describe('assignments', () => {
       assert.equal(patched.status, 200, patched.text);
       const newEtag = patched.headers.get('etag')!;
       assert.notEqual(newEtag, etag);
-      expectError(await api.post(`/api/v2/assignments/${a.public_id}/complete/`, undefined, { headers: { 'if-match': etag } }), 412, 'precondition_failed');
-      assert.equal((await api.post(`/api/v2/assignments/${a.public_id}/complete/`, undefined, { headers: { 'if-match': newEtag } })).status, 200);
+      expectError(
+        await api.post(`/api/v2/assignments/${a.public_id}/complete/`, undefined, { headers: { 'if-match': etag } }),
+        412,
+        'precondition_failed',
+      );
+      assert.equal(
+        (await api.post(`/api/v2/assignments/${a.public_id}/complete/`, undefined, { headers: { 'if-match': newEtag } })).status,
+        200,
+      );
     });
 
     it('DELETE answers 204, then 404; the pair can be assigned anew; counters follow', async () => {
@@ -504,11 +589,22 @@ describe('assignments', () => {
       assert.deepEqual(page1.meta, { page: 1, page_size: 1, total_count: 2 });
       assert.deepEqual([page1.data[0].public_id, page2.data[0].public_id], [a1.public_id, a2.public_id]);
       const descending = (await api.get(`/api/v2/assignments/?user=${u1.public_id}&ordering=-created`)).body.data;
-      assert.deepEqual(descending.map((a: any) => a.public_id), [a2.public_id, a1.public_id]);
+      assert.deepEqual(
+        descending.map((a: any) => a.public_id),
+        [a2.public_id, a1.public_id],
+      );
       const byDue = (await api.get(`/api/v2/assignments/?user=${u2.public_id}&ordering=due_date`)).body.data;
       assert.equal(byDue.length, 2);
 
-      for (const bad of ['state=bogus', 'is_overdue=maybe', 'due_date__gte=2025-13-01', 'created__lte=yesterday', 'user=xyz', 'content_type=podcast', 'ordering=state']) {
+      for (const bad of [
+        'state=bogus',
+        'is_overdue=maybe',
+        'due_date__gte=2025-13-01',
+        'created__lte=yesterday',
+        'user=xyz',
+        'content_type=podcast',
+        'ordering=state',
+      ]) {
         expectError(await api.get(`/api/v2/assignments/?${bad}`), 400, 'bad_request');
       }
     });

@@ -33,7 +33,10 @@ describe('authentication, scopes and roles', () => {
     const token = created.body;
     assert.match(token.token, /^lpat_[0-9A-Za-z]{43}$/);
     assert.equal(token.token_prefix, token.token.slice(0, 11));
-    assert.deepEqual(Object.keys(token).sort(), ['created', 'expires_at', 'last_used_at', 'name', 'public_id', 'scopes', 'token', 'token_prefix', 'user'].sort());
+    assert.deepEqual(
+      Object.keys(token).sort(),
+      ['created', 'expires_at', 'last_used_at', 'name', 'public_id', 'scopes', 'token', 'token_prefix', 'user'].sort(),
+    );
     assert.equal(token.expires_at, null);
     assert.ok(token.scopes.includes('webhooks:write'));
 

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { jobItems } from '../helpers/bulk-jobs.ts';
-import { expectError, expectFieldError, startServer, uniqueEmail, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
+import {
+  expectError,
+  expectFieldError,
+  startServer,
+  uniqueEmail,
+  userWithToken,
+  type ApiClient,
+  type TestServer,
+} from '../helpers/server.ts';
 
 const jobKeys = ['id', 'status', 'total', 'processed', 'succeeded', 'failed', 'created_at', 'completed_at', 'error_message'];
 
@@ -68,7 +76,10 @@ describe('bulk jobs', () => {
 
       const jobPath = `/api/v2/users/bulk/${submitted.body.id}/`;
       const items = await jobItems(api, jobPath);
-      assert.deepEqual(items.map((item) => item.index), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      assert.deepEqual(
+        items.map((item) => item.index),
+        [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+      );
       assert.deepEqual(items[0], { index: 0, status: 'succeeded', public_id: freshUser.public_id, created: true, error: null });
       assert.deepEqual(items[1], { index: 1, status: 'succeeded', public_id: created[0].public_id, created: true, error: null });
       // a duplicate names the user it collides with, whether that user existed before or came from this job
@@ -80,7 +91,11 @@ describe('bulk jobs', () => {
         ],
       );
       const invalid = items.slice(4, 9);
-      assert.ok(invalid.every((item) => item.status === 'failed' && item.public_id === null && item.created === null && item.error.code === 'validation_error'));
+      assert.ok(
+        invalid.every(
+          (item) => item.status === 'failed' && item.public_id === null && item.created === null && item.error.code === 'validation_error',
+        ),
+      );
       assert.deepEqual(
         invalid.slice(0, 4).map((item) => item.error.message.split(':')[0]),
         ['role', 'email', 'name', 'manager'],
@@ -93,9 +108,18 @@ describe('bulk jobs', () => {
       const failed = await api.get(`${jobPath}items/?status=failed&page_size=3&page=2`);
       assert.equal(failed.status, 200, failed.text);
       assert.deepEqual(failed.body.meta, { page: 2, page_size: 3, total_count: 7 });
-      assert.deepEqual(failed.body.data.map((item: any) => item.index), [5, 6, 7]);
-      assert.deepEqual((await jobItems(api, jobPath, '&status=succeeded')).map((item) => item.index), [0, 1, 9]);
-      assert.deepEqual((await jobItems(api, jobPath, '&ordering=-index')).map((item) => item.index), [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
+      assert.deepEqual(
+        failed.body.data.map((item: any) => item.index),
+        [5, 6, 7],
+      );
+      assert.deepEqual(
+        (await jobItems(api, jobPath, '&status=succeeded')).map((item) => item.index),
+        [0, 1, 9],
+      );
+      assert.deepEqual(
+        (await jobItems(api, jobPath, '&ordering=-index')).map((item) => item.index),
+        [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+      );
       expectError(await api.get(`${jobPath}items/?status=pending`), 400, 'bad_request');
       expectError(await api.get(`${jobPath}items/?page=0`), 400, 'bad_request');
     });
@@ -107,7 +131,9 @@ describe('bulk jobs', () => {
       expectFieldError(await api.post('/api/v2/users/bulk/', { users: item }), 'users');
       expectFieldError(await api.post('/api/v2/users/bulk/', { assignments: [item] }), 'assignments');
       expectFieldError(await api.post('/api/v2/users/bulk/', { users: Array.from({ length: 501 }, () => item) }), 'users');
-      const atLimit = await api.post('/api/v2/users/bulk/', { users: Array.from({ length: 500 }, (_, i) => ({ email: uniqueEmail(`limit${i}`), name: 'L' })) });
+      const atLimit = await api.post('/api/v2/users/bulk/', {
+        users: Array.from({ length: 500 }, (_, i) => ({ email: uniqueEmail(`limit${i}`), name: 'L' })),
+      });
       assert.equal(atLimit.status, 202, atLimit.text);
       const job = await waitForJob(api, `/api/v2/users/bulk/${atLimit.body.id}/`);
       assert.deepEqual([job.processed, job.succeeded, job.failed], [500, 500, 0]);
@@ -181,14 +207,20 @@ describe('bulk jobs', () => {
           [8, 'failed', null, null],
         ],
       );
-      assert.deepEqual(items.map((item) => item.error?.code ?? null), [null, null, null, 'archived', null, 'not_found', 'validation_error', 'validation_error', 'validation_error']);
+      assert.deepEqual(
+        items.map((item) => item.error?.code ?? null),
+        [null, null, null, 'archived', null, 'not_found', 'validation_error', 'validation_error', 'validation_error'],
+      );
       assert.match(items[7].error.message, /^content_item_id: /);
       assert.match(items[8].error.message, /^due_date: /);
     });
 
     it('limits a request to 200 items', async () => {
       const item = { user_id: '00000000-0000-4000-8000-000000000000', content_item_id: '00000000-0000-4000-8000-000000000000' };
-      expectFieldError(await api.post('/api/v2/assignments/bulk/', { assignments: Array.from({ length: 201 }, () => item) }), 'assignments');
+      expectFieldError(
+        await api.post('/api/v2/assignments/bulk/', { assignments: Array.from({ length: 201 }, () => item) }),
+        'assignments',
+      );
       const atLimit = await api.post('/api/v2/assignments/bulk/', { assignments: Array.from({ length: 200 }, () => item) });
       assert.equal(atLimit.status, 202);
       const job = await waitForJob(api, `/api/v2/assignments/bulk/${atLimit.body.id}/`);
@@ -212,7 +244,9 @@ describe('bulk jobs', () => {
   });
 
   it('keeps answering API requests while a large job runs', async () => {
-    const submitted = await api.post('/api/v2/users/bulk/', { users: Array.from({ length: 500 }, (_, i) => ({ email: uniqueEmail(`busy${i}`), name: 'Busy' })) });
+    const submitted = await api.post('/api/v2/users/bulk/', {
+      users: Array.from({ length: 500 }, (_, i) => ({ email: uniqueEmail(`busy${i}`), name: 'Busy' })),
+    });
     const started = performance.now();
     const response = await api.get('/api/v2/users/?page_size=1');
     assert.equal(response.status, 200);
@@ -239,7 +273,10 @@ describe('items of a job still processing', () => {
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       assert.equal(partial.length % 5, 0, 'a chunk commits whole');
-      assert.deepEqual(partial.map((item) => item.index), [...Array(partial.length).keys()]);
+      assert.deepEqual(
+        partial.map((item) => item.index),
+        [...Array(partial.length).keys()],
+      );
       assert.ok(partial.every((item) => item.status === 'succeeded' && item.created === true));
       assert.ok((await server.api.get(path)).body.processed >= partial.length);
 
@@ -334,7 +371,8 @@ describe('bulk job crash recovery', () => {
       assert.equal(listed.body.meta.total_count, 490, 'exactly one user per valid item');
       const emails = new Set<string>();
       for (let page = 1; page <= 5; page++) {
-        for (const row of (await api.get(`/api/v2/users/?search=${prefix}&page_size=100&page=${page}&ordering=email`)).body.data) emails.add(row.email);
+        for (const row of (await api.get(`/api/v2/users/?search=${prefix}&page_size=100&page=${page}&ordering=email`)).body.data)
+          emails.add(row.email);
       }
       const expected = users.filter((_, i) => i % 50 !== 7).map((user) => user.email);
       assert.deepEqual([...emails].sort(), expected.sort());

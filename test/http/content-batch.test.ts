@@ -84,10 +84,13 @@ describe('content batches and webhook events', () => {
       assert.equal(response.body.error.code, 'validation_error');
       assert.equal(response.body.error.request_id, response.headers.get('x-request-id'));
       assert.deepEqual(response.body.data.succeeded, []);
-      assert.deepEqual(response.body.data.failed.map((f: any) => [f.index, f.error.code]), [
-        [0, 'not_found'],
-        [1, 'not_found'],
-      ]);
+      assert.deepEqual(
+        response.body.data.failed.map((f: any) => [f.index, f.error.code]),
+        [
+          [0, 'not_found'],
+          [1, 'not_found'],
+        ],
+      );
       assert.deepEqual(response.body.meta, { total: 2, succeeded_count: 0, failed_count: 2 });
     });
 
@@ -110,7 +113,9 @@ describe('content batches and webhook events', () => {
         assert.equal(response.body.data, undefined);
       }
       assert.equal((await read(a.public_id)).is_archived, false);
-      const exactly100 = await api.post('/api/v2/content-items/bulk/archive/', { items: Array.from({ length: 100 }, () => ({ public_id: a.public_id })) });
+      const exactly100 = await api.post('/api/v2/content-items/bulk/archive/', {
+        items: Array.from({ length: 100 }, () => ({ public_id: a.public_id })),
+      });
       assert.equal(exactly100.status, 200, exactly100.text);
     });
   });
@@ -126,14 +131,23 @@ describe('content batches and webhook events', () => {
       assert.deepEqual((await read(b.public_id)).tags, [fresh, 'shared']);
       assert.deepEqual((await api.get(`/api/v2/content-items/?tag=${fresh}`)).body.meta.total_count, 2);
 
-      const removed = await api.delete('/api/v2/content-items/bulk/tags/', { items: items(a.public_id, b.public_id), tags: ['old', 'never'] });
+      const removed = await api.delete('/api/v2/content-items/bulk/tags/', {
+        items: items(a.public_id, b.public_id),
+        tags: ['old', 'never'],
+      });
       assert.equal(removed.status, 200, removed.text);
       assert.deepEqual((await read(a.public_id)).tags, [fresh, 'shared']);
       assert.deepEqual((await read(b.public_id)).tags, [fresh, 'shared']);
 
-      const replaced = await api.put('/api/v2/content-items/bulk/tags/', { items: items(a.public_id, crypto.randomUUID()), tags: ['only'] });
+      const replaced = await api.put('/api/v2/content-items/bulk/tags/', {
+        items: items(a.public_id, crypto.randomUUID()),
+        tags: ['only'],
+      });
       assert.equal(replaced.status, 207, replaced.text);
-      assert.deepEqual(replaced.body.data.failed.map((f: any) => f.index), [1]);
+      assert.deepEqual(
+        replaced.body.data.failed.map((f: any) => f.index),
+        [1],
+      );
       assert.deepEqual((await read(a.public_id)).tags, ['only']);
 
       const cleared = await api.put('/api/v2/content-items/bulk/tags/', { items: items(a.public_id), tags: [] });
@@ -170,7 +184,10 @@ describe('content batches and webhook events', () => {
       const events = outboxAfter(since);
       assert.deepEqual(
         events.map((e) => e.type),
-        ['created', 'updated', 'archived', 'unarchived', 'updated', 'deleted'].flatMap((action) => [`content_item.${action}`, `track.${action}`]),
+        ['created', 'updated', 'archived', 'unarchived', 'updated', 'deleted'].flatMap((action) => [
+          `content_item.${action}`,
+          `track.${action}`,
+        ]),
       );
       for (const event of events) {
         assert.match(event.payload.id, /^msg_[0-9A-Z]{26}$/);
@@ -197,7 +214,10 @@ describe('content batches and webhook events', () => {
       const since = lastSequence();
       await api.post('/api/v2/content-items/bulk/archive/', { items: items(crypto.randomUUID(), a.public_id) });
       await api.post('/api/v2/articles/', { name: '' });
-      assert.deepEqual(outboxAfter(since).map((e) => e.type), ['content_item.archived', 'article.archived']);
+      assert.deepEqual(
+        outboxAfter(since).map((e) => e.type),
+        ['content_item.archived', 'article.archived'],
+      );
     });
   });
 });

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expectError, expectFieldError, startServer, userWithToken, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import {
+  expectError,
+  expectFieldError,
+  startServer,
+  userWithToken,
+  type ApiClient,
+  type ApiResponse,
+  type TestServer,
+} from '../helpers/server.ts';
 
 const summaryKeys = [
   'public_id',
@@ -79,7 +87,11 @@ describe('content items', () => {
         },
       );
       assert.equal(article.created, article.modified);
-      for (const path of [`/api/v2/articles/${article.public_id}/`, `/api/v2/content-items/${article.public_id}/`, `/api/v2/content-items/${article.public_id}`]) {
+      for (const path of [
+        `/api/v2/articles/${article.public_id}/`,
+        `/api/v2/content-items/${article.public_id}/`,
+        `/api/v2/content-items/${article.public_id}`,
+      ]) {
         const read = await api.get(path);
         assert.equal(read.status, 200, path);
         assert.deepEqual(read.body, article);
@@ -94,7 +106,12 @@ describe('content items', () => {
       const guide = await create('guides', { tags: [tag] });
       const link = await create('links', { tags: [tag], url: 'https://example.com/read' });
       const track = await create('tracks', { tags: [tag], items: [article.public_id, video.public_id] });
-      const scheduled = await create('scheduled-tracks', { tags: [tag], items: [track.public_id], starts_on: '2026-03-01', ends_on: '2026-03-31' });
+      const scheduled = await create('scheduled-tracks', {
+        tags: [tag],
+        items: [track.public_id],
+        starts_on: '2026-03-01',
+        ends_on: '2026-03-31',
+      });
       const collection = await create('collections', { tags: [tag], items: [link.public_id, guide.public_id] });
 
       assert.deepEqual([video.media_asset_id, video.media_status, video.media_duration], ['asset-1', 'processing', null]);
@@ -104,7 +121,10 @@ describe('content items', () => {
         { public_id: video.public_id, name: video.name, content_type: 'video' },
       ]);
       assert.deepEqual([scheduled.starts_on, scheduled.ends_on, scheduled.items[0].content_type], ['2026-03-01', '2026-03-31', 'track']);
-      assert.deepEqual(collection.items.map((i: any) => i.public_id), idsOf(link, guide));
+      assert.deepEqual(
+        collection.items.map((i: any) => i.public_id),
+        idsOf(link, guide),
+      );
       assert.deepEqual(Object.keys(article), summaryKeys);
       assert.deepEqual(Object.keys(course), summaryKeys);
 
@@ -147,10 +167,17 @@ describe('content items', () => {
       expectFieldError(await api.post('/api/v2/videos/', { name: 'x', media_status: 'ready' }), 'media_status');
       const article = await create('articles');
       expectFieldError(await api.post('/api/v2/tracks/', { name: 'x', items: [article.public_id, article.public_id] }), 'items');
-      expectFieldError(await api.post('/api/v2/scheduled-tracks/', { name: 'x', starts_on: '2026-05-02', ends_on: '2026-05-01' }), 'ends_on');
+      expectFieldError(
+        await api.post('/api/v2/scheduled-tracks/', { name: 'x', starts_on: '2026-05-02', ends_on: '2026-05-01' }),
+        'ends_on',
+      );
       const scheduled = await create('scheduled-tracks', { starts_on: '2026-05-01' });
       expectFieldError(await api.patch(`/api/v2/scheduled-tracks/${scheduled.public_id}/`, { ends_on: '2026-04-30' }), 'ends_on');
-      expectError(await api.post('/api/v2/articles/', undefined, { raw: '[1]', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+      expectError(
+        await api.post('/api/v2/articles/', undefined, { raw: '[1]', headers: { 'content-type': 'application/json' } }),
+        400,
+        'bad_request',
+      );
     });
 
     it('refuses a track that would contain itself, directly or through a nested track', async () => {
@@ -166,11 +193,27 @@ describe('content items', () => {
 
     it('patches only the fields sent, and answers each path with its own shape', async () => {
       const channel = (await api.post('/api/v2/channels/', { name: 'Patch channel' })).body;
-      const link = await create('links', { url: 'https://example.com/a', description: 'first', tags: ['keep'], channel_id: channel.public_id });
-      const typed = await api.patch(`/api/v2/links/${link.public_id}/`, { url: 'https://example.com/b', duration: 12, is_completable: false });
+      const link = await create('links', {
+        url: 'https://example.com/a',
+        description: 'first',
+        tags: ['keep'],
+        channel_id: channel.public_id,
+      });
+      const typed = await api.patch(`/api/v2/links/${link.public_id}/`, {
+        url: 'https://example.com/b',
+        duration: 12,
+        is_completable: false,
+      });
       assert.equal(typed.status, 200, typed.text);
       assert.deepEqual(
-        [typed.body.url, typed.body.duration_minutes, typed.body.is_completable, typed.body.description, typed.body.tags, typed.body.channel],
+        [
+          typed.body.url,
+          typed.body.duration_minutes,
+          typed.body.is_completable,
+          typed.body.description,
+          typed.body.tags,
+          typed.body.channel,
+        ],
         ['https://example.com/b', 12, false, 'first', ['keep'], { public_id: channel.public_id, name: 'Patch channel' }],
       );
       assert.ok(typed.body.modified > link.modified);
@@ -201,7 +244,10 @@ describe('content items', () => {
       const renamed = await api.patch(`/api/v2/content-items/${item.public_id}/`, { name: 'Still restricted' });
       assert.deepEqual(renamed.body.groups, item.groups);
       const replaced = await api.patch(`/api/v2/content-items/${item.public_id}/`, { groups: [g2.public_id, g1.public_id, g2.public_id] });
-      assert.deepEqual(replaced.body.groups.map((g: any) => g.name), ['Access A', 'Access B']);
+      assert.deepEqual(
+        replaced.body.groups.map((g: any) => g.name),
+        ['Access A', 'Access B'],
+      );
       const cleared = await api.patch(`/api/v2/content-items/${item.public_id}/`, { groups: [] });
       assert.deepEqual(cleared.body.groups, []);
       expectFieldError(await api.patch(`/api/v2/content-items/${item.public_id}/`, { groups: ['not-a-uuid'] }), 'groups.0');
@@ -287,7 +333,18 @@ describe('content items', () => {
 
     it('bounds tag_all and tag like a tag list, with a 400 naming the parameter', async () => {
       const names = (count: number) => Array.from({ length: count }, (_, i) => `t${i}`);
-      for (const collection of ['content-items', 'articles', 'videos', 'courses', 'guides', 'links', 'tracks', 'scheduled-tracks', 'collections', 'events']) {
+      for (const collection of [
+        'content-items',
+        'articles',
+        'videos',
+        'courses',
+        'guides',
+        'links',
+        'tracks',
+        'scheduled-tracks',
+        'collections',
+        'events',
+      ]) {
         if (collection !== 'events') {
           const many = await api.get(`/api/v2/${collection}/?tag_all=${names(1000).join(',')}`);
           expectError(many, 400, 'bad_request');
@@ -302,7 +359,10 @@ describe('content items', () => {
     });
 
     it('filters by created and modified bounds', async () => {
-      assert.deepEqual(await ids(`tag=${tag}&created__gte=${encodeURIComponent(b.created)}&created__lte=${encodeURIComponent(c.created)}`), idsOf(b, c));
+      assert.deepEqual(
+        await ids(`tag=${tag}&created__gte=${encodeURIComponent(b.created)}&created__lte=${encodeURIComponent(c.created)}`),
+        idsOf(b, c),
+      );
       assert.deepEqual(await ids(`tag=${tag}&modified__gte=${encodeURIComponent(c.modified)}`), idsOf(c));
       assert.deepEqual(await ids(`tag=${tag}&modified__lte=${encodeURIComponent(d.modified)}`), idsOf(a, b, d));
       assert.deepEqual(await ids(`tag=${tag}&created__lte=2000-01-01`), []);
@@ -315,7 +375,10 @@ describe('content items', () => {
       assert.deepEqual(await ids(`tag=${tag}&ordering=content_type,-name`), idsOf(a, c, d, b));
       const page = await api.get(`/api/v2/content-items/?tag=${tag}&page=2&page_size=3`);
       assert.deepEqual(page.body.meta, { page: 2, page_size: 3, total_count: 4 });
-      assert.deepEqual(page.body.data.map((i: any) => i.public_id), idsOf(d));
+      assert.deepEqual(
+        page.body.data.map((i: any) => i.public_id),
+        idsOf(d),
+      );
       const past = await api.get(`/api/v2/content-items/?tag=${tag}&page=9`);
       assert.deepEqual([past.body.data, past.body.meta.total_count], [[], 4]);
     });
@@ -383,7 +446,10 @@ describe('content items', () => {
       const renamed = await api.patch(`/api/v2/channels/${id}/`, { name: `${name} renamed` });
       assert.equal(renamed.body.name, `${name} renamed`);
       const listed = await api.get(`/api/v2/channels/?search=${encodeURIComponent(name.toLowerCase())}`);
-      assert.deepEqual(listed.body.data.map((c: any) => c.public_id), [id]);
+      assert.deepEqual(
+        listed.body.data.map((c: any) => c.public_id),
+        [id],
+      );
       expectFieldError(await api.post('/api/v2/channels/', {}), 'name');
       expectFieldError(await api.patch(`/api/v2/channels/${id}/`, { colour: 'red' }), 'colour');
       expectError(await api.get(`/api/v2/channels/${crypto.randomUUID()}/`), 404, 'not_found');
@@ -407,7 +473,11 @@ describe('content items', () => {
       const hidden = await create('articles', { name: 'hidden', tags: [tag], is_hidden: true });
       const archived = await create('articles', { name: 'archived', tags: [tag] });
       await api.post('/api/v2/content-items/bulk/archive/', { items: [{ public_id: archived.public_id }] });
-      const track = await create('tracks', { name: 'track', tags: [tag], items: [open.public_id, inOtherGroup.public_id, hidden.public_id, inMyGroup.public_id] });
+      const track = await create('tracks', {
+        name: 'track',
+        tags: [tag],
+        items: [open.public_id, inOtherGroup.public_id, hidden.public_id, inMyGroup.public_id],
+      });
       const doomedGroup = (await api.post('/api/v2/groups/', { name: `Doomed ${tag}` })).body;
       const orphaned = await create('articles', { name: 'orphaned', tags: [tag], groups: [doomedGroup.public_id] });
       assert.equal((await api.delete(`/api/v2/groups/${doomedGroup.public_id}/`)).status, 204);
@@ -426,7 +496,10 @@ describe('content items', () => {
       }
       // a track shows a learner only the items the learner may see
       const seen = await learner.api.get(`/api/v2/tracks/${track.public_id}/`);
-      assert.deepEqual(seen.body.items.map((i: any) => i.name), ['open', 'mine']);
+      assert.deepEqual(
+        seen.body.items.map((i: any) => i.name),
+        ['open', 'mine'],
+      );
       assert.equal((await api.get(`/api/v2/tracks/${track.public_id}/`)).body.items.length, 4);
       // admins and organizers see all of it, hidden and archived included
       const organizer = await userWithToken(server, 'organizer');

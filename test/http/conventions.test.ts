@@ -35,7 +35,11 @@ describe('HTTP conventions', () => {
       ['error', api.get('/api/v2/users/', { token: null }), 401],
       ['unknown route', api.get('/api/v2/nope/'), 404],
       ['wrong method', api.put('/api/v2/users/'), 405],
-      ['not modified', api.get(`/api/v2/users/${user.body.public_id}/`, { headers: { 'if-none-match': user.headers.get('etag') ?? '' } }), 304],
+      [
+        'not modified',
+        api.get(`/api/v2/users/${user.body.public_id}/`, { headers: { 'if-none-match': user.headers.get('etag') ?? '' } }),
+        304,
+      ],
     ];
     for (const [label, pending, status] of cases) {
       const response = await pending;
@@ -75,7 +79,12 @@ describe('HTTP conventions', () => {
   it('serves every path with and without the trailing slash', async () => {
     const created = await server.api.post('/api/v2/users', { email: uniqueEmail(), name: 'Slash' });
     assert.equal(created.status, 201);
-    for (const path of ['/api/v2/users', '/api/v2/users/', `/api/v2/users/${created.body.public_id}`, `/api/v2/users/${created.body.public_id}/`]) {
+    for (const path of [
+      '/api/v2/users',
+      '/api/v2/users/',
+      `/api/v2/users/${created.body.public_id}`,
+      `/api/v2/users/${created.body.public_id}/`,
+    ]) {
       assert.equal((await server.api.get(path)).status, 200, path);
     }
   });
@@ -123,7 +132,17 @@ describe('HTTP conventions', () => {
   });
 
   it('rejects bad paging, filter and ordering values with 400 naming the parameter', async () => {
-    const cases = ['page=0', 'page=abc', 'page_size=0', 'page_size=-5', 'is_active=maybe', 'role=boss', 'manager=not-a-uuid', 'date_joined__gte=yesterday', 'ordering=password'];
+    const cases = [
+      'page=0',
+      'page=abc',
+      'page_size=0',
+      'page_size=-5',
+      'is_active=maybe',
+      'role=boss',
+      'manager=not-a-uuid',
+      'date_joined__gte=yesterday',
+      'ordering=password',
+    ];
     for (const query of cases) {
       const response = await server.api.get(`/api/v2/users/?${query}`);
       assertError(response, 400, 'bad_request');

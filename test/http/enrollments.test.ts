@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { lastSequence, outboxAfter } from '../helpers/outbox.ts';
-import { expectError, expectFieldError, startServer, uniqueEmail, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
+import {
+  expectError,
+  expectFieldError,
+  startServer,
+  uniqueEmail,
+  userWithToken,
+  type ApiClient,
+  type TestServer,
+} from '../helpers/server.ts';
 
 const enrollmentKeys = ['public_id', 'user', 'event', 'status', 'attendance_method', 'checkin_datetime', 'state', 'created'];
 
@@ -201,7 +209,11 @@ describe('enrollments', () => {
       assert.deepEqual(await counts(event), { in_person: { enrolled: 1, waitlisted: 1 }, online: { enrolled: 1, waitlisted: 0 } });
       const types = outboxAfter(server.dbFile, since).map((e) => `${e.type}:${e.payload.data.object.public_id}`);
       const assignmentOfA = (await ownedAssignment(a, event)).public_id;
-      assert.deepEqual(types.slice(-3), [`assignment.dropped:${assignmentOfA}`, `enrollment.dropped:${seat.public_id}`, `enrollment.enrolled:${first.public_id}`]);
+      assert.deepEqual(types.slice(-3), [
+        `assignment.dropped:${assignmentOfA}`,
+        `enrollment.dropped:${seat.public_id}`,
+        `enrollment.enrolled:${first.public_id}`,
+      ]);
     });
 
     it('promotes when a PATCH raises the limit, and everyone when the limit becomes 0', async () => {
@@ -273,10 +285,17 @@ describe('enrollments', () => {
 
       // two enrolled drop: the two oldest waitlisted take their seats
       const waitlistedOldestFirst = listed.data.map((e: any) => e.public_id);
-      await Promise.all(byStatus('enrolled').slice(0, 2).map((r) => action(r.body, 'drop')));
+      await Promise.all(
+        byStatus('enrolled')
+          .slice(0, 2)
+          .map((r) => action(r.body, 'drop')),
+      );
       const after = (await api.get(`/api/v2/enrollments/?event=${event.public_id}&page_size=100`)).body.data;
       const statusOf = new Map(after.map((e: any) => [e.public_id, e.status]));
-      assert.deepEqual(waitlistedOldestFirst.map((id: string) => statusOf.get(id)), ['enrolled', 'enrolled', 'waitlisted', 'waitlisted', 'waitlisted']);
+      assert.deepEqual(
+        waitlistedOldestFirst.map((id: string) => statusOf.get(id)),
+        ['enrolled', 'enrolled', 'waitlisted', 'waitlisted', 'waitlisted'],
+      );
       assert.deepEqual((await counts(event)).in_person, { enrolled: 10, waitlisted: 3 });
     });
   });
@@ -330,8 +349,11 @@ describe('enrollments', () => {
 
       expectError(await learner.api.get(`/api/v2/enrollments/${theirs.public_id}/`), 404, 'not_found');
       expectError(await action(theirs, 'drop', learner.api), 404, 'not_found');
-      assert.deepEqual((await learner.api.get(`/api/v2/enrollments/?event=${event.public_id}`)).body.data.map((e: any) => e.public_id), [own.body.public_id]);
-      assert.equal((await learner.api.get('/api/v2/enrollments/')).body.meta.total_count, 2, 'its own two, nobody else\'s');
+      assert.deepEqual(
+        (await learner.api.get(`/api/v2/enrollments/?event=${event.public_id}`)).body.data.map((e: any) => e.public_id),
+        [own.body.public_id],
+      );
+      assert.equal((await learner.api.get('/api/v2/enrollments/')).body.meta.total_count, 2, "its own two, nobody else's");
       expectError(await action(own.body, 'checkin', learner.api), 403, 'forbidden');
 
       const checked = await action(own.body, 'checkin', organizer.api);

@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { jobItems } from '../helpers/bulk-jobs.ts';
-import { expectError, expectFieldError, startServer, uniqueEmail, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
+import {
+  expectError,
+  expectFieldError,
+  startServer,
+  uniqueEmail,
+  userWithToken,
+  type ApiClient,
+  type TestServer,
+} from '../helpers/server.ts';
 
 const jobKeys = ['id', 'status', 'total', 'processed', 'succeeded', 'failed', 'created_at', 'completed_at', 'error_message'];
 
@@ -71,7 +79,10 @@ describe('bulk routes of events, event series and enrollments', () => {
       );
       const readA = (await api.get(`/api/v2/events/${a.public_id}/`)).body;
       const readB = (await api.get(`/api/v2/events/${b.public_id}/`)).body;
-      assert.deepEqual([readA.enrollment_limit, readA.channel?.public_id, readA.tags, readA.timeslots.length], [8, channel.public_id, ['keep'], 1]);
+      assert.deepEqual(
+        [readA.enrollment_limit, readA.channel?.public_id, readA.tags, readA.timeslots.length],
+        [8, channel.public_id, ['keep'], 1],
+      );
       assert.deepEqual([readB.name, readB.is_online, readB.body_markdown, readB.enrollment_limit], ['Renamed in bulk', true, 'keep me', 0]);
       assert.deepEqual(readA.timeslots, a.timeslots);
 
@@ -98,7 +109,12 @@ describe('bulk routes of events, event series and enrollments', () => {
       const event = await newEvent({ enrollment_limit: 1 });
       const [a, b] = [await newUser(), await newUser()];
       const enroll = (user: any) =>
-        api.post('/api/v2/enrollments/', { user_id: user.public_id, event_id: event.public_id, attendance_method: 'in_person', accept_waitlist: true });
+        api.post('/api/v2/enrollments/', {
+          user_id: user.public_id,
+          event_id: event.public_id,
+          attendance_method: 'in_person',
+          accept_waitlist: true,
+        });
       await enroll(a);
       const waiting = (await enroll(b)).body;
       assert.equal(waiting.status, 'waitlisted');
@@ -109,12 +125,20 @@ describe('bulk routes of events, event series and enrollments', () => {
 
     it('validates the envelope up front: 422 and no job', async () => {
       const event = await newEvent();
-      for (const body of [{}, { events: [] }, { events: {} }, { event_series: [{ public_id: event.public_id }] }, { events: Array(201).fill({ public_id: event.public_id }) }]) {
+      for (const body of [
+        {},
+        { events: [] },
+        { events: {} },
+        { event_series: [{ public_id: event.public_id }] },
+        { events: Array(201).fill({ public_id: event.public_id }) },
+      ]) {
         const response = await api.patch('/api/v2/events/bulk/', body);
         assert.equal(response.status, 422, response.text);
       }
       expectFieldError(await api.patch('/api/v2/events/bulk/', { events: Array(201).fill({ public_id: event.public_id }) }), 'events');
-      const full = await api.patch('/api/v2/events/bulk/', { events: Array(200).fill({ public_id: event.public_id, name: 'Two hundred' }) });
+      const full = await api.patch('/api/v2/events/bulk/', {
+        events: Array(200).fill({ public_id: event.public_id, name: 'Two hundred' }),
+      });
       assert.equal(full.status, 202, full.text);
       assert.equal(full.body.total, 200);
     });
@@ -139,7 +163,12 @@ describe('bulk routes of events, event series and enrollments', () => {
       assert.deepEqual((await api.get(`/api/v2/event-series/${other.public_id}/`)).body.tags, ['bulk']);
       assert.equal((await api.get(`/api/v2/events/${event.public_id}/`)).body.enrollment_limit, 4);
       assert.deepEqual(
-        (await jobItems(api, `/api/v2/event-series/bulk/${job.id}/`)).map((item) => [item.index, item.status, item.public_id, item.created]),
+        (await jobItems(api, `/api/v2/event-series/bulk/${job.id}/`)).map((item) => [
+          item.index,
+          item.status,
+          item.public_id,
+          item.created,
+        ]),
         [
           [0, 'succeeded', series.public_id, false],
           [1, 'succeeded', other.public_id, false],
@@ -156,7 +185,13 @@ describe('bulk routes of events, event series and enrollments', () => {
       const event = await newEvent({ enrollment_limit: 2, wait_list_limit: 1 });
       const users = [];
       for (let i = 0; i < 5; i++) users.push(await newUser());
-      const item = (user: any, extra = {}) => ({ user_id: user.public_id, event_id: event.public_id, attendance_method: 'in_person', accept_waitlist: true, ...extra });
+      const item = (user: any, extra = {}) => ({
+        user_id: user.public_id,
+        event_id: event.public_id,
+        attendance_method: 'in_person',
+        accept_waitlist: true,
+        ...extra,
+      });
       const job = await runJob('POST', '/api/v2/enrollments/bulk/', {
         enrollments: [
           item(users[0]),
@@ -214,7 +249,10 @@ describe('bulk routes of events, event series and enrollments', () => {
       const other = await userWithToken(server, 'user');
       expectError(await other.api.get(`/api/v2/enrollments/bulk/${job.id}/`), 404, 'not_found');
       expectError(await other.api.get(`/api/v2/enrollments/bulk/${job.id}/items/`), 404, 'not_found');
-      assert.deepEqual((await jobItems(learner.api, `/api/v2/enrollments/bulk/${job.id}/`)).map((item) => item.error?.code ?? null), [null, 'forbidden']);
+      assert.deepEqual(
+        (await jobItems(learner.api, `/api/v2/enrollments/bulk/${job.id}/`)).map((item) => item.error?.code ?? null),
+        [null, 'forbidden'],
+      );
       assert.equal((await jobItems(api, `/api/v2/enrollments/bulk/${job.id}/`)).length, 2, 'an admin sees anyone’s job items');
       assert.equal((await api.get(`/api/v2/enrollments/bulk/${job.id}/`)).status, 200);
       // a job of another kind is not found on this path

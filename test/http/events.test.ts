@@ -37,7 +37,14 @@ const eventKeys = [
   'enrollment_counts',
 ];
 const timeslotDerived = ['event_series', 'timeslots', 'starts_at', 'ends_at', 'starts_at_utc', 'ends_at_utc', 'enrollment_counts'];
-const seriesKeys = ['public_id', 'name', 'content_type', 'description', 'duration', ...eventKeys.slice(10).filter((key) => !timeslotDerived.includes(key))];
+const seriesKeys = [
+  'public_id',
+  'name',
+  'content_type',
+  'description',
+  'duration',
+  ...eventKeys.slice(10).filter((key) => !timeslotDerived.includes(key)),
+];
 
 let runCounter = 0;
 const runTag = () => `ev-${process.pid}-${Date.now()}-${runCounter++}`;
@@ -113,10 +120,7 @@ describe('events, event series and locations', () => {
       const listed = await api.get('/api/v2/locations/?search=office&ordering=-id');
       assert.equal(listed.status, 200);
       assert.ok(listed.body.meta.total_count >= 2);
-      assert.deepEqual(
-        listed.body.data.map((l: any) => l.id).slice(0, 2),
-        [newYork.id, berlin.id],
-      );
+      assert.deepEqual(listed.body.data.map((l: any) => l.id).slice(0, 2), [newYork.id, berlin.id]);
       assert.deepEqual((await api.get('/api/v2/locations/?timezone=America/New_York')).body.data, [newYork]);
     });
 
@@ -154,7 +158,17 @@ describe('events, event series and locations', () => {
     it('defaults to an in-person series with no limits, duration or location', async () => {
       const series = await createSeries();
       assert.deepEqual(
-        [series.duration, series.location_id, series.location, series.is_local, series.is_online, series.enrollment_limit, series.body_markdown, series.tags, series.facilitators],
+        [
+          series.duration,
+          series.location_id,
+          series.location,
+          series.is_local,
+          series.is_online,
+          series.enrollment_limit,
+          series.body_markdown,
+          series.tags,
+          series.facilitators,
+        ],
         [0, null, null, true, false, 0, null, [], { organizer: null, co_organizers: [], presenters: [] }],
       );
     });
@@ -221,7 +235,8 @@ describe('events, event series and locations', () => {
       const tag = runTag();
       const b = await createSeries({ name: `B ${tag}`, tags: [tag], duration: 10 });
       const a = await createSeries({ name: `A ${tag}`, tags: [tag], duration: 20, location_id: newYork.id });
-      const ids = async (query: string) => (await api.get(`/api/v2/event-series/?tag=${tag}&${query}`)).body.data.map((s: any) => s.public_id);
+      const ids = async (query: string) =>
+        (await api.get(`/api/v2/event-series/?tag=${tag}&${query}`)).body.data.map((s: any) => s.public_id);
       assert.deepEqual(await ids(''), [b.public_id, a.public_id]);
       assert.deepEqual(await ids('ordering=name'), [a.public_id, b.public_id]);
       assert.deepEqual(await ids('ordering=-duration'), [a.public_id, b.public_id]);
@@ -238,7 +253,16 @@ describe('events, event series and locations', () => {
       assert.deepEqual(Object.keys(event), eventKeys);
       assert.equal(event.content_type, 'event');
       assert.deepEqual(event.enrollment_counts, { in_person: { enrolled: 0, waitlisted: 0 }, online: { enrolled: 0, waitlisted: 0 } });
-      assert.deepEqual(Object.keys(event.timeslots[0]), ['id', 'starts_at', 'ends_at', 'starts_at_utc', 'ends_at_utc', 'duration', 'rooms_info', 'watch_link']);
+      assert.deepEqual(Object.keys(event.timeslots[0]), [
+        'id',
+        'starts_at',
+        'ends_at',
+        'starts_at_utc',
+        'ends_at_utc',
+        'duration',
+        'rooms_info',
+        'watch_link',
+      ]);
       assert.deepEqual((await api.get(`/api/v2/events/${event.public_id}/`)).body, event);
     });
 
@@ -298,10 +322,7 @@ describe('events, event series and locations', () => {
       const event = await createEvent({
         event_series_id: series.public_id,
         location_id: null,
-        timeslots: [
-          { starts_at: '2026-06-01T09:00:00Z' },
-          { starts_at: '2026-06-02T09:00:00Z', duration: 'PT45M' },
-        ],
+        timeslots: [{ starts_at: '2026-06-01T09:00:00Z' }, { starts_at: '2026-06-02T09:00:00Z', duration: 'PT45M' }],
       });
       assert.deepEqual(
         event.timeslots.map((slot: any) => [slot.duration, slot.ends_at]),
@@ -311,7 +332,10 @@ describe('events, event series and locations', () => {
         ],
       );
       // nothing to inherit: 422 on the timeslot
-      expectFieldError(await api.post('/api/v2/events/', { name: 'x', timeslots: [{ starts_at: '2026-06-01T09:00:00Z' }] }), 'timeslots.0.duration');
+      expectFieldError(
+        await api.post('/api/v2/events/', { name: 'x', timeslots: [{ starts_at: '2026-06-01T09:00:00Z' }] }),
+        'timeslots.0.duration',
+      );
       const noDuration = await createSeries();
       const missing = await api.post('/api/v2/events/', {
         name: 'x',
@@ -408,7 +432,9 @@ describe('events, event series and locations', () => {
     });
 
     it("reads starts_at as the location's wall clock and exposes the true instants", async () => {
-      const event = await slotsOf(berlin, [{ starts_at: '2026-07-01T09:00:00Z', duration: 'PT2H', rooms_info: 'Room 4', watch_link: 'https://example.com/live' }]);
+      const event = await slotsOf(berlin, [
+        { starts_at: '2026-07-01T09:00:00Z', duration: 'PT2H', rooms_info: 'Room 4', watch_link: 'https://example.com/live' },
+      ]);
       const [slot] = event.timeslots;
       assert.deepEqual(
         { ...slot, id: undefined },
@@ -451,10 +477,16 @@ describe('events, event series and locations', () => {
 
     it('moves a start inside the spring-forward gap past it, and takes the first of a repeated hour', async () => {
       const gap = await slotsOf(berlin, [{ starts_at: '2026-03-29T02:30:00Z', duration: 'PT1H' }]);
-      assert.deepEqual([gap.starts_at, gap.starts_at_utc, gap.ends_at], ['2026-03-29T03:30:00.000Z', '2026-03-29T01:30:00.000Z', '2026-03-29T04:30:00.000Z']);
+      assert.deepEqual(
+        [gap.starts_at, gap.starts_at_utc, gap.ends_at],
+        ['2026-03-29T03:30:00.000Z', '2026-03-29T01:30:00.000Z', '2026-03-29T04:30:00.000Z'],
+      );
       // fall back, 2026-10-25 03:00 CEST → 02:00 CET: 02:30 happens twice; the first is CEST
       const overlap = await slotsOf(berlin, [{ starts_at: '2026-10-25T02:30:00Z', duration: 'PT1H' }]);
-      assert.deepEqual([overlap.starts_at_utc, overlap.ends_at, overlap.ends_at_utc], ['2026-10-25T00:30:00.000Z', '2026-10-25T02:30:00.000Z', '2026-10-25T01:30:00.000Z']);
+      assert.deepEqual(
+        [overlap.starts_at_utc, overlap.ends_at, overlap.ends_at_utc],
+        ['2026-10-25T00:30:00.000Z', '2026-10-25T02:30:00.000Z', '2026-10-25T01:30:00.000Z'],
+      );
     });
 
     it('is correct across the US change (New York, 2026-03-08)', async () => {
@@ -462,7 +494,10 @@ describe('events, event series and locations', () => {
         { starts_at: '2026-03-07T18:00:00Z', duration: 'PT1H' },
         { starts_at: '2026-03-09T18:00:00Z', duration: 'PT1H' },
       ]);
-      assert.deepEqual(event.timeslots.map((s: any) => s.starts_at_utc), ['2026-03-07T23:00:00.000Z', '2026-03-09T22:00:00.000Z']);
+      assert.deepEqual(
+        event.timeslots.map((s: any) => s.starts_at_utc),
+        ['2026-03-07T23:00:00.000Z', '2026-03-09T22:00:00.000Z'],
+      );
     });
 
     it('orders timeslots by their start and spans the event over all of them', async () => {
@@ -470,7 +505,10 @@ describe('events, event series and locations', () => {
         { starts_at: '2026-06-03T09:00:00Z', duration: 'PT8H' },
         { starts_at: '2026-06-01T09:00:00Z', duration: 'PT1H' },
       ]);
-      assert.deepEqual(event.timeslots.map((s: any) => s.starts_at), ['2026-06-01T09:00:00.000Z', '2026-06-03T09:00:00.000Z']);
+      assert.deepEqual(
+        event.timeslots.map((s: any) => s.starts_at),
+        ['2026-06-01T09:00:00.000Z', '2026-06-03T09:00:00.000Z'],
+      );
       assert.deepEqual([event.starts_at, event.ends_at], ['2026-06-01T09:00:00.000Z', '2026-06-03T17:00:00.000Z']);
       assert.equal((await api.get(`/api/v2/content-items/${event.public_id}/`)).body.duration_minutes, 540);
     });
@@ -503,7 +541,10 @@ describe('events, event series and locations', () => {
       );
       // no inheritance on PATCH: unlinking the series keeps everything else
       const unlinked = await api.patch(`/api/v2/events/${event.public_id}/`, { event_series_id: null });
-      assert.deepEqual({ ...unlinked.body, modified: undefined, event_series: undefined }, { ...patched.body, modified: undefined, event_series: undefined });
+      assert.deepEqual(
+        { ...unlinked.body, modified: undefined, event_series: undefined },
+        { ...patched.body, modified: undefined, event_series: undefined },
+      );
       assert.equal(unlinked.body.event_series, null);
     });
 
@@ -520,7 +561,10 @@ describe('events, event series and locations', () => {
       assert.deepEqual([replaced.body.starts_at, replaced.body.ends_at], ['2026-07-01T09:00:00.000Z', '2026-07-02T09:30:00.000Z']);
       assert.ok(replaced.body.timeslots.every((slot: any) => slot.id !== event.timeslots[0].id));
       expectFieldError(await api.patch(`/api/v2/events/${event.public_id}/`, { timeslots: [] }), 'timeslots');
-      expectFieldError(await api.patch(`/api/v2/events/${event.public_id}/`, { timeslots: [{ starts_at: '2026-07-01T09:00:00Z' }] }), 'timeslots.0.duration');
+      expectFieldError(
+        await api.patch(`/api/v2/events/${event.public_id}/`, { timeslots: [{ starts_at: '2026-07-01T09:00:00Z' }] }),
+        'timeslots.0.duration',
+      );
       expectFieldError(await api.patch(`/api/v2/events/${event.public_id}/`, { starts_at: '2026-07-01T09:00:00Z' }), 'starts_at');
     });
 
@@ -538,7 +582,11 @@ describe('events, event series and locations', () => {
       const read = await api.get(`/api/v2/events/${event.public_id}/`);
       const etag = read.headers.get('etag')!;
       assert.equal((await api.get(`/api/v2/events/${event.public_id}/`, { headers: { 'if-none-match': etag } })).status, 304);
-      expectError(await api.patch(`/api/v2/events/${event.public_id}/`, { name: 'x' }, { headers: { 'if-match': '"nope"' } }), 412, 'precondition_failed');
+      expectError(
+        await api.patch(`/api/v2/events/${event.public_id}/`, { name: 'x' }, { headers: { 'if-match': '"nope"' } }),
+        412,
+        'precondition_failed',
+      );
       const same = await api.patch(`/api/v2/events/${event.public_id}/`, { name: event.name }, { headers: { 'if-match': etag } });
       assert.equal(same.status, 200);
       assert.equal(same.body.modified, event.modified);
@@ -560,9 +608,21 @@ describe('events, event series and locations', () => {
     it('filters by event_series_id, created__gte, tag and start, and orders by name, created, modified and starts_at', async () => {
       const tag = runTag();
       const series = await createSeries({ tags: [tag], duration: 60 });
-      const first = await createEvent({ name: 'Charlie', event_series_id: series.public_id, timeslots: [{ starts_at: '2026-09-03T09:00:00Z' }] });
-      const second = await createEvent({ name: 'alpha', tags: [tag], timeslots: [{ starts_at: '2026-09-01T09:00:00Z', duration: 'PT1H' }] });
-      const third = await createEvent({ name: 'Bravo', event_series_id: series.public_id, timeslots: [{ starts_at: '2026-09-02T09:00:00Z' }] });
+      const first = await createEvent({
+        name: 'Charlie',
+        event_series_id: series.public_id,
+        timeslots: [{ starts_at: '2026-09-03T09:00:00Z' }],
+      });
+      const second = await createEvent({
+        name: 'alpha',
+        tags: [tag],
+        timeslots: [{ starts_at: '2026-09-01T09:00:00Z', duration: 'PT1H' }],
+      });
+      const third = await createEvent({
+        name: 'Bravo',
+        event_series_id: series.public_id,
+        timeslots: [{ starts_at: '2026-09-02T09:00:00Z' }],
+      });
       await api.patch(`/api/v2/events/${first.public_id}/`, { description: 'touched last' });
       const ids = async (query: string) => {
         const response = await api.get(`/api/v2/events/?tag=${tag}&${query}`);
@@ -619,14 +679,23 @@ describe('events, event series and locations', () => {
       const organizer = await userWithToken(server, 'organizer');
       const learner = await userWithToken(server, 'user');
       const tag = runTag();
-      const visible = (await organizer.api.post('/api/v2/events/', { name: 'Open', tags: [tag], timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT1H' }] })).body;
+      const visible = (
+        await organizer.api.post('/api/v2/events/', {
+          name: 'Open',
+          tags: [tag],
+          timeslots: [{ starts_at: '2026-06-01T09:00:00Z', duration: 'PT1H' }],
+        })
+      ).body;
       const hidden = await createEvent({ tags: [tag], is_hidden: true });
       const group = (await api.post('/api/v2/groups/', { name: `restricted ${tag}` })).body;
       const restricted = await createEvent({ tags: [tag] });
       await api.patch(`/api/v2/content-items/${restricted.public_id}/`, { groups: [group.public_id] });
 
       const listed = (await learner.api.get(`/api/v2/events/?tag=${tag}`)).body;
-      assert.deepEqual(listed.data.map((e: any) => e.public_id), [visible.public_id]);
+      assert.deepEqual(
+        listed.data.map((e: any) => e.public_id),
+        [visible.public_id],
+      );
       assert.equal((await learner.api.get(`/api/v2/events/${visible.public_id}/`)).status, 200);
       for (const id of [hidden.public_id, restricted.public_id]) {
         expectError(await learner.api.get(`/api/v2/events/${id}/`), 404, 'not_found');

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expectError, expectFieldError, startServer, uniqueEmail, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
+import {
+  expectError,
+  expectFieldError,
+  startServer,
+  uniqueEmail,
+  userWithToken,
+  type ApiClient,
+  type TestServer,
+} from '../helpers/server.ts';
 
 describe('groups', () => {
   let server: TestServer;
@@ -80,7 +88,10 @@ describe('groups', () => {
     assert.equal(removed.status, 200);
     assert.equal(removed.body.member_count, 1, 'removing a non-member is ignored');
     const listed = await api.get(members);
-    assert.deepEqual(listed.body.data.map((u: any) => u.public_id), [u1.public_id]);
+    assert.deepEqual(
+      listed.body.data.map((u: any) => u.public_id),
+      [u1.public_id],
+    );
     assert.equal(listed.body.meta.total_count, 1);
 
     expectFieldError(await api.put(members, { member_ids: [u3.public_id] }), 'confirm_replace');
@@ -127,7 +138,10 @@ describe('groups', () => {
     assert.equal((await api.delete(owners, { member_ids: [o1.public_id] })).body.owners.length, 1);
     expectFieldError(await api.put(owners, { member_ids: [o1.public_id], confirm_replace: true }), 'confirm_large_removal');
     const replaced = await api.put(owners, { member_ids: [o1.public_id], confirm_replace: true, confirm_large_removal: true });
-    assert.deepEqual(replaced.body.owners.map((o: any) => o.public_id), [o1.public_id]);
+    assert.deepEqual(
+      replaced.body.owners.map((o: any) => o.public_id),
+      [o1.public_id],
+    );
   });
 
   it('lets an organizer change members of the groups it owns, and nothing else', async () => {
@@ -140,9 +154,17 @@ describe('groups', () => {
     assert.equal((await organizer.api.get('/api/v2/groups/')).status, 200);
     assert.equal((await organizer.api.post(`/api/v2/groups/${owned.public_id}/members/`, { member_ids: [member.public_id] })).status, 200);
     assert.equal((await organizer.api.patch(`/api/v2/groups/${owned.public_id}/`, { name: 'Mine' })).status, 200);
-    expectError(await organizer.api.post(`/api/v2/groups/${other.public_id}/members/`, { member_ids: [member.public_id] }), 403, 'forbidden');
+    expectError(
+      await organizer.api.post(`/api/v2/groups/${other.public_id}/members/`, { member_ids: [member.public_id] }),
+      403,
+      'forbidden',
+    );
     expectError(await organizer.api.patch(`/api/v2/groups/${other.public_id}/`, { name: 'Theirs' }), 403, 'forbidden');
-    expectError(await organizer.api.post(`/api/v2/groups/${owned.public_id}/owners/`, { member_ids: [member.public_id] }), 403, 'forbidden');
+    expectError(
+      await organizer.api.post(`/api/v2/groups/${owned.public_id}/owners/`, { member_ids: [member.public_id] }),
+      403,
+      'forbidden',
+    );
     expectError(await organizer.api.post('/api/v2/groups/', { name: 'New' }), 403, 'forbidden');
     expectError(await organizer.api.delete(`/api/v2/groups/${owned.public_id}/`), 403, 'forbidden');
 
@@ -159,9 +181,12 @@ describe('groups', () => {
     await api.post(`/api/v2/groups/${big.public_id}/members/`, { member_ids: users.map((u) => u.public_id) });
     await api.post(`/api/v2/groups/${small.public_id}/members/`, { member_ids: [users[0].public_id] });
     const listed = (await api.get(`/api/v2/groups/?name=${tag}&ordering=-member_count`)).body.data;
-    assert.deepEqual(listed.map((g: any) => [g.public_id, g.member_count]), [
-      [big.public_id, 3],
-      [small.public_id, 1],
-    ]);
+    assert.deepEqual(
+      listed.map((g: any) => [g.public_id, g.member_count]),
+      [
+        [big.public_id, 3],
+        [small.public_id, 1],
+      ],
+    );
   });
 });

@@ -77,20 +77,32 @@ describe('HEAD, OPTIONS and CORS', () => {
     assert.equal(preflight.headers.get('access-control-allow-origin'), APP);
     assert.equal(preflight.headers.get('access-control-allow-methods'), 'GET, HEAD, POST, OPTIONS');
     const allowedHeaders = (preflight.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
-    for (const name of ['authorization', 'content-type', 'if-match', 'if-none-match', 'x-request-id']) assert.ok(allowedHeaders.includes(name), name);
+    for (const name of ['authorization', 'content-type', 'if-match', 'if-none-match', 'x-request-id'])
+      assert.ok(allowedHeaders.includes(name), name);
     assert.match(preflight.headers.get('access-control-max-age') ?? '', /^\d+$/);
     assert.equal(preflight.headers.get('vary'), 'Origin');
     assert.equal(preflight.headers.get('access-control-allow-credentials'), null);
   });
 
   it('lets scripts of a listed origin read responses and errors, with the API headers exposed', async () => {
-    for (const [token, status] of [[undefined, 200], [null, 401]] as const) {
+    for (const [token, status] of [
+      [undefined, 200],
+      [null, 401],
+    ] as const) {
       const response = await server.api.get('/api/v2/users/', { token, headers: { origin: 'https://admin.example.com' } });
       assert.equal(response.status, status);
       assert.equal(response.headers.get('access-control-allow-origin'), 'https://admin.example.com');
       assert.equal(response.headers.get('vary'), 'Origin');
       const exposed = (response.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(/,\s*/);
-      for (const name of ['x-request-id', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'etag', 'retry-after', 'location']) {
+      for (const name of [
+        'x-request-id',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+        'etag',
+        'retry-after',
+        'location',
+      ]) {
         assert.ok(exposed.includes(name), name);
       }
     }
@@ -102,7 +114,10 @@ describe('HEAD, OPTIONS and CORS', () => {
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('access-control-allow-origin'), null);
     assert.equal(response.headers.get('vary'), 'Origin');
-    const preflight = await server.api.request('OPTIONS', '/api/v2/users/', { token: null, headers: { origin: evil, 'access-control-request-method': 'GET' } });
+    const preflight = await server.api.request('OPTIONS', '/api/v2/users/', {
+      token: null,
+      headers: { origin: evil, 'access-control-request-method': 'GET' },
+    });
     assert.equal(preflight.status, 403);
     assert.equal(preflight.body.error.code, 'forbidden');
     assert.equal(preflight.headers.get('access-control-allow-origin'), null);
@@ -137,7 +152,11 @@ describe('slow clients and the connection cap', () => {
   });
 
   it('closes connections whose headers or body do not arrive in time, with 408 in the envelope', { timeout: 20_000 }, async () => {
-    const partial = ['', 'GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\n', 'POST /api/v2/groups/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"na'];
+    const partial = [
+      '',
+      'GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\n',
+      'POST /api/v2/groups/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"na',
+    ];
     for (const sent of partial) {
       const socket = await openSocket(slow.url);
       const response = readResponse(socket);
@@ -156,7 +175,10 @@ describe('slow clients and the connection cap', () => {
       `OPTIONS /api/v2/users/ HTTP/1.1\r\nHost: x\r\nOrigin: ${APP}\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n`,
     );
     assertEnvelope(preflight, 403, 'forbidden');
-    assert.deepEqual(Object.keys(preflight.headers).filter((name) => name.startsWith('access-control-') || name === 'vary'), []);
+    assert.deepEqual(
+      Object.keys(preflight.headers).filter((name) => name.startsWith('access-control-') || name === 'vary'),
+      [],
+    );
   });
 
   it('closes connections over the cap as they arrive, and logs it', { timeout: 20_000 }, async () => {

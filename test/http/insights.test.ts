@@ -35,7 +35,13 @@ describe('insights', () => {
     assert.equal((await api.post(`/api/v2/groups/${group.public_id}/members/`, { member_ids: [u1.public_id, u2.public_id] })).status, 200);
 
     const assign = async (user: any, content: any, due?: string) =>
-      (await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: content.public_id, ...(due ? { due_date: due } : {}) })).body;
+      (
+        await api.post('/api/v2/assignments/', {
+          user_id: user.public_id,
+          content_item_id: content.public_id,
+          ...(due ? { due_date: due } : {}),
+        })
+      ).body;
     const act = async (a: any, action: string, body?: unknown) => {
       const response = await api.post(`/api/v2/assignments/${a.public_id}/${action}/`, body);
       assert.equal(response.status, 200, response.text);
@@ -116,7 +122,11 @@ describe('insights', () => {
 
   it('overdue: outstanding assignments past their due date, split by state', async () => {
     assert.deepEqual(await insight('overdue'), { total: 2, not_started: b(1, 50), in_progress: b(1, 50) });
-    assert.deepEqual(await insight('overdue', `content_item_id=${c2.public_id}`), { total: 1, not_started: b(0, 0), in_progress: b(1, 100) });
+    assert.deepEqual(await insight('overdue', `content_item_id=${c2.public_id}`), {
+      total: 1,
+      not_started: b(0, 0),
+      in_progress: b(1, 100),
+    });
     assert.deepEqual(await insight('overdue', `group_id=${group.public_id}`), { total: 2, not_started: b(1, 50), in_progress: b(1, 50) });
     assert.deepEqual(await insight('overdue', `user_id=${u3.public_id}`), { total: 0, not_started: b(0, 0), in_progress: b(0, 0) });
     assert.deepEqual(await insight('overdue', `created__gte=${isoDay(1)}`), { total: 0, not_started: b(0, 0), in_progress: b(0, 0) });

@@ -32,8 +32,21 @@ describe('GET /api/v2/me/', () => {
   it('needs no scope, and shows the scopes in effect after the user’s role was lowered', async () => {
     const email = uniqueEmail('me');
     const cli = await runCli([
-      'tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'narrow', '--role', 'organizer',
-      '--scopes', 'content:read,reports:read', '--expires-at', '2099-01-01T00:00:00Z', '--json',
+      'tokens',
+      'create',
+      '--db',
+      server.dbFile,
+      '--email',
+      email,
+      '--name',
+      'narrow',
+      '--role',
+      'organizer',
+      '--scopes',
+      'content:read,reports:read',
+      '--expires-at',
+      '2099-01-01T00:00:00Z',
+      '--json',
     ]);
     assert.equal(cli.code, 0, cli.stderr);
     const issued = JSON.parse(cli.stdout);
@@ -42,7 +55,12 @@ describe('GET /api/v2/me/', () => {
     assert.equal(me.status, 200, me.text);
     assert.deepEqual(me.body, {
       user: { public_id: issued.user.public_id, name: issued.user.name, email, role: 'organizer' },
-      token: { public_id: issued.public_id, name: 'narrow', scopes: ['content:read', 'reports:read'], expires_at: '2099-01-01T00:00:00.000Z' },
+      token: {
+        public_id: issued.public_id,
+        name: 'narrow',
+        scopes: ['content:read', 'reports:read'],
+        expires_at: '2099-01-01T00:00:00.000Z',
+      },
     });
 
     const lowered = await server.api.patch(`/api/v2/users/${issued.user.public_id}/`, { role: 'user' });

@@ -54,14 +54,31 @@ describe('a client generated from the OpenAPI document', { timeout: 120_000 }, (
     writeFileSync(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', target: 'es2022', lib: ['es2023', 'dom'], types: ['node'], skipLibCheck: true, allowImportingTsExtensions: true },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          target: 'es2022',
+          lib: ['es2023', 'dom'],
+          types: ['node'],
+          skipLibCheck: true,
+          allowImportingTsExtensions: true,
+        },
         files: ['scenario.ts'],
       }),
     );
     const checked = spawnSync(process.execPath, [join(repoRoot, 'node_modules/typescript/bin/tsc'), '-p', dir], { encoding: 'utf8' });
     assert.equal(checked.status, 0, checked.stdout + checked.stderr);
 
-    const output = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'scenario.ts'), server.url, server.adminToken], { encoding: 'utf8', cwd: dir });
-    assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1)!), { role: 'organizer', total: 2, error: 'validation_error', field: ['email'] });
+    const output = execFileSync(process.execPath, ['--import', 'tsx', join(dir, 'scenario.ts'), server.url, server.adminToken], {
+      encoding: 'utf8',
+      cwd: dir,
+    });
+    assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1)!), {
+      role: 'organizer',
+      total: 2,
+      error: 'validation_error',
+      field: ['email'],
+    });
   });
 });

@@ -26,9 +26,11 @@ describe('OpenAPI description', () => {
     try {
       const routes = registerRoutes(new RouteTable(), lectern);
       assert.deepEqual(undescribedRoutes(routes), []);
-      const served = Object.entries(document.paths).flatMap(([path, ops]) => Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`));
-      const registered = [...routes.registered().map(({ method, pattern }) => `${method} ${pattern}`), ...probeOperations.keys()].map((key) =>
-        key.replace(/:([A-Za-z_]+)/g, '{$1}'),
+      const served = Object.entries(document.paths).flatMap(([path, ops]) =>
+        Object.keys(ops as object).map((m) => `${m.toUpperCase()} ${path}`),
+      );
+      const registered = [...routes.registered().map(({ method, pattern }) => `${method} ${pattern}`), ...probeOperations.keys()].map(
+        (key) => key.replace(/:([A-Za-z_]+)/g, '{$1}'),
       );
       assert.deepEqual(served.sort(), registered.sort());
     } finally {
@@ -79,16 +81,24 @@ describe('the response-validation hook', () => {
 
   it('rejects a body, a status or a header the description does not allow, naming route and status', async () => {
     const user = (await server.api.post('/api/v2/users/', { email: 'hook@example.com', name: 'Hook' })).body;
-    const real = await fetch(`${server.url}/api/v2/users/${user.public_id}/`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+    const real = await fetch(`${server.url}/api/v2/users/${user.public_id}/`, {
+      headers: { authorization: `Bearer ${server.adminToken}` },
+    });
     const headers = real.headers;
     checkConformance('GET', `/api/v2/users/${user.public_id}/`, 200, headers, await real.json());
     assert.throws(
       () => checkConformance('GET', `/api/v2/users/${user.public_id}/`, 200, headers, { ...user, role: 'owner' }),
       /OpenAPI mismatch: GET \/api\/v2\/users\/\{id\} → 200: body does not match.*\/role/,
     );
-    assert.throws(() => checkConformance('GET', '/api/v2/users/', 418, headers, {}), /GET \/api\/v2\/users → 418: status 418 is not described/);
+    assert.throws(
+      () => checkConformance('GET', '/api/v2/users/', 418, headers, {}),
+      /GET \/api\/v2\/users → 418: status 418 is not described/,
+    );
     const withoutEtag = new Headers(headers);
     withoutEtag.delete('etag');
-    assert.throws(() => checkConformance('GET', `/api/v2/users/${user.public_id}`, 200, withoutEtag, user), /header ETag is described but missing/);
+    assert.throws(
+      () => checkConformance('GET', `/api/v2/users/${user.public_id}`, 200, withoutEtag, user),
+      /header ETag is described but missing/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { request } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
 import { expectError, repoRoot, startServer, uniqueEmail } from '../helpers/server.ts';
 
@@ -12,7 +12,11 @@ describe('shutdown and contention', () => {
     const url = new URL('/api/v2/users/', server.url);
     const req = request(url, {
       method: 'POST',
-      headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      headers: {
+        authorization: `Bearer ${server.adminToken}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
     });
     const responded = once(req, 'response');
     // half the body now, SIGTERM, then the rest: the server must still answer this request
@@ -21,7 +25,7 @@ describe('shutdown and contention', () => {
     const exited = server.stop();
     await new Promise((resolve) => setTimeout(resolve, 100));
     req.end(body.slice(10));
-    const [response] = (await responded) as [import('node:http').IncomingMessage];
+    const [response] = (await responded) as [IncomingMessage];
     let text = '';
     for await (const chunk of response) text += chunk;
     assert.equal(response.statusCode, 201, text);
@@ -34,7 +38,10 @@ describe('shutdown and contention', () => {
     try {
       const holder = spawn(
         process.execPath,
-        ['-e', `const db = new (require('better-sqlite3'))(${JSON.stringify(server.dbFile)}); db.exec('begin exclusive'); process.stdout.write('locked\\n'); setTimeout(() => process.exit(0), 7000);`],
+        [
+          '-e',
+          `const db = new (require('better-sqlite3'))(${JSON.stringify(server.dbFile)}); db.exec('begin exclusive'); process.stdout.write('locked\\n'); setTimeout(() => process.exit(0), 7000);`,
+        ],
         { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
       );
       await once(holder.stdout!, 'data');

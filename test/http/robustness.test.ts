@@ -9,9 +9,47 @@ import { after, before, describe, it } from 'node:test';
 import { rawRequest, streamBody, type RawResponse } from '../helpers/raw-http.ts';
 import { startServer, uniqueEmail, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
 
-const HOSTILE_VALUES: unknown[] = [null, 0, -1, 1.5, 1e308, '', 'x', ' ', 'a'.repeat(5000), true, [], [null], {}, { nested: { deep: [1] } }, '2026-13-45', "'; drop table users; --", '\u0000', '😀'];
-const HOSTILE_BODIES = ['', '{', '[]', 'null', '"text"', '{"__proto__": {"x": 1}}', JSON.stringify({ items: 'x', member_ids: 'x', timeslots: 'x', events: 'x', users: 'x' })];
-const HOSTILE_QUERIES = ['page=1e9', 'page_size=99999999999999999999', 'ordering=,,-,+', 'search=%00%25_', 'created__gte=9999-99-99', 'user=../../etc', 'state=,', 'cursor=%FF', 'content_type=article,,', 'tag_all=,'];
+const HOSTILE_VALUES: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  1e308,
+  '',
+  'x',
+  ' ',
+  'a'.repeat(5000),
+  true,
+  [],
+  [null],
+  {},
+  { nested: { deep: [1] } },
+  '2026-13-45',
+  "'; drop table users; --",
+  '\u0000',
+  '😀',
+];
+const HOSTILE_BODIES = [
+  '',
+  '{',
+  '[]',
+  'null',
+  '"text"',
+  '{"__proto__": {"x": 1}}',
+  JSON.stringify({ items: 'x', member_ids: 'x', timeslots: 'x', events: 'x', users: 'x' }),
+];
+const HOSTILE_QUERIES = [
+  'page=1e9',
+  'page_size=99999999999999999999',
+  'ordering=,,-,+',
+  'search=%00%25_',
+  'created__gte=9999-99-99',
+  'user=../../etc',
+  'state=,',
+  'cursor=%FF',
+  'content_type=article,,',
+  'tag_all=,',
+];
 const HOSTILE_IDS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '%2e%2e', '1', "'"];
 
 describe('robustness: no input produces a server error', () => {
@@ -22,7 +60,10 @@ describe('robustness: no input produces a server error', () => {
 
   const check = (label: string, response: ApiResponse) => {
     if (response.status >= 500) failures.push(`${label} → ${response.status} ${response.text.slice(0, 200)}`);
-    else if (response.status >= 400 && (typeof response.body?.error?.code !== 'string' || typeof response.body.error.request_id !== 'string')) {
+    else if (
+      response.status >= 400 &&
+      (typeof response.body?.error?.code !== 'string' || typeof response.body.error.request_id !== 'string')
+    ) {
       failures.push(`${label} → ${response.status} without the error envelope: ${response.text.slice(0, 200)}`);
     }
   };
@@ -41,13 +82,23 @@ describe('robustness: no input produces a server error', () => {
     ids.track = (await created('/api/v2/tracks/', { name: 'Fuzz track', items: [ids.article] })).public_id;
     ids.channel = (await created('/api/v2/channels/', { name: 'Fuzz channel' })).public_id;
     ids.location = String((await created('/api/v2/locations/', { name: 'Fuzz place', timezone: 'Europe/Berlin' })).id);
-    ids.series = (await created('/api/v2/event-series/', { name: 'Fuzz series', duration: 60, is_local: true, enrollment_limit: 5 })).public_id;
-    ids.event = (
-      await created('/api/v2/events/', { name: 'Fuzz event', event_series_id: ids.series, timeslots: [{ starts_at: '2027-03-28T09:00:00Z', duration: 'PT1H' }] })
+    ids.series = (
+      await created('/api/v2/event-series/', { name: 'Fuzz series', duration: 60, is_local: true, enrollment_limit: 5 })
     ).public_id;
-    ids.enrollment = (await created('/api/v2/enrollments/', { user_id: ids.user, event_id: ids.event, attendance_method: 'in_person' })).public_id;
+    ids.event = (
+      await created('/api/v2/events/', {
+        name: 'Fuzz event',
+        event_series_id: ids.series,
+        timeslots: [{ starts_at: '2027-03-28T09:00:00Z', duration: 'PT1H' }],
+      })
+    ).public_id;
+    ids.enrollment = (
+      await created('/api/v2/enrollments/', { user_id: ids.user, event_id: ids.event, attendance_method: 'in_person' })
+    ).public_id;
     ids.assignment = (await created('/api/v2/assignments/', { user_id: ids.user, content_item_id: ids.article })).public_id;
-    ids.report = (await created('/api/v2/saved-reports/', { name: 'Fuzz report', resource: 'assignments', expression: 'eq(state,not_started)' })).public_id;
+    ids.report = (
+      await created('/api/v2/saved-reports/', { name: 'Fuzz report', resource: 'assignments', expression: 'eq(state,not_started)' })
+    ).public_id;
     ids.token = (await created('/api/v2/api-tokens/', { name: 'fuzz' })).public_id;
     ids.webhook = (await created('/public_api/v2/webhooks/', { url: 'http://127.0.0.1:9/hook', events: ['article.*'] })).id;
     const job = await api.post('/api/v2/users/bulk/', { users: [{ email: uniqueEmail(), name: 'Fuzz bulk' }] });
@@ -60,37 +111,106 @@ describe('robustness: no input produces a server error', () => {
 
   /** Every route, with `{kind}` standing for an id of that kind. */
   const routes: Array<[string, string]> = [
-    ['GET', '/api/v2/users/{user}'], ['PATCH', '/api/v2/users/{user}'], ['GET', '/api/v2/users/bulk/{user}'], ['POST', '/api/v2/users/bulk'],
-    ['GET', '/api/v2/groups/{group}'], ['PATCH', '/api/v2/groups/{group}'], ['GET', '/api/v2/groups/{group}/members'],
-    ['POST', '/api/v2/groups/{group}/members'], ['PUT', '/api/v2/groups/{group}/members'], ['DELETE', '/api/v2/groups/{group}/members'],
-    ['POST', '/api/v2/groups/{group}/owners'], ['PUT', '/api/v2/groups/{group}/owners'], ['DELETE', '/api/v2/groups/{group}/owners'],
-    ['GET', '/api/v2/api-tokens/{token}'], ['POST', '/api/v2/api-tokens'],
-    ['GET', '/api/v2/content-items/{article}'], ['PATCH', '/api/v2/content-items/{article}'], ['GET', '/api/v2/content-items/{article}/tags'],
-    ['POST', '/api/v2/content-items/{article}/tags'], ['PUT', '/api/v2/content-items/{article}/tags'], ['DELETE', '/api/v2/content-items/{article}/tags'],
-    ['POST', '/api/v2/content-items/bulk/archive'], ['POST', '/api/v2/content-items/bulk/unarchive'], ['POST', '/api/v2/content-items/bulk/tags'],
-    ['PUT', '/api/v2/content-items/bulk/tags'], ['DELETE', '/api/v2/content-items/bulk/tags'], ['POST', '/api/v2/content-items/{article}/media-status'],
-    ['GET', '/api/v2/articles/{article}'], ['PATCH', '/api/v2/articles/{article}'], ['PATCH', '/api/v2/tracks/{track}'], ['GET', '/api/v2/channels/{channel}'],
-    ['PATCH', '/api/v2/channels/{channel}'], ['GET', '/api/v2/locations/{location}'],
-    ['GET', '/api/v2/event-series/{series}'], ['PATCH', '/api/v2/event-series/{series}'], ['GET', '/api/v2/event-series/{series}/facilitators'],
-    ['PUT', '/api/v2/event-series/{series}/facilitators'], ['PATCH', '/api/v2/event-series/bulk'],
-    ['GET', '/api/v2/events/{event}'], ['PATCH', '/api/v2/events/{event}'], ['GET', '/api/v2/events/{event}/facilitators'], ['PUT', '/api/v2/events/{event}/facilitators'],
-    ['PATCH', '/api/v2/events/bulk'], ['GET', '/api/v2/events/bulk/{event}'],
-    ['GET', '/api/v2/enrollments/{enrollment}'], ['POST', '/api/v2/enrollments/{enrollment}/checkin'], ['POST', '/api/v2/enrollments/{enrollment}/undo-checkin'],
-    ['POST', '/api/v2/enrollments/bulk'], ['GET', '/api/v2/enrollments/bulk/{enrollment}'],
-    ['GET', '/api/v2/assignments/{assignment}'], ['PATCH', '/api/v2/assignments/{assignment}'], ['POST', '/api/v2/assignments/{assignment}/progress'],
-    ['POST', '/api/v2/assignments/{assignment}/feedback'], ['POST', '/api/v2/assignments/{assignment}/complete'], ['POST', '/api/v2/assignments/{assignment}/drop'],
-    ['POST', '/api/v2/assignments/{assignment}/exempt'], ['POST', '/api/v2/assignments/{assignment}/undo-complete'], ['POST', '/api/v2/assignments/{assignment}/undo-exempt'],
-    ['POST', '/api/v2/assignments/bulk'], ['GET', '/api/v2/assignments/bulk/{assignment}'],
-    ['GET', '/api/v2/saved-reports/{report}'], ['PATCH', '/api/v2/saved-reports/{report}'], ['GET', '/api/v2/saved-reports/{report}/results'],
-    ['GET', '/public_api/v2/webhooks/{webhook}'], ['PATCH', '/public_api/v2/webhooks/{webhook}'], ['GET', '/public_api/v2/webhooks/{webhook}/deliveries'],
-    ['GET', '/api/v2/users/bulk/{user}/items'], ['GET', '/api/v2/assignments/bulk/{assignment}/items'], ['GET', '/api/v2/enrollments/bulk/{enrollment}/items'],
-    ['GET', '/api/v2/events/bulk/{event}/items'], ['GET', '/api/v2/event-series/bulk/{series}/items'],
+    ['GET', '/api/v2/users/{user}'],
+    ['PATCH', '/api/v2/users/{user}'],
+    ['GET', '/api/v2/users/bulk/{user}'],
+    ['POST', '/api/v2/users/bulk'],
+    ['GET', '/api/v2/groups/{group}'],
+    ['PATCH', '/api/v2/groups/{group}'],
+    ['GET', '/api/v2/groups/{group}/members'],
+    ['POST', '/api/v2/groups/{group}/members'],
+    ['PUT', '/api/v2/groups/{group}/members'],
+    ['DELETE', '/api/v2/groups/{group}/members'],
+    ['POST', '/api/v2/groups/{group}/owners'],
+    ['PUT', '/api/v2/groups/{group}/owners'],
+    ['DELETE', '/api/v2/groups/{group}/owners'],
+    ['GET', '/api/v2/api-tokens/{token}'],
+    ['POST', '/api/v2/api-tokens'],
+    ['GET', '/api/v2/content-items/{article}'],
+    ['PATCH', '/api/v2/content-items/{article}'],
+    ['GET', '/api/v2/content-items/{article}/tags'],
+    ['POST', '/api/v2/content-items/{article}/tags'],
+    ['PUT', '/api/v2/content-items/{article}/tags'],
+    ['DELETE', '/api/v2/content-items/{article}/tags'],
+    ['POST', '/api/v2/content-items/bulk/archive'],
+    ['POST', '/api/v2/content-items/bulk/unarchive'],
+    ['POST', '/api/v2/content-items/bulk/tags'],
+    ['PUT', '/api/v2/content-items/bulk/tags'],
+    ['DELETE', '/api/v2/content-items/bulk/tags'],
+    ['POST', '/api/v2/content-items/{article}/media-status'],
+    ['GET', '/api/v2/articles/{article}'],
+    ['PATCH', '/api/v2/articles/{article}'],
+    ['PATCH', '/api/v2/tracks/{track}'],
+    ['GET', '/api/v2/channels/{channel}'],
+    ['PATCH', '/api/v2/channels/{channel}'],
+    ['GET', '/api/v2/locations/{location}'],
+    ['GET', '/api/v2/event-series/{series}'],
+    ['PATCH', '/api/v2/event-series/{series}'],
+    ['GET', '/api/v2/event-series/{series}/facilitators'],
+    ['PUT', '/api/v2/event-series/{series}/facilitators'],
+    ['PATCH', '/api/v2/event-series/bulk'],
+    ['GET', '/api/v2/events/{event}'],
+    ['PATCH', '/api/v2/events/{event}'],
+    ['GET', '/api/v2/events/{event}/facilitators'],
+    ['PUT', '/api/v2/events/{event}/facilitators'],
+    ['PATCH', '/api/v2/events/bulk'],
+    ['GET', '/api/v2/events/bulk/{event}'],
+    ['GET', '/api/v2/enrollments/{enrollment}'],
+    ['POST', '/api/v2/enrollments/{enrollment}/checkin'],
+    ['POST', '/api/v2/enrollments/{enrollment}/undo-checkin'],
+    ['POST', '/api/v2/enrollments/bulk'],
+    ['GET', '/api/v2/enrollments/bulk/{enrollment}'],
+    ['GET', '/api/v2/assignments/{assignment}'],
+    ['PATCH', '/api/v2/assignments/{assignment}'],
+    ['POST', '/api/v2/assignments/{assignment}/progress'],
+    ['POST', '/api/v2/assignments/{assignment}/feedback'],
+    ['POST', '/api/v2/assignments/{assignment}/complete'],
+    ['POST', '/api/v2/assignments/{assignment}/drop'],
+    ['POST', '/api/v2/assignments/{assignment}/exempt'],
+    ['POST', '/api/v2/assignments/{assignment}/undo-complete'],
+    ['POST', '/api/v2/assignments/{assignment}/undo-exempt'],
+    ['POST', '/api/v2/assignments/bulk'],
+    ['GET', '/api/v2/assignments/bulk/{assignment}'],
+    ['GET', '/api/v2/saved-reports/{report}'],
+    ['PATCH', '/api/v2/saved-reports/{report}'],
+    ['GET', '/api/v2/saved-reports/{report}/results'],
+    ['GET', '/public_api/v2/webhooks/{webhook}'],
+    ['PATCH', '/public_api/v2/webhooks/{webhook}'],
+    ['GET', '/public_api/v2/webhooks/{webhook}/deliveries'],
+    ['GET', '/api/v2/users/bulk/{user}/items'],
+    ['GET', '/api/v2/assignments/bulk/{assignment}/items'],
+    ['GET', '/api/v2/enrollments/bulk/{enrollment}/items'],
+    ['GET', '/api/v2/events/bulk/{event}/items'],
+    ['GET', '/api/v2/event-series/bulk/{series}/items'],
   ];
-  const lists = ['/api/v2/users', '/api/v2/groups', '/api/v2/api-tokens', '/api/v2/content-items', '/api/v2/articles', '/api/v2/videos', '/api/v2/tracks',
-    '/api/v2/channels', '/api/v2/locations', '/api/v2/event-series', '/api/v2/events', '/api/v2/enrollments', '/api/v2/assignments', '/api/v2/saved-reports',
-    `/api/v2/saved-reports/{report}/results`, '/api/v2/insights/assignments/completion', '/api/v2/insights/assignments/overdue',
-    '/api/v2/insights/assignments/feedback', '/api/v2/insights/assignments/ratings', '/api/v2/insights/assignments/pass-fail', '/public_api/v2/webhooks',
-    '/public_api/v2/webhooks/{webhook}/deliveries', '/api/v2/me', '/healthz', '/readyz', '/api/v2/users/bulk/{job}/items'];
+  const lists = [
+    '/api/v2/users',
+    '/api/v2/groups',
+    '/api/v2/api-tokens',
+    '/api/v2/content-items',
+    '/api/v2/articles',
+    '/api/v2/videos',
+    '/api/v2/tracks',
+    '/api/v2/channels',
+    '/api/v2/locations',
+    '/api/v2/event-series',
+    '/api/v2/events',
+    '/api/v2/enrollments',
+    '/api/v2/assignments',
+    '/api/v2/saved-reports',
+    `/api/v2/saved-reports/{report}/results`,
+    '/api/v2/insights/assignments/completion',
+    '/api/v2/insights/assignments/overdue',
+    '/api/v2/insights/assignments/feedback',
+    '/api/v2/insights/assignments/ratings',
+    '/api/v2/insights/assignments/pass-fail',
+    '/public_api/v2/webhooks',
+    '/public_api/v2/webhooks/{webhook}/deliveries',
+    '/api/v2/me',
+    '/healthz',
+    '/readyz',
+    '/api/v2/users/bulk/{job}/items',
+  ];
   const fill = (path: string, override?: string) => path.replace(/\{(\w+)\}/g, (_, kind: string) => override ?? ids[kind]!);
 
   it('answers hostile ids, bodies and query strings without a server error', async () => {
@@ -99,8 +219,26 @@ describe('robustness: no input produces a server error', () => {
       if (method !== 'GET') {
         for (const raw of HOSTILE_BODIES) check(`${method} ${path} body ${raw}`, await api.request(method, fill(path), { raw }));
         for (const value of HOSTILE_VALUES) {
-          for (const field of ['name', 'items', 'member_ids', 'timeslots', 'progress', 'rating', 'expression', 'events', 'url', 'tags', 'users', 'assignments', 'enrollments', 'status']) {
-            check(`${method} ${path} {${field}: ${JSON.stringify(value)?.slice(0, 20)}}`, await api.request(method, fill(path), { body: { [field]: value } }));
+          for (const field of [
+            'name',
+            'items',
+            'member_ids',
+            'timeslots',
+            'progress',
+            'rating',
+            'expression',
+            'events',
+            'url',
+            'tags',
+            'users',
+            'assignments',
+            'enrollments',
+            'status',
+          ]) {
+            check(
+              `${method} ${path} {${field}: ${JSON.stringify(value)?.slice(0, 20)}}`,
+              await api.request(method, fill(path), { body: { [field]: value } }),
+            );
           }
         }
       }
@@ -108,7 +246,18 @@ describe('robustness: no input produces a server error', () => {
     for (const list of lists) {
       for (const query of HOSTILE_QUERIES) check(`GET ${list}?${query}`, await api.get(`${fill(list)}?${query}`));
       for (const id of HOSTILE_IDS) {
-        for (const filter of ['user', 'group', 'manager', 'content_item', 'event', 'channel', 'event_series_id', 'content_item_id', 'user_id', 'group_id']) {
+        for (const filter of [
+          'user',
+          'group',
+          'manager',
+          'content_item',
+          'event',
+          'channel',
+          'event_series_id',
+          'content_item_id',
+          'user_id',
+          'group_id',
+        ]) {
           check(`GET ${list}?${filter}=${id}`, await api.get(`${fill(list)}?${filter}=${encodeURIComponent(id)}`));
         }
       }
@@ -119,7 +268,8 @@ describe('robustness: no input produces a server error', () => {
   it('answers 1 000 tags and 1 000-term expressions without a server error', async () => {
     const tags = Array.from({ length: 1000 }, (_, i) => `t${i}`).join(',');
     for (const list of lists) {
-      for (const query of [`tag_all=${tags}`, `tag=${tags}`, `search=${tags}`]) check(`GET ${list}?${query.slice(0, 20)}…`, await api.get(`${fill(list)}?${query}`));
+      for (const query of [`tag_all=${tags}`, `tag=${tags}`, `search=${tags}`])
+        check(`GET ${list}?${query.slice(0, 20)}…`, await api.get(`${fill(list)}?${query}`));
     }
     const repeated = (count: number, term: string) => Array(count).fill(term).join(',');
     const expressions = [
@@ -148,15 +298,53 @@ describe('robustness: no input produces a server error', () => {
     const creates: Array<[string, Record<string, unknown>]> = [
       ['/api/v2/users/', { email: uniqueEmail(), name: 'x', role: 'user', employee_id: 'e', manager: ids.user }],
       ['/api/v2/groups/', { name: 'x', source: 'y' }],
-      ['/api/v2/articles/', { name: 'x', description: 'd', tags: ['t'], channel_id: ids.channel, groups: [ids.group], is_hidden: false, is_self_assignable: true, is_completable: true, duration: 5 }],
+      [
+        '/api/v2/articles/',
+        {
+          name: 'x',
+          description: 'd',
+          tags: ['t'],
+          channel_id: ids.channel,
+          groups: [ids.group],
+          is_hidden: false,
+          is_self_assignable: true,
+          is_completable: true,
+          duration: 5,
+        },
+      ],
       ['/api/v2/links/', { name: 'x', url: 'https://example.com' }],
       ['/api/v2/scheduled-tracks/', { name: 'x', items: [ids.article], starts_on: '2027-01-01', ends_on: '2027-02-01' }],
       ['/api/v2/channels/', { name: 'x' }],
       ['/api/v2/locations/', { name: 'x', timezone: 'UTC' }],
-      ['/api/v2/event-series/', { name: 'x', duration: 30, location_id: Number(ids.location), is_local: true, is_online: true, enrollment_limit: 1, wait_list_limit: 1, online_enrollment_limit: 0, online_wait_list_limit: 0 }],
-      ['/api/v2/events/', { name: 'x', event_series_id: ids.series, location_id: Number(ids.location), tags: [], timeslots: [{ starts_at: '2027-01-01T10:00:00Z', duration: 'PT30M', rooms_info: 'r', watch_link: 'https://example.com' }] }],
+      [
+        '/api/v2/event-series/',
+        {
+          name: 'x',
+          duration: 30,
+          location_id: Number(ids.location),
+          is_local: true,
+          is_online: true,
+          enrollment_limit: 1,
+          wait_list_limit: 1,
+          online_enrollment_limit: 0,
+          online_wait_list_limit: 0,
+        },
+      ],
+      [
+        '/api/v2/events/',
+        {
+          name: 'x',
+          event_series_id: ids.series,
+          location_id: Number(ids.location),
+          tags: [],
+          timeslots: [{ starts_at: '2027-01-01T10:00:00Z', duration: 'PT30M', rooms_info: 'r', watch_link: 'https://example.com' }],
+        },
+      ],
       ['/api/v2/enrollments/', { user_id: ids.user, event_id: ids.event, attendance_method: 'in_person', accept_waitlist: true }],
-      ['/api/v2/assignments/', { user_id: ids.user, content_item_id: ids.track, due_date: '2027-01-01', expires_at: '2027-01-01T00:00:00Z' }],
+      [
+        '/api/v2/assignments/',
+        { user_id: ids.user, content_item_id: ids.track, due_date: '2027-01-01', expires_at: '2027-01-01T00:00:00Z' },
+      ],
       ['/api/v2/saved-reports/', { name: 'x', resource: 'users', expression: 'eq(role,admin)', ordering: '-date_joined' }],
       ['/api/v2/api-tokens/', { name: 'x', scopes: ['users:read'], expires_at: '2099-01-01T00:00:00Z' }],
       ['/public_api/v2/webhooks/', { url: 'http://127.0.0.1:9/x', events: ['article.created'], description: 'd', is_active: true }],
@@ -196,11 +384,21 @@ describe('robustness: no input produces a server error', () => {
       ['asterisk-form', `OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n`, 400, 'bad_request'],
       ['space in the target', get('/api/v2/users/ x'), 400, 'bad_request'],
       ['no Host', `GET /api/v2/users/ HTTP/1.1\r\n${auth}\r\n`, 400, 'bad_request'],
-      ['Content-Length and Transfer-Encoding', post('Content-Length: 5\r\nTransfer-Encoding: chunked\r\n', '0\r\n\r\n'), 400, 'bad_request'],
+      [
+        'Content-Length and Transfer-Encoding',
+        post('Content-Length: 5\r\nTransfer-Encoding: chunked\r\n', '0\r\n\r\n'),
+        400,
+        'bad_request',
+      ],
       ['two Content-Lengths', post('Content-Length: 2\r\nContent-Length: 3\r\n', '{}'), 400, 'bad_request'],
       ['bad Content-Length', post('Content-Length: 2x\r\n', '{}'), 400, 'bad_request'],
       ['bad chunk size', post('Transfer-Encoding: chunked\r\n', 'zz\r\n{}\r\n'), 400, 'bad_request'],
-      ['headers over the limit', `GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+      [
+        'headers over the limit',
+        `GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+        431,
+        'headers_too_large',
+      ],
       ['unknown expectation', `GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\n${auth}Expect: magic\r\n\r\n`, 417, 'expectation_failed'],
     ];
     for (const [label, request, status, code] of cases) rawEnvelope(label, await rawRequest(server.url, request), status, code);

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { expectError, expectFieldError, startServer, userWithToken, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import {
+  expectError,
+  expectFieldError,
+  startServer,
+  userWithToken,
+  type ApiClient,
+  type ApiResponse,
+  type TestServer,
+} from '../helpers/server.ts';
 
 const reportKeys = ['public_id', 'name', 'resource', 'expression', 'ordering', 'created_by', 'created', 'modified'];
 
@@ -86,7 +94,11 @@ describe('saved reports', () => {
       assert.equal(renamed.status, 200, renamed.text);
       assert.equal(renamed.body.name, 'Renamed');
       assert.ok(renamed.body.modified >= saved.modified);
-      expectError(await api.patch(path, { name: 'Again' }, { headers: { 'if-match': read.headers.get('etag')! } }), 412, 'precondition_failed');
+      expectError(
+        await api.patch(path, { name: 'Again' }, { headers: { 'if-match': read.headers.get('etag')! } }),
+        412,
+        'precondition_failed',
+      );
 
       const deleted = await api.delete(path);
       assert.equal(deleted.status, 204);
@@ -137,7 +149,8 @@ describe('saved reports', () => {
       const a = await report('users', '', { name: `${tag} b` });
       const b = await report('groups', '', { name: `${tag} A` });
       const c = await report('content_items', '', { name: `${tag} c` });
-      const ids = async (query: string) => (await api.get(`/api/v2/saved-reports/?search=${tag}&${query}`)).body.data.map((r: any) => r.public_id);
+      const ids = async (query: string) =>
+        (await api.get(`/api/v2/saved-reports/?search=${tag}&${query}`)).body.data.map((r: any) => r.public_id);
       assert.deepEqual(await ids(''), idsOf(a, b, c), 'oldest first by default');
       assert.deepEqual(await ids('ordering=name'), idsOf(b, a, c), 'names ignore case');
       assert.deepEqual(await ids('resource=groups,content_items&ordering=-created'), idsOf(c, b));
@@ -235,7 +248,11 @@ describe('saved reports', () => {
 
       const readOnly = await userWithToken(server, 'organizer', 'reports:read,users:read');
       assert.equal((await readOnly.api.get(`/api/v2/saved-reports/${saved.public_id}/results/`)).status, 200);
-      expectError(await readOnly.api.post('/api/v2/saved-reports/', { name: 'x', resource: 'users', expression: '' }), 403, 'insufficient_scope');
+      expectError(
+        await readOnly.api.post('/api/v2/saved-reports/', { name: 'x', resource: 'users', expression: '' }),
+        403,
+        'insufficient_scope',
+      );
       const noUsers = await userWithToken(server, 'organizer', 'reports:read');
       const refused = await noUsers.api.get(`/api/v2/saved-reports/${saved.public_id}/results/`);
       expectError(refused, 403, 'insufficient_scope');
@@ -250,7 +267,11 @@ describe('saved reports', () => {
       const path = `/api/v2/saved-reports/${mine.public_id}/`;
       assert.equal((await bob.api.get(path)).status, 200);
       assert.equal((await bob.api.get(`${path}results/`)).status, 200);
-      assert.ok((await bob.api.get('/api/v2/saved-reports/?page_size=100&ordering=-created')).body.data.some((r: any) => r.public_id === mine.public_id));
+      assert.ok(
+        (await bob.api.get('/api/v2/saved-reports/?page_size=100&ordering=-created')).body.data.some(
+          (r: any) => r.public_id === mine.public_id,
+        ),
+      );
       expectError(await bob.api.patch(path, { name: 'Taken over' }), 403, 'forbidden');
       expectError(await bob.api.delete(path), 403, 'forbidden');
       assert.equal((await alice.api.patch(path, { name: 'Still mine' })).status, 200);
@@ -304,7 +325,10 @@ describe('saved reports', () => {
       assert.deepEqual(await ids('role=admin'), [], 'dee is an admin but inactive');
       const page = await results(saved, 'ordering=email&page=2&page_size=2');
       assert.deepEqual(page.meta, { page: 2, page_size: 2, total_count: 3 });
-      assert.deepEqual(page.data.map((u: any) => u.public_id), idsOf(people.cid));
+      assert.deepEqual(
+        page.data.map((u: any) => u.public_id),
+        idsOf(people.cid),
+      );
       expectError(await api.get(`/api/v2/saved-reports/${saved.public_id}/results/?is_active=maybe`), 400, 'bad_request');
       expectError(await api.get(`/api/v2/saved-reports/${saved.public_id}/results/?ordering=shoe_size`), 400, 'bad_request');
       expectError(await api.get(`/api/v2/saved-reports/${saved.public_id}/results/?page=0`), 400, 'bad_request');
@@ -368,11 +392,17 @@ describe('saved reports', () => {
   describe('ordering with a repeated field', () => {
     it('keeps the first occurrence, in a report as in the list parameter', async () => {
       const tag = runTag();
-      const [first, second] = [await newUser({ email: `a${tag}@example.com`, name: `${tag} a` }), await newUser({ email: `b${tag}@example.com`, name: `${tag} b` })];
+      const [first, second] = [
+        await newUser({ email: `a${tag}@example.com`, name: `${tag} a` }),
+        await newUser({ email: `b${tag}@example.com`, name: `${tag} b` }),
+      ];
       assert.deepEqual(await run('users', `ilike(name,${tag}*),ordering(-name,name)`), idsOf(second, first));
       assert.deepEqual(await run('users', `ilike(name,${tag}*),ordering(name,-name)`), idsOf(first, second));
       const list = await api.get(`/api/v2/users/?search=${tag}&ordering=-name,name`);
-      assert.deepEqual(list.body.data.map((user: any) => user.public_id), idsOf(second, first));
+      assert.deepEqual(
+        list.body.data.map((user: any) => user.public_id),
+        idsOf(second, first),
+      );
     });
   });
 
@@ -400,8 +430,14 @@ describe('saved reports', () => {
       await expectGroups('like(name,Eng*)', eng);
       await expectGroups('ordering(-member_count)', eng, sales);
       const saved = await report('groups', `like(name,*${tag})`);
-      assert.deepEqual((await results(saved, 'source=ldap')).data.map((g: any) => g.name), [`Eng ${tag}`]);
-      assert.deepEqual((await results(saved, 'ordering=-name')).data.map((g: any) => g.name), [`Sales ${tag}`, `Eng ${tag}`]);
+      assert.deepEqual(
+        (await results(saved, 'source=ldap')).data.map((g: any) => g.name),
+        [`Eng ${tag}`],
+      );
+      assert.deepEqual(
+        (await results(saved, 'ordering=-name')).data.map((g: any) => g.name),
+        [`Sales ${tag}`, `Eng ${tag}`],
+      );
     });
   });
 
@@ -448,8 +484,16 @@ describe('saved reports', () => {
       await expectAssignments('eq(drop_reason,left)', bobCourse);
       await expectAssignments('eq(is_enrollment_managed,false),eq(attempt,1)', annArticle, annVideo, bobArticle, bobCourse);
       await expectAssignments('ge(created,2026-01-01),lt(created,2999-02-01T00:00:00Z)', annArticle, annVideo, bobArticle, bobCourse);
-      expectExpressionError(await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'assignments', expression: 'search=ann' }), 0, /Unknown field 'search'/);
-      expectExpressionError(await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'assignments', expression: 'lt(due_date,2026-01-01T00:00:00Z)' }), 12, /A date field takes a date without a time/);
+      expectExpressionError(
+        await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'assignments', expression: 'search=ann' }),
+        0,
+        /Unknown field 'search'/,
+      );
+      expectExpressionError(
+        await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'assignments', expression: 'lt(due_date,2026-01-01T00:00:00Z)' }),
+        12,
+        /A date field takes a date without a time/,
+      );
 
       const saved = await report('assignments', `like(user.name,*${tag}),ordering(-content_item.name,user.email)`);
       const ids = async (query: string) => (await results(saved, query)).data.map((row: any) => row.public_id);
@@ -478,10 +522,7 @@ describe('saved reports', () => {
         name: `Sync ${tag}`,
         event_series_id: series.public_id,
         tags: [tag],
-        timeslots: [
-          { starts_at: '2026-04-06T10:00:00Z' },
-          { starts_at: '2026-04-13T10:00:00Z', watch_link: 'https://example.com/live' },
-        ],
+        timeslots: [{ starts_at: '2026-04-06T10:00:00Z' }, { starts_at: '2026-04-13T10:00:00Z', watch_link: 'https://example.com/live' }],
       });
       const expectEvents = async (expression: string, ...events: any[]) =>
         assert.deepEqual(sorted(await run('events', `eq(tags,${tag}),${expression}`)), sorted(idsOf(...events)), expression);
@@ -503,15 +544,25 @@ describe('saved reports', () => {
       await expectEvents('eq(tags,all-hands),eq(content_type,event)', kickoff);
       await expectEvents('search=SYNC', sync);
       const saved = await report('events', `eq(tags,${tag}),ordering(-starts_at_utc)`);
-      assert.deepEqual((await results(saved)).data.map((e: any) => e.public_id), idsOf(sync, kickoff));
-      assert.deepEqual((await results(saved, `event_series_id=${series.public_id}`)).data.map((e: any) => e.public_id), idsOf(sync));
-      assert.deepEqual((await results(saved, 'ordering=name')).data.map((e: any) => e.public_id), idsOf(kickoff, sync));
+      assert.deepEqual(
+        (await results(saved)).data.map((e: any) => e.public_id),
+        idsOf(sync, kickoff),
+      );
+      assert.deepEqual(
+        (await results(saved, `event_series_id=${series.public_id}`)).data.map((e: any) => e.public_id),
+        idsOf(sync),
+      );
+      assert.deepEqual(
+        (await results(saved, 'ordering=name')).data.map((e: any) => e.public_id),
+        idsOf(kickoff, sync),
+      );
       const first = (await results(saved, 'page_size=1')).data[0];
       assert.deepEqual(first, (await api.get(`/api/v2/events/${sync.public_id}/`)).body, 'rows have the list shape');
 
       const ann = await newUser({ email: `ann.${tag}@example.com`, name: `Ann ${tag}` });
       const bob = await newUser({ email: `bob.${tag}@corp.test`, name: `Bob ${tag}` });
-      const enroll = async (user: any, event: any, method: string) => created('enrollments', { user_id: user.public_id, event_id: event.public_id, attendance_method: method });
+      const enroll = async (user: any, event: any, method: string) =>
+        created('enrollments', { user_id: user.public_id, event_id: event.public_id, attendance_method: method });
       const annKickoff = await enroll(ann, kickoff, 'in_person');
       const bobKickoff = await enroll(bob, kickoff, 'in_person');
       const annSync = await enroll(ann, sync, 'online');
@@ -527,9 +578,19 @@ describe('saved reports', () => {
       await expectEnrollments(`eq(event.public_id,${kickoff.public_id}),ilike(user.email,*@CORP.test)`, bobKickoff);
       await expectEnrollments(`like(event.name,Sync*)`, annSync);
       const byUser = await report('enrollments', `like(user.name,*${tag}),ordering(user.email,-created)`);
-      assert.deepEqual((await results(byUser)).data.map((e: any) => e.public_id), idsOf(annSync, annKickoff, bobKickoff));
-      assert.deepEqual((await results(byUser, 'status=enrolled&is_checked_in=false')).data.map((e: any) => e.public_id), idsOf(bobKickoff));
-      expectExpressionError(await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'enrollments', expression: 'eq(status,cancelled)' }), 10, /Allowed: enrolled, waitlisted, dropped/);
+      assert.deepEqual(
+        (await results(byUser)).data.map((e: any) => e.public_id),
+        idsOf(annSync, annKickoff, bobKickoff),
+      );
+      assert.deepEqual(
+        (await results(byUser, 'status=enrolled&is_checked_in=false')).data.map((e: any) => e.public_id),
+        idsOf(bobKickoff),
+      );
+      expectExpressionError(
+        await api.post('/api/v2/saved-reports/', { name: 'x', resource: 'enrollments', expression: 'eq(status,cancelled)' }),
+        10,
+        /Allowed: enrolled, waitlisted, dropped/,
+      );
     });
   });
 
@@ -539,7 +600,12 @@ describe('saved reports', () => {
       const team = await newGroup({ name: `Sales ${tag}` });
       const channel = (await api.post('/api/v2/channels/', { name: `Channel ${tag}` })).body;
       const intro = await newContent('articles', { name: `Intro ${tag}`, tags: ['onboarding', tag], duration: 15 });
-      const safety = await newContent('videos', { name: `Safety, part 2 ${tag}`, tags: [tag], groups: [team.public_id], channel_id: channel.public_id });
+      const safety = await newContent('videos', {
+        name: `Safety, part 2 ${tag}`,
+        tags: [tag],
+        groups: [team.public_id],
+        channel_id: channel.public_id,
+      });
       const hidden = await newContent('courses', { name: `Hidden ${tag}`, tags: [tag], is_hidden: true, duration: 90 });
       const link = await newContent('links', { name: `Link ${tag}`, tags: [tag], url: 'https://example.com/' });
       await api.post('/api/v2/content-items/bulk/archive/', { items: [{ public_id: link.public_id }] });

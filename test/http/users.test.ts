@@ -25,7 +25,16 @@ describe('users', () => {
     assert.match(user.public_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.deepEqual(
       { ...user, public_id: undefined, date_joined: undefined },
-      { public_id: undefined, email, name: 'Ada Lovelace', role: 'user', employee_id: null, is_active: true, manager: null, date_joined: undefined },
+      {
+        public_id: undefined,
+        email,
+        name: 'Ada Lovelace',
+        role: 'user',
+        employee_id: null,
+        is_active: true,
+        manager: null,
+        date_joined: undefined,
+      },
     );
     assert.match(user.date_joined, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     assert.deepEqual((await server.api.get(`/api/v2/users/${user.public_id}/`)).body, user);
@@ -40,7 +49,8 @@ describe('users', () => {
   it('searches ignoring the case of every letter', async () => {
     const tag = `t${process.pid}x${Date.now()}`;
     const user = await create({ name: `${tag} Привет Café` });
-    const found = async (text: string) => (await server.api.get(`/api/v2/users/?search=${encodeURIComponent(text)}`)).body.data.map((u: any) => u.public_id);
+    const found = async (text: string) =>
+      (await server.api.get(`/api/v2/users/?search=${encodeURIComponent(text)}`)).body.data.map((u: any) => u.public_id);
     assert.deepEqual(await found(`${tag} ПРИВЕТ CAFÉ`), [user.public_id]);
     assert.deepEqual(await found(`${tag} привет cafe\u0301`), [user.public_id]);
     assert.deepEqual(await found(`${tag} привет cafe `), []);

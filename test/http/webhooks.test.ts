@@ -132,7 +132,11 @@ describe('webhooks: subscriptions', () => {
     assert.equal(patched.body.is_active, false);
     assert.equal(patched.body.secret, hook.secret);
     expectFieldError(await server.api.patch(`${BASE}/${hook.id}/`, { events: [] }), 'events');
-    expectError(await server.api.patch(`${BASE}/${hook.id}/`, { description: 'x' }, { headers: { 'if-match': '"stale"' } }), 412, 'precondition_failed');
+    expectError(
+      await server.api.patch(`${BASE}/${hook.id}/`, { description: 'x' }, { headers: { 'if-match': '"stale"' } }),
+      412,
+      'precondition_failed',
+    );
     const etag = (await server.api.get(`${BASE}/${hook.id}/`)).headers.get('etag')!;
     assert.equal((await server.api.patch(`${BASE}/${hook.id}/`, { is_active: true }, { headers: { 'if-match': etag } })).status, 200);
   });
@@ -306,7 +310,10 @@ describe('webhooks: delivery', () => {
     const first = await server.api.get(`${BASE}/${hook.id}/deliveries/?page_size=2`);
     assert.deepEqual(first.body.meta, { page_size: 2, next_cursor: attempts[1].id });
     const second = await server.api.get(`${BASE}/${hook.id}/deliveries/?page_size=2&cursor=${first.body.meta.next_cursor}`);
-    assert.deepEqual(second.body.data.map((a: any) => a.attempt), [1]);
+    assert.deepEqual(
+      second.body.data.map((a: any) => a.attempt),
+      [1],
+    );
     assert.equal(second.body.meta.next_cursor, null);
     expectError(await server.api.get(`${BASE}/${hook.id}/deliveries/?cursor=bogus`), 400, 'bad_request');
     expectError(await server.api.get(`${BASE}/${hook.id}/deliveries/?page_size=0`), 400, 'bad_request');
@@ -395,7 +402,11 @@ describe('webhooks: durability across restarts', () => {
     const first = await startServer({ args: LOCAL_TARGETS });
     // /stuck never answers before the kill; /retry fails once and waits for its 1 s retry
     receiver.respond = (request) =>
-      request.path === '/stuck' ? 'hang' : request.path === '/retry' && receiver.to('/retry').length === 0 ? { status: 500 } : { status: 200 };
+      request.path === '/stuck'
+        ? 'hang'
+        : request.path === '/retry' && receiver.to('/retry').length === 0
+          ? { status: 500 }
+          : { status: 200 };
     const stuck = await subscribe(first, receiver, '/stuck');
     const retry = await subscribe(first, receiver, '/retry');
     const stuckIds = [await ping(first, stuck.id), await ping(first, stuck.id)];
@@ -496,7 +507,10 @@ describe('webhooks: domain events', () => {
     const hook = await subscribe(server, receiver, '/assignments', { events: ['assignment.*'] });
     const learner = await server.api.post('/api/v2/users/', { email: `learner.${Date.now()}@example.com`, name: 'Learner' });
     const article = await server.api.post('/api/v2/articles/', { name: 'Completable' });
-    const assigned = await server.api.post('/api/v2/assignments/', { user_id: learner.body.public_id, content_item_id: article.body.public_id });
+    const assigned = await server.api.post('/api/v2/assignments/', {
+      user_id: learner.body.public_id,
+      content_item_id: article.body.public_id,
+    });
     assert.equal(assigned.status, 201, assigned.text);
     const id = assigned.body.public_id;
     const completed = await server.api.post(`/api/v2/assignments/${id}/complete/`);
@@ -572,7 +586,10 @@ describe('webhooks: domain events', () => {
     expectError(await organizer.api.post(path, { media_asset_id: 'asset-7', status: 'ready' }), 403, 'forbidden');
     // a video without an asset takes the one reported
     const bare = (await server.api.post('/api/v2/videos/', { name: 'Bare' })).body;
-    const adopted = await server.api.post(`/api/v2/content-items/${bare.public_id}/media-status/`, { media_asset_id: 'asset-9', status: 'ready' });
+    const adopted = await server.api.post(`/api/v2/content-items/${bare.public_id}/media-status/`, {
+      media_asset_id: 'asset-9',
+      status: 'ready',
+    });
     assert.equal(adopted.status, 200, adopted.text);
     assert.deepEqual([adopted.body.media_asset_id, adopted.body.media_status, adopted.body.media_duration], ['asset-9', 'ready', null]);
   });

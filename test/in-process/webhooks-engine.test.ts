@@ -228,7 +228,13 @@ describe('webhook engine', () => {
     await sleep(100);
     assert.equal(receiver.received.length, 200);
     for (const path of ['/a', '/b']) {
-      assert.deepEqual(receiver.to(path).map((r) => r.headers['webhook-id']).sort(), [...ids].sort());
+      assert.deepEqual(
+        receiver
+          .to(path)
+          .map((r) => r.headers['webhook-id'])
+          .sort(),
+        [...ids].sort(),
+      );
     }
     assert.ok(receiver.maxInFlight <= 6, `at most 3 per endpoint, saw ${receiver.maxInFlight} at once`);
     assert.equal((await attempts(lectern, a.id)).length, 100);

@@ -77,7 +77,8 @@ export function httpUrl(value: string): string {
   } catch {
     throw new InvalidArgumentError('expected an absolute http:// or https:// URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('expected an absolute http:// or https:// URL.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError('expected an absolute http:// or https:// URL.');
   return value;
 }
 

@@ -10,7 +10,12 @@ import { setting } from './settings.ts';
 import { kinds } from './value-kinds.ts';
 
 export const serveSettings = {
-  db: setting({ kind: kinds.text, argument: '<file>', default: './lectern.db', description: 'SQLite database file; created, with its schema, if missing' }),
+  db: setting({
+    kind: kinds.text,
+    argument: '<file>',
+    default: './lectern.db',
+    description: 'SQLite database file; created, with its schema, if missing',
+  }),
   host: setting({ kind: kinds.text, argument: '<host>', default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 for all)' }),
   port: setting({ kind: kinds.port, argument: '<n>', default: 8080, description: 'TCP port; 0 picks a free one' }),
   public_url: setting({
@@ -25,7 +30,12 @@ export const serveSettings = {
     default: 600,
     description: 'requests per window per token (per client address without a valid token)',
   }),
-  rate_limit_window: setting({ kind: kinds.positiveInteger, argument: '<seconds>', default: 60, description: 'length of the rate-limit window, in seconds' }),
+  rate_limit_window: setting({
+    kind: kinds.positiveInteger,
+    argument: '<seconds>',
+    default: 60,
+    description: 'length of the rate-limit window, in seconds',
+  }),
   headers_timeout_ms: setting({
     kind: kinds.positiveInteger,
     argument: '<ms>',
@@ -50,7 +60,11 @@ export const serveSettings = {
     defaultText: 'none',
     description: 'origins whose web pages may call the API (e.g. https://app.example.com; * for any)',
   }),
-  disable_webhooks: setting({ kind: kinds.switch, default: false, description: 'turn webhooks off: no deliveries, and their routes answer 503' }),
+  disable_webhooks: setting({
+    kind: kinds.switch,
+    default: false,
+    description: 'turn webhooks off: no deliveries, and their routes answer 503',
+  }),
   allow_private_webhook_targets: setting({
     kind: kinds.switch,
     default: false,
@@ -62,13 +76,28 @@ export const serveSettings = {
     default: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
     description: 'seconds to wait before each retry of a failed webhook delivery',
   }),
-  job_chunk_size: setting({ kind: kinds.integerBetween(1, 500), argument: '<n>', default: 25, description: 'bulk-job items processed per transaction' }),
+  job_chunk_size: setting({
+    kind: kinds.integerBetween(1, 500),
+    argument: '<n>',
+    default: 25,
+    description: 'bulk-job items processed per transaction',
+  }),
   job_pause_ms: setting({
     kind: kinds.integerBetween(0, 60_000),
     argument: '<ms>',
     default: 0,
     description: 'pause between bulk-job chunks, in milliseconds, to leave room for requests',
   }),
-  admin_email: setting({ kind: kinds.email, argument: '<email>', default: 'admin@example.com', description: 'email of the admin created on the first start' }),
-  log_level: setting({ kind: kinds.choice(logLevels), argument: '<level>', default: 'info', description: 'least severe log level written' }),
+  admin_email: setting({
+    kind: kinds.email,
+    argument: '<email>',
+    default: 'admin@example.com',
+    description: 'email of the admin created on the first start',
+  }),
+  log_level: setting({
+    kind: kinds.choice(logLevels),
+    argument: '<level>',
+    default: 'info',
+    description: 'least severe log level written',
+  }),
 };

@@ -50,6 +50,7 @@ export function setting<T>(spec: Setting<T, T | undefined> | Omit<Setting<T, T |
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a record of settings of different types
 export type Settings = Record<string, Setting<any, any>>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- only the resolved type is read
 export type Resolved<S extends Settings> = { [K in keyof S]: S[K] extends Setting<any, infer R> ? R : never };
 
 export const flagOf = (key: string) => `--${key.replaceAll('_', '-')}`;
@@ -100,8 +101,10 @@ export function resolveSettings<S extends Settings>(settings: S, sources: Settin
     const fromFlag = sources.flags[attributeOf(key)];
     const fromEnv = sources.env[envOf(key)];
     if (fromFlag !== undefined) resolved[key] = fromFlag;
-    else if (fromEnv !== undefined) resolved[key] = parseOrExplain(() => declared.kind.fromText(fromEnv), `environment variable ${envOf(key)}`, fromEnv);
-    else if (Object.hasOwn(file, key)) resolved[key] = parseOrExplain(() => declared.kind.fromToml(file[key]), `${sources.configFile}: ${key}`, file[key]);
+    else if (fromEnv !== undefined)
+      resolved[key] = parseOrExplain(() => declared.kind.fromText(fromEnv), `environment variable ${envOf(key)}`, fromEnv);
+    else if (Object.hasOwn(file, key))
+      resolved[key] = parseOrExplain(() => declared.kind.fromToml(file[key]), `${sources.configFile}: ${key}`, file[key]);
     else resolved[key] = declared.default;
   }
   return resolved as Resolved<S>;
@@ -127,7 +130,9 @@ function readConfigFile(path: string, settings: Settings): Record<string, unknow
   }
   const unknown = Object.keys(parsed).filter((key) => !Object.hasOwn(settings, key));
   if (unknown.length > 0) {
-    throw new UsageError(`${path}: unknown setting${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `'${key}'`).join(', ')}; see docs/configuration.md`);
+    throw new UsageError(
+      `${path}: unknown setting${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `'${key}'`).join(', ')}; see docs/configuration.md`,
+    );
   }
   return parsed;
 }

@@ -68,6 +68,12 @@ export const kinds = {
   choice: <const T extends string>(choices: readonly T[]): ValueKind<T> => {
     const expected = `one of ${choices.join(', ')}`;
     const parse = (text: string) => ((choices as readonly string[]).includes(text) ? (text as T) : fail(expected));
-    return { expected, tomlType: 'string', fromText: parse, fromToml: (value) => (typeof value === 'string' ? parse(value) : fail(expected)), show: String };
+    return {
+      expected,
+      tomlType: 'string',
+      fromText: parse,
+      fromToml: (value) => (typeof value === 'string' ? parse(value) : fail(expected)),
+      show: String,
+    };
   },
 };

@@ -15,7 +15,10 @@ export const lecternConfigSchema = z.object({
       /** An attempt that has not answered within this long is a failure. */
       timeoutSeconds: z.number().positive().default(15),
       /** An endpoint failing without a single success for this long is disabled (5 days). */
-      disableAfterSeconds: z.number().nonnegative().default(5 * 24 * 60 * 60),
+      disableAfterSeconds: z
+        .number()
+        .nonnegative()
+        .default(5 * 24 * 60 * 60),
       /** Attempts in flight at once, over all endpoints. */
       concurrency: z.number().int().positive().default(64),
       /** Attempts in flight at once to one endpoint, so one slow receiver cannot take every slot. */

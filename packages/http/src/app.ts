@@ -189,7 +189,11 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     const requestId = newRequestId(headers);
     const rate = limiter.hit(`ip:${refusal.remoteAddress}`);
     const reply = errorReply(new LecternError(refusal.code, refusal.message), requestId, logger);
-    return respond(reply, { method: refusal.method ?? null, headers, requestId, started }, { rateHeaders: rateLimitHeaders(rate), reason: refusal.reason });
+    return respond(
+      reply,
+      { method: refusal.method ?? null, headers, requestId, started },
+      { rateHeaders: rateLimitHeaders(rate), reason: refusal.reason },
+    );
   }
 
   return { handle, refuse };

@@ -19,7 +19,11 @@ describe('fetch-style handler', () => {
   it('serves the same API to WHATWG requests', async () => {
     const auth = { authorization: `Bearer ${token}` };
     const created = await handler(
-      new Request('http://embedded/api/v2/users/', { method: 'POST', headers: auth, body: JSON.stringify({ email: 'x@example.com', name: 'X' }) }),
+      new Request('http://embedded/api/v2/users/', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ email: 'x@example.com', name: 'X' }),
+      }),
     );
     assert.equal(created.status, 201);
     assert.ok(created.headers.get('etag'));
@@ -40,7 +44,9 @@ describe('fetch-style handler', () => {
     const hostLike = await handler(new Request('http://embedded//x/api/v2/users/', { headers: auth }));
     assert.equal(hostLike.status, 400);
 
-    const huge = await handler(new Request('http://embedded/api/v2/users/', { method: 'POST', headers: auth, body: 'x'.repeat(1024 * 1024 + 1) }));
+    const huge = await handler(
+      new Request('http://embedded/api/v2/users/', { method: 'POST', headers: auth, body: 'x'.repeat(1024 * 1024 + 1) }),
+    );
     assert.equal(huge.status, 413);
     assert.equal(((await huge.json()) as any).error.code, 'payload_too_large');
   });

@@ -141,7 +141,9 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1`);
   }
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new Error(`the headers timeout (${limits.headersTimeoutMs} ms) must not exceed the request timeout (${limits.requestTimeoutMs} ms)`);
+    throw new Error(
+      `the headers timeout (${limits.headersTimeoutMs} ms) must not exceed the request timeout (${limits.requestTimeoutMs} ms)`,
+    );
   }
 
   const server = createServer(

@@ -4,7 +4,14 @@ import { requestTargetProblem } from './request-target.ts';
 
 describe('request targets', () => {
   it('accepts origin-form paths with queries', () => {
-    for (const target of ['/', '/api/v2/users/', '/api/v2/users?search=a//b', '/api/v2/users/?q=..', '/api/v2/users/a.b', '/api/v2/x...y/']) {
+    for (const target of [
+      '/',
+      '/api/v2/users/',
+      '/api/v2/users?search=a//b',
+      '/api/v2/users/?q=..',
+      '/api/v2/users/a.b',
+      '/api/v2/x...y/',
+    ]) {
       assert.equal(requestTargetProblem(target), undefined, target);
     }
   });
@@ -23,7 +30,13 @@ describe('request targets', () => {
 
   it('refuses paths the URL parser would rewrite', () => {
     assert.match(requestTargetProblem('/api/v2\\api-tokens/') ?? '', /'\\'/);
-    for (const target of ['/api/v2/x/../api-tokens/', '/api/v2/./users/', '/api/v2/x/%2e%2E/api-tokens', '/api/v2/users/..', '/api/v2/users/.%2e?x=1']) {
+    for (const target of [
+      '/api/v2/x/../api-tokens/',
+      '/api/v2/./users/',
+      '/api/v2/x/%2e%2E/api-tokens',
+      '/api/v2/users/..',
+      '/api/v2/users/.%2e?x=1',
+    ]) {
       assert.match(requestTargetProblem(target) ?? '', /segments/, target);
     }
   });

@@ -43,7 +43,10 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(await storage.users.count(), 1);
       const outbox = await storage.outbox.readAfter(0, 10);
-      assert.deepEqual(outbox.map((entry) => entry.event.data.object), [{ n: 1 }, { n: 2 }]);
+      assert.deepEqual(
+        outbox.map((entry) => entry.event.data.object),
+        [{ n: 1 }, { n: 2 }],
+      );
       assert.ok(outbox[0]!.sequence < outbox[1]!.sequence);
       assert.match(outbox[0]!.event.id, /^msg_[0-9A-Z]{26}$/);
       assert.equal(outbox[0]!.event.api_version, '2.0');

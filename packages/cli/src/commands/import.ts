@@ -24,7 +24,8 @@ interface ImportFlags {
 const EMAIL_SCAN_CAP = 5000;
 
 function serverUrl(value: string): string {
-  if (!/^https?:\/\/[^/\s]+/.test(value)) throw new InvalidArgumentError('expected the server’s http(s) address, e.g. http://localhost:8080.');
+  if (!/^https?:\/\/[^/\s]+/.test(value))
+    throw new InvalidArgumentError('expected the server’s http(s) address, e.g. http://localhost:8080.');
   return value;
 }
 
@@ -96,11 +97,19 @@ async function importFile(kindName: ImportKindName, file: string, flags: ImportF
 
   if (summary.stopped) process.stderr.write(`error: the import stopped: ${summary.stopped}\n`);
   else if (stopSending.signal.aborted) process.stderr.write('error: the import was interrupted\n');
-  const counts = { total: summary.total, created: summary.created, existing: summary.existing, updated: summary.updated, failed: summary.failed };
+  const counts = {
+    total: summary.total,
+    created: summary.created,
+    existing: summary.existing,
+    updated: summary.updated,
+    failed: summary.failed,
+  };
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ ...counts, ...(flags.dryRun ? { valid: summary.valid } : {}), report: reportPath })}\n`);
   } else if (flags.dryRun) {
-    process.stdout.write(`Checked ${summary.total} rows (dry run, nothing written): ${summary.valid} valid, ${summary.failed} failed. Report: ${reportPath}\n`);
+    process.stdout.write(
+      `Checked ${summary.total} rows (dry run, nothing written): ${summary.valid} valid, ${summary.failed} failed. Report: ${reportPath}\n`,
+    );
   } else {
     process.stdout.write(
       `Imported ${summary.total} rows: ${summary.created} created, ${summary.existing} existing, ${summary.updated} updated, ${summary.failed} failed. Report: ${reportPath}\n`,
@@ -114,7 +123,12 @@ export function importCommand(): Command {
     .description('Import users, assignments or enrollments from a CSV file through the API; writes a per-row report')
     .addArgument(new Command().createArgument('<kind>', 'what the file holds').choices(importKinds))
     .argument('<file>', 'CSV file with a header row')
-    .addOption(new Option('--url <url>', 'the server’s address, e.g. https://lectern.example.com').env('LECTERN_URL').argParser(serverUrl).makeOptionMandatory())
+    .addOption(
+      new Option('--url <url>', 'the server’s address, e.g. https://lectern.example.com')
+        .env('LECTERN_URL')
+        .argParser(serverUrl)
+        .makeOptionMandatory(),
+    )
     .addOption(new Option('--token <token>', 'API token').env('LECTERN_TOKEN').argParser(apiToken).makeOptionMandatory())
     .option('--report <file>', 'report CSV (default: <file>.report.csv)')
     .option('--dry-run', 'check every row (and resolve user emails) without writing anything')

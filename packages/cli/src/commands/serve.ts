@@ -28,7 +28,8 @@ function bootstrapBanner(email: string, token: string, url: string): string {
  * (SSRF): fine on a laptop, dangerous in production, so it is said where an operator will see it.
  */
 function warnPrivateWebhookTargets(logger: Logger): void {
-  const message = 'webhook targets may be private or loopback addresses and plain http (--allow-private-webhook-targets): for local development only';
+  const message =
+    'webhook targets may be private or loopback addresses and plain http (--allow-private-webhook-targets): for local development only';
   logger.warn({ allow_private_webhook_targets: true }, message);
   if (process.stderr.isTTY) process.stderr.write(`\n  WARNING: ${message}\n\n`);
 }

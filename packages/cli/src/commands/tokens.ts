@@ -43,11 +43,17 @@ async function createToken(flags: CreateFlags): Promise<void> {
     // a role is a deliberate choice: never default one for a new user, never ignore one that disagrees
     if (!user) {
       if (!flags.role) throw new UsageError(`no user has the email ${flags.email}; pass --role (${roles.join('|')}) to create one`);
-      const view = await lectern.users.create(ctx, { email: flags.email, name: flags.email.split('@')[0] || flags.email, role: flags.role });
+      const view = await lectern.users.create(ctx, {
+        email: flags.email,
+        name: flags.email.split('@')[0] || flags.email,
+        role: flags.role,
+      });
       user = (await lectern.users.findByEmail(view.email))!;
       createdUser = true;
     } else if (flags.role && flags.role !== user.view.role) {
-      throw new UsageError(`${user.view.email} is already a user with role ${user.view.role}, not ${flags.role}; change a role with PATCH /api/v2/users/<id>/`);
+      throw new UsageError(
+        `${user.view.email} is already a user with role ${user.view.role}, not ${flags.role}; change a role with PATCH /api/v2/users/<id>/`,
+      );
     }
     const issued = await lectern.tokens.issue({
       userId: user.id,
@@ -129,6 +135,11 @@ export function tokensCommand(): Command {
     .option('--user <email>', 'only this user’s tokens')
     .option('--json', 'print JSON')
     .action(listTokens);
-  tokens.command('revoke').description('Revoke a token by its public id').argument('<id>', 'token public_id').addOption(dbOption()).action(revokeToken);
+  tokens
+    .command('revoke')
+    .description('Revoke a token by its public id')
+    .argument('<id>', 'token public_id')
+    .addOption(dbOption())
+    .action(revokeToken);
   return tokens;
 }

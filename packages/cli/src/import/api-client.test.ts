@@ -55,7 +55,10 @@ describe('the import API client', () => {
     assert.ok(waits[0]! >= 7 && waits[0]! <= 13 && waits[1]! >= 15 && waits[1]! <= 25, `jittered backoff: ${waits}`);
 
     const down = await serve((_request, response) => json(response, 500, { error: { code: 'internal_error' } }));
-    await assert.rejects(client(down.url).get('/x'), (error: Error) => error instanceof StopError && /answered 500 internal_error; gave up after 4 attempts/.test(error.message));
+    await assert.rejects(
+      client(down.url).get('/x'),
+      (error: Error) => error instanceof StopError && /answered 500 internal_error; gave up after 4 attempts/.test(error.message),
+    );
     assert.equal(down.attempts(), 4);
   });
 
@@ -65,7 +68,10 @@ describe('the import API client', () => {
       if (request.url === '/who') return json(response, 401, { error: { code: 'invalid_token', message: 'no' } });
       json(response, 422, { error: { code: 'validation_error' } });
     });
-    await assert.rejects(client(server.url).post('/denied', {}), /refused the token for POST \/denied: 403 insufficient_scope needs users:write/);
+    await assert.rejects(
+      client(server.url).post('/denied', {}),
+      /refused the token for POST \/denied: 403 insufficient_scope needs users:write/,
+    );
     await assert.rejects(client(server.url).get('/who'), StopError);
     assert.equal((await client(server.url).patch('/other', {})).status, 422);
     assert.equal(server.attempts(), 3);
@@ -84,6 +90,9 @@ describe('the import API client', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    await assert.rejects(client(`http://127.0.0.1:${port}`, [], [1]).get('/x'), /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); gave up after 2 attempts/);
+    await assert.rejects(
+      client(`http://127.0.0.1:${port}`, [], [1]).get('/x'),
+      /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\); gave up after 2 attempts/,
+    );
   });
 });

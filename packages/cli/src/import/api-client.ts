@@ -6,6 +6,7 @@
 
 export interface ApiAnswer {
   status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any endpoint's JSON; each caller reads the fields its request returns
   body: any;
   /** the Retry-After header of a 429 */
   retryAfter: string | null;
@@ -93,7 +94,9 @@ export class ImportApiClient {
           continue;
         }
         if (answer.status === 401 || answer.status === 403) {
-          throw new StopError(`the server refused the token for ${method} ${path}: ${answer.status} ${answer.body?.error?.code ?? ''} ${answer.body?.error?.message ?? ''}`.trim());
+          throw new StopError(
+            `the server refused the token for ${method} ${path}: ${answer.status} ${answer.body?.error?.code ?? ''} ${answer.body?.error?.message ?? ''}`.trim(),
+          );
         }
         if (answer.status < 500) return answer;
         trouble = `${method} ${path} answered ${answer.status} ${answer.body?.error?.code ?? ''}`.trim();
@@ -114,7 +117,9 @@ export class ImportApiClient {
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: this.options.signal ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.timeoutMs)]) : AbortSignal.timeout(this.timeoutMs),
+      signal: this.options.signal
+        ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.timeoutMs)])
+        : AbortSignal.timeout(this.timeoutMs),
     });
     const text = await response.text();
     let parsed: unknown = null;

@@ -25,7 +25,8 @@ export function mapColumns(kind: ImportKind, header: readonly string[]): ColumnM
     indexOf.set(name, index);
   });
   const missing = kind.required.filter((name) => !indexOf.has(name));
-  if (missing.length > 0) throw new HeaderError(`missing required column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}`);
+  if (missing.length > 0)
+    throw new HeaderError(`missing required column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `'${m}'`).join(', ')}`);
   if (kind.userReference && !indexOf.has('user_email') && !indexOf.has('user_id')) {
     throw new HeaderError(`missing column 'user_email' or 'user_id' (one of them names each row's user)`);
   }

@@ -19,7 +19,10 @@ const file = (name: string, content: string | Buffer) => {
 
 describe('reading an import file', () => {
   it('reads a BOM, CRLF, quoted commas, quotes and newlines, and skips blank lines', async () => {
-    const path = file('hostile.csv', '\uFEFFuser_email,Content_Item_ID\r\n"a@x.io","id, 1"\r\n\r\n"b@x.io","say ""hi""\r\nthen go"\r\n,\r\nA@X.io,id3\r\n\r\n\r\n');
+    const path = file(
+      'hostile.csv',
+      '\uFEFFuser_email,Content_Item_ID\r\n"a@x.io","id, 1"\r\n\r\n"b@x.io","say ""hi""\r\nthen go"\r\n,\r\nA@X.io,id3\r\n\r\n\r\n',
+    );
     const records: string[][] = [];
     for await (const record of openRecords(path)) records.push(record);
     assert.deepEqual(records, [
@@ -35,10 +38,16 @@ describe('reading an import file', () => {
   });
 
   it('refuses a missing file, an empty one, a bad header and broken quoting', async () => {
-    await assert.rejects(scanFile(join(dir, 'absent.csv'), IMPORT_KINDS.users, 1), (e: Error) => e instanceof FileError && /cannot read .*ENOENT/.test(e.message));
+    await assert.rejects(
+      scanFile(join(dir, 'absent.csv'), IMPORT_KINDS.users, 1),
+      (e: Error) => e instanceof FileError && /cannot read .*ENOENT/.test(e.message),
+    );
     await assert.rejects(scanFile(file('empty.csv', '\r\n\r\n'), IMPORT_KINDS.users, 1), /is empty: it needs a header row/);
     await assert.rejects(scanFile(file('header.csv', 'email,name,age\n'), IMPORT_KINDS.users, 1), HeaderError);
-    await assert.rejects(scanFile(file('quote.csv', 'email,name\na@x.io,"Ann\n'), IMPORT_KINDS.users, 1), /is not valid CSV: Quote Not Closed/);
+    await assert.rejects(
+      scanFile(file('quote.csv', 'email,name\na@x.io,"Ann\n'), IMPORT_KINDS.users, 1),
+      /is not valid CSV: Quote Not Closed/,
+    );
   });
 });
 

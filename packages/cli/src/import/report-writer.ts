@@ -41,7 +41,14 @@ export class ReportWriter {
   }
 
   writeRow(row: number, outcome: RowOutcome, cells: readonly string[]): Promise<void> {
-    return this.write([String(row), outcome.status, outcome.public_id ?? '', outcome.error_code ?? '', outcome.error_message ?? '', ...cells]);
+    return this.write([
+      String(row),
+      outcome.status,
+      outcome.public_id ?? '',
+      outcome.error_code ?? '',
+      outcome.error_message ?? '',
+      ...cells,
+    ]);
   }
 
   async close(): Promise<void> {

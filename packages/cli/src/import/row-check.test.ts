@@ -11,12 +11,22 @@ const USER = '6c0cb7f5-59a2-4d1d-b7a0-8a1b3b7b9c11';
 describe('the header', () => {
   it('maps names in any case and order', () => {
     const columns = mapColumns(users, [' Name', 'EMAIL', 'employee_id']);
-    assert.deepEqual([...columns.indexOf], [['name', 0], ['email', 1], ['employee_id', 2]]);
+    assert.deepEqual(
+      [...columns.indexOf],
+      [
+        ['name', 0],
+        ['email', 1],
+        ['employee_id', 2],
+      ],
+    );
     assert.deepEqual(columns.header, [' Name', 'EMAIL', 'employee_id']);
   });
 
   it('refuses unknown, missing, repeated and unnamed columns, naming them', () => {
-    assert.throws(() => mapColumns(users, ['email', 'name', 'phone']), (e: Error) => e instanceof HeaderError && /unknown column 'phone'/.test(e.message));
+    assert.throws(
+      () => mapColumns(users, ['email', 'name', 'phone']),
+      (e: Error) => e instanceof HeaderError && /unknown column 'phone'/.test(e.message),
+    );
     assert.throws(() => mapColumns(users, ['email']), /missing required column 'name'/);
     assert.throws(() => mapColumns(users, ['email', 'name', 'Email']), /'email' appears twice/);
     assert.throws(() => mapColumns(users, ['email', 'name', '']), /column 3 of the header has no name/);

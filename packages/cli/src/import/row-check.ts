@@ -11,11 +11,9 @@ import type { ImportKind } from './import-kinds.ts';
 export type UserReference = { email: string } | { id: string };
 
 export type RowCheck =
-  | { ok: true; item: Record<string, unknown>; user: UserReference | null }
-  | { ok: false; code: string; message: string };
+  { ok: true; item: Record<string, unknown>; user: UserReference | null } | { ok: false; code: string; message: string };
 
 const REFERENCE_COLUMNS = new Set(['user_email', 'user_id']);
-
 
 export function checkRow(kind: ImportKind, columns: ColumnMap, record: readonly string[]): RowCheck {
   if (record.length !== columns.header.length) {

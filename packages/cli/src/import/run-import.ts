@@ -6,7 +6,7 @@
  * A few jobs are kept queued on the server so it always has work while the importer reads the
  * oldest one; only the rows of those jobs are held in memory.
  */
-import { StopError, sleepUnless, type ImportApiClient } from './api-client.ts';
+import { StopError, sleepUnless, type ApiAnswer, type ImportApiClient } from './api-client.ts';
 import { openRecords, type FileScan } from './csv-source.ts';
 import type { ImportKind } from './import-kinds.ts';
 import { outcomeOfItem, type JobItem } from './item-outcome.ts';
@@ -226,7 +226,7 @@ class Importer {
         first = await this.itemsPage(jobId, 1);
       }
       let page = first;
-      for (let number = 1; ; ) {
+      for (let number = 1; ;) {
         for (const item of page.data) {
           const pending = chunk.sent[item.index];
           if (pending && !pending.outcome) pending.outcome = outcomeOfItem(kind, item);
@@ -234,7 +234,11 @@ class Importer {
         if (number * ITEMS_PAGE_SIZE >= page.meta.total_count || page.data.length === 0) break;
         page = await this.itemsPage(jobId, ++number);
       }
-      settleAll(chunk.sent, { status: 'failed', error_code: 'job_failed', error_message: jobError ?? 'The job ended without an outcome for this item.' });
+      settleAll(chunk.sent, {
+        status: 'failed',
+        error_code: 'job_failed',
+        error_message: jobError ?? 'The job ended without an outcome for this item.',
+      });
     } catch (error) {
       if (!(error instanceof StopError)) throw error;
       this.summary.stopped ??= error.message;
@@ -276,7 +280,7 @@ function settleAll(rows: PendingRow[], outcome: RowOutcome): void {
   for (const pending of rows) pending.outcome ??= outcome;
 }
 
-function failedAnswer(answer: { status: number; body: any }, publicId?: string): RowOutcome {
+function failedAnswer(answer: Pick<ApiAnswer, 'status' | 'body'>, publicId?: string): RowOutcome {
   const error = answer.body?.error;
   const fields = error?.field_errors
     ? Object.entries(error.field_errors as Record<string, string[]>)

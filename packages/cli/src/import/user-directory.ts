@@ -3,7 +3,7 @@
  * `GET /users/?email=` per distinct email (cached) when the file names few users, or the whole
  * user list read page by page (100 a page) once when that costs fewer requests.
  */
-import type { ImportApiClient } from './api-client.ts';
+import type { ApiAnswer, ImportApiClient } from './api-client.ts';
 import { StopError } from './api-client.ts';
 
 export interface DirectoryUser {
@@ -68,7 +68,7 @@ const pick = (user: DirectoryUser): DirectoryUser => ({
   employee_id: user.employee_id,
 });
 
-function expectOk(answer: { status: number; body: any }, doing: string): void {
+function expectOk(answer: Pick<ApiAnswer, 'status' | 'body'>, doing: string): void {
   if (answer.status !== 200) {
     throw new StopError(`${doing} failed: ${answer.status} ${answer.body?.error?.code ?? ''} ${answer.body?.error?.message ?? ''}`.trim());
   }

@@ -242,10 +242,9 @@ describe('applyProgress', () => {
     assert.throws(() => applyProgress({ ...fresh(), state: 'dropped' }, { progress: 0.5 }, { now: T0, isCompletable: true }), {
       code: 'dropped',
     });
-    assert.throws(
-      () => applyProgress({ ...fresh(), state: 'completed' }, { progress: 0.5 }, { now: T0, isCompletable: true }),
-      { code: 'already_completed' },
-    );
+    assert.throws(() => applyProgress({ ...fresh(), state: 'completed' }, { progress: 0.5 }, { now: T0, isCompletable: true }), {
+      code: 'already_completed',
+    });
   });
 
   it('is 422 on progress outside 0..1', () => {

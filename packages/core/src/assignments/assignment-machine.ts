@@ -166,8 +166,7 @@ export function conflictFor(state: AssignmentState, action: AssignmentAction): A
   return 'conflict' in cell ? cell.conflict : null;
 }
 
-export const canTransition = (state: AssignmentState, action: AssignmentAction): boolean =>
-  conflictFor(state, action) === null;
+export const canTransition = (state: AssignmentState, action: AssignmentAction): boolean => conflictFor(state, action) === null;
 
 /**
  * 'Outstanding' means not completed, not dropped, not exempted: the states still owed. Storage
@@ -229,11 +228,7 @@ function applyStamps(current: AssignmentLifecycle, stamps: TimestampEffects, now
  * Applies one of the five administrative actions (everything but `progress`, which carries a
  * value: see applyProgress). Throws the 409 LecternError when the table forbids it.
  */
-export function applyAction(
-  current: AssignmentLifecycle,
-  action: Exclude<AssignmentAction, 'progress'>,
-  now: string,
-): LifecycleChange {
+export function applyAction(current: AssignmentLifecycle, action: Exclude<AssignmentAction, 'progress'>, now: string): LifecycleChange {
   const step = transition(current.state, action);
   const next = applyStamps(current, step.stamps, now);
   next.state = step.next;

@@ -42,7 +42,6 @@ export const MAX_BULK_ASSIGNMENTS = 200;
 type LearnerOperation = 'create' | 'drop' | 'progress' | 'feedback';
 const learnerMay = new Set<string>(['create', 'drop', 'progress', 'feedback'] satisfies LearnerOperation[]);
 
-
 export interface CreateResult {
   assignment: Assignment;
   /** false when the pair already had an assignment (200 rather than 201) */
@@ -103,7 +102,12 @@ export class AssignmentService {
     });
   }
 
-  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateAssignmentInput>, options: WriteOptions = {}): Promise<Assignment> {
+  async update(
+    ctx: RequestContext,
+    publicId: string,
+    body: InputOf<typeof updateAssignmentInput>,
+    options: WriteOptions = {},
+  ): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(updateAssignmentInput, body);
     return this.write(ctx, publicId, 'update', options, async (tx, current) => {
@@ -120,7 +124,13 @@ export class AssignmentService {
   }
 
   /** The five administrative actions: `complete`, `drop`, `exempt`, `undo-complete`, `undo-exempt`. */
-  async act(ctx: RequestContext, publicId: string, action: AssignmentRouteAction, body: InputOf<typeof dropInput> = {}, options: WriteOptions = {}): Promise<Assignment> {
+  async act(
+    ctx: RequestContext,
+    publicId: string,
+    action: AssignmentRouteAction,
+    body: InputOf<typeof dropInput> = {},
+    options: WriteOptions = {},
+  ): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     let reason: string | null = null;
     if (action === 'drop') reason = parseInput(dropInput, body).reason ?? null;
@@ -136,14 +146,23 @@ export class AssignmentService {
   }
 
   /** `POST /assignments/<id>/progress/`: learner engagement (docs/assignments.md). */
-  async progress(ctx: RequestContext, publicId: string, body: InputOf<typeof progressInput>, options: WriteOptions = {}): Promise<Assignment> {
+  async progress(
+    ctx: RequestContext,
+    publicId: string,
+    body: InputOf<typeof progressInput>,
+    options: WriteOptions = {},
+  ): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(progressInput, body);
     return this.write(ctx, publicId, 'progress', options, async (tx, current) => {
-      const change = applyProgress(lifecycleOf(current), { progress: input.progress }, {
-        now: nowIso(this.deps.clock),
-        isCompletable: current.isCompletable,
-      });
+      const change = applyProgress(
+        lifecycleOf(current),
+        { progress: input.progress },
+        {
+          now: nowIso(this.deps.clock),
+          isCompletable: current.isCompletable,
+        },
+      );
       return this.commitLifecycle(tx, current, change, {
         ...(input.score !== undefined ? { score: input.score } : {}),
         ...(input.is_success !== undefined ? { isSuccess: input.is_success } : {}),
@@ -152,7 +171,12 @@ export class AssignmentService {
   }
 
   /** `POST /assignments/<id>/feedback/`: a new rating (and optional review) replaces the previous one. */
-  async feedback(ctx: RequestContext, publicId: string, body: InputOf<typeof feedbackInput>, options: WriteOptions = {}): Promise<Assignment> {
+  async feedback(
+    ctx: RequestContext,
+    publicId: string,
+    body: InputOf<typeof feedbackInput>,
+    options: WriteOptions = {},
+  ): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(feedbackInput, body);
     const text = input.text === undefined || input.text === null || input.text.trim() === '' ? null : input.text;
@@ -247,7 +271,11 @@ export class AssignmentService {
   // ---- internals ------------------------------------------------------------------------------
 
   /** The create-or-get rules of `POST /assignments/`, shared by the bulk job's items. */
-  private async createInTx(tx: Stores, actor: Actor, input: CreateAssignmentInput): Promise<{ record: AssignmentRecord; created: boolean }> {
+  private async createInTx(
+    tx: Stores,
+    actor: Actor,
+    input: CreateAssignmentInput,
+  ): Promise<{ record: AssignmentRecord; created: boolean }> {
     if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only assign content to yourself.');
     const user = await tx.users.findByPublicId(input.user_id);
     if (!user) throw fieldError('user_id', 'No user has this public_id.');
@@ -257,7 +285,12 @@ export class AssignmentService {
     if (!existing) this.assertMayAssign(actor, content);
     const result = existing
       ? { record: existing, created: false }
-      : await this.ensureInTx(tx, { userId: user.id, contentId: content.id, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+      : await this.ensureInTx(tx, {
+          userId: user.id,
+          contentId: content.id,
+          dueDate: input.due_date ?? null,
+          expiresAt: input.expires_at ?? null,
+        });
     if (!isTrack(content.contentType)) return result;
     if (!content.summary.is_archived) await this.expandInTx(tx, actor, user.id, content, input);
     // the learner may have done the items before the track was assigned; expansion may have moved it
@@ -365,6 +398,11 @@ export class AssignmentService {
     const change = followItems(lifecycleOf(track), items, { now: nowIso(this.deps.clock), itemLeftDone });
     if (!change) return track;
     // reopening a completed track starts the learner's next attempt, as undo-complete does
-    return this.commitLifecycle(tx, track, change, change.event === 'assignment.completion_undone' ? { attempt: track.data.attempt + 1 } : {});
+    return this.commitLifecycle(
+      tx,
+      track,
+      change,
+      change.event === 'assignment.completion_undone' ? { attempt: track.data.attempt + 1 } : {},
+    );
   }
 }

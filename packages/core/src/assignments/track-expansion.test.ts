@@ -18,7 +18,15 @@ const graphOf = (nodes: TrackNode[], edges: Array<[parent: number, item: number,
 describe('expandTrack', () => {
   it('lists a track’s items in their order, depth first through nested tracks and scheduled tracks', () => {
     const graph = graphOf(
-      [node(1, 'track'), node(2, 'article'), node(3, 'scheduled_track'), node(4, 'video'), node(5, 'track'), node(6, 'course'), node(7, 'link')],
+      [
+        node(1, 'track'),
+        node(2, 'article'),
+        node(3, 'scheduled_track'),
+        node(4, 'video'),
+        node(5, 'track'),
+        node(6, 'course'),
+        node(7, 'link'),
+      ],
       [
         [1, 7, 3],
         [1, 2, 0],
@@ -32,16 +40,26 @@ describe('expandTrack', () => {
   });
 
   it('assigns a collection as one item without walking into it', () => {
-    const graph = graphOf([node(1, 'track'), node(2, 'collection'), node(3, 'article')], [
-      [1, 2, 0],
-      [2, 3, 0],
-    ]);
+    const graph = graphOf(
+      [node(1, 'track'), node(2, 'collection'), node(3, 'article')],
+      [
+        [1, 2, 0],
+        [2, 3, 0],
+      ],
+    );
     assert.deepEqual(expandTrack(1, graph), [2]);
   });
 
   it('skips archived and invisible items with everything below them', () => {
     const graph = graphOf(
-      [node(1, 'track'), node(2, 'track', { isArchived: true }), node(3, 'article'), node(4, 'track', { visible: false }), node(5, 'video'), node(6, 'guide')],
+      [
+        node(1, 'track'),
+        node(2, 'track', { isArchived: true }),
+        node(3, 'article'),
+        node(4, 'track', { visible: false }),
+        node(5, 'video'),
+        node(6, 'guide'),
+      ],
       [
         [1, 2, 0],
         [2, 3, 0],
@@ -54,20 +72,26 @@ describe('expandTrack', () => {
   });
 
   it('assigns an item reachable twice once, and survives a cycle', () => {
-    const graph = graphOf([node(1, 'track'), node(2, 'track'), node(3, 'article')], [
-      [1, 2, 0],
-      [1, 3, 1],
-      [2, 3, 0],
-      [2, 1, 1],
-    ]);
+    const graph = graphOf(
+      [node(1, 'track'), node(2, 'track'), node(3, 'article')],
+      [
+        [1, 2, 0],
+        [1, 3, 1],
+        [2, 3, 0],
+        [2, 1, 1],
+      ],
+    );
     assert.deepEqual(expandTrack(1, graph), [2, 3]);
   });
 
   it('ignores items missing from the node map (deleted)', () => {
-    const graph = graphOf([node(1, 'track'), node(3, 'article')], [
-      [1, 2, 0],
-      [1, 3, 1],
-    ]);
+    const graph = graphOf(
+      [node(1, 'track'), node(3, 'article')],
+      [
+        [1, 2, 0],
+        [1, 3, 1],
+      ],
+    );
     assert.deepEqual(expandTrack(1, graph), [3]);
   });
 });

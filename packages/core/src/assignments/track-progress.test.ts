@@ -6,7 +6,11 @@ import { followItems, trackStatusOf, type TrackItemStatus } from './track-progre
 const NOW = '2026-11-23T10:00:00.000Z';
 const EARLIER = '2026-11-20T10:00:00.000Z';
 const item = (state: AssignmentState | null, isCompletable = true): TrackItemStatus => ({ state, isCompletable });
-const track = (state: AssignmentState, fields: Partial<AssignmentLifecycle> = {}): AssignmentLifecycle => ({ ...initialLifecycle, state, ...fields });
+const track = (state: AssignmentState, fields: Partial<AssignmentLifecycle> = {}): AssignmentLifecycle => ({
+  ...initialLifecycle,
+  state,
+  ...fields,
+});
 const follow = (lifecycle: AssignmentLifecycle, items: TrackItemStatus[], itemLeftDone = false) =>
   followItems(lifecycle, items, { now: NOW, itemLeftDone });
 
@@ -59,7 +63,12 @@ describe('followItems', () => {
   });
 
   it('reopens a completed track when an item leaves the done states', () => {
-    const completed = track('completed', { progress: 1, started_at: EARLIER, completed_datetime: EARLIER, progress_before_completion: 0.5 });
+    const completed = track('completed', {
+      progress: 1,
+      started_at: EARLIER,
+      completed_datetime: EARLIER,
+      progress_before_completion: 0.5,
+    });
     const change = follow(completed, [item('in_progress'), item('completed')], true)!;
     assert.equal(change.event, 'assignment.completion_undone');
     assert.deepEqual(change.next, { ...track('in_progress'), progress: 0.5, started_at: EARLIER });

@@ -45,7 +45,10 @@ export function trackStatusOf(items: readonly TrackItemStatus[]): TrackStatus | 
   const done = counted.filter((item) => isDone(item.state)).length;
   if (done === counted.length) return { state: 'completed', progress: 1 };
   const started = done > 0 || counted.some((item) => item.state === 'in_progress');
-  return { state: started ? 'in_progress' : 'not_started', progress: Math.floor((done / counted.length) * PROGRESS_STEPS) / PROGRESS_STEPS };
+  return {
+    state: started ? 'in_progress' : 'not_started',
+    progress: Math.floor((done / counted.length) * PROGRESS_STEPS) / PROGRESS_STEPS,
+  };
 }
 
 export interface FollowOptions {

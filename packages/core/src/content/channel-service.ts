@@ -36,7 +36,12 @@ export class ChannelService {
     return record.view;
   }
 
-  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateChannelInput>, options: WriteOptions = {}): Promise<Channel> {
+  async update(
+    ctx: RequestContext,
+    publicId: string,
+    body: InputOf<typeof updateChannelInput>,
+    options: WriteOptions = {},
+  ): Promise<Channel> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(updateChannelInput, body);
     return this.deps.storage.transaction(async (tx) => {

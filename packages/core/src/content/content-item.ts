@@ -141,9 +141,8 @@ const writableFields = (type: ContentType): TypeWritableField[] => typeSpecificF
 
 const requiredOnCreate: Readonly<Partial<Record<ContentType, readonly TypeWritableField[]>>> = { link: ['url'] };
 
-const anyContentWrite = z.strictObject({ ...sharedWritableFields, ...typeWritableFields }).partial();
 /** A validated create or update body of any type: only the fields its type's schema allowed are present. */
-export type ContentWrite = z.output<typeof anyContentWrite>;
+export type ContentWrite = Partial<z.output<ReturnType<typeof z.strictObject<typeof sharedWritableFields & typeof typeWritableFields>>>>;
 
 function writeSchema(type: ContentType, mode: 'create' | 'update'): z.ZodType<ContentWrite> {
   const required: readonly string[] = mode === 'create' ? ['name', ...(requiredOnCreate[type] ?? [])] : [];

@@ -69,35 +69,55 @@ describe('content rules', () => {
   });
 
   it('refuses repeated ids in a container', () => {
-    assert.deepEqual(fieldOf(() => assertDistinctIds('items', ['x', 'y', 'x'])), ['items']);
+    assert.deepEqual(
+      fieldOf(() => assertDistinctIds('items', ['x', 'y', 'x'])),
+      ['items'],
+    );
     assertDistinctIds('items', ['x', 'y']);
   });
 
   it('refuses a container holding itself, directly or through nested containers', () => {
-    assert.deepEqual(fieldOf(() => assertNoContainmentCycle(1, [2, 1], [])), ['items']);
+    assert.deepEqual(
+      fieldOf(() => assertNoContainmentCycle(1, [2, 1], [])),
+      ['items'],
+    );
     // 1 would hold 2; 2 holds 3; 3 holds 1 → cycle
     const edges = [
       { parentId: 2, itemId: 3 },
       { parentId: 3, itemId: 1 },
     ];
-    assert.deepEqual(fieldOf(() => assertNoContainmentCycle(1, [2], edges)), ['items']);
+    assert.deepEqual(
+      fieldOf(() => assertNoContainmentCycle(1, [2], edges)),
+      ['items'],
+    );
     // a shared sub-track (a diamond) is not a cycle
-    assertNoContainmentCycle(1, [2, 4], [
-      { parentId: 2, itemId: 5 },
-      { parentId: 4, itemId: 5 },
-    ]);
+    assertNoContainmentCycle(
+      1,
+      [2, 4],
+      [
+        { parentId: 2, itemId: 5 },
+        { parentId: 4, itemId: 5 },
+      ],
+    );
     // an existing cycle below that does not involve the parent still terminates
-    assertNoContainmentCycle(1, [2], [
-      { parentId: 2, itemId: 3 },
-      { parentId: 3, itemId: 2 },
-    ]);
+    assertNoContainmentCycle(
+      1,
+      [2],
+      [
+        { parentId: 2, itemId: 3 },
+        { parentId: 3, itemId: 2 },
+      ],
+    );
   });
 
   it('orders scheduled track dates, either bound open', () => {
     assertScheduleOrder('2026-01-01', '2026-01-01');
     assertScheduleOrder(null, '2026-01-01');
     assertScheduleOrder('2026-01-01', null);
-    assert.deepEqual(fieldOf(() => assertScheduleOrder('2026-01-02', '2026-01-01')), ['ends_on']);
+    assert.deepEqual(
+      fieldOf(() => assertScheduleOrder('2026-01-02', '2026-01-01')),
+      ['ends_on'],
+    );
   });
 
   it('starts media processing when an asset is attached', () => {
@@ -108,15 +128,30 @@ describe('content rules', () => {
 
 describe('content write schemas', () => {
   it('requires name on every create and url on a link', () => {
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.article, {})), ['name']);
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.link, { name: 'x' })), ['url']);
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.article, {})),
+      ['name'],
+    );
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.link, { name: 'x' })),
+      ['url'],
+    );
     assert.equal(parseInput(createContentInputs.link, { name: 'x', url: 'https://example.com/a' }).url, 'https://example.com/a');
   });
 
   it('accepts only the fields of the type, and every shared field', () => {
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.article, { name: 'x', url: 'https://e.com' })), ['url']);
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.video, { name: 'x', items: [] })), ['items']);
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.video, { name: 'x', media_status: 'ready' })), ['media_status']);
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.article, { name: 'x', url: 'https://e.com' })),
+      ['url'],
+    );
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.video, { name: 'x', items: [] })),
+      ['items'],
+    );
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.video, { name: 'x', media_status: 'ready' })),
+      ['media_status'],
+    );
     const shared = {
       name: 'x',
       description: 'd',
@@ -135,15 +170,33 @@ describe('content write schemas', () => {
   });
 
   it('validates limits: tag length, negative duration, malformed ids, date formats', () => {
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.article, { name: 'x', tags: ['t'.repeat(101)] })), ['tags.0']);
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.article, { name: 'x', tags: ['  '] })), ['tags.0']);
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.article, { name: 'x', duration: -1 })), ['duration']);
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.article, { name: 'x', groups: ['nope'] })), ['groups.0']);
-    assert.deepEqual(fieldOf(() => parseInput(createContentInputs.scheduled_track, { name: 'x', starts_on: '2026-02-30' })), ['starts_on']);
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.article, { name: 'x', tags: ['t'.repeat(101)] })),
+      ['tags.0'],
+    );
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.article, { name: 'x', tags: ['  '] })),
+      ['tags.0'],
+    );
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.article, { name: 'x', duration: -1 })),
+      ['duration'],
+    );
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.article, { name: 'x', groups: ['nope'] })),
+      ['groups.0'],
+    );
+    assert.deepEqual(
+      fieldOf(() => parseInput(createContentInputs.scheduled_track, { name: 'x', starts_on: '2026-02-30' })),
+      ['starts_on'],
+    );
   });
 
   it('limits the generic PATCH to shared fields', () => {
-    assert.deepEqual(fieldOf(() => parseInput(updateContentItemInput, { url: 'https://e.com' })), ['url']);
+    assert.deepEqual(
+      fieldOf(() => parseInput(updateContentItemInput, { url: 'https://e.com' })),
+      ['url'],
+    );
     assert.deepEqual(parseInput(updateContentItemInput, { name: ' n ', groups: [] }), { name: 'n', groups: [] });
   });
 });

@@ -97,7 +97,12 @@ export class ContentService {
   }
 
   /** `PATCH /content-items/<id>/`: shared fields of an item of any type; answers the summary. */
-  update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateContentItemInput>, options: WriteOptions = {}): Promise<ContentSummary> {
+  update(
+    ctx: RequestContext,
+    publicId: string,
+    body: InputOf<typeof updateContentItemInput>,
+    options: WriteOptions = {},
+  ): Promise<ContentSummary> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(updateContentItemInput, body);
     return this.patch(ctx, publicId, undefined, input, options, summaryOf);
@@ -132,7 +137,12 @@ export class ContentService {
   }
 
   /** `POST` (add), `DELETE` (remove) and `PUT` (replace) on `/content-items/<id>/tags/`. */
-  async changeTags(ctx: RequestContext, publicId: string, op: TagOperation, body: InputOf<typeof tagsInput> | InputOf<typeof replaceTagsInput>): Promise<{ data: string[] }> {
+  async changeTags(
+    ctx: RequestContext,
+    publicId: string,
+    op: TagOperation,
+    body: InputOf<typeof tagsInput> | InputOf<typeof replaceTagsInput>,
+  ): Promise<{ data: string[] }> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(op === 'replace' ? replaceTagsInput : tagsInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -154,7 +164,11 @@ export class ContentService {
   }
 
   /** `POST`, `DELETE` and `PUT /content-items/bulk/tags/`: one tag operation over many items. */
-  async bulkTags(ctx: RequestContext, op: TagOperation, body: InputOf<typeof bulkTagsInput> | InputOf<typeof bulkReplaceTagsInput>): Promise<SyncBatchResult> {
+  async bulkTags(
+    ctx: RequestContext,
+    op: TagOperation,
+    body: InputOf<typeof bulkTagsInput> | InputOf<typeof bulkReplaceTagsInput>,
+  ): Promise<SyncBatchResult> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(op === 'replace' ? bulkReplaceTagsInput : bulkTagsInput, body);
     return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {

@@ -96,7 +96,9 @@ describe('decideEnrollment', () => {
       );
     }
     assert.deepEqual(
-      decideEnrollment(request({ existingActive: { method: 'in_person', status: 'enrolled' }, offered: { in_person: false, online: true } })),
+      decideEnrollment(
+        request({ existingActive: { method: 'in_person', status: 'enrolled' }, offered: { in_person: false, online: true } }),
+      ),
       { outcome: 'existing' },
       'even when the method is no longer offered',
     );

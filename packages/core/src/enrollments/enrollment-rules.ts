@@ -28,11 +28,7 @@ export const enrollmentStatuses = ['enrolled', 'waitlisted', 'dropped'] as const
 export type EnrollmentStatus = (typeof enrollmentStatuses)[number];
 
 export type EnrollmentEventType =
-  | 'enrollment.enrolled'
-  | 'enrollment.waitlisted'
-  | 'enrollment.checked_in'
-  | 'enrollment.checkin_undone'
-  | 'enrollment.dropped';
+  'enrollment.enrolled' | 'enrollment.waitlisted' | 'enrollment.checked_in' | 'enrollment.checkin_undone' | 'enrollment.dropped';
 
 /** What happens to the assignment an enrollment owns; `enrollment.state` mirrors its state. */
 export interface OwnedAssignmentEffect {
@@ -202,7 +198,10 @@ export function drop(current: EnrollmentLifecycle): EnrollmentChange {
 /** POST /enrollments/<id>/undo-checkin/: 409 `not_checked_in`. The seat stays taken. */
 export function undoCheckin(current: EnrollmentLifecycle): EnrollmentChange {
   if (current.status !== 'enrolled' || current.checkin_datetime === null) {
-    throw conflict('not_checked_in', `Only a checked-in enrollment can have its check-in undone; this one is ${current.status} and not checked in.`);
+    throw conflict(
+      'not_checked_in',
+      `Only a checked-in enrollment can have its check-in undone; this one is ${current.status} and not checked in.`,
+    );
   }
   return {
     changed: true,

@@ -86,12 +86,19 @@ export class EnrollmentService {
   }
 
   /** `checkin`, `drop`, `undo-checkin`: 200 with the enrollment, or the state's 409. */
-  async act(ctx: RequestContext, publicId: string, action: EnrollmentAction, body: InputOf<typeof noBodyInput> = {}, options: WriteOptions = {}): Promise<Enrollment> {
+  async act(
+    ctx: RequestContext,
+    publicId: string,
+    action: EnrollmentAction,
+    body: InputOf<typeof noBodyInput> = {},
+    options: WriteOptions = {},
+  ): Promise<Enrollment> {
     authorize(ctx.actor, 'enrollments:write');
     parseInput(noBodyInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, ctx.actor, publicId);
-      if (isLearner(ctx.actor) && !learnerActions.has(action)) throw forbidden('Check-in is recorded, and undone, by the event organizers.');
+      if (isLearner(ctx.actor) && !learnerActions.has(action))
+        throw forbidden('Check-in is recorded, and undone, by the event organizers.');
       assertIfMatch(options.ifMatch, current.view);
       const now = nowIso(this.deps.clock);
       const lifecycle = { status: current.status, checkin_datetime: current.checkinDatetime };
@@ -121,7 +128,11 @@ export class EnrollmentService {
    * row it writes are in the caller's transaction, which SQLite serialises with every other
    * writer: two requests can never both take the last seat.
    */
-  private async enrollInTx(tx: Stores, actor: Actor, input: CreateEnrollmentInput): Promise<{ record: EnrollmentRecord; created: boolean }> {
+  private async enrollInTx(
+    tx: Stores,
+    actor: Actor,
+    input: CreateEnrollmentInput,
+  ): Promise<{ record: EnrollmentRecord; created: boolean }> {
     if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only enroll yourself.');
     const user = await tx.users.findByPublicId(input.user_id);
     if (!user) throw fieldError('user_id', 'No user has this public_id.');
@@ -146,7 +157,14 @@ export class EnrollmentService {
     if (decision.outcome === 'existing') return { record: existing!, created: false };
 
     const now = nowIso(this.deps.clock);
-    const id = await tx.enrollments.insert({ publicId: this.deps.ids.uuid(), userId: user.id, eventId: event.id, method, status: decision.outcome, created: now });
+    const id = await tx.enrollments.insert({
+      publicId: this.deps.ids.uuid(),
+      userId: user.id,
+      eventId: event.id,
+      method,
+      status: decision.outcome,
+      created: now,
+    });
     await tx.enrollments.update(id, { assignmentId: await this.ownAssignment(tx, user.id, event, id), modified: now });
     const record = (await tx.enrollments.findById(id))!;
     await this.deps.outbox.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));

@@ -27,6 +27,9 @@ describe('ownedAssignmentChange', () => {
     assert.equal(ownedAssignmentChange({ ...fresh, state: 'completed' }, checkin(enrolled, NOW).assignment!, NOW), null);
     assert.equal(ownedAssignmentChange({ ...fresh, state: 'completed' }, drop(enrolled).assignment!, NOW), null);
     assert.equal(ownedAssignmentChange({ ...fresh, state: 'dropped' }, checkin(enrolled, NOW).assignment!, NOW), null);
-    assert.equal(ownedAssignmentChange({ ...fresh, state: 'in_progress' }, { state: 'not_started', event: 'assignment.completion_undone' }, NOW), null);
+    assert.equal(
+      ownedAssignmentChange({ ...fresh, state: 'in_progress' }, { state: 'not_started', event: 'assignment.completion_undone' }, NOW),
+      null,
+    );
   });
 });

@@ -25,6 +25,7 @@ export function ownedAssignmentChange(current: AssignmentLifecycle, effect: Owne
   const action = ACTION_FOR[effect.state as keyof typeof ACTION_FOR];
   if (conflictFor(current.state, action) !== null) return null;
   const change = applyAction(current, action, now);
-  if (change.event !== effect.event) throw new RangeError(`The machine answered ${change.event} where the enrollment expects ${effect.event}.`);
+  if (change.event !== effect.event)
+    throw new RangeError(`The machine answered ${change.event} where the enrollment expects ${effect.event}.`);
   return { event: change.event, next: { ...change.next, state: effect.state } };
 }

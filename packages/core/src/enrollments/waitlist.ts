@@ -15,7 +15,11 @@ export class Waitlist {
   constructor(private readonly deps: ServiceDeps) {}
 
   /** Fills the free seats of `methods` (both by default) of `event` from their wait lists. */
-  async fillFreedSeats(tx: Stores, event: Pick<EventRecord, 'id' | 'settings'>, methods: readonly AttendanceMethod[] = attendanceMethods): Promise<number> {
+  async fillFreedSeats(
+    tx: Stores,
+    event: Pick<EventRecord, 'id' | 'settings'>,
+    methods: readonly AttendanceMethod[] = attendanceMethods,
+  ): Promise<number> {
     let promoted = 0;
     for (const method of methods) {
       const { limit } = limitsFor(event.settings, method);

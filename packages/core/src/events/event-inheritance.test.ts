@@ -90,7 +90,13 @@ describe('inheritFromSeries', () => {
   });
 
   it('rule 3: a timeslot with no duration and none to inherit is 422 on that timeslot', () => {
-    const twoMissing = body({ timeslots: [{ starts_at: '2026-03-29T09:00:00Z' }, { starts_at: '2026-03-30T09:00:00Z', duration: 'PT1H' }, { starts_at: '2026-03-31T09:00:00Z' }] });
+    const twoMissing = body({
+      timeslots: [
+        { starts_at: '2026-03-29T09:00:00Z' },
+        { starts_at: '2026-03-30T09:00:00Z', duration: 'PT1H' },
+        { starts_at: '2026-03-31T09:00:00Z' },
+      ],
+    });
     for (const template of [null, { ...series, durationMinutes: 0 }]) {
       assert.throws(
         () => inheritFromSeries(twoMissing, template),

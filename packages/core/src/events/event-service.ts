@@ -49,7 +49,13 @@ export class EventService extends EventLikeService<EventView, EventWrite> {
       const event = inheritFromSeries(input, series && seriesTemplateOf(series));
       const location = await this.items.requireLocation(tx, event.settings.location_id);
       const schedule = scheduleTimeslots(event.timeslots, location?.timezone ?? null);
-      const content = { name: input.name, description: input.description, tags: event.tags, channel_id: event.channelId, is_hidden: event.is_hidden };
+      const content = {
+        name: input.name,
+        description: input.description,
+        tags: event.tags,
+        channel_id: event.channelId,
+        is_hidden: event.is_hidden,
+      };
       const record = await this.items.insert(
         tx,
         'event',
@@ -75,12 +81,16 @@ export class EventService extends EventLikeService<EventView, EventWrite> {
       const location = input.location_id === undefined ? current.location : await this.items.requireLocation(tx, input.location_id);
       const zone = location?.timezone ?? null;
       const schedule = input.timeslots
-        ? scheduleTimeslots(input.timeslots.map((slot) => plannedTimeslot(slot, slot.duration!)), zone)
+        ? scheduleTimeslots(
+            input.timeslots.map((slot) => plannedTimeslot(slot, slot.duration!)),
+            zone,
+          )
         : zone !== (current.location?.timezone ?? null)
           ? scheduleTimeslots(current.timeslots, zone)
           : null;
       // a re-timed slot keeps its id; replaced slots are new
-      const slots = schedule && (input.timeslots ? schedule.slots : schedule.slots.map((slot, i) => ({ ...slot, id: current.timeslots[i]!.id })));
+      const slots =
+        schedule && (input.timeslots ? schedule.slots : schedule.slots.map((slot, i) => ({ ...slot, id: current.timeslots[i]!.id })));
 
       await this.items.writeContent(tx, current, contentWriteOf(input, schedule ? totalMinutes(schedule.slots) : undefined));
       await tx.events.updateDetails(current.id, {

@@ -195,7 +195,10 @@ const optional = <T extends Record<string, z.ZodType>>(fields: T) =>
 const limitField = () => z.number().int().min(0).max(MAX_ENROLLMENT_LIMIT);
 
 /** `tags: null` means none, as `[]` does: an override must be able to say "no tags" either way. */
-const tagsField = () => tagNamesField().nullable().transform((tags) => tags ?? []);
+const tagsField = () =>
+  tagNamesField()
+    .nullable()
+    .transform((tags) => tags ?? []);
 
 /** The fields inheritance rule 2 lets an event override on create; also writable on any PATCH. */
 const overridableFields = {

@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  MAX_TIMESLOT_MINUTES,
-  formatDurationMinutes,
-  parseIsoDuration,
-  parseTimeslotDuration,
-} from './iso-duration.ts';
+import { MAX_TIMESLOT_MINUTES, formatDurationMinutes, parseIsoDuration, parseTimeslotDuration } from './iso-duration.ts';
 
 const seconds = (value: string) => {
   const result = parseIsoDuration(value);
@@ -73,7 +68,26 @@ describe('parseIsoDuration (seconds)', () => {
   });
 
   it('rejects garbage, wrong order, lower case and whitespace', () => {
-    for (const value of ['1H', 'PT1H ', ' PT1H', 'pt1h', 'PT1h', 'PT1M1H', 'P1DT1H1H', 'PTH', 'PT.5H', 'PT1.H', 'T1H', 'P1H', 'PT1D', '60', 'PT1H30', 'P1D2W', 'PT1e3S', 'PT1_000S']) {
+    for (const value of [
+      '1H',
+      'PT1H ',
+      ' PT1H',
+      'pt1h',
+      'PT1h',
+      'PT1M1H',
+      'P1DT1H1H',
+      'PTH',
+      'PT.5H',
+      'PT1.H',
+      'T1H',
+      'P1H',
+      'PT1D',
+      '60',
+      'PT1H30',
+      'P1D2W',
+      'PT1e3S',
+      'PT1_000S',
+    ]) {
       rejects(value);
     }
   });

@@ -26,13 +26,27 @@ describe('timeslot input', () => {
 
   it('rejects durations and start times that are not what the specification describes (422 on the timeslot field)', () => {
     for (const duration of ['1h', 'PT', 'P1M', 'PT0M', '-PT1H', 'PT90S', 'pt1h', 60]) {
-      assert.throws(() => create({ starts_at: '2026-03-29T09:00:00Z', duration }), (e) => e instanceof LecternError && !!e.fieldErrors?.['timeslots.0.duration'], String(duration));
+      assert.throws(
+        () => create({ starts_at: '2026-03-29T09:00:00Z', duration }),
+        (e) => e instanceof LecternError && !!e.fieldErrors?.['timeslots.0.duration'],
+        String(duration),
+      );
     }
     for (const starts_at of ['2026-02-30T09:00:00Z', '2026-03-29T09:00:00+02:00', 'tomorrow', '2026-03-29']) {
-      assert.throws(() => create({ starts_at, duration: 'PT1H' }), (e) => e instanceof LecternError && !!e.fieldErrors?.['timeslots.0.starts_at'], starts_at);
+      assert.throws(
+        () => create({ starts_at, duration: 'PT1H' }),
+        (e) => e instanceof LecternError && !!e.fieldErrors?.['timeslots.0.starts_at'],
+        starts_at,
+      );
     }
-    assert.throws(() => create({ starts_at: '2026-03-29T09:00:00Z', ends_at: '2026-03-29T10:00:00Z' }), (e) => e instanceof LecternError && !!e.fieldErrors?.['timeslots.0.ends_at']);
-    assert.throws(() => parseInput(createEventInput, { name: 'E', timeslots: [] }), (e) => e instanceof LecternError && !!e.fieldErrors?.timeslots);
+    assert.throws(
+      () => create({ starts_at: '2026-03-29T09:00:00Z', ends_at: '2026-03-29T10:00:00Z' }),
+      (e) => e instanceof LecternError && !!e.fieldErrors?.['timeslots.0.ends_at'],
+    );
+    assert.throws(
+      () => parseInput(createEventInput, { name: 'E', timeslots: [] }),
+      (e) => e instanceof LecternError && !!e.fieldErrors?.timeslots,
+    );
   });
 
   it('requires a duration on PATCH, where nothing is inherited', () => {
@@ -45,7 +59,10 @@ describe('timeslot input', () => {
 
 describe('scheduleTimeslots', () => {
   it('computes ends and instants in the zone, and the span over all timeslots', () => {
-    const { slots, span } = scheduleTimeslots([slot('2026-07-02T14:00:00.000Z', 60), slot('2026-07-01T09:00:00.000Z', 90)], 'Europe/Berlin');
+    const { slots, span } = scheduleTimeslots(
+      [slot('2026-07-02T14:00:00.000Z', 60), slot('2026-07-01T09:00:00.000Z', 90)],
+      'Europe/Berlin',
+    );
     assert.deepEqual(
       slots.map((s) => [s.ends_at, s.starts_at_utc, s.ends_at_utc]),
       [
@@ -64,10 +81,16 @@ describe('scheduleTimeslots', () => {
 
   it('counts elapsed time across a DST change (Berlin, spring forward at 02:00 on 2026-03-29)', () => {
     const [night] = scheduleTimeslots([slot('2026-03-29T01:30:00.000Z', 120)], 'Europe/Berlin').slots;
-    assert.deepEqual([night!.starts_at_utc, night!.ends_at_utc, night!.ends_at], ['2026-03-29T00:30:00.000Z', '2026-03-29T02:30:00.000Z', '2026-03-29T04:30:00.000Z']);
+    assert.deepEqual(
+      [night!.starts_at_utc, night!.ends_at_utc, night!.ends_at],
+      ['2026-03-29T00:30:00.000Z', '2026-03-29T02:30:00.000Z', '2026-03-29T04:30:00.000Z'],
+    );
     // the same wall clock on either side of the change is a different UTC hour
     const { slots } = scheduleTimeslots([slot('2026-03-28T09:00:00.000Z', 60), slot('2026-03-30T09:00:00.000Z', 60)], 'Europe/Berlin');
-    assert.deepEqual(slots.map((s) => s.starts_at_utc), ['2026-03-28T08:00:00.000Z', '2026-03-30T07:00:00.000Z']);
+    assert.deepEqual(
+      slots.map((s) => s.starts_at_utc),
+      ['2026-03-28T08:00:00.000Z', '2026-03-30T07:00:00.000Z'],
+    );
   });
 
   it('without a zone reads the wall clock as UTC', () => {

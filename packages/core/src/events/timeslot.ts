@@ -123,5 +123,4 @@ export const timeslotView = (slot: StoredTimeslot): TimeslotView => ({
 });
 
 /** An event's length as a content item: the minutes of all its timeslots. */
-export const totalMinutes = (slots: readonly PlannedTimeslot[]): number =>
-  slots.reduce((sum, slot) => sum + slot.duration_minutes, 0);
+export const totalMinutes = (slots: readonly PlannedTimeslot[]): number => slots.reduce((sum, slot) => sum + slot.duration_minutes, 0);

@@ -34,7 +34,23 @@ describe('isValidTimeZone', () => {
   });
 
   it('rejects garbage, offsets and non-strings', () => {
-    for (const name of ['', 'Mars/Phobos', 'Europe/Berlinn', ' UTC', 'UTC ', '+01:00', '-05:00', 'Z', 'Europe//Berlin', '../etc', 'a'.repeat(65), 42, null, undefined, {}]) {
+    for (const name of [
+      '',
+      'Mars/Phobos',
+      'Europe/Berlinn',
+      ' UTC',
+      'UTC ',
+      '+01:00',
+      '-05:00',
+      'Z',
+      'Europe//Berlin',
+      '../etc',
+      'a'.repeat(65),
+      42,
+      null,
+      undefined,
+      {},
+    ]) {
       assert.equal(isValidTimeZone(name), false, String(name));
     }
   });
@@ -224,17 +240,15 @@ describe('timeslotTimes', () => {
 
   it('spans the New York changes', () => {
     const spring = timeslotTimes({ starts_at: '2026-03-08T01:00:00Z', duration_minutes: 120 }, NEW_YORK);
-    assert.deepEqual([spring.ends_at, spring.starts_at_utc, spring.ends_at_utc], [
-      '2026-03-08T04:00:00.000Z',
-      '2026-03-08T06:00:00.000Z',
-      '2026-03-08T08:00:00.000Z',
-    ]);
+    assert.deepEqual(
+      [spring.ends_at, spring.starts_at_utc, spring.ends_at_utc],
+      ['2026-03-08T04:00:00.000Z', '2026-03-08T06:00:00.000Z', '2026-03-08T08:00:00.000Z'],
+    );
     const fall = timeslotTimes({ starts_at: '2026-11-01T00:30:00Z', duration_minutes: 180 }, NEW_YORK);
-    assert.deepEqual([fall.ends_at, fall.starts_at_utc, fall.ends_at_utc], [
-      '2026-11-01T02:30:00.000Z',
-      '2026-11-01T04:30:00.000Z',
-      '2026-11-01T07:30:00.000Z',
-    ]);
+    assert.deepEqual(
+      [fall.ends_at, fall.starts_at_utc, fall.ends_at_utc],
+      ['2026-11-01T02:30:00.000Z', '2026-11-01T04:30:00.000Z', '2026-11-01T07:30:00.000Z'],
+    );
   });
 
   it('a full day across a change ends at a different wall-clock hour', () => {

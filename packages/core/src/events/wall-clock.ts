@@ -159,10 +159,7 @@ export function instantToWallClock(instant: string, timeZone: string | null): st
 export function addMinutesWallClock(wallClock: string, minutes: number, timeZone: string | null = 'UTC'): string {
   if (!Number.isFinite(minutes)) throw new RangeError(`Not a number of minutes: ${minutes}.`);
   const zone = zoneOrUtc(timeZone);
-  return instantToWallClock(
-    new Date(Date.parse(wallClockToInstant(wallClock, zone)) + minutes * MINUTE_MS).toISOString(),
-    zone,
-  );
+  return instantToWallClock(new Date(Date.parse(wallClockToInstant(wallClock, zone)) + minutes * MINUTE_MS).toISOString(), zone);
 }
 
 export interface TimeslotTimes {
@@ -174,10 +171,7 @@ export interface TimeslotTimes {
 }
 
 /** All four times of one timeslot from its wall-clock start, its duration and the location's zone. */
-export function timeslotTimes(
-  slot: { starts_at: string; duration_minutes: number },
-  timeZone: string | null,
-): TimeslotTimes {
+export function timeslotTimes(slot: { starts_at: string; duration_minutes: number }, timeZone: string | null): TimeslotTimes {
   if (!Number.isSafeInteger(slot.duration_minutes) || slot.duration_minutes <= 0) {
     throw new RangeError(`A timeslot lasts a positive whole number of minutes (got ${slot.duration_minutes}).`);
   }

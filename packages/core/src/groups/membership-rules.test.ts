@@ -22,10 +22,27 @@ describe('membership rules', () => {
 
   it('requires confirm_replace, then confirm_large_removal above half', () => {
     const yes = { confirm_replace: true, confirm_large_removal: false };
-    assert.equal(fieldOf(() => assertReplaceConfirmed('member', [1], new Set([1]), { confirm_replace: false, confirm_large_removal: true })), 'confirm_replace');
-    assert.equal(fieldOf(() => assertReplaceConfirmed('member', [1, 2, 3, 4], new Set([1, 2]), yes)), undefined, 'exactly half');
-    assert.equal(fieldOf(() => assertReplaceConfirmed('member', [1, 2, 3, 4], new Set([1]), yes)), 'confirm_large_removal');
-    assert.equal(fieldOf(() => assertReplaceConfirmed('owner', [1, 2, 3], new Set([9]), { ...yes, confirm_large_removal: true })), undefined);
-    assert.equal(fieldOf(() => assertReplaceConfirmed('member', [], new Set([1]), yes)), undefined, 'nothing to remove');
+    assert.equal(
+      fieldOf(() => assertReplaceConfirmed('member', [1], new Set([1]), { confirm_replace: false, confirm_large_removal: true })),
+      'confirm_replace',
+    );
+    assert.equal(
+      fieldOf(() => assertReplaceConfirmed('member', [1, 2, 3, 4], new Set([1, 2]), yes)),
+      undefined,
+      'exactly half',
+    );
+    assert.equal(
+      fieldOf(() => assertReplaceConfirmed('member', [1, 2, 3, 4], new Set([1]), yes)),
+      'confirm_large_removal',
+    );
+    assert.equal(
+      fieldOf(() => assertReplaceConfirmed('owner', [1, 2, 3], new Set([9]), { ...yes, confirm_large_removal: true })),
+      undefined,
+    );
+    assert.equal(
+      fieldOf(() => assertReplaceConfirmed('member', [], new Set([1]), yes)),
+      undefined,
+      'nothing to remove',
+    );
   });
 });

@@ -89,7 +89,13 @@ export class JobEngine {
     const items = input[kind.name] as unknown[];
     const record = await this.deps.storage.transaction((tx) =>
       tx.jobs.insert(
-        { publicId: this.deps.ids.uuid(), kind: kind.name, actor: storeActor(ctx.actor), requestId: ctx.requestId, createdAt: nowIso(this.deps.clock) },
+        {
+          publicId: this.deps.ids.uuid(),
+          kind: kind.name,
+          actor: storeActor(ctx.actor),
+          requestId: ctx.requestId,
+          createdAt: nowIso(this.deps.clock),
+        },
         items,
       ),
     );
@@ -115,7 +121,8 @@ export class JobEngine {
   private async requireVisible(ctx: RequestContext, kindName: string, publicId: string): Promise<JobRecord> {
     const record = isUuid(publicId) ? await this.deps.storage.jobs.findByPublicId(publicId) : undefined;
     const actor = ctx.actor;
-    const mine = actor.kind === 'system' || actor.role === 'admin' || (record?.actor.kind === 'user' && record.actor.userId === actor.userId);
+    const mine =
+      actor.kind === 'system' || actor.role === 'admin' || (record?.actor.kind === 'user' && record.actor.userId === actor.userId);
     if (!record || record.kind !== kindName || !mine) throw notFound('Bulk job');
     return record;
   }
@@ -229,7 +236,14 @@ export class JobEngine {
   private async submitterState(tx: Stores, stored: Extract<StoredActor, { kind: 'user' }>): Promise<SubmitterState | undefined> {
     if (stored.tokenId !== undefined) {
       const credentials = await tx.tokens.findCredentialsById(stored.tokenId);
-      return credentials && { role: credentials.user.role, isActive: credentials.user.isActive, scopes: credentials.scopes, expiresAt: credentials.expiresAt };
+      return (
+        credentials && {
+          role: credentials.user.role,
+          isActive: credentials.user.isActive,
+          scopes: credentials.scopes,
+          expiresAt: credentials.expiresAt,
+        }
+      );
     }
     const user = await tx.users.findById(stored.userId);
     return user && { role: user.view.role, isActive: user.view.is_active, scopes: stored.scopes, expiresAt: null };

@@ -21,14 +21,27 @@ describe('itemErrorMessage', () => {
   });
 
   it('uses a non-field error, else the error’s own message', () => {
-    assert.equal(itemErrorMessage(new LecternError('validation_error', 'generic', { nonFieldErrors: ['Expected an object.'] })), 'Expected an object.');
+    assert.equal(
+      itemErrorMessage(new LecternError('validation_error', 'generic', { nonFieldErrors: ['Expected an object.'] })),
+      'Expected an object.',
+    );
     assert.equal(itemErrorMessage(notFound('Event')), 'Event not found.');
   });
 });
 
 describe('failedOutcome', () => {
   it('keeps the code, and the public_id of the resource an ItemFailure is about', () => {
-    assert.deepEqual(failedOutcome(new ItemFailure('duplicate', 'Taken.', 'abc')), { status: 'failed', publicId: 'abc', errorCode: 'duplicate', errorMessage: 'Taken.' });
-    assert.deepEqual(failedOutcome(notFound('User')), { status: 'failed', publicId: null, errorCode: 'not_found', errorMessage: 'User not found.' });
+    assert.deepEqual(failedOutcome(new ItemFailure('duplicate', 'Taken.', 'abc')), {
+      status: 'failed',
+      publicId: 'abc',
+      errorCode: 'duplicate',
+      errorMessage: 'Taken.',
+    });
+    assert.deepEqual(failedOutcome(notFound('User')), {
+      status: 'failed',
+      publicId: null,
+      errorCode: 'not_found',
+      errorMessage: 'User not found.',
+    });
   });
 });

@@ -43,12 +43,30 @@ describe('actingSubmitter', () => {
   });
 
   it('refuses when the token is gone or expired, the user deactivated or gone, or the role no longer allows the job', () => {
-    assert.match(refusal(() => actingSubmitter(stored(3), undefined, NOW, 'assignments:write')), /revoked/);
-    assert.match(refusal(() => actingSubmitter(stored(), undefined, NOW, 'assignments:write')), /no longer exists/);
-    assert.match(refusal(() => actingSubmitter(stored(3), state({ expiresAt: NOW }), NOW, 'assignments:write')), /expired/);
-    assert.match(refusal(() => actingSubmitter(stored(3), state({ isActive: false }), NOW, 'assignments:write')), /deactivated/);
-    assert.match(refusal(() => actingSubmitter(stored(3), state(), NOW, 'users:write')), /role \(organizer\)/);
-    assert.match(refusal(() => actingSubmitter(stored(), state({ role: 'user' }), NOW, 'insights:read')), /role \(user\)/);
+    assert.match(
+      refusal(() => actingSubmitter(stored(3), undefined, NOW, 'assignments:write')),
+      /revoked/,
+    );
+    assert.match(
+      refusal(() => actingSubmitter(stored(), undefined, NOW, 'assignments:write')),
+      /no longer exists/,
+    );
+    assert.match(
+      refusal(() => actingSubmitter(stored(3), state({ expiresAt: NOW }), NOW, 'assignments:write')),
+      /expired/,
+    );
+    assert.match(
+      refusal(() => actingSubmitter(stored(3), state({ isActive: false }), NOW, 'assignments:write')),
+      /deactivated/,
+    );
+    assert.match(
+      refusal(() => actingSubmitter(stored(3), state(), NOW, 'users:write')),
+      /role \(organizer\)/,
+    );
+    assert.match(
+      refusal(() => actingSubmitter(stored(), state({ role: 'user' }), NOW, 'insights:read')),
+      /role \(user\)/,
+    );
   });
 
   it('a token that expires later still acts', () => {

@@ -67,7 +67,12 @@ export class SavedReportService {
   }
 
   /** Any of `resource`, `expression`, `ordering` changing re-checks all three together. */
-  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateSavedReportInput>, options: WriteOptions = {}): Promise<SavedReport> {
+  async update(
+    ctx: RequestContext,
+    publicId: string,
+    body: InputOf<typeof updateSavedReportInput>,
+    options: WriteOptions = {},
+  ): Promise<SavedReport> {
     authorize(ctx.actor, 'reports:write');
     const input = parseInput(updateSavedReportInput, body);
     return this.deps.storage.transaction(async (tx) => {
@@ -139,13 +144,17 @@ export class SavedReportService {
     if (ordering === null) return;
     const { unsortable } = readOrdering(definition.listSpec, ordering);
     if (unsortable.length > 0) {
-      throw fieldError('ordering', `Cannot sort ${resource} by ${unsortable.map((field) => `'${field}'`).join(', ')}. Sortable fields: ${definition.listSpec.ordering.join(', ')}.`);
+      throw fieldError(
+        'ordering',
+        `Cannot sort ${resource} by ${unsortable.map((field) => `'${field}'`).join(', ')}. Sortable fields: ${definition.listSpec.ordering.join(', ')}.`,
+      );
     }
   }
 
   private definition(resource: ReportResource): ReportResourceDefinition {
     const definition = reportResourceDefinitions[resource];
-    if (!definition || !this.listers[resource]) throw fieldError('resource', `Reports over ${resource} are not available in this version of Lectern.`);
+    if (!definition || !this.listers[resource])
+      throw fieldError('resource', `Reports over ${resource} are not available in this version of Lectern.`);
     return definition;
   }
 

@@ -72,8 +72,7 @@ export const badRequest = (message: string) => new LecternError('bad_request', m
 
 export const notFound = (what = 'Resource') => new LecternError('not_found', `${what} not found.`);
 
-export const forbidden = (message = 'You do not have permission to perform this action.') =>
-  new LecternError('forbidden', message);
+export const forbidden = (message = 'You do not have permission to perform this action.') => new LecternError('forbidden', message);
 
 export const conflict = (code: ErrorCode, message: string) => new LecternError(code, message);
 

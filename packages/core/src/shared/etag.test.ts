@@ -25,7 +25,13 @@ describe('ETags', () => {
     assertIfMatch(undefined, resource);
     assertIfMatch('*', resource);
     assertIfMatch(`"x", ${tag}`, resource);
-    assert.throws(() => assertIfMatch('"stale"', resource), (e: unknown) => e instanceof LecternError && e.code === 'precondition_failed');
-    assert.throws(() => assertIfMatch(`W/${tag}`, resource), (e: unknown) => e instanceof LecternError && e.code === 'precondition_failed');
+    assert.throws(
+      () => assertIfMatch('"stale"', resource),
+      (e: unknown) => e instanceof LecternError && e.code === 'precondition_failed',
+    );
+    assert.throws(
+      () => assertIfMatch(`W/${tag}`, resource),
+      (e: unknown) => e instanceof LecternError && e.code === 'precondition_failed',
+    );
   });
 });

@@ -89,9 +89,12 @@ describe('parseListQuery', () => {
 
   it('builds the pagination envelope', () => {
     const query = parse('page=2&page_size=2');
-    assert.deepEqual(toListResult(query, { items: [1, 2], total: 7 }, (n) => n * 10), {
-      data: [10, 20],
-      meta: { page: 2, page_size: 2, total_count: 7 },
-    });
+    assert.deepEqual(
+      toListResult(query, { items: [1, 2], total: 7 }, (n) => n * 10),
+      {
+        data: [10, 20],
+        meta: { page: 2, page_size: 2, total_count: 7 },
+      },
+    );
   });
 });

@@ -92,7 +92,8 @@ function parseFilter(name: string, def: FilterDef, raw: string): FilterValue {
       return Number(raw);
     case 'uuid': {
       const values = def.multiple ? splitList(raw) : [raw];
-      if (values.length === 0 || !values.every(isUuid)) throw invalid(def.multiple ? 'must be a comma-separated list of UUIDs' : 'must be a UUID');
+      if (values.length === 0 || !values.every(isUuid))
+        throw invalid(def.multiple ? 'must be a comma-separated list of UUIDs' : 'must be a UUID');
       return def.multiple ? values : values[0]!;
     }
     case 'enum': {

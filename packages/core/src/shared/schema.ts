@@ -38,8 +38,7 @@ export const datetimeField = () =>
     return iso;
   });
 
-export const dateField = () =>
-  z.string().refine((value) => parseDate(value) !== null, { error: 'Must be a date in the form YYYY-MM-DD.' });
+export const dateField = () => z.string().refine((value) => parseDate(value) !== null, { error: 'Must be a date in the form YYYY-MM-DD.' });
 
 /** The body of an action that takes none: anything sent is a mistake worth a 422. */
 export const noBodyInput = z.strictObject({});

@@ -15,7 +15,10 @@ export const MAX_SYNC_BATCH_ITEMS = 100;
  * the whole request; an id that names nothing fails only its item.
  */
 export const batchItemsField = () =>
-  z.array(z.strictObject({ public_id: z.string() })).min(1).max(MAX_SYNC_BATCH_ITEMS);
+  z
+    .array(z.strictObject({ public_id: z.string() }))
+    .min(1)
+    .max(MAX_SYNC_BATCH_ITEMS);
 
 export interface SyncBatchResult {
   data: {

@@ -79,7 +79,7 @@ export class UserService {
     return this.jobs.items(ctx, USERS_JOB, publicId, params);
   }
 
-    async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {
+  async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(updateUserInput, body);
     return this.deps.storage.transaction(async (tx) => {

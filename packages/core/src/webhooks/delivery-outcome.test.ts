@@ -62,7 +62,9 @@ describe('judgeAttempt', () => {
   it('treats redirects, timeouts and network errors as failures', () => {
     assert.match(judgeAttempt(facts(answered(301))).error!, /redirect/);
     assert.equal(judgeAttempt(facts(answered(100))).succeeded, false);
-    const network = judgeAttempt(facts({ status: null, retryAfter: null, responseBody: null, error: 'Could not deliver: boom', durationMs: 3 }));
+    const network = judgeAttempt(
+      facts({ status: null, retryAfter: null, responseBody: null, error: 'Could not deliver: boom', durationMs: 3 }),
+    );
     assert.equal(network.error, 'Could not deliver: boom');
     assert.equal(network.state, 'pending');
     // an error after the status line (e.g. the body timed out) is still a failure

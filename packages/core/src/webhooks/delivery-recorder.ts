@@ -21,9 +21,7 @@ export interface RecorderDeps {
   disableAfterMs: number;
 }
 
-type Entry =
-  | { kind: 'attempt'; delivery: DueDelivery; result: SendResult; at: Date }
-  | { kind: 'cancel'; delivery: DueDelivery };
+type Entry = { kind: 'attempt'; delivery: DueDelivery; result: SendResult; at: Date } | { kind: 'cancel'; delivery: DueDelivery };
 
 interface Waiting {
   entry: Entry;

@@ -87,7 +87,10 @@ describe('DeliverySender', () => {
   it('posts the signed JSON body and reports the answer', async () => {
     const sender = new DeliverySender({ timeoutMs: 2000, allowPrivateTargets: true });
     const result = await sender.send(signed('/ok'), never);
-    assert.deepEqual({ ...(result as object), durationMs: 0 }, { status: 204, retryAfter: null, responseBody: '', error: null, durationMs: 0 });
+    assert.deepEqual(
+      { ...(result as object), durationMs: 0 },
+      { status: 204, retryAfter: null, responseBody: '', error: null, durationMs: 0 },
+    );
     const request = seen.find((r) => r.path === '/ok')!;
     assert.equal(request.body, '{"a":1}');
     assert.equal(request.headers['content-type'], 'application/json');

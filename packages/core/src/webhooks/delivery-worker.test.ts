@@ -13,7 +13,15 @@ describe('shareOut', () => {
 
   it('counts what each endpoint already has in flight, and skips the saturated', () => {
     assert.deepEqual(
-      shareOut([1, 2, 3], new Map([[1, 4], [2, 1]]), 100, 4),
+      shareOut(
+        [1, 2, 3],
+        new Map([
+          [1, 4],
+          [2, 1],
+        ]),
+        100,
+        4,
+      ),
       [
         [2, 3],
         [3, 4],

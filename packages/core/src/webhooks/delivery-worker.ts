@@ -103,7 +103,11 @@ export class DeliveryWorker {
         const endpoint = await tx.webhookEndpoints.findById(endpointId);
         for (const delivery of due) all.push({ delivery, endpoint });
       }
-      if (all.length > 0) await tx.webhookDeliveries.lease(all.map((c) => c.delivery.id), leaseUntil);
+      if (all.length > 0)
+        await tx.webhookDeliveries.lease(
+          all.map((c) => c.delivery.id),
+          leaseUntil,
+        );
       return all;
     });
     for (const claim of claimed) this.begin(claim);

@@ -52,11 +52,7 @@ describe('eventCatalog', () => {
   it('puts media events in their prefix family', () => {
     assert.deepEqual(familyTypes('video'), [...lifecycle('video'), 'video.ready', 'video.errored']);
     assert.deepEqual(familyTypes('event'), [...lifecycle('event'), 'event.recording_ready', 'event.recording_errored']);
-    assert.deepEqual(familyTypes('event_type'), [
-      ...lifecycle('event_type'),
-      'event_type.recording_ready',
-      'event_type.recording_errored',
-    ]);
+    assert.deepEqual(familyTypes('event_type'), [...lifecycle('event_type'), 'event_type.recording_ready', 'event_type.recording_errored']);
   });
 
   it('lists assignment and enrollment events exactly as the specification does', () => {
@@ -109,7 +105,10 @@ describe('eventCatalog', () => {
   it('allEventTypes is every type once, in catalogue order', () => {
     assert.equal(allEventTypes.length, 5 + 10 * 5 + 6 + 8 + 5);
     assert.equal(new Set(allEventTypes).size, allEventTypes.length);
-    assert.deepEqual([...allEventTypes], eventCatalog.data.flatMap((f) => f.event_types.map((t) => t.name)));
+    assert.deepEqual(
+      [...allEventTypes],
+      eventCatalog.data.flatMap((f) => f.event_types.map((t) => t.name)),
+    );
     assert.equal(isEventType('video.ready'), true);
     assert.equal(isEventType('webhook.ping'), false);
   });

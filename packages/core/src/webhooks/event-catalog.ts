@@ -18,8 +18,7 @@ export const mediaContentTypes = ['video', 'event', 'event_type'] as const satis
 export type MediaContentType = (typeof mediaContentTypes)[number];
 export type MediaStatus = 'ready' | 'errored';
 
-export const isMediaContentType = (type: string): type is MediaContentType =>
-  (mediaContentTypes as readonly string[]).includes(type);
+export const isMediaContentType = (type: string): type is MediaContentType => (mediaContentTypes as readonly string[]).includes(type);
 
 /** `video.ready`, `event.recording_errored`, …: video events name the video itself, the others its recording. */
 export function mediaEventType(contentType: MediaContentType, status: MediaStatus): string {
@@ -95,8 +94,7 @@ function contentFamily(type: ContentType): EventFamilyInfo {
   return {
     family: contentTypeEventPrefix[type],
     description:
-      `${plural}: lifecycle events with the full ${noun} as payload, ` +
-      `fired alongside the matching content_item event.${mediaNote}`,
+      `${plural}: lifecycle events with the full ${noun} as payload, ` + `fired alongside the matching content_item event.${mediaNote}`,
     event_types: [...lifecycleTypes(contentTypeEventPrefix[type], singular), ...media],
   };
 }
@@ -155,9 +153,7 @@ export const eventCatalog: { readonly data: readonly EventFamilyInfo[] } = deepF
 export const allEventTypes: readonly string[] = Object.freeze(families.flatMap((f) => f.event_types.map((t) => t.name)));
 
 const knownTypes: ReadonlySet<string> = new Set(allEventTypes);
-const typesByFamily: ReadonlyMap<string, readonly string[]> = new Map(
-  families.map((f) => [f.family, f.event_types.map((t) => t.name)]),
-);
+const typesByFamily: ReadonlyMap<string, readonly string[]> = new Map(families.map((f) => [f.family, f.event_types.map((t) => t.name)]));
 
 export const isEventType = (name: string): boolean => knownTypes.has(name);
 

@@ -59,7 +59,12 @@ export class WebhookService {
     return withSecret(record);
   }
 
-  async update(ctx: RequestContext, id: string, body: InputOf<typeof updateWebhookInput>, options: WriteOptions = {}): Promise<WebhookSubscriptionWithSecret> {
+  async update(
+    ctx: RequestContext,
+    id: string,
+    body: InputOf<typeof updateWebhookInput>,
+    options: WriteOptions = {},
+  ): Promise<WebhookSubscriptionWithSecret> {
     this.gate(ctx, 'webhooks:write');
     const input = parseInput(updateWebhookInput, body);
     // DNS before the transaction: a slow resolver must not hold the database's write lock.

@@ -69,7 +69,13 @@ describe('signWebhook', () => {
     assert.throws(() => signWebhook({ ...VECTOR, secret: 'whsec_' }), TypeError);
     assert.throws(() => signWebhook({ ...VECTOR, secret: 'whsec_not base64!' }), TypeError);
     // invalid characters, URL-safe letters, padding in the middle, too much padding, a lone trailing character
-    for (const bad of ['MfKQ9r8GKYq!TwjUPD8ILPZIo2LaLaSw', 'MfKQ9r8GKYq-TwjUPD8ILPZIo2LaLaSw', 'MfKQ=r8GKYqrTwjU', 'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLa===', 'MfKQ9r8GK']) {
+    for (const bad of [
+      'MfKQ9r8GKYq!TwjUPD8ILPZIo2LaLaSw',
+      'MfKQ9r8GKYq-TwjUPD8ILPZIo2LaLaSw',
+      'MfKQ=r8GKYqrTwjU',
+      'MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLa===',
+      'MfKQ9r8GK',
+    ]) {
       assert.throws(() => signWebhook({ ...VECTOR, secret: `whsec_${bad}` }), TypeError, bad);
       assert.throws(() => verifyWebhook(`whsec_${bad}`, vectorHeaders(), VECTOR.body, { now: VECTOR_NOW }), TypeError, bad);
     }
@@ -144,9 +150,10 @@ describe('verifyWebhook', () => {
 
   it('rejects malformed timestamps and signatures without a v1 entry', () => {
     for (const bad of ['abc', '1614265330.5', '-1614265330', '']) {
-      assert.throws(() =>
-        verifyWebhook(VECTOR.secret, { ...vectorHeaders(), 'webhook-timestamp': bad }, VECTOR.body, { now: VECTOR_NOW }),
-      WebhookVerificationError);
+      assert.throws(
+        () => verifyWebhook(VECTOR.secret, { ...vectorHeaders(), 'webhook-timestamp': bad }, VECTOR.body, { now: VECTOR_NOW }),
+        WebhookVerificationError,
+      );
     }
     rejects(
       () => verifyWebhook(VECTOR.secret, { ...vectorHeaders(), 'webhook-signature': 'v2,abc' }, VECTOR.body, { now: VECTOR_NOW }),
@@ -214,7 +221,15 @@ describe('interoperability with the standardwebhooks package', () => {
           ['other id', { ...good, 'webhook-id': 'msg_y' }, payload],
           ['other key', { ...good, 'webhook-signature': signed(generateWebhookSecret(), 'msg_x', payload) }, payload],
           ['unknown version only', { ...good, 'webhook-signature': good['webhook-signature'].replace('v1,', 'v2,') }, payload],
-          ['stale', { ...good, 'webhook-timestamp': String(Number(seconds) - 400), 'webhook-signature': new Webhook(key).sign('msg_x', new Date(now.getTime() - 400_000), payload) }, payload],
+          [
+            'stale',
+            {
+              ...good,
+              'webhook-timestamp': String(Number(seconds) - 400),
+              'webhook-signature': new Webhook(key).sign('msg_x', new Date(now.getTime() - 400_000), payload),
+            },
+            payload,
+          ],
         ];
         for (const [name, headers, received] of cases) {
           const reference = agrees(() => new Webhook(key).verify(received, headers, { jsonParse: false }), ReferenceVerificationError);

@@ -95,8 +95,7 @@ export function webhookHeaders(input: SignInput): WebhookSignatureHeaders {
 
 /** A fetch `Headers`, or a plain object such as Node's `IncomingHttpHeaders` (any key case). */
 export type HeaderSource =
-  | { get(name: string): string | null | undefined }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+  { get(name: string): string | null | undefined } | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 function readHeader(headers: HeaderSource, name: string): string | undefined {
   if (typeof headers.get === 'function') {
@@ -176,8 +175,7 @@ export function verifyWebhookSignature(
  */
 export function verifyWebhook(secret: string, headers: HeaderSource, rawBody: string | Uint8Array, options: VerifyOptions = {}): unknown {
   verifyWebhookSignature(secret, headers, rawBody, options);
-  const text =
-    typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8');
+  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8');
   try {
     return JSON.parse(text) as unknown;
   } catch {

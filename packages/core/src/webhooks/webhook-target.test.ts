@@ -125,7 +125,7 @@ const dns = fakeResolver({
   'metadata.example.com': ['169.254.169.254'],
   'empty.example.com': [],
   'xn--e1afmkfd.xn--p1ai': ['93.184.215.14'],
-  'intranet': ['172.20.0.5'],
+  intranet: ['172.20.0.5'],
 });
 
 describe('checkWebhookTarget (production policy)', () => {

@@ -82,10 +82,7 @@ function ipv6Kind(address: ipaddr.IPv6): string | null {
       return embeddedKind('6to4', [ipv4FromBytes(bytes.slice(2, 6))]);
     case 'teredo':
       // RFC 4380: the server address is in bits 32–63, the client address in the last 32 bits, inverted.
-      return embeddedKind('Teredo', [
-        ipv4FromBytes(bytes.slice(4, 8)),
-        ipv4FromBytes(bytes.slice(12).map((byte) => byte ^ 0xff)),
-      ]);
+      return embeddedKind('Teredo', [ipv4FromBytes(bytes.slice(4, 8)), ipv4FromBytes(bytes.slice(12).map((byte) => byte ^ 0xff))]);
     case 'unicast':
       // Outside 2000::/3 nothing is allocated for global unicast; this also catches the deprecated
       // IPv4-compatible ::a.b.c.d form, which ipaddr.js reports as plain unicast.

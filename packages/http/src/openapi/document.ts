@@ -78,7 +78,12 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
     required: true,
     schema: { type: 'string' },
   }));
-  if (spec.response.list) parameters.push({ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/page_size' }, { $ref: '#/components/parameters/ordering' });
+  if (spec.response.list)
+    parameters.push(
+      { $ref: '#/components/parameters/page' },
+      { $ref: '#/components/parameters/page_size' },
+      { $ref: '#/components/parameters/ordering' },
+    );
   if (spec.response.etag && method === 'get') parameters.push({ name: 'If-None-Match', in: 'header', schema: { type: 'string' } });
   if (spec.response.etag && method !== 'get') parameters.push({ name: 'If-Match', in: 'header', schema: { type: 'string' } });
 
@@ -105,7 +110,9 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
         ? { security: [{ bearer: [] }], description: 'Any valid token.' }
         : { security: [{ bearer: [spec.scope] }], description: `Requires the \`${spec.scope}\` scope.` }),
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(spec.request ? { requestBody: { required: true, content: { 'application/json': { schema: embedded(requestSchema(spec.request)) } } } } : {}),
+    ...(spec.request
+      ? { requestBody: { required: true, content: { 'application/json': { schema: embedded(requestSchema(spec.request)) } } } }
+      : {}),
     responses,
   };
 }
@@ -187,7 +194,12 @@ function webhookDescriptions(): Record<string, Json> {
       {
         post: {
           summary: `The ${type} event, signed per Standard Webhooks`,
-          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({ name, in: 'header', required: true, schema: { type: 'string' } })),
+          parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
+            name,
+            in: 'header',
+            required: true,
+            schema: { type: 'string' },
+          })),
           requestBody: {
             required: true,
             content: {

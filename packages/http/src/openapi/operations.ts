@@ -85,7 +85,12 @@ const batchItems = z.object({ items: z.array(z.object({ public_id: z.string() })
 const batchResult = z.object({
   data: z.object({
     succeeded: z.array(z.object({ public_id: z.string(), index: z.number().int() })),
-    failed: z.array(z.object({ index: z.number().int(), error: z.object({ code: z.string(), message: z.string(), request_id: z.string() }).passthrough() })),
+    failed: z.array(
+      z.object({
+        index: z.number().int(),
+        error: z.object({ code: z.string(), message: z.string(), request_id: z.string() }).passthrough(),
+      }),
+    ),
   }),
   meta: z.object({ total: z.number().int(), succeeded_count: z.number().int(), failed_count: z.number().int() }),
 });
@@ -124,7 +129,10 @@ function* groupOperations(): Generator<[OperationKey, OperationSpec]> {
   yield ['GET /api/v2/groups/:id', groups.get('Get a group')];
   yield ['PATCH /api/v2/groups/:id', groups.write('Update a group', updateGroupInput)];
   yield ['DELETE /api/v2/groups/:id', groups.write('Delete a group', undefined, 204, null)];
-  yield ['GET /api/v2/groups/:id/members', { ...groups.list('List a group’s members'), response: { status: 200, schema: userSchema, list: true } }];
+  yield [
+    'GET /api/v2/groups/:id/members',
+    { ...groups.list('List a group’s members'), response: { status: 200, schema: userSchema, list: true } },
+  ];
   for (const relation of ['members', 'owners']) {
     yield [`POST /api/v2/groups/:id/${relation}`, groups.write(`Add ${relation}`, membershipInput)];
     yield [`DELETE /api/v2/groups/:id/${relation}`, groups.write(`Remove ${relation}`, membershipInput)];
@@ -135,7 +143,10 @@ function* groupOperations(): Generator<[OperationKey, OperationSpec]> {
 function* tokenOperations(): Generator<[OperationKey, OperationSpec]> {
   const tokens = resource('API tokens', 'tokens:read', apiTokenSchema);
   yield ['GET /api/v2/api-tokens', tokens.list('List API tokens')];
-  yield ['POST /api/v2/api-tokens', tokens.write('Issue an API token (its secret is shown once)', createTokenInput, 201, apiTokenSchema.extend({ token: z.string() }))];
+  yield [
+    'POST /api/v2/api-tokens',
+    tokens.write('Issue an API token (its secret is shown once)', createTokenInput, 201, apiTokenSchema.extend({ token: z.string() })),
+  ];
   yield ['GET /api/v2/api-tokens/:id', tokens.get('Get an API token')];
   yield ['DELETE /api/v2/api-tokens/:id', tokens.write('Revoke an API token', undefined, 204, null)];
 }
@@ -143,17 +154,26 @@ function* tokenOperations(): Generator<[OperationKey, OperationSpec]> {
 function* contentOperations(): Generator<[OperationKey, OperationSpec]> {
   const items = resource('Content', 'content:read', contentSummarySchema);
   yield ['POST /api/v2/content-items/bulk/archive', batch(items.write('Archive items (per-item results)', batchItems, 200, batchResult))];
-  yield ['POST /api/v2/content-items/bulk/unarchive', batch(items.write('Unarchive items (per-item results)', batchItems, 200, batchResult))];
+  yield [
+    'POST /api/v2/content-items/bulk/unarchive',
+    batch(items.write('Unarchive items (per-item results)', batchItems, 200, batchResult)),
+  ];
   const bulkTags = batchItems.extend({ tags: z.array(z.string()).min(1) });
   yield ['POST /api/v2/content-items/bulk/tags', batch(items.write('Add tags to items', bulkTags, 200, batchResult))];
   yield ['DELETE /api/v2/content-items/bulk/tags', batch(items.write('Remove tags from items', bulkTags, 200, batchResult))];
-  yield ['PUT /api/v2/content-items/bulk/tags', batch(items.write('Replace the tags of items', batchItems.extend({ tags: z.array(z.string()) }), 200, batchResult))];
+  yield [
+    'PUT /api/v2/content-items/bulk/tags',
+    batch(items.write('Replace the tags of items', batchItems.extend({ tags: z.array(z.string()) }), 200, batchResult)),
+  ];
   yield ['GET /api/v2/content-items', items.list('List content items of every type')];
   yield ['GET /api/v2/content-items/:id', items.get('Get a content item')];
   yield ['PATCH /api/v2/content-items/:id', items.write('Update the shared fields of an item', z.object({}).passthrough())];
   yield ['DELETE /api/v2/content-items/:id', items.write('Delete a content item', undefined, 204, null)];
   yield ['GET /api/v2/content-items/:id/tags', { ...items.get('An item’s tags'), response: { status: 200, schema: tagsResult } }];
-  yield ['POST /api/v2/content-items/:id/media-status', items.write('Report media processing status', mediaStatusReportInput, 200, anyObject)];
+  yield [
+    'POST /api/v2/content-items/:id/media-status',
+    items.write('Report media processing status', mediaStatusReportInput, 200, anyObject),
+  ];
   yield ['POST /api/v2/content-items/:id/tags', items.write('Add tags', tagsInput, 200, tagsResult)];
   yield ['DELETE /api/v2/content-items/:id/tags', items.write('Remove tags', tagsInput, 200, tagsResult)];
   yield ['PUT /api/v2/content-items/:id/tags', items.write('Replace the tags', replaceTagsInput, 200, tagsResult)];
@@ -173,7 +193,10 @@ function* contentOperations(): Generator<[OperationKey, OperationSpec]> {
 
 function* assignmentOperations(): Generator<[OperationKey, OperationSpec]> {
   const assignments = resource('Assignments', 'assignments:read', assignmentSchema);
-  yield ['POST /api/v2/assignments/bulk', assignments.write('Create assignments in bulk (a job)', bulkBody('assignments', createAssignmentInput), 202, jobSchema)];
+  yield [
+    'POST /api/v2/assignments/bulk',
+    assignments.write('Create assignments in bulk (a job)', bulkBody('assignments', createAssignmentInput), 202, jobSchema),
+  ];
   yield ['GET /api/v2/assignments/bulk/:id', { ...assignments.get('A bulk assignment job'), response: { status: 200, schema: jobSchema } }];
   yield ['GET /api/v2/assignments/bulk/:id/items', assignments.jobItems('The per-item results of a bulk assignment job')];
   yield ['GET /api/v2/assignments', assignments.list('List assignments')];
@@ -187,7 +210,10 @@ function* assignmentOperations(): Generator<[OperationKey, OperationSpec]> {
     yield [`POST /api/v2/assignments/:id/${action}`, assignments.write(`Action: ${action}`, action === 'drop' ? dropInput : undefined)];
   }
   for (const kind of insightKinds) {
-    yield [`GET /api/v2/insights/assignments/${kind}`, { summary: `Assignment insight: ${kind}`, tag: 'Insights', scope: 'insights:read', response: { status: 200, schema: anyObject } }];
+    yield [
+      `GET /api/v2/insights/assignments/${kind}`,
+      { summary: `Assignment insight: ${kind}`, tag: 'Insights', scope: 'insights:read', response: { status: 200, schema: anyObject } },
+    ];
   }
 }
 
@@ -206,21 +232,31 @@ function* eventOperations(): Generator<[OperationKey, OperationSpec]> {
     yield [`GET ${base}/:id`, events.get('Get one')];
     yield [`PATCH ${base}/:id`, events.write('Update', update)];
     yield [`DELETE ${base}/:id`, events.write('Delete', undefined, 204, null)];
-    yield [`GET ${base}/:id/facilitators`, { ...events.get('The facilitators'), response: { status: 200, schema: facilitatorsSchema, etag: true } }];
-    yield [`PUT ${base}/:id/facilitators`, { ...events.write('Replace the facilitators', facilitatorsInput), response: { status: 200, schema: facilitatorsSchema, etag: true } }];
+    yield [
+      `GET ${base}/:id/facilitators`,
+      { ...events.get('The facilitators'), response: { status: 200, schema: facilitatorsSchema, etag: true } },
+    ];
+    yield [
+      `PUT ${base}/:id/facilitators`,
+      { ...events.write('Replace the facilitators', facilitatorsInput), response: { status: 200, schema: facilitatorsSchema, etag: true } },
+    ];
   }
   const locations = resource('Locations', 'events:read', locationSchema);
   yield ['GET /api/v2/locations', locations.list('List locations')];
   yield ['POST /api/v2/locations', locations.write('Create a location', createLocationInput, 201)];
   yield ['GET /api/v2/locations/:id', locations.get('Get a location')];
   const enrollments = resource('Enrollments', 'enrollments:read', enrollmentSchema);
-  yield ['POST /api/v2/enrollments/bulk', enrollments.write('Enroll in bulk (a job)', bulkBody('enrollments', createEnrollmentInput), 202, jobSchema)];
+  yield [
+    'POST /api/v2/enrollments/bulk',
+    enrollments.write('Enroll in bulk (a job)', bulkBody('enrollments', createEnrollmentInput), 202, jobSchema),
+  ];
   yield ['GET /api/v2/enrollments/bulk/:id', { ...enrollments.get('A bulk enrollment job'), response: { status: 200, schema: jobSchema } }];
   yield ['GET /api/v2/enrollments/bulk/:id/items', enrollments.jobItems('The per-item results of a bulk enrollment job')];
   yield ['GET /api/v2/enrollments', enrollments.list('List enrollments')];
   yield ['POST /api/v2/enrollments', enrollments.write('Enroll (201 new, 200 an existing active one)', createEnrollmentInput, 201)];
   yield ['GET /api/v2/enrollments/:id', enrollments.get('Get an enrollment')];
-  for (const action of enrollmentActions) yield [`POST /api/v2/enrollments/:id/${action}`, enrollments.write(`Action: ${action}`, undefined)];
+  for (const action of enrollmentActions)
+    yield [`POST /api/v2/enrollments/:id/${action}`, enrollments.write(`Action: ${action}`, undefined)];
 }
 
 function* reportOperations(): Generator<[OperationKey, OperationSpec]> {
@@ -230,7 +266,10 @@ function* reportOperations(): Generator<[OperationKey, OperationSpec]> {
   yield ['GET /api/v2/saved-reports/:id', reports.get('Get a saved report')];
   yield ['PATCH /api/v2/saved-reports/:id', reports.write('Update a saved report', updateSavedReportInput)];
   yield ['DELETE /api/v2/saved-reports/:id', reports.write('Delete a saved report', undefined, 204, null)];
-  yield ['GET /api/v2/saved-reports/:id/results', { ...reports.list('Run a saved report'), response: { status: 200, schema: anyObject, list: true } }];
+  yield [
+    'GET /api/v2/saved-reports/:id/results',
+    { ...reports.list('Run a saved report'), response: { status: 200, schema: anyObject, list: true } },
+  ];
 }
 
 function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
@@ -244,23 +283,58 @@ function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
   yield [`DELETE ${base}/:id`, hooks.write('Delete a subscription', undefined, 204, null)];
   yield [`POST ${base}/:id/rotate-secret`, hooks.write('Rotate the signing secret', undefined)];
   yield [`POST ${base}/:id/test`, hooks.write('Send a test event', undefined, 202, z.object({ event_id: z.string() }))];
-  yield [`GET ${base}/:id/deliveries`, { ...hooks.get('Delivery attempts (cursor pages)'), response: { status: 200, schema: z.object({ data: z.array(deliveryAttemptSchema) }).passthrough() } }];
+  yield [
+    `GET ${base}/:id/deliveries`,
+    {
+      ...hooks.get('Delivery attempts (cursor pages)'),
+      response: { status: 200, schema: z.object({ data: z.array(deliveryAttemptSchema) }).passthrough() },
+    },
+  ];
 }
 
 /** `/healthz` and `/readyz` answer before the route table (http/src/routes/probes.ts); described all the same. */
 export const probeOperations: ReadonlyMap<string, OperationSpec> = new Map([
-  ['GET /healthz', { summary: 'The process serves', tag: 'Meta', scope: null, rateLimited: false, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
-  ['GET /readyz', { summary: 'The process serves and the database takes requests (503 otherwise)', tag: 'Meta', scope: null, rateLimited: false, response: { status: 200, schema: z.object({ status: z.literal('ok') }) } }],
+  [
+    'GET /healthz',
+    {
+      summary: 'The process serves',
+      tag: 'Meta',
+      scope: null,
+      rateLimited: false,
+      response: { status: 200, schema: z.object({ status: z.literal('ok') }) },
+    },
+  ],
+  [
+    'GET /readyz',
+    {
+      summary: 'The process serves and the database takes requests (503 otherwise)',
+      tag: 'Meta',
+      scope: null,
+      rateLimited: false,
+      response: { status: 200, schema: z.object({ status: z.literal('ok') }) },
+    },
+  ],
 ] satisfies Array<[OperationKey, OperationSpec]>);
 
 function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
-  yield ['GET /api/v2/openapi.json', { summary: 'This description (OpenAPI 3.1)', tag: 'Meta', scope: null, response: { status: 200, schema: anyObject } }];
-  const referenceFile = (summary: string, mediaType: string): OperationSpec => ({ summary, tag: 'Meta', scope: null, response: { status: 200, schema: z.string(), mediaType } });
+  yield [
+    'GET /api/v2/openapi.json',
+    { summary: 'This description (OpenAPI 3.1)', tag: 'Meta', scope: null, response: { status: 200, schema: anyObject } },
+  ];
+  const referenceFile = (summary: string, mediaType: string): OperationSpec => ({
+    summary,
+    tag: 'Meta',
+    scope: null,
+    response: { status: 200, schema: z.string(), mediaType },
+  });
   yield ['GET /api/v2/docs', referenceFile('This description as a browsable page', 'text/html')];
   yield ['GET /api/v2/docs/reference.js', referenceFile("The page's start-up script", 'text/javascript')];
   yield ['GET /api/v2/docs/swagger-ui-bundle.js', referenceFile("The page's viewer (Swagger UI)", 'text/javascript')];
   yield ['GET /api/v2/docs/swagger-ui.css', referenceFile("The viewer's style sheet", 'text/css')];
-  yield ['GET /api/v2/me', { summary: 'Who the caller is and what its token allows', tag: 'Users', scope: 'token', response: { status: 200, schema: meSchema } }];
+  yield [
+    'GET /api/v2/me',
+    { summary: 'Who the caller is and what its token allows', tag: 'Users', scope: 'token', response: { status: 200, schema: meSchema } },
+  ];
   yield* userOperations();
   yield* groupOperations();
   yield* tokenOperations();

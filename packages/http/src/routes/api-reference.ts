@@ -1,4 +1,10 @@
-import { REFERENCE_PAGE_POLICY, referencePageHtml, referenceScript, viewerFiles, type ViewerFileSource } from '../api-reference/reference-page.ts';
+import {
+  REFERENCE_PAGE_POLICY,
+  referencePageHtml,
+  referenceScript,
+  viewerFiles,
+  type ViewerFileSource,
+} from '../api-reference/reference-page.ts';
 import { document } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
@@ -12,7 +18,10 @@ export function apiReferenceRoutes(routes: RouteTable, viewer: ViewerFileSource)
     .publicGet('/api/v2/docs', () => document('text/html; charset=utf-8', referencePageHtml, PAGE_HEADERS))
     .publicGet('/api/v2/docs/reference.js', () => document('text/javascript; charset=utf-8', referenceScript, PAGE_HEADERS))
     .publicGet('/api/v2/docs/swagger-ui-bundle.js', () =>
-      document(viewerFiles['swagger-ui-bundle.js'], viewer('swagger-ui-bundle.js'), { ...CACHE_VIEWER, 'X-Content-Type-Options': 'nosniff' }),
+      document(viewerFiles['swagger-ui-bundle.js'], viewer('swagger-ui-bundle.js'), {
+        ...CACHE_VIEWER,
+        'X-Content-Type-Options': 'nosniff',
+      }),
     )
     .publicGet('/api/v2/docs/swagger-ui.css', () =>
       document(viewerFiles['swagger-ui.css'], viewer('swagger-ui.css'), { ...CACHE_VIEWER, 'X-Content-Type-Options': 'nosniff' }),

@@ -25,7 +25,9 @@ export function assignmentRoutes(routes: RouteTable, lectern: Lectern): void {
         ifModifiedSince: rc.header('if-modified-since'),
       });
     })
-    .patch('/api/v2/assignments/:id', async (rc) => withEtag(await assignments.update(rc.ctx, rc.params.id!, rc.body(), ifMatch(rc)), undefined))
+    .patch('/api/v2/assignments/:id', async (rc) =>
+      withEtag(await assignments.update(rc.ctx, rc.params.id!, rc.body(), ifMatch(rc)), undefined),
+    )
     .delete('/api/v2/assignments/:id', async (rc) => {
       await assignments.delete(rc.ctx, rc.params.id!, ifMatch(rc));
       return noContent();
@@ -42,4 +44,3 @@ export function assignmentRoutes(routes: RouteTable, lectern: Lectern): void {
     );
   }
 }
-

@@ -34,7 +34,9 @@ export function contentRoutes(routes: RouteTable, lectern: Lectern): void {
       batchReply(await content.bulkSetArchived(rc.ctx, false, rc.body()), rc.ctx.requestId),
     );
   for (const [method, op] of tagOperations) {
-    on(method, '/api/v2/content-items/bulk/tags', async (rc) => batchReply(await content.bulkTags(rc.ctx, op, rc.body()), rc.ctx.requestId));
+    on(method, '/api/v2/content-items/bulk/tags', async (rc) =>
+      batchReply(await content.bulkTags(rc.ctx, op, rc.body()), rc.ctx.requestId),
+    );
   }
 
   routes

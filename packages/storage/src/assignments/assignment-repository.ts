@@ -17,7 +17,7 @@ import type {
 import { outstandingStates } from '@lectern/core';
 import { visibleTo } from '../content/content-repository.ts';
 import type { AssignmentsTable, Database } from '../schema.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
 import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
@@ -134,7 +134,10 @@ export function overdueSql(today: string): Expression<SqlBool> {
  * query's aliases. `is_overdue` depends on the day, as the view's does.
  */
 export function assignmentRqlFields(today: string): RqlSqlFields {
-  const flag = (condition: Expression<SqlBool>) => ({ kind: 'scalar' as const, column: sql<number>`(CASE WHEN ${condition} THEN 1 ELSE 0 END)` });
+  const flag = (condition: Expression<SqlBool>) => ({
+    kind: 'scalar' as const,
+    column: sql<number>`(CASE WHEN ${condition} THEN 1 ELSE 0 END)`,
+  });
   return {
     public_id: rqlColumn('a.public_id'),
     'user.public_id': rqlColumn('u.public_id'),
@@ -177,7 +180,14 @@ function listDefinition(today: string): ListDefinition {
         eb('a.content_id', '=', eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', value)),
       state: (eb, value) => eb('a.state', 'in', value as string[]),
       content_type: (eb, value) =>
-        eb('a.content_id', 'in', eb.selectFrom('content_items as tf').select('tf.id').where('tf.content_type', 'in', value as string[])),
+        eb(
+          'a.content_id',
+          'in',
+          eb
+            .selectFrom('content_items as tf')
+            .select('tf.id')
+            .where('tf.content_type', 'in', value as string[]),
+        ),
       // with a due date the rule is never NULL, so NOT is its exact complement
       is_overdue: (eb, value) => (value === true ? overdueSql(today) : eb.or([eb('a.due_date', 'is', null), eb.not(overdueSql(today))])),
     },
@@ -218,7 +228,13 @@ const statKeyOf = (row: StatColumns): StatKey | null =>
 
 const sameKey = (a: StatKey | null, b: StatKey | null) =>
   a === b ||
-  (a !== null && b !== null && a.contentId === b.contentId && a.state === b.state && a.rating === b.rating && a.success === b.success && a.reviewed === b.reviewed);
+  (a !== null &&
+    b !== null &&
+    a.contentId === b.contentId &&
+    a.state === b.state &&
+    a.rating === b.rating &&
+    a.success === b.success &&
+    a.reviewed === b.reviewed);
 
 /** What one live assignment adds to its content item's counters; dropped ones rate nothing. */
 function contentContribution(key: StatKey) {
@@ -351,7 +367,9 @@ export class AssignmentRepository implements AssignmentStore {
       .where('a.user_id', '=', userId)
       .where('c.deleted_at', 'is', null)
       .where('c.content_type', 'in', ['track', 'scheduled_track'])
-      .where('a.content_id', 'in', (eb) => eb.selectFrom('content_track_items as t').select('t.parent_id').where('t.item_id', '=', contentId))
+      .where('a.content_id', 'in', (eb) =>
+        eb.selectFrom('content_track_items as t').select('t.parent_id').where('t.item_id', '=', contentId),
+      )
       .execute();
     return rows.map(toRecord);
   }
@@ -406,7 +424,9 @@ export class AssignmentRepository implements AssignmentStore {
       .insertInto('assignment_stats')
       .values({ content_id: key.contentId, state: key.state, rating: key.rating, success: key.success, reviewed: key.reviewed, n: by })
       .onConflict((oc) =>
-        oc.columns(['content_id', 'state', 'rating', 'success', 'reviewed']).doUpdateSet((eb) => ({ n: eb('assignment_stats.n', '+', by) })),
+        oc
+          .columns(['content_id', 'state', 'rating', 'success', 'reviewed'])
+          .doUpdateSet((eb) => ({ n: eb('assignment_stats.n', '+', by) })),
       )
       .execute();
   }

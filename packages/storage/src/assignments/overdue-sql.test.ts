@@ -26,6 +26,9 @@ describe('the overdue rule in SQL', () => {
       assert.equal(row.overdue === 1, expected, `${row.state} due ${row.due_date}`);
       assert.equal(row.not_overdue === 1, !expected, `negation: ${row.state} due ${row.due_date}`);
     }
-    assert.ok(result.rows.some((row) => row.overdue === 1), 'the table holds overdue rows');
+    assert.ok(
+      result.rows.some((row) => row.overdue === 1),
+      'the table holds overdue rows',
+    );
   });
 });

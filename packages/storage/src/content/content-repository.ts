@@ -308,7 +308,12 @@ export class ContentRepository implements ContentStore {
     await this.db
       .insertInto('content_tags')
       .columns(['content_id', 'tag_id'])
-      .expression((eb) => eb.selectFrom('tags').select([eb.val(id).as('content_id'), 'id']).where('name', 'in', [...names]))
+      .expression((eb) =>
+        eb
+          .selectFrom('tags')
+          .select([eb.val(id).as('content_id'), 'id'])
+          .where('name', 'in', [...names]),
+      )
       .execute();
   }
 
@@ -368,30 +373,30 @@ export class ContentRepository implements ContentStore {
     const ids = rows.map((row) => row.id);
     // sequential: a transaction's queries share one connection
     const groupRows = await this.db
-        .selectFrom('content_groups as cg')
-        .innerJoin('groups as g', 'g.id', 'cg.group_id')
-        .select(['cg.content_id as owner', 'g.public_id', 'g.name'])
-        .where('cg.content_id', 'in', ids)
-        .where('g.deleted_at', 'is', null)
-        .orderBy('g.name')
-        .orderBy('g.id')
-        .execute();
+      .selectFrom('content_groups as cg')
+      .innerJoin('groups as g', 'g.id', 'cg.group_id')
+      .select(['cg.content_id as owner', 'g.public_id', 'g.name'])
+      .where('cg.content_id', 'in', ids)
+      .where('g.deleted_at', 'is', null)
+      .orderBy('g.name')
+      .orderBy('g.id')
+      .execute();
     const tagRows = await this.db
-        .selectFrom('content_tags as ct')
-        .innerJoin('tags as t', 't.id', 'ct.tag_id')
-        .select(['ct.content_id as owner', 't.name'])
-        .where('ct.content_id', 'in', ids)
-        .orderBy('t.name')
-        .execute();
+      .selectFrom('content_tags as ct')
+      .innerJoin('tags as t', 't.id', 'ct.tag_id')
+      .select(['ct.content_id as owner', 't.name'])
+      .where('ct.content_id', 'in', ids)
+      .orderBy('t.name')
+      .execute();
     const itemRows = await this.db
-        .selectFrom('content_track_items as ti')
-        .innerJoin('content_items as i', 'i.id', 'ti.item_id')
-        .select(['ti.parent_id as owner', 'i.public_id', 'i.name', 'i.content_type'])
-        .where('ti.parent_id', 'in', ids)
-        .where((eb) => visibleTo(eb, viewer, 'i'))
-        .orderBy('ti.parent_id')
-        .orderBy('ti.position')
-        .execute();
+      .selectFrom('content_track_items as ti')
+      .innerJoin('content_items as i', 'i.id', 'ti.item_id')
+      .select(['ti.parent_id as owner', 'i.public_id', 'i.name', 'i.content_type'])
+      .where('ti.parent_id', 'in', ids)
+      .where((eb) => visibleTo(eb, viewer, 'i'))
+      .orderBy('ti.parent_id')
+      .orderBy('ti.position')
+      .execute();
     const groups = byOwner(groupRows, (row) => ({ public_id: row.public_id, name: row.name }));
     const tags = byOwner(tagRows, (row) => row.name);
     const items = byOwner(itemRows, (row): ContentRef => ({
@@ -403,12 +408,7 @@ export class ContentRepository implements ContentStore {
   }
 }
 
-function toContentRecord(
-  row: ContentRow,
-  groups: ContentRecord['summary']['groups'],
-  tags: string[],
-  items: ContentRef[],
-): ContentRecord {
+function toContentRecord(row: ContentRow, groups: ContentRecord['summary']['groups'], tags: string[], items: ContentRef[]): ContentRecord {
   const contentType = row.content_type as ContentType;
   return {
     id: row.id,

@@ -194,12 +194,14 @@ export class EnrollmentRepository implements EnrollmentStore {
    * deleted content do: they are history, and the only handle on the assignments they own.
    */
   private live() {
-    return this.db
-      .selectFrom('enrollments as e')
-      .innerJoin('users as u', 'u.id', 'e.user_id')
-      .innerJoin('content_items as ev', 'ev.id', 'e.event_id')
-      // the owned assignment, deleted or not: a dropped enrollment keeps reading its dropped assignment
-      .leftJoin('assignments as a', 'a.id', 'e.assignment_id');
+    return (
+      this.db
+        .selectFrom('enrollments as e')
+        .innerJoin('users as u', 'u.id', 'e.user_id')
+        .innerJoin('content_items as ev', 'ev.id', 'e.event_id')
+        // the owned assignment, deleted or not: a dropped enrollment keeps reading its dropped assignment
+        .leftJoin('assignments as a', 'a.id', 'e.assignment_id')
+    );
   }
 
   private async findOne(where: (eb: AnyEb) => Expression<SqlBool>): Promise<EnrollmentRecord | undefined> {

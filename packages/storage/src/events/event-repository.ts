@@ -26,13 +26,13 @@ import type { Database, EventDetailsTable } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 
-const { is_archived, is_hidden, channel, tag } = contentListDefinition.filters;
+const { is_archived, channel, tag } = contentListDefinition.filters;
 
 /** Events and series list alike; each kind's ListSpec decides which of these a client may use. */
 const eventListDefinition: ListDefinition = {
   filters: {
     is_archived: is_archived!,
-      channel: channel!,
+    channel: channel!,
     tag: tag!,
     location_id: (eb, value) => eb('ed.location_id', '=', value),
     is_local: (eb, value) => eb('ed.is_local', '=', fromBool(value === true)),
@@ -41,7 +41,10 @@ const eventListDefinition: ListDefinition = {
       eb(
         'ed.series_id',
         '=',
-        eb.selectFrom('content_items as sf').select('sf.id').where('sf.public_id', '=', value)
+        eb
+          .selectFrom('content_items as sf')
+          .select('sf.id')
+          .where('sf.public_id', '=', value)
           .where('sf.content_type', '=', 'event_type')
           .where('sf.deleted_at', 'is', null),
       ),
@@ -66,7 +69,19 @@ const slotDuration = sql<string>`(CASE WHEN rts.duration_minutes = 0 THEN 'PT0M'
   || (CASE WHEN rts.duration_minutes % 60 > 0 THEN (rts.duration_minutes % 60) || 'M' ELSE '' END) END)`;
 
 /** What an event reads from its content row reads as a content item's report field does. */
-const sharedWithContent = ['public_id', 'name', 'content_type', 'description', 'is_hidden', 'tags', 'channel.public_id', 'channel.name', 'is_archived', 'created', 'modified'];
+const sharedWithContent = [
+  'public_id',
+  'name',
+  'content_type',
+  'description',
+  'is_hidden',
+  'tags',
+  'channel.public_id',
+  'channel.name',
+  'is_archived',
+  'created',
+  'modified',
+];
 
 /** The events report catalogue (core: reportResourceDefinitions.events) over the list query's aliases. */
 const eventRqlFields: RqlSqlFields = {
@@ -170,7 +185,11 @@ export class EventRepository implements EventStore {
       await this.db.updateTable('event_timeslots').set(slot).where('id', '=', id).where('event_id', '=', eventId).execute();
     }
     const added = slots.filter((slot) => slot.id === undefined);
-    if (added.length > 0) await this.db.insertInto('event_timeslots').values(added.map((slot) => ({ ...slot, event_id: eventId }))).execute();
+    if (added.length > 0)
+      await this.db
+        .insertInto('event_timeslots')
+        .values(added.map((slot) => ({ ...slot, event_id: eventId })))
+        .execute();
   }
 
   async setFacilitators(contentId: number, entries: ReadonlyArray<{ userId: number; role: FacilitatorRole }>): Promise<void> {
@@ -194,7 +213,9 @@ export class EventRepository implements EventStore {
   async list(query: ListQuery, kind: EventKind, viewer: ContentViewer, narrowing?: ListNarrowing): Promise<Page<EventRecord>> {
     const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, eventListDefinition);
     const narrowed = narrowList(filtered, query, eventListDefinition, eventRqlFields, eventJoins, narrowing);
-    const { rows, total } = await fetchPage<{ id: number }>(narrowed.filtered, narrowed.query, narrowed.definition, (q) => q.select('ci.id'));
+    const { rows, total } = await fetchPage<{ id: number }>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
+      q.select('ci.id'),
+    );
     return { total, items: await this.records(rows.map((row) => row.id)) };
   }
 

@@ -1,5 +1,15 @@
 import { expressionBuilder, type Kysely } from 'kysely';
-import type { GroupRecord, GroupRelation, GroupStore, ListNarrowing, ListQuery, NewGroupRow, Page, UserRecord, UserRef } from '@lectern/core';
+import type {
+  GroupRecord,
+  GroupRelation,
+  GroupStore,
+  ListNarrowing,
+  ListQuery,
+  NewGroupRow,
+  Page,
+  UserRecord,
+  UserRef,
+} from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { applyFilters, containsIgnoringCase, fetchPage, ignoringCase, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
@@ -129,7 +139,11 @@ export class GroupRepository implements GroupStore {
     // batches stay well under SQLite's bound-parameter limit
     for (let i = 0; i < userIds.length; i += 200) {
       const values = userIds.slice(i, i + 200).map((userId) => ({ group_id: groupId, user_id: userId, relation, created: at }));
-      await this.db.insertInto('group_users').values(values).onConflict((oc) => oc.doNothing()).execute();
+      await this.db
+        .insertInto('group_users')
+        .values(values)
+        .onConflict((oc) => oc.doNothing())
+        .execute();
     }
   }
 

@@ -23,7 +23,9 @@ export class InsightRepository implements InsightStore {
     let query = this.db.selectFrom('assignment_stats as s');
     if (filter.contentItem !== undefined) {
       const contentItem = filter.contentItem;
-      query = query.where('s.content_id', '=', (eb) => eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem));
+      query = query.where('s.content_id', '=', (eb) =>
+        eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem),
+      );
     }
     return query;
   }
@@ -32,7 +34,9 @@ export class InsightRepository implements InsightStore {
     let query = this.db.selectFrom('assignments as a').where('a.deleted_at', 'is', null);
     const { contentItem, user, group, createdGte, createdLte } = filter;
     if (contentItem !== undefined) {
-      query = query.where('a.content_id', '=', (eb) => eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem));
+      query = query.where('a.content_id', '=', (eb) =>
+        eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem),
+      );
     }
     if (user !== undefined) {
       query = query.where('a.user_id', '=', (eb) => eb.selectFrom('users as uf').select('uf.id').where('uf.public_id', '=', user));
@@ -55,8 +59,14 @@ export class InsightRepository implements InsightStore {
 
   async countsByState(filter: InsightFilter): Promise<Partial<Record<AssignmentState, number>>> {
     const rows = answerableFromStats(filter)
-      ? await this.stats(filter).select(['s.state', (eb) => eb.fn.sum<number>('s.n').as('n')]).groupBy('s.state').execute()
-      : await this.assignments(filter).select(['a.state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('a.state').execute();
+      ? await this.stats(filter)
+          .select(['s.state', (eb) => eb.fn.sum<number>('s.n').as('n')])
+          .groupBy('s.state')
+          .execute()
+      : await this.assignments(filter)
+          .select(['a.state', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('a.state')
+          .execute();
     return Object.fromEntries(rows.map((row) => [row.state, count(row.n)]));
   }
 

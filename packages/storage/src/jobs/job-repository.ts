@@ -99,7 +99,12 @@ export class JobRepository implements JobStore {
 
   async unfinished(): Promise<JobRecord[]> {
     // the literal list lets SQLite use the partial index jobs_unfinished_idx
-    const rows = await this.db.selectFrom('jobs').selectAll().where(sql<boolean>`status in ('pending', 'processing')`).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where(sql<boolean>`status in ('pending', 'processing')`)
+      .orderBy('id')
+      .execute();
     return rows.map(toRecord);
   }
 
@@ -143,8 +148,11 @@ export class JobRepository implements JobStore {
 
   async listItems(jobId: number, query: ListQuery): Promise<Page<JobItem>> {
     const processed = this.db.selectFrom('job_items').where('job_id', '=', jobId).where('outcome', 'is not', null);
-    const { rows, total } = await fetchPage<ItemRow>(applyFilters(processed, query, jobItemListDefinition), query, jobItemListDefinition, (q) =>
-      q.select(['position', 'outcome', 'public_id', 'created', 'error_code', 'error_message']),
+    const { rows, total } = await fetchPage<ItemRow>(
+      applyFilters(processed, query, jobItemListDefinition),
+      query,
+      jobItemListDefinition,
+      (q) => q.select(['position', 'outcome', 'public_id', 'created', 'error_code', 'error_message']),
     );
     return { total, items: rows.map(toJobItem) };
   }

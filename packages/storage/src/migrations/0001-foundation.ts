@@ -16,7 +16,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('date_joined', 'text', (c) => c.notNull())
     .addColumn('modified', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('users_name_lower_idx').on('users').expression(sql`lower(name)`).execute();
+  await db.schema
+    .createIndex('users_name_lower_idx')
+    .on('users')
+    .expression(sql`lower(name)`)
+    .execute();
   for (const column of ['employee_id', 'manager_id', 'date_joined']) {
     await db.schema.createIndex(`users_${column}_idx`).on('users').column(column).execute();
   }
@@ -36,7 +40,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('deleted_at', 'text')
     .execute();
   await db.schema.createIndex('groups_created_idx').on('groups').columns(['deleted_at', 'created']).execute();
-  await db.schema.createIndex('groups_name_lower_idx').on('groups').expression(sql`lower(name)`).execute();
+  await db.schema
+    .createIndex('groups_name_lower_idx')
+    .on('groups')
+    .expression(sql`lower(name)`)
+    .execute();
 
   await db.schema
     .createTable('group_users')

@@ -32,5 +32,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await db.schema.createIndex('users_email_idx').on('users').column('email').unique().execute();
-  await db.schema.createIndex('users_email_folded_idx').on('users').expression(sql`lower(email)`).unique().execute();
+  await db.schema
+    .createIndex('users_email_folded_idx')
+    .on('users')
+    .expression(sql`lower(email)`)
+    .unique()
+    .execute();
 }

@@ -13,12 +13,15 @@ async function databaseBefore(emails: readonly string[]): Promise<Kysely<Databas
   assert.equal(error, undefined);
   for (const [index, email] of emails.entries()) {
     await sql`insert into users (public_id, email, email_lower, name, role, is_active, date_joined, modified)
-      values (${`00000000-0000-4000-8000-00000000000${index}`}, ${email}, ${email.toLowerCase()}, 'x', 'user', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(db);
+      values (${`00000000-0000-4000-8000-00000000000${index}`}, ${email}, ${email.toLowerCase()}, 'x', 'user', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`.execute(
+      db,
+    );
   }
   return db;
 }
 
-const emailLowers = async (db: Kysely<Database>) => (await db.selectFrom('users').select('email_lower').orderBy('id').execute()).map((row) => row.email_lower);
+const emailLowers = async (db: Kysely<Database>) =>
+  (await db.selectFrom('users').select('email_lower').orderBy('id').execute()).map((row) => row.email_lower);
 
 describe('migration 0007-unicode-case', () => {
   it('refolds stored emails to NFC lower case and drops the ASCII-only index', async () => {

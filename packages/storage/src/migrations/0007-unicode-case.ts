@@ -21,7 +21,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const clashes = [...byFolded.values()].filter((group) => group.length > 1);
   if (clashes.length > 0) {
     const listed = clashes.map((group) => group.map((user) => `${user.email} (id ${user.id})`).join(' = ')).join('; ');
-    throw new Error(`These users' emails differ only in letter case, which Lectern now ignores for every letter; change all but one of each and run again: ${listed}`);
+    throw new Error(
+      `These users' emails differ only in letter case, which Lectern now ignores for every letter; change all but one of each and run again: ${listed}`,
+    );
   }
   for (const user of users.rows) {
     const folded = foldCase(user.email);

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { assignmentListSpec, compileRql, parseListQuery, reportResourceDefinitions, type ListNarrowing } from '@lectern/core';
 import { KyselyStorage } from '../kysely-storage.ts';
@@ -69,7 +69,9 @@ describe('report query plans', () => {
     sent.length = 0;
     const page = await storage.assignments.list(parseListQuery(assignmentListSpec, params), { ownerId: null, today: TODAY, ...narrowing });
     const plans = sent.map(({ sql: text, parameters }) =>
-      (raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as Array<{ detail: string }>).map((row) => row.detail).join('\n'),
+      (raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as Array<{ detail: string }>)
+        .map((row) => row.detail)
+        .join('\n'),
     );
     return { page, plans };
   }
@@ -97,18 +99,28 @@ describe('report query plans', () => {
   });
 
   it('keeps the list filters and the list order in the same query', async () => {
-    const { page, plans } = await runReport("in(user.email,('u1@Example.com','u2@Example.com'))", { is_overdue: 'false', ordering: '-created' });
+    const { page, plans } = await runReport("in(user.email,('u1@Example.com','u2@Example.com'))", {
+      is_overdue: 'false',
+      ordering: '-created',
+    });
     assert.equal(page.total, 2 * PER_USER);
-    assert.deepEqual(page.items.map((record) => record.data.created), [...page.items.map((record) => record.data.created)].sort().reverse());
+    assert.deepEqual(
+      page.items.map((record) => record.data.created),
+      [...page.items.map((record) => record.data.created)].sort().reverse(),
+    );
     for (const plan of plans) assert.match(plan, /SEARCH a USING INDEX assignments_pair_idx \(user_id=\?\)/, plan);
   });
 
   it('adds no join to a count the report does not need', async () => {
-    const { page, plans } = await runReport("eq(state,completed)");
+    const { page, plans } = await runReport('eq(state,completed)');
     assert.equal(page.total, Math.ceil((USERS * PER_USER) / 3));
     assert.doesNotMatch(plans[0]!, /\bu\b|\bc\b/, `the count reads neither users nor content: ${plans[0]}`);
     const { plans: unnarrowed } = await runReport('');
-    assert.equal(unnarrowed[0], (await sqlPlan('SELECT count(*) FROM assignments a WHERE a.deleted_at IS NULL')), 'same plan as a bare count');
+    assert.equal(
+      unnarrowed[0],
+      await sqlPlan('SELECT count(*) FROM assignments a WHERE a.deleted_at IS NULL'),
+      'same plan as a bare count',
+    );
   });
 
   const sqlPlan = async (text: string) =>

@@ -10,7 +10,18 @@ import { rqlToSql, type RqlSqlFields } from './rql-to-sql.ts';
 // ---------------------------------------------------------------- a small resource in SQLite
 
 interface Tables {
-  items: { id: number; s: string; sn: string | null; i: number | null; n: number; b: number | null; d: string | null; dt: string; e: string | null; ref_id: number | null };
+  items: {
+    id: number;
+    s: string;
+    sn: string | null;
+    i: number | null;
+    n: number;
+    b: number | null;
+    d: string | null;
+    dt: string;
+    e: string | null;
+    ref_id: number | null;
+  };
   refs: { id: number; email: string };
   item_tags: { item_id: number; tag: string };
 }
@@ -93,7 +104,12 @@ function store(items: readonly Item[]): void {
 
 const query = (expression: string) => {
   const { filter } = compileRql(expression, catalogue);
-  return db.selectFrom('items').leftJoin('refs', 'refs.id', 'items.ref_id').select('items.id').where(rqlToSql(filter, sqlFields)).orderBy('items.id');
+  return db
+    .selectFrom('items')
+    .leftJoin('refs', 'refs.id', 'items.ref_id')
+    .select('items.id')
+    .where(rqlToSql(filter, sqlFields))
+    .orderBy('items.id');
 };
 
 async function sqlIds(expression: string): Promise<number[]> {
@@ -137,12 +153,44 @@ function rqlValue(value: string): string {
  * Two halves drawn side by side make a pair, as they would in a body.
  */
 const COMMON_CHARS = ['a', 'A', 'b', 'é', 'É', '😀', '\uFFFD', '\uE000', '%', '_', '['];
-const OTHER_CHARS = ['B', 'z', 'ß', 'İ', 'ı', '\\', '*', '?', ']', "'", '"', ' ', ';', '-', ',', '(', ')', '\0', '\uD83D', '\uDE00', '\uFFFF', '\uFFFE'];
-const char = fc.oneof({ arbitrary: fc.constantFrom(...COMMON_CHARS), weight: 3 }, { arbitrary: fc.constantFrom(...OTHER_CHARS), weight: 2 });
+const OTHER_CHARS = [
+  'B',
+  'z',
+  'ß',
+  'İ',
+  'ı',
+  '\\',
+  '*',
+  '?',
+  ']',
+  "'",
+  '"',
+  ' ',
+  ';',
+  '-',
+  ',',
+  '(',
+  ')',
+  '\0',
+  '\uD83D',
+  '\uDE00',
+  '\uFFFF',
+  '\uFFFE',
+];
+const char = fc.oneof(
+  { arbitrary: fc.constantFrom(...COMMON_CHARS), weight: 3 },
+  { arbitrary: fc.constantFrom(...OTHER_CHARS), weight: 2 },
+);
 const text = fc.string({ unit: char, maxLength: 4 });
 
 const DATES = ['2024-02-29', '2025-12-31', '2026-01-01', '2026-01-15', '2026-03-01'];
-const INSTANTS = ['2025-12-31T23:59:59.999Z', '2026-01-01T00:00:00.000Z', '2026-01-10T00:00:00.000Z', '2026-01-10T08:30:00.000Z', '2026-03-01T12:00:00.500Z'];
+const INSTANTS = [
+  '2025-12-31T23:59:59.999Z',
+  '2026-01-01T00:00:00.000Z',
+  '2026-01-10T00:00:00.000Z',
+  '2026-01-10T08:30:00.000Z',
+  '2026-03-01T12:00:00.500Z',
+];
 const NUMBERS = [0, 0.5, -1.25, 2, 3];
 
 const nullable = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: null, freq: 3 });
@@ -166,7 +214,14 @@ const itemsArb = fc.array(itemArb, { maxLength: 8 }).map((items) => items.map((i
 function datetimeForms(instant: string): string[] {
   const time = Date.parse(instant);
   const shifted = (minutes: number) => new Date(time + minutes * 60_000).toISOString().slice(0, 23);
-  const forms = [instant, instant.slice(0, 23), `${shifted(120)}+02:00`, `${shifted(-330)}-05:30`, instant.replace('T', ' ').toLowerCase(), instant.slice(0, 10)];
+  const forms = [
+    instant,
+    instant.slice(0, 23),
+    `${shifted(120)}+02:00`,
+    `${shifted(-330)}-05:30`,
+    instant.replace('T', ' ').toLowerCase(),
+    instant.slice(0, 10),
+  ];
   if (instant.endsWith(':00.000Z')) forms.push(instant.slice(0, 16), `${instant.slice(0, 19)}Z`);
   return forms;
 }
@@ -182,9 +237,12 @@ function comparison(property: string, operators: readonly string[], values: fc.A
 }
 
 const list = (property: string, values: fc.Arbitrary<string>) =>
-  fc.tuple(fc.constantFrom('in', 'out'), fc.array(values, { minLength: 1, maxLength: 3 })).map(([op, items]) => `${op}(${property},(${items.join(',')}))`);
+  fc
+    .tuple(fc.constantFrom('in', 'out'), fc.array(values, { minLength: 1, maxLength: 3 }))
+    .map(([op, items]) => `${op}(${property},(${items.join(',')}))`);
 
-const special = (property: string, value: 'null()' | 'empty()') => fc.constantFrom(`eq(${property},${value})`, `ne(${property},${value})`, `${property}=${value}`);
+const special = (property: string, value: 'null()' | 'empty()') =>
+  fc.constantFrom(`eq(${property},${value})`, `ne(${property},${value})`, `${property}=${value}`);
 
 function expressionArb(items: readonly Item[]): fc.Arbitrary<string> {
   const seen = items.flatMap((item) => [item.s, item.sn, item.ref?.email, ...item.tags]).filter((v): v is string => typeof v === 'string');
@@ -204,14 +262,20 @@ function expressionArb(items: readonly Item[]): fc.Arbitrary<string> {
         if (piece.length > 0) piece[at % piece.length] = special;
         return piece;
       });
-      const middle = fc.oneof(slice.map((p) => p.join('')), nearMiss.map((p) => p.join('')), text);
+      const middle = fc.oneof(
+        slice.map((p) => p.join('')),
+        nearMiss.map((p) => p.join('')),
+        text,
+      );
       // the first and last segments: empty (a leading/trailing `*`), or a prefix/suffix, maybe spoilt
-      const prefix = fc.tuple(fc.nat(chars.length), fc.nat(3)).map(([length, mode]) =>
-        mode === 0 ? '' : (mode === 1 ? '_' : '') + chars.slice(mode === 1 ? 1 : 0, length).join(''),
-      );
-      const suffix = fc.tuple(fc.nat(chars.length), fc.nat(3)).map(([length, mode]) =>
-        mode === 0 ? '' : chars.slice(chars.length - length, mode === 1 ? -1 : undefined).join('') + (mode === 1 ? '[' : ''),
-      );
+      const prefix = fc
+        .tuple(fc.nat(chars.length), fc.nat(3))
+        .map(([length, mode]) => (mode === 0 ? '' : (mode === 1 ? '_' : '') + chars.slice(mode === 1 ? 1 : 0, length).join('')));
+      const suffix = fc
+        .tuple(fc.nat(chars.length), fc.nat(3))
+        .map(([length, mode]) =>
+          mode === 0 ? '' : chars.slice(chars.length - length, mode === 1 ? -1 : undefined).join('') + (mode === 1 ? '[' : ''),
+        );
       return fc.oneof(
         fc.constantFrom(v, `${v}*`, `*${v}`, `*${v}*`, '*'),
         fc.tuple(prefix, fc.array(middle, { maxLength: 2 }), suffix).map(([first, middles, last]) => [first, ...middles, last].join('*')),
@@ -220,9 +284,14 @@ function expressionArb(items: readonly Item[]): fc.Arbitrary<string> {
     .map((p) => writable(p).replace(/\*{2,}/g, '*'));
   const ints = [...new Set(items.map((item) => item.i).filter((v): v is number => v !== null))];
   const integer = fc
-    .tuple(ints.length > 0 ? fc.oneof(fc.constantFrom(...ints), fc.integer({ min: -3, max: 3 })) : fc.integer({ min: -3, max: 3 }), fc.boolean())
+    .tuple(
+      ints.length > 0 ? fc.oneof(fc.constantFrom(...ints), fc.integer({ min: -3, max: 3 })) : fc.integer({ min: -3, max: 3 }),
+      fc.boolean(),
+    )
     .map(([v, plus]) => (plus && v >= 0 ? `+${v}` : String(v)));
-  const number = fc.oneof(fc.constantFrom(...NUMBERS, ...items.map((item) => item.n)), fc.double({ noNaN: true, noDefaultInfinity: true })).map(String);
+  const number = fc
+    .oneof(fc.constantFrom(...NUMBERS, ...items.map((item) => item.n)), fc.double({ noNaN: true, noDefaultInfinity: true }))
+    .map(String);
   const bool = fc.constantFrom('true', 'false');
   const date = fc.constantFrom(...DATES);
   const datetime = fc.constantFrom(...INSTANTS.flatMap(datetimeForms), ...DATES);
@@ -268,8 +337,12 @@ function expressionArb(items: readonly Item[]): fc.Arbitrary<string> {
       node: fc.oneof(
         { maxDepth: 4, depthIdentifier: 'rql' },
         leaf,
-        fc.tuple(fc.nat(2), children).map(([form, cs]) => (form === 0 ? `and(${cs.join(',')})` : form === 1 ? cs.join('&') : `(${cs.join(',')})`)),
-        fc.tuple(fc.nat(2), children).map(([form, cs]) => (form === 0 ? `or(${cs.join(',')})` : form === 1 ? `(${cs.join('|')})` : `(${cs.join(';')})`)),
+        fc
+          .tuple(fc.nat(2), children)
+          .map(([form, cs]) => (form === 0 ? `and(${cs.join(',')})` : form === 1 ? cs.join('&') : `(${cs.join(',')})`)),
+        fc
+          .tuple(fc.nat(2), children)
+          .map(([form, cs]) => (form === 0 ? `or(${cs.join(',')})` : form === 1 ? `(${cs.join('|')})` : `(${cs.join(';')})`)),
         child.map((c) => `not(${c})`),
       ),
     };
@@ -403,7 +476,26 @@ describe('rqlToSql', () => {
     }
   });
 
-  const hostile = ["'", "''", '%', '_', ';--', '\\', '\\\\', "a'b", 'x%y', 'x_y', '😀', 'É', 'é', '"', '[a]', '*', '?', "Robert'); DROP TABLE items;--"];
+  const hostile = [
+    "'",
+    "''",
+    '%',
+    '_',
+    ';--',
+    '\\',
+    '\\\\',
+    "a'b",
+    'x%y',
+    'x_y',
+    '😀',
+    'É',
+    'é',
+    '"',
+    '[a]',
+    '*',
+    '?',
+    "Robert'); DROP TABLE items;--",
+  ];
   const hostileItems = hostile.map(textItem);
   const quote = (value: string) => (value.includes("'") ? `"${value}"` : `'${value}'`);
   const idsWhere = (predicate: (s: string) => boolean) => hostileItems.filter((item) => predicate(item.s)).map((item) => item.id);
@@ -415,18 +507,33 @@ describe('rqlToSql', () => {
       assert.deepEqual(await sqlIds(`eq(s,${quote(value)})`), exact, `eq ${value}`);
       assert.deepEqual(await sqlIds(`eq(tags,${quote(value)})`), exact, `eq tags ${value}`);
       assert.deepEqual(await sqlIds(`in(s,(${quote(value)},'zzz'))`), exact, `in ${value}`);
-      assert.deepEqual(await sqlIds(`ne(s,${quote(value)})`), idsWhere((s) => s !== value), `ne ${value}`);
+      assert.deepEqual(
+        await sqlIds(`ne(s,${quote(value)})`),
+        idsWhere((s) => s !== value),
+        `ne ${value}`,
+      );
       // `*` is the wildcard and `\*` a literal star, so `*${value}*` means "contains value" only without them.
       if (!value.includes('*') && !value.endsWith('\\')) {
         const contains = idsWhere((s) => s.includes(value));
         assert.deepEqual(await sqlIds(`like(s,${quote(`*${value}*`)})`), contains, `like ${value}`);
-        assert.deepEqual(await sqlIds(`like(ref.email,${quote(`${value}*`)})`), idsWhere((s) => s.startsWith(value)), `like prefix ${value}`);
+        assert.deepEqual(
+          await sqlIds(`like(ref.email,${quote(`${value}*`)})`),
+          idsWhere((s) => s.startsWith(value)),
+          `like prefix ${value}`,
+        );
         const folded = idsWhere((s) => foldCase(s).includes(foldCase(value)));
         assert.deepEqual(await sqlIds(`search=${quote(value)}`), folded, `search ${value}`);
       }
     }
-    assert.deepEqual(await sqlIds('like(s,\\*)'), idsWhere((s) => s === '*'));
-    assert.deepEqual(await sqlIds("ilike(s,'é')"), idsWhere((s) => s === 'é' || s === 'É'), 'ilike folds non-ASCII letters');
+    assert.deepEqual(
+      await sqlIds('like(s,\\*)'),
+      idsWhere((s) => s === '*'),
+    );
+    assert.deepEqual(
+      await sqlIds("ilike(s,'é')"),
+      idsWhere((s) => s === 'é' || s === 'É'),
+      'ilike folds non-ASCII letters',
+    );
     assert.deepEqual(sqlite.prepare('SELECT count(*) AS n FROM items').get(), { n: hostile.length }, 'the table is still there');
   });
 
@@ -449,7 +556,8 @@ describe('rqlToSql', () => {
       assert.equal(a.sql, b.sql, `${first} vs ${second}`);
       assert.notDeepEqual(a.parameters, b.parameters);
       for (const parameter of b.parameters) {
-        if (typeof parameter === 'string' && parameter.length > 1) assert.ok(!a.sql.includes(parameter), `${parameter} is spliced into ${a.sql}`);
+        if (typeof parameter === 'string' && parameter.length > 1)
+          assert.ok(!a.sql.includes(parameter), `${parameter} is spliced into ${a.sql}`);
       }
     }
   });
@@ -463,7 +571,7 @@ describe('rqlToSql', () => {
     assert.deepEqual(glob.parameters, ['A[[][?]]*']);
   });
 
-  it('keeps long chains of and/or within SQLite\'s expression depth', async () => {
+  it("keeps long chains of and/or within SQLite's expression depth", async () => {
     store(hostileItems);
     const leaf = (i: number): RqlFilter => ({ kind: 'field', field: 's', test: { op: 'eq', value: `v${i}` } });
     const leaves = Array.from({ length: 5000 }, (_, i) => leaf(i));

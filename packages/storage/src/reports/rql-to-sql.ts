@@ -122,9 +122,15 @@ class Compiler {
         return sql<SqlBool>`(${this.array(filter.field)((element) => this.test(element, test))})`;
       }
       case 'and':
-        return this.balanced(filter.children.map((child) => this.filter(child)), sql` AND `);
+        return this.balanced(
+          filter.children.map((child) => this.filter(child)),
+          sql` AND `,
+        );
       case 'or':
-        return this.balanced(filter.children.map((child) => this.filter(child)), sql` OR `);
+        return this.balanced(
+          filter.children.map((child) => this.filter(child)),
+          sql` OR `,
+        );
       case 'not':
         return sql<SqlBool>`NOT (${this.filter(filter.child)})`;
     }

@@ -1,5 +1,13 @@
 import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
-import type { ListQuery, NewSavedReportRow, Page, ReportResource, SavedReportChanges, SavedReportRecord, SavedReportStore } from '@lectern/core';
+import type {
+  ListQuery,
+  NewSavedReportRow,
+  Page,
+  ReportResource,
+  SavedReportChanges,
+  SavedReportRecord,
+  SavedReportStore,
+} from '@lectern/core';
 import type { Database, SavedReportsTable } from '../schema.ts';
 import { applyFilters, fetchPage, ignoringCase, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
 
@@ -46,7 +54,8 @@ function toSavedReportRecord(row: SavedReportRow): SavedReportRecord {
       resource: row.resource as ReportResource,
       expression: row.expression,
       ordering: row.ordering,
-      created_by: row.creator_public_id === null ? null : { public_id: row.creator_public_id, name: row.creator_name!, email: row.creator_email! },
+      created_by:
+        row.creator_public_id === null ? null : { public_id: row.creator_public_id, name: row.creator_name!, email: row.creator_email! },
       created: row.created,
       modified: row.modified,
     },
@@ -91,7 +100,11 @@ export class SavedReportRepository implements SavedReportStore {
   }
 
   async list(query: ListQuery): Promise<Page<SavedReportRecord>> {
-    const filtered = applyFilters(this.db.selectFrom('saved_reports as r').where('r.deleted_at', 'is', null), query, savedReportListDefinition);
+    const filtered = applyFilters(
+      this.db.selectFrom('saved_reports as r').where('r.deleted_at', 'is', null),
+      query,
+      savedReportListDefinition,
+    );
     const { rows, total } = await fetchPage<SavedReportRow>(filtered, query, savedReportListDefinition, (q) =>
       q.leftJoin('users as c', 'c.id', 'r.created_by').select(savedReportColumns),
     );

@@ -18,7 +18,7 @@ describe('list builder', () => {
     assert.equal((await storage.content.list(query, everyItem)).total, 0);
   });
 
-  it('recognises only the database\'s size limits', () => {
+  it("recognises only the database's size limits", () => {
     const sqliteError = (code: string, message: string) => Object.assign(new Error(message), { code });
     assert.ok(isQueryTooLarge(sqliteError('SQLITE_ERROR', 'Expression tree is too large (maximum depth 1000)')));
     assert.ok(isQueryTooLarge(sqliteError('SQLITE_ERROR', 'too many SQL variables')));

@@ -1,5 +1,15 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import { foldCase, type ListNarrowing, type ListQuery, type NewUserRow, type Page, type Role, type UserChanges, type UserRecord, type UserStore } from '@lectern/core';
+import {
+  foldCase,
+  type ListNarrowing,
+  type ListQuery,
+  type NewUserRow,
+  type Page,
+  type Role,
+  type UserChanges,
+  type UserRecord,
+  type UserStore,
+} from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { applyFilters, fetchPage, fromBool, ignoringCase, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
@@ -79,9 +89,7 @@ export function toUserRecord(row: UserRow): UserRecord {
       employee_id: row.employee_id,
       is_active: toBool(row.is_active),
       manager:
-        row.manager_public_id === null
-          ? null
-          : { public_id: row.manager_public_id, name: row.manager_name!, email: row.manager_email! },
+        row.manager_public_id === null ? null : { public_id: row.manager_public_id, name: row.manager_name!, email: row.manager_email! },
       date_joined: row.date_joined,
     },
   };
@@ -185,7 +193,11 @@ export class UserRepository implements UserStore {
 
   async idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
     if (publicIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('users').select(['id', 'public_id']).where('public_id', 'in', [...publicIds]).execute();
+    const rows = await this.db
+      .selectFrom('users')
+      .select(['id', 'public_id'])
+      .where('public_id', 'in', [...publicIds])
+      .execute();
     return new Map(rows.map((row) => [row.public_id, row.id]));
   }
 
@@ -213,7 +225,10 @@ export class UserRepository implements UserStore {
   }
 
   async count(): Promise<number> {
-    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 

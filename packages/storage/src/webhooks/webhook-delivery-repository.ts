@@ -113,7 +113,9 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       .selectFrom('webhook_endpoints as e')
       .select('e.id')
       .where('e.deleted_at', 'is', null)
-      .where(({ exists, selectFrom }) => exists(this.due(selectFrom('webhook_deliveries as d').select('d.id'), now).whereRef('d.endpoint_id', '=', 'e.id')))
+      .where(({ exists, selectFrom }) =>
+        exists(this.due(selectFrom('webhook_deliveries as d').select('d.id'), now).whereRef('d.endpoint_id', '=', 'e.id')),
+      )
       .execute();
     return rows.map((row) => row.id);
   }

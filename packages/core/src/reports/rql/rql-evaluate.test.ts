@@ -201,7 +201,12 @@ describe('matchesRql: patterns', () => {
     check(row({ name: 'a\\b' }), { 'like(name,a\\b)': true, 'like(name,*\\*)': false });
     check(row({ name: 'value\\x' }), { 'like(name,value\\\\*)': true, 'like(name,value\\*)': false, 'like(name,*\\\\x)': true });
     check(row({ name: 'title\\*' }), { 'like(name,"title\\\\\\*")': true, 'like(name,title\\\\*)': true, 'like(name,"title\\*")': false });
-    check(row({ name: '100%_done' }), { "like(name,'100%*')": true, 'like(name,1_0*)': false, "like(name,'*%_*')": true, "like(name,'*_%*')": false });
+    check(row({ name: '100%_done' }), {
+      "like(name,'100%*')": true,
+      'like(name,1_0*)': false,
+      "like(name,'*%_*')": true,
+      "like(name,'*_%*')": false,
+    });
   });
 
   it('searches the searchable fields as a case-insensitive substring unless the text has *', () => {

@@ -66,7 +66,7 @@ export function compareCodePoints(a: string, b: string): number {
     i += x > 0xffff ? 2 : 1;
     j += y > 0xffff ? 2 : 1;
   }
-  return (a.length - i) - (b.length - j);
+  return a.length - i - (b.length - j);
 }
 
 /** Compares two values of the same scalar type; null when the types differ or a number is NaN. */

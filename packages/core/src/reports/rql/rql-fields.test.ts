@@ -75,7 +75,10 @@ describe('validateRql: the typed tree', () => {
 
   it('turns null() into a null test and empty() into the empty string', () => {
     assert.deepEqual(filter('eq(employee_id,null())'), { kind: 'field', field: 'employee_id', test: { op: 'null' } });
-    assert.deepEqual(filter('ne(employee_id,null())'), { kind: 'not', child: { kind: 'field', field: 'employee_id', test: { op: 'null' } } });
+    assert.deepEqual(filter('ne(employee_id,null())'), {
+      kind: 'not',
+      child: { kind: 'field', field: 'employee_id', test: { op: 'null' } },
+    });
     assert.deepEqual(filter('name=empty()'), { kind: 'field', field: 'name', test: { op: 'eq', value: '' } });
     assert.equal(valueOf('eq(name,null)'), 'null');
   });
@@ -102,7 +105,11 @@ describe('validateRql: the typed tree', () => {
   it('expands search over the searchable fields, case-insensitively, as a substring unless it has *', () => {
     const over = (segments: string[]): RqlFilter => ({
       kind: 'or',
-      children: ['name', 'user.email'].map((field) => ({ kind: 'field', field, test: { op: 'like', pattern: { segments }, caseInsensitive: true } })),
+      children: ['name', 'user.email'].map((field) => ({
+        kind: 'field',
+        field,
+        test: { op: 'like', pattern: { segments }, caseInsensitive: true },
+      })),
     });
     assert.deepEqual(filter('search=Intro'), over(['', 'Intro', '']));
     assert.deepEqual(filter('eq(search,"two words")'), over(['', 'two words', '']));
@@ -111,7 +118,11 @@ describe('validateRql: the typed tree', () => {
     assert.deepEqual(filter('search=a\\*b'), over(['', 'a*b', '']));
     assert.deepEqual(filter('ne(search,x)'), { kind: 'not', child: over(['', 'x', '']) });
     const single = compileRql('search=x', { ...testCatalogue, searchable: ['tags'] }).filter;
-    assert.deepEqual(single, { kind: 'some', field: 'tags', test: { op: 'like', pattern: { segments: ['', 'x', ''] }, caseInsensitive: true } });
+    assert.deepEqual(single, {
+      kind: 'some',
+      field: 'tags',
+      test: { op: 'like', pattern: { segments: ['', 'x', ''] }, caseInsensitive: true },
+    });
   });
 
   it('validates ordering', () => {
@@ -149,7 +160,8 @@ describe('validateRql: value types', () => {
     assert.equal(valueOf('progress=.5'), 0.5);
     assert.equal(valueOf('progress=-1e-3'), -0.001);
     assert.equal(valueOf('progress=2'), 2);
-    for (const bad of ['abc', '0x10', 'Infinity', '1e999', '1..2', '1e', '-']) rejects(`progress=${bad}`, 9, /Expected a number for 'progress'/);
+    for (const bad of ['abc', '0x10', 'Infinity', '1e999', '1..2', '1e', '-'])
+      rejects(`progress=${bad}`, 9, /Expected a number for 'progress'/);
   });
 
   it('booleans accept only true and false', () => {
@@ -194,7 +206,11 @@ describe('validateRql: value types', () => {
 
 describe('validateRql: errors', () => {
   it('rejects unknown fields at their position, listing the known ones', () => {
-    rejects('and(eq(state,completed),eq(colour,red))', 27, /Unknown field 'colour' at position 27\. Known fields: public_id, name, .*, search$/);
+    rejects(
+      'and(eq(state,completed),eq(colour,red))',
+      27,
+      /Unknown field 'colour' at position 27\. Known fields: public_id, name, .*, search$/,
+    );
     rejects('user=x', 0, /Unknown field 'user'.*'user' is an object; use one of its fields: user.email, user.name/);
   });
 

@@ -93,13 +93,15 @@ class Validator {
   constructor(private readonly catalogue: RqlCatalogue) {
     for (const name of catalogue.searchable) {
       const field = catalogue.fields[name];
-      if (!field || !TEXT_TYPES.includes(field.type)) throw new Error(`RQL catalogue: searchable field '${name}' is not a text field of the catalogue`);
+      if (!field || !TEXT_TYPES.includes(field.type))
+        throw new Error(`RQL catalogue: searchable field '${name}' is not a text field of the catalogue`);
     }
     for (const [name, field] of Object.entries(catalogue.fields)) {
       if (field.type !== 'string-array' || !field.anyOf) continue;
       for (const target of field.anyOf) {
         const aliased = catalogue.fields[target];
-        if (aliased?.type !== 'string-array' || aliased.anyOf) throw new Error(`RQL catalogue: '${name}' stands for '${target}', which is not a plain list field`);
+        if (aliased?.type !== 'string-array' || aliased.anyOf)
+          throw new Error(`RQL catalogue: '${name}' stands for '${target}', which is not a plain list field`);
       }
     }
   }
@@ -139,7 +141,8 @@ class Validator {
     switch (operator) {
       case 'eq':
       case 'ne': {
-        const test: RqlTest = value.kind === 'null' ? this.nullTest(property, field, value) : { op: 'eq', value: this.typed(property, field, value) };
+        const test: RqlTest =
+          value.kind === 'null' ? this.nullTest(property, field, value) : { op: 'eq', value: this.typed(property, field, value) };
         const filter = this.leaf(property, field, test);
         return operator === 'ne' ? { kind: 'not', child: filter } : filter;
       }
@@ -148,13 +151,21 @@ class Validator {
       case 'lt':
       case 'le':
         if (!ORDERED_TYPES.includes(field.type)) {
-          throw new RqlError(node.position, `${operator}() cannot be used with the ${TYPE_LABELS[field.type]} field '${property}'`, 'Use eq, ne, in or out');
+          throw new RqlError(
+            node.position,
+            `${operator}() cannot be used with the ${TYPE_LABELS[field.type]} field '${property}'`,
+            'Use eq, ne, in or out',
+          );
         }
         return this.leaf(property, field, { op: operator, value: this.typed(property, field, value) });
       case 'like':
       case 'ilike': {
         if (!TEXT_TYPES.includes(field.type)) {
-          throw new RqlError(node.position, `${operator}() cannot be used with the ${TYPE_LABELS[field.type]} field '${property}'`, 'Patterns apply to text fields only');
+          throw new RqlError(
+            node.position,
+            `${operator}() cannot be used with the ${TYPE_LABELS[field.type]} field '${property}'`,
+            'Patterns apply to text fields only',
+          );
         }
         if (value.kind !== 'string') throw new RqlError(value.position, `${operator}() needs a pattern`);
         this.checkCharacters(value);
@@ -165,7 +176,8 @@ class Validator {
 
   private list(node: RqlListNode): RqlFilter {
     const { property, operator } = node;
-    if (this.isSearch(property)) throw new RqlError(node.position, `${operator}() cannot be used with search`, `search supports ${SEARCH_OPERATORS.join(', ')}`);
+    if (this.isSearch(property))
+      throw new RqlError(node.position, `${operator}() cannot be used with search`, `search supports ${SEARCH_OPERATORS.join(', ')}`);
     const field = this.field(property, node.propertyPosition);
     const values = node.values.map((value) => {
       if (value.kind !== 'string') throw new RqlError(value.position, `${value.kind}() can only be used with eq and ne, not in a list`);
@@ -218,7 +230,8 @@ class Validator {
     if (field.type === 'string-array') {
       throw new RqlError(value.position, `The list field '${property}' is never null`, `Test membership with eq(${property},value)`);
     }
-    if (!field.nullable) throw new RqlError(value.position, `'${property}' is never null`, 'null() can only match fields that can be empty of a value');
+    if (!field.nullable)
+      throw new RqlError(value.position, `'${property}' is never null`, 'null() can only match fields that can be empty of a value');
     return { op: 'null' };
   }
 
@@ -226,11 +239,16 @@ class Validator {
     if (value.kind === 'null') throw new RqlError(value.position, 'null() can only be used with eq and ne');
     if (value.kind === 'empty') {
       if (field.type === 'string') return '';
-      throw new RqlError(value.position, `empty() cannot be used with the ${TYPE_LABELS[field.type]} field '${property}'`, 'empty() is the empty string');
+      throw new RqlError(
+        value.position,
+        `empty() cannot be used with the ${TYPE_LABELS[field.type]} field '${property}'`,
+        'empty() is the empty string',
+      );
     }
     this.checkCharacters(value);
     const raw = value.value;
-    const invalid = (hint?: string) => new RqlError(value.position, `Expected ${TYPE_NAMES[field.type]} for '${property}', got '${raw}'`, hint);
+    const invalid = (hint?: string) =>
+      new RqlError(value.position, `Expected ${TYPE_NAMES[field.type]} for '${property}', got '${raw}'`, hint);
     switch (field.type) {
       case 'string':
       case 'string-array':

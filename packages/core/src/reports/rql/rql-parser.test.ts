@@ -149,12 +149,26 @@ describe('parseRql: logic', () => {
       type: 'and',
       position: 0,
       children: [
-        { type: 'comparison', operator: 'eq', property: 'a', propertyPosition: 0, value: { kind: 'string', value: '1', quoted: false, position: 2 }, position: 0 },
+        {
+          type: 'comparison',
+          operator: 'eq',
+          property: 'a',
+          propertyPosition: 0,
+          value: { kind: 'string', value: '1', quoted: false, position: 2 },
+          position: 0,
+        },
         {
           type: 'or',
           position: 4,
           children: [
-            { type: 'comparison', operator: 'ne', property: 'b', propertyPosition: 7, value: { kind: 'string', value: 'x', quoted: false, position: 12 }, position: 7 },
+            {
+              type: 'comparison',
+              operator: 'ne',
+              property: 'b',
+              propertyPosition: 7,
+              value: { kind: 'string', value: 'x', quoted: false, position: 12 },
+              position: 7,
+            },
             {
               type: 'list',
               operator: 'in',

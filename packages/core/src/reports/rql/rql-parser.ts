@@ -146,7 +146,7 @@ class Parser {
       case 'ordering':
         throw new RqlError(start, 'ordering() is allowed only at the top level', 'Write it beside the filter: eq(a,b),ordering(-c)');
       case 'select':
-        throw new RqlError(start, 'select() is not supported in saved reports', 'A report always returns the resource\'s full list shape');
+        throw new RqlError(start, 'select() is not supported in saved reports', "A report always returns the resource's full list shape");
       case 'limit':
       case 'offset':
         throw new RqlError(start, `${name}() is not supported in saved reports`, PAGINATION_HINT);
@@ -279,7 +279,11 @@ class Parser {
       throw new RqlError(this.pos, 'Expected a property name', 'A property name must start with a letter');
     }
     if (char === "'" || char === '"') throw new RqlError(this.pos, 'Expected a property name', 'Property names are never quoted');
-    throw new RqlError(this.pos, 'Expected a property name', char === undefined ? 'The expression ends too early' : `Found ${describe(char)}`);
+    throw new RqlError(
+      this.pos,
+      'Expected a property name',
+      char === undefined ? 'The expression ends too early' : `Found ${describe(char)}`,
+    );
   }
 
   private value(context: string): RqlValueNode {
@@ -319,7 +323,11 @@ class Parser {
 
   private countTerm(position: number): void {
     if (++this.terms > RQL_MAX_TERMS) {
-      throw new RqlError(position, `Expression has more than ${RQL_MAX_TERMS} terms`, 'Each comparison and each value of an in() or out() list counts as one');
+      throw new RqlError(
+        position,
+        `Expression has more than ${RQL_MAX_TERMS} terms`,
+        'Each comparison and each value of an in() or out() list counts as one',
+      );
     }
   }
 
@@ -333,7 +341,11 @@ class Parser {
       return;
     }
     const found = this.peek();
-    throw new RqlError(this.pos, `Expected '${char}' ${context}`, found === undefined ? 'The expression ends too early' : found === ' ' ? SPACE_HINT : undefined);
+    throw new RqlError(
+      this.pos,
+      `Expected '${char}' ${context}`,
+      found === undefined ? 'The expression ends too early' : found === ' ' ? SPACE_HINT : undefined,
+    );
   }
 
   private closeCall(operator: string, shape: string): void {
@@ -353,8 +365,7 @@ class Parser {
   private expected(what: string, opener: string, openedAt: number): RqlError {
     const found = this.peek();
     const open = `the ${opener} at position ${openedAt} is still open`;
-    const hint =
-      found === undefined ? `The expression ends but ${open}` : found === ' ' ? SPACE_HINT : `Found ${describe(found)}; ${open}`;
+    const hint = found === undefined ? `The expression ends but ${open}` : found === ' ' ? SPACE_HINT : `Found ${describe(found)}; ${open}`;
     return new RqlError(this.pos, `Expected ${what}`, hint);
   }
 
@@ -362,7 +373,11 @@ class Parser {
     if (char === undefined) return new RqlError(this.pos, 'Expected an expression', 'The expression ends too early');
     if (/[0-9]/.test(char)) return new RqlError(this.pos, 'Expected an expression', 'A property name must start with a letter');
     if (char === "'" || char === '"') {
-      return new RqlError(this.pos, 'Expected an expression', 'A quoted value cannot stand alone; compare a property with it, as in prop=\'value\'');
+      return new RqlError(
+        this.pos,
+        'Expected an expression',
+        "A quoted value cannot stand alone; compare a property with it, as in prop='value'",
+      );
     }
     if (char === ' ') return new RqlError(this.pos, 'Expected an expression', SPACE_HINT);
     if (char === ',' || char === '&' || char === '|' || char === ';' || char === ')') {

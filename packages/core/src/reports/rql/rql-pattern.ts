@@ -31,7 +31,11 @@ export function compileRqlPattern(source: RqlPatternSource): RqlPattern {
       afterWildcard = false;
     } else if (char === '*') {
       if (afterWildcard) {
-        throw new RqlError(contentStart + i - 1, "'**' is not a valid pattern", "Use a single '*' for any run of characters, or '\\*' for a literal star");
+        throw new RqlError(
+          contentStart + i - 1,
+          "'**' is not a valid pattern",
+          "Use a single '*' for any run of characters, or '\\*' for a literal star",
+        );
       }
       segments.push(current);
       current = '';
