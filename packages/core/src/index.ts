@@ -10,6 +10,7 @@ export * from './shared/clock.ts';
 export * from './shared/time.ts';
 export * from './shared/etag.ts';
 export * from './shared/list-query.ts';
+export * from './shared/listed-fields.ts';
 export * from './shared/schema.ts';
 export * from './shared/validation.ts';
 export * from './shared/sync-batch.ts';

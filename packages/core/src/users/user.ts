@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { roleSchema, roles } from '../auth/scopes.ts';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { emailField, nameField, publicIdField, userRefSchema } from '../shared/schema.ts';
 
 /** A user as the API returns it. */
 export const userSchema = z.object({
   public_id: z.string(),
-  email: z.string(),
-  name: z.string(),
-  role: roleSchema,
-  employee_id: z.string().nullable(),
-  is_active: z.boolean(),
-  manager: userRefSchema.nullable(),
-  date_joined: z.string(),
+  email: listed(z.string(), { filter: true, sort: true, search: true }),
+  name: listed(z.string(), { sort: true, search: true }),
+  role: listed(roleSchema, { filter: true, sort: true }),
+  employee_id: listed(z.string().nullable(), { filter: true, sort: true }),
+  is_active: listed(z.boolean(), { filter: true }),
+  manager: listed(userRefSchema.nullable(), { filter: true }),
+  date_joined: listed(z.string(), { range: 'datetime', sort: true }),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -56,19 +56,7 @@ export const updateUserInput = z.strictObject({
 });
 export type UpdateUserInput = z.input<typeof updateUserInput>;
 
-export const userListSpec = {
-  filters: {
-    email: { kind: 'string' },
-    employee_id: { kind: 'string' },
-    is_active: { kind: 'boolean' },
-    role: { kind: 'enum', values: roles },
-    manager: { kind: 'uuid' },
-    group: { kind: 'uuid' },
-  },
-  ranges: { date_joined: 'datetime' },
-  search: true,
-  ordering: ['name', 'email', 'role', 'employee_id', 'date_joined'],
-  defaultOrdering: ['date_joined'],
-} as const satisfies ListSpec;
+/** `group` is membership, kept in the group's own tables rather than a field of the user. */
+export const userListSpec = listSpecOf(userSchema, { filters: { group: { kind: 'uuid' } }, defaultOrdering: ['date_joined'] });
 
 export const userRef = (user: User) => ({ public_id: user.public_id, name: user.name, email: user.email });

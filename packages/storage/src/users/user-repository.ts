@@ -5,39 +5,38 @@ import {
   type ListQuery,
   type NewUserRow,
   type Page,
-  type Role,
+  type User,
   type UserChanges,
   type UserRecord,
   type UserStore,
+  userListSpec,
+  userSchema,
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
-import { applyFilters, fetchPage, fromBool, ignoringCase, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
-import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
-import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
+import { applyFilters, fetchPage, fromBool, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { narrowList } from '../reports/rql-list.ts';
+import { defineResource } from '../shared/resource-definition.ts';
 
-interface UserRow {
-  id: number;
-  public_id: string;
-  email: string;
-  name: string;
-  role: string;
-  employee_id: string | null;
-  is_active: number;
-  manager_id: number | null;
-  date_joined: string;
-  manager_public_id: string | null;
-  manager_name: string | null;
-  manager_email: string | null;
-}
-
-export const userListDefinition: ListDefinition = {
+/** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
+export const userResource = defineResource<User>(userSchema, userListSpec, {
+  table: 'users',
+  alias: 'u',
+  internal: { id: 'u.id', managerId: 'u.manager_id' },
+  fields: {
+    email: { folded: 'u.email_lower', sort: 'u.email_lower' },
+    name: { sort: ignoringCase('u.name') },
+  },
+  references: {
+    manager: {
+      alias: 'm',
+      key: 'u.manager_id',
+      table: 'users',
+      join: (query) => query.leftJoin('users as m', 'm.id', 'u.manager_id'),
+      folded: { email: 'm.email_lower' },
+    },
+  },
   filters: {
-    email: (eb, value) => eb('u.email_lower', '=', foldCase(String(value))),
-    employee_id: (eb, value) => eb('u.employee_id', '=', value),
-    is_active: (eb, value) => eb('u.is_active', '=', fromBool(value === true)),
-    role: (eb, value) => eb('u.role', '=', value),
-    manager: (eb, value) => eb('u.manager_id', '=', eb.selectFrom('users as mf').select('mf.id').where('mf.public_id', '=', value)),
     group: (eb, value) =>
       eb(
         'u.id',
@@ -51,75 +50,21 @@ export const userListDefinition: ListDefinition = {
           .where('g.deleted_at', 'is', null),
       ),
   },
-  ranges: { date_joined: 'u.date_joined' },
-  search: ['u.name', 'u.email'],
-  ordering: {
-    name: ignoringCase('u.name'),
-    email: 'u.email_lower',
-    role: 'u.role',
-    employee_id: 'u.employee_id',
-    date_joined: 'u.date_joined',
-  },
   tiebreak: 'u.id',
-};
+});
 
-/** The users report catalogue (core: reportResourceDefinitions.users) over the list query's aliases. */
-export const userRqlFields: RqlSqlFields = {
-  public_id: rqlColumn('u.public_id'),
-  email: rqlColumn('u.email', 'u.email_lower'),
-  name: rqlColumn('u.name'),
-  role: rqlColumn('u.role'),
-  employee_id: rqlColumn('u.employee_id'),
-  is_active: rqlColumn('u.is_active'),
-  'manager.public_id': rqlColumn('m.public_id'),
-  'manager.name': rqlColumn('m.name'),
-  'manager.email': rqlColumn('m.email', 'm.email_lower'),
-  date_joined: rqlColumn('u.date_joined'),
-};
+type UserRow = Record<string, unknown>;
 
 export function toUserRecord(row: UserRow): UserRecord {
-  return {
-    id: row.id,
-    managerId: row.manager_id,
-    view: {
-      public_id: row.public_id,
-      email: row.email,
-      name: row.name,
-      role: row.role as Role,
-      employee_id: row.employee_id,
-      is_active: toBool(row.is_active),
-      manager:
-        row.manager_public_id === null ? null : { public_id: row.manager_public_id, name: row.manager_name!, email: row.manager_email! },
-      date_joined: row.date_joined,
-    },
-  };
+  const { internal, view } = userResource.toRecord(row);
+  return { id: internal.id!, managerId: internal.managerId ?? null, view };
 }
 
-/** The columns of every user read: the user joined to its manager (`m`). */
-const userColumns = [
-  'u.id',
-  'u.public_id',
-  'u.email',
-  'u.name',
-  'u.role',
-  'u.employee_id',
-  'u.is_active',
-  'u.manager_id',
-  'u.date_joined',
-  'm.public_id as manager_public_id',
-  'm.name as manager_name',
-  'm.email as manager_email',
-] as const;
-
-export function selectUsers(db: Kysely<Database>) {
-  return db.selectFrom('users as u').leftJoin('users as m', 'm.id', 'u.manager_id').select(userColumns);
-}
+export const selectUsers = (db: Kysely<Database>) => userResource.read(db);
 
 // the per-request lookups, compiled once (see prepared-query.ts)
 const userByPublicId = preparedQuery<UserRow>(1, (db, publicId) => selectUsers(db).where('u.public_id', '=', publicId!));
 const userById = preparedQuery<UserRow>(1, (db, id) => selectUsers(db).where('u.id', '=', id as unknown as number));
-
-const userJoins: ListJoins = { m: (query) => query.leftJoin('users as m', 'm.id', 'u.manager_id') };
 
 /** A page of users; `within` narrows the set first (e.g. to a group's members), `narrowing` is a saved report's. */
 export async function listUsers(
@@ -130,10 +75,10 @@ export async function listUsers(
 ): Promise<Page<UserRecord>> {
   let filtered = db.selectFrom('users as u');
   if (within) filtered = filtered.where(within);
-  filtered = applyFilters(filtered, query, userListDefinition);
-  const narrowed = narrowList(filtered, query, userListDefinition, userRqlFields, userJoins, narrowing);
+  filtered = applyFilters(filtered, query, userResource.list());
+  const narrowed = narrowList(filtered, query, userResource.list(), userResource.rql(), userResource.joins, narrowing);
   const { rows, total } = await fetchPage<UserRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-    narrowed.joinRest(q).select(userColumns),
+    userResource.select(narrowed.joinRest(q)),
   );
   return { total, items: rows.map(toUserRecord) };
 }
@@ -162,18 +107,7 @@ export class UserRepository implements UserStore {
   }
 
   async update(id: number, changes: UserChanges): Promise<void> {
-    await this.db
-      .updateTable('users')
-      .set({
-        ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.role !== undefined ? { role: changes.role } : {}),
-        ...(changes.employeeId !== undefined ? { employee_id: changes.employeeId } : {}),
-        ...(changes.managerId !== undefined ? { manager_id: changes.managerId } : {}),
-        ...(changes.isActive !== undefined ? { is_active: fromBool(changes.isActive) } : {}),
-        modified: changes.modified,
-      })
-      .where('id', '=', id)
-      .execute();
+    await this.db.updateTable('users').set(userResource.changes(changes)).where('id', '=', id).execute();
   }
 
   async findById(id: number): Promise<UserRecord | undefined> {

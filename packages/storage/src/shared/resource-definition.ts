@@ -1,0 +1,262 @@
+/**
+ * The storage side of a resource, derived from the one declaration of its fields: core's zod
+ * schema of what the API returns, with list traits (packages/core/src/shared/listed-fields.ts).
+ *
+ * By convention a field `f` of the schema is the column `<alias>.f` of the resource's table, read
+ * back as the schema's type says (a boolean from SQLite's 0/1); a reference (an object with
+ * `public_id`, such as `manager`) is a join whose columns are named after the object's fields. So a
+ * new plain field needs nothing here: the select list, the row → view mapping, the list filters,
+ * bounds, sort keys and search, and the report fields all follow from the schema. What does not
+ * follow the convention is stated once, as an override of that field.
+ */
+import { sql, type AliasedExpression, type Expression, type Kysely } from 'kysely';
+import { describeFields, foldCase, type DescribedField, type ListSpec } from '@lectern/core';
+import { rqlColumn, type ListJoins } from '../reports/rql-list.ts';
+import type { Database } from '../schema.ts';
+import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
+import { fromBool, toBool, type AnyEb, type AnyQuery, type FilterSql, type ListDefinition } from './list-builder.ts';
+
+/** What a field's SQL may depend on besides the row: the day, for rules such as overdue. */
+export interface ReadContext {
+  /** YYYY-MM-DD; resources whose SQL does not depend on the day are read without it */
+  today: string;
+}
+
+type ComputedSql = (context: ReadContext) => Expression<unknown>;
+
+export interface FieldOverride {
+  /** where the field is read, when not `<alias>.<field>`: another column, or SQL computed per row */
+  column?: string | ComputedSql;
+  /** a column kept equal to foldCase(column): equality filters and `ilike` compare it, with its index */
+  folded?: string;
+  /** the sort key, when not the column itself (names sort ignoring case) */
+  sort?: string | ((eb: AnyEb) => Expression<unknown>);
+  /**
+   * the field is not read with the row: the view gets it elsewhere (core computes it, or the
+   * repository loads a list field such as `tags` in a second query)
+   */
+  unselected?: true;
+  /** the report field, when not the column (a list field is an EXISTS over its rows: rqlList) */
+  rql?: RqlSqlField;
+}
+
+export interface ReferenceOverride {
+  /** the alias of the referenced table in the resource's queries */
+  alias: string;
+  /** the foreign key column on the resource's table */
+  key: string;
+  /** the referenced table, looked up by `public_id` for the `?<field>=<public_id>` filter */
+  table: string;
+  /** the join, on the list query (reports) and every read */
+  join: (query: AnyQuery) => AnyQuery;
+  /** folded columns of the referenced table, by sub-field (`email` → `m.email_lower`) */
+  folded?: Readonly<Record<string, string>>;
+}
+
+export interface ResourceOptions {
+  /** the table and the alias every query of the resource gives it, as `users as u` */
+  table: string;
+  alias: string;
+  /** record keys the areas join on, which the view does not show: `{ id: 'u.id', managerId: 'u.manager_id' }` */
+  internal: Readonly<Record<string, string>>;
+  fields?: Readonly<Record<string, FieldOverride>>;
+  references?: Readonly<Record<string, ReferenceOverride>>;
+  /** SQL of the list's filters that are not fields (core's ListSpec adds them by name) */
+  filters?: Readonly<Record<string, FilterSql>>;
+  /** SQL of the list's bounds and sort keys that are not fields */
+  ranges?: Readonly<Record<string, string>>;
+  ordering?: ListDefinition['ordering'];
+  /** a unique column that makes every order total */
+  tiebreak: string;
+}
+
+export interface ResourceDefinition<View> {
+  /** `FROM` of every read: the table under its alias */
+  from: string;
+  /** the select list of a record (joins of `joins` included): one entry per column or computed field */
+  columns: (context?: ReadContext) => readonly (string | AliasedExpression<unknown, string>)[];
+  /** every read's joins, by alias */
+  joins: ListJoins;
+  /** `query` (over the resource's table and joins) selecting the record's columns */
+  select: (query: AnyQuery, context?: ReadContext) => AnyQuery;
+  /** the table with every join, selecting the record's columns: the start of every read by key */
+  read: (db: Kysely<Database>, context?: ReadContext) => AnyQuery;
+  /** a row selected with `columns` → the record's internal keys and its view */
+  toRecord: (row: Record<string, unknown>) => { internal: Record<string, number | null>; view: View };
+  /**
+   * core's changes of a record (camelCase keys, `undefined` for what stays) as the columns of the
+   * resource's table they set: `employeeId` → `employee_id`, booleans as the database stores them.
+   * The one way every repository writes an update.
+   */
+  changes: (changes: object) => Record<string, unknown>;
+  /** the list filters, bounds, sort keys and search */
+  list: (context?: ReadContext) => ListDefinition;
+  /** the report fields, by their dotted names */
+  rql: (context?: ReadContext) => RqlSqlFields;
+}
+
+/** A row alias for a reference's sub-field: `manager.email` is selected as `manager__email`. */
+const subAlias = (field: string, sub: string) => `${field}__${sub}`;
+
+const readValue = (field: DescribedField, value: unknown): unknown =>
+  value === null || value === undefined ? null : field.kind === 'boolean' ? toBool(value as number) : value;
+
+/** The storage side of the resource whose API schema is `shape` and whose list parameters are `spec`. */
+export function defineResource<View>(
+  shape: Parameters<typeof describeFields>[0],
+  spec: ListSpec,
+  options: ResourceOptions,
+): ResourceDefinition<View> {
+  const { alias } = options;
+  const fields = describeFields(shape);
+  const override = (name: string): FieldOverride => options.fields?.[name] ?? {};
+  const reference = (field: DescribedField): ReferenceOverride | undefined => {
+    if (field.kind !== 'reference') return undefined;
+    const ref = options.references?.[field.name];
+    if (!ref) throw new Error(`the reference field '${field.name}' needs its join`);
+    return ref;
+  };
+
+  const columnOf = (name: string, context: ReadContext): Expression<unknown> => {
+    const column = override(name).column ?? `${alias}.${name}`;
+    return typeof column === 'string' ? sql.ref(column) : column(context);
+  };
+  const columnNameOf = (name: string): string | undefined => {
+    const column = override(name).column ?? `${alias}.${name}`;
+    return typeof column === 'string' ? column : undefined;
+  };
+
+  const columns = (context: ReadContext) => {
+    const list: (string | AliasedExpression<unknown, string>)[] = Object.entries(options.internal).map(
+      ([key, column]) => `${column} as ${key}`,
+    );
+    for (const field of fields) {
+      const ref = reference(field);
+      if (ref) {
+        for (const sub of field.fields!) list.push(`${ref.alias}.${sub.name} as ${subAlias(field.name, sub.name)}`);
+      } else if (!override(field.name).unselected && field.kind !== 'list') {
+        list.push(sql`${columnOf(field.name, context)}`.as(field.name));
+      }
+    }
+    return list;
+  };
+
+  const toRecord = (row: Record<string, unknown>) => {
+    const internal: Record<string, number | null> = {};
+    for (const key of Object.keys(options.internal)) internal[key] = row[key] as number | null;
+    const view: Record<string, unknown> = {};
+    for (const field of fields) {
+      if (override(field.name).unselected || field.kind === 'list') continue;
+      if (reference(field)) {
+        const absent = row[subAlias(field.name, 'public_id')] === null;
+        view[field.name] = absent
+          ? null
+          : Object.fromEntries(field.fields!.map((sub) => [sub.name, readValue(sub, row[subAlias(field.name, sub.name)])]));
+      } else {
+        view[field.name] = readValue(field, row[field.name]);
+      }
+    }
+    return { internal, view: view as View };
+  };
+
+  const joins: ListJoins = Object.fromEntries(Object.values(options.references ?? {}).map((ref) => [ref.alias, ref.join]));
+
+  const list = (context: ReadContext): ListDefinition => {
+    const filters: Record<string, FilterSql> = {};
+    const ranges: Record<string, string> = { ...options.ranges };
+    const ordering: ListDefinition['ordering'] = {};
+    const search: string[] = [];
+    for (const field of fields) {
+      const traits = field.traits;
+      if (!traits) continue;
+      const ref = reference(field);
+      const { folded, sort } = override(field.name);
+      if (traits.filter && ref) {
+        const lookup = `${ref.alias}_by_public_id`;
+        filters[field.name] = (eb, value) =>
+          Array.isArray(value)
+            ? eb(ref.key, 'in', eb.selectFrom(`${ref.table} as ${lookup}`).select(`${lookup}.id`).where(`${lookup}.public_id`, 'in', value))
+            : eb(ref.key, '=', eb.selectFrom(`${ref.table} as ${lookup}`).select(`${lookup}.id`).where(`${lookup}.public_id`, '=', value));
+      } else if (traits.filter) {
+        const column = columnOf(field.name, context);
+        const boolean = field.kind === 'boolean';
+        filters[field.name] = (eb, value) => {
+          if (Array.isArray(value)) return eb(column, 'in', value);
+          if (boolean) return eb(column, '=', fromBool(value === true));
+          if (folded) return eb(sql.ref(folded), '=', foldCase(String(value)));
+          return eb(column, '=', value);
+        };
+      }
+      const name = columnNameOf(field.name);
+      if (traits.range && name) ranges[field.name] = name;
+      if (traits.sort) ordering[field.name] = sort ?? name ?? (() => columnOf(field.name, context));
+      if (traits.search && name) search.push(name);
+    }
+    for (const [name, filter] of Object.entries(options.filters ?? {})) filters[name] = filter;
+    Object.assign(ordering, options.ordering);
+    assertCovers(spec, filters, ranges, ordering);
+    return { filters, ranges, ...(search.length > 0 ? { search } : {}), ordering, tiebreak: options.tiebreak };
+  };
+
+  const rql = (context: ReadContext): RqlSqlFields => {
+    const result: Record<string, RqlSqlField> = {};
+    for (const field of fields) {
+      const ref = reference(field);
+      if (ref) {
+        for (const sub of field.fields!) {
+          result[`${field.name}.${sub.name}`] = rqlColumn(`${ref.alias}.${sub.name}`, ref.folded?.[sub.name]);
+        }
+        continue;
+      }
+      const { folded, rql: custom } = override(field.name);
+      if (custom) {
+        result[field.name] = custom;
+        continue;
+      }
+      if (field.kind === 'list') continue;
+      const name = columnNameOf(field.name);
+      result[field.name] = name ? rqlColumn(name, folded) : { kind: 'scalar', column: columnOf(field.name, context) };
+    }
+    return result;
+  };
+
+  const booleanColumns = new Set(fields.filter((field) => field.kind === 'boolean').map((field) => field.name));
+  const changes = (changed: object) => {
+    const set: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(changed)) {
+      if (value === undefined) continue;
+      const column = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      set[column] = booleanColumns.has(column) && typeof value === 'boolean' ? fromBool(value) : value;
+    }
+    return set;
+  };
+
+  const selected = perDay(columns);
+  const from = `${options.table} as ${alias}`;
+  const select = (query: AnyQuery, context?: ReadContext) => query.select(selected(context) as never) as AnyQuery;
+  const read = (db: Kysely<Database>, context?: ReadContext) =>
+    select(
+      Object.values(joins).reduce((query, join) => join(query), db.selectFrom(from as never) as AnyQuery),
+      context,
+    );
+  return { from, columns: selected, joins, select, read, toRecord, changes, list: perDay(list), rql: perDay(rql) };
+}
+
+/** Derives once per day rather than once per request: only the day changes what is derived. */
+function perDay<T>(derive: (context: ReadContext) => T): (context?: ReadContext) => T {
+  let last: { today: string; value: T } | undefined;
+  return (context = { today: '' }) => {
+    if (last?.today !== context.today) last = { today: context.today, value: derive(context) };
+    return last.value;
+  };
+}
+
+/** A list parameter core accepts but storage cannot answer is a bug to find at start, not at the first request. */
+function assertCovers(spec: ListSpec, filters: object, ranges: object, ordering: object): void {
+  const missing = [
+    ...Object.keys(spec.filters).filter((name) => !(name in filters)),
+    ...Object.keys(spec.ranges ?? {}).filter((name) => !(name in ranges)),
+    ...spec.ordering.filter((name) => !(name in ordering)),
+  ];
+  if (missing.length > 0) throw new Error(`storage has no SQL for the list parameters ${missing.join(', ')}`);
+}
