@@ -1,17 +1,17 @@
 import { z } from 'zod';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField, publicIdField, userRefSchema } from '../shared/schema.ts';
 
 export const NATIVE_SOURCE = 'native';
 
 export const groupSchema = z.object({
   public_id: z.string(),
-  name: z.string(),
-  source: z.string().nullable(),
-  member_count: z.number().int(),
+  name: listed(z.string(), { filter: true, sort: true, search: true }),
+  source: listed(z.string().nullable(), { filter: true, sort: true, search: true }),
+  member_count: listed(z.number().int(), { sort: true }),
   owners: z.array(userRefSchema),
-  created: z.string(),
-  modified: z.string(),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  modified: listed(z.string(), { range: 'datetime', sort: true }),
 });
 export type Group = z.infer<typeof groupSchema>;
 
@@ -46,13 +46,4 @@ export const replaceMembershipInput = z.strictObject({
   confirm_large_removal: z.boolean().default(false),
 });
 
-export const groupListSpec = {
-  filters: {
-    name: { kind: 'string' },
-    source: { kind: 'string' },
-  },
-  ranges: { created: 'datetime', modified: 'datetime' },
-  search: true,
-  ordering: ['name', 'source', 'member_count', 'created', 'modified'],
-  defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+export const groupListSpec = listSpecOf(groupSchema, { defaultOrdering: ['created'] });

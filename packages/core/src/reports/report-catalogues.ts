@@ -14,6 +14,7 @@ import { eventListSpec, eventViewSchema } from '../events/event.ts';
 import { contentListSpec, contentSummarySchema } from '../content/content-item.ts';
 import { groupListSpec, groupSchema } from '../groups/group.ts';
 import type { ListSpec } from '../shared/list-query.ts';
+import { searchableFields, unwrapField } from '../shared/listed-fields.ts';
 import { userListSpec, userSchema } from '../users/user.ts';
 import type { RqlCatalogue, RqlField, RqlFieldType } from './rql/rql-fields.ts';
 import type { ReportResource } from './saved-report.ts';
@@ -32,15 +33,7 @@ function textTypeOf(name: string): TextType {
   return 'string';
 }
 
-function unwrap(schema: z.ZodType): { inner: z.ZodType; nullable: boolean } {
-  let inner = schema;
-  let nullable = false;
-  while (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) {
-    nullable = true;
-    inner = inner.unwrap() as z.ZodType;
-  }
-  return { inner, nullable };
-}
+const unwrap = unwrapField;
 
 function scalar(schema: z.ZodType, nullable: boolean, textType: TextType): RqlField | undefined {
   const base = nullable ? { nullable: true } : {};
@@ -102,11 +95,11 @@ export interface ReportResourceDefinition {
 /** Every resource reports can run over in this build (the others of `reportResources` arrive with their areas). */
 export const reportResourceDefinitions: Partial<Record<ReportResource, ReportResourceDefinition>> = {
   users: {
-    catalogue: catalogueOf(userSchema, { searchable: ['name', 'email'], textTypes: { date_joined: 'datetime' } }),
+    catalogue: catalogueOf(userSchema, { searchable: searchableFields(userSchema), textTypes: { date_joined: 'datetime' } }),
     listSpec: userListSpec,
   },
   groups: {
-    catalogue: catalogueOf(groupSchema, { searchable: ['name', 'source'] }),
+    catalogue: catalogueOf(groupSchema, { searchable: searchableFields(groupSchema) }),
     listSpec: groupListSpec,
   },
   content_items: {

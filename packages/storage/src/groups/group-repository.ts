@@ -1,30 +1,23 @@
 import { expressionBuilder, type Kysely } from 'kysely';
-import type {
-  GroupRecord,
-  GroupRelation,
-  GroupStore,
-  ListNarrowing,
-  ListQuery,
-  NewGroupRow,
-  Page,
-  UserRecord,
-  UserRef,
+import {
+  groupListSpec,
+  groupSchema,
+  type Group,
+  type GroupRecord,
+  type GroupRelation,
+  type GroupStore,
+  type ListNarrowing,
+  type ListQuery,
+  type NewGroupRow,
+  type Page,
+  type UserRecord,
+  type UserRef,
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
-import { applyFilters, containsIgnoringCase, fetchPage, ignoringCase, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
-import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
-import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
+import { applyFilters, containsIgnoringCase, fetchPage, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { defineResource } from '../shared/resource-definition.ts';
+import { narrowList, rqlList } from '../reports/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
-
-interface GroupRow {
-  id: number;
-  public_id: string;
-  name: string;
-  source: string | null;
-  created: string;
-  modified: string;
-  member_count: number;
-}
 
 const memberCount = (eb: AnyEb) =>
   eb
@@ -32,23 +25,6 @@ const memberCount = (eb: AnyEb) =>
     .select((inner) => inner.fn.countAll<number>().as('n'))
     .whereRef('gc.group_id', '=', 'g.id')
     .where('gc.relation', '=', 'member');
-
-const groupListDefinition: ListDefinition = {
-  filters: {
-    name: (_eb, value) => containsIgnoringCase('g.name', String(value)),
-    source: (eb, value) => eb('g.source', '=', value),
-  },
-  ranges: { created: 'g.created', modified: 'g.modified' },
-  search: ['g.name', 'g.source'],
-  ordering: {
-    name: ignoringCase('g.name'),
-    source: 'g.source',
-    member_count: (eb) => memberCount(eb),
-    created: 'g.created',
-    modified: 'g.modified',
-  },
-  tiebreak: 'g.id',
-};
 
 const reportEb = expressionBuilder<Database, 'groups'>() as unknown as AnyEb;
 const owner = (element: string) =>
@@ -62,20 +38,20 @@ const owner = (element: string) =>
     element,
   );
 
-/** The groups report catalogue (core: reportResourceDefinitions.groups) over the list query's aliases. */
-export const groupRqlFields: RqlSqlFields = {
-  public_id: rqlColumn('g.public_id'),
-  name: rqlColumn('g.name'),
-  source: rqlColumn('g.source'),
-  member_count: { kind: 'scalar', column: memberCount(reportEb) },
-  'owners.public_id': owner('ru.public_id'),
-  'owners.name': owner('ru.name'),
-  'owners.email': owner('ru.email'),
-  created: rqlColumn('g.created'),
-  modified: rqlColumn('g.modified'),
-};
+/** Groups, from core's groupSchema: the member count is counted, owners are loaded per page. */
+export const groupResource = defineResource<Group>(groupSchema, groupListSpec, {
+  table: 'groups',
+  alias: 'g',
+  internal: { id: 'g.id' },
+  fields: {
+    name: { filter: (_eb, value) => containsIgnoringCase('g.name', String(value)), sort: ignoringCase('g.name') },
+    member_count: { column: () => memberCount(reportEb) },
+  },
+  rql: { 'owners.public_id': owner('ru.public_id'), 'owners.name': owner('ru.name'), 'owners.email': owner('ru.email') },
+  tiebreak: 'g.id',
+});
 
-const groupColumns = ['g.id', 'g.public_id', 'g.name', 'g.source', 'g.created', 'g.modified'] as const;
+type GroupRow = Record<string, unknown> & { id: number };
 
 export class GroupRepository implements GroupStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -90,7 +66,7 @@ export class GroupRepository implements GroupStore {
   }
 
   async update(id: number, changes: { name?: string; modified: string }): Promise<void> {
-    await this.db.updateTable('groups').set(changes).where('id', '=', id).execute();
+    await this.db.updateTable('groups').set(groupResource.changes(changes)).where('id', '=', id).execute();
   }
 
   async softDelete(id: number, at: string): Promise<void> {
@@ -106,10 +82,10 @@ export class GroupRepository implements GroupStore {
   }
 
   async list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<GroupRecord>> {
-    const filtered = applyFilters(this.db.selectFrom('groups as g').where('g.deleted_at', 'is', null), query, groupListDefinition);
-    const narrowed = narrowList(filtered, query, groupListDefinition, groupRqlFields, {}, narrowing);
+    const filtered = applyFilters(this.db.selectFrom('groups as g').where('g.deleted_at', 'is', null), query, groupResource.list());
+    const narrowed = narrowList(filtered, query, groupResource.list(), groupResource.rql(), groupResource.joins, narrowing);
     const { rows, total } = await fetchPage<GroupRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-      q.select(groupColumns).select((eb) => memberCount(eb).as('member_count')),
+      groupResource.select(q),
     );
     return { total, items: await this.withOwners(rows) };
   }
@@ -180,13 +156,7 @@ export class GroupRepository implements GroupStore {
   }
 
   private async findOne(where: (eb: AnyEb) => ReturnType<AnyEb>): Promise<GroupRecord | undefined> {
-    const row = await this.db
-      .selectFrom('groups as g')
-      .select(groupColumns)
-      .select((eb) => memberCount(eb).as('member_count'))
-      .where('g.deleted_at', 'is', null)
-      .where(where)
-      .executeTakeFirst();
+    const row = await groupResource.read(this.db).where('g.deleted_at', 'is', null).where(where).executeTakeFirst();
     if (!row) return undefined;
     return (await this.withOwners([row as GroupRow]))[0];
   }
@@ -213,17 +183,9 @@ export class GroupRepository implements GroupStore {
         owners.set(owner.group_id, list);
       }
     }
-    return rows.map((row) => ({
-      id: row.id,
-      view: {
-        public_id: row.public_id,
-        name: row.name,
-        source: row.source,
-        member_count: Number(row.member_count),
-        owners: owners.get(row.id) ?? [],
-        created: row.created,
-        modified: row.modified,
-      },
-    }));
+    return rows.map((row) => {
+      const { view } = groupResource.toRecord(row);
+      return { id: row.id, view: { ...view, owners: owners.get(row.id) ?? [] } };
+    });
   }
 }

@@ -29,6 +29,8 @@ export interface FieldOverride {
   column?: string | ComputedSql;
   /** a column kept equal to foldCase(column): equality filters and `ilike` compare it, with its index */
   folded?: string;
+  /** the `?<field>=` filter, when not equality (a name filter matches part of the name) */
+  filter?: FilterSql;
   /** the sort key, when not the column itself (names sort ignoring case) */
   sort?: string | ((eb: AnyEb) => Expression<unknown>);
   /**
@@ -61,6 +63,8 @@ export interface ResourceOptions {
   internal: Readonly<Record<string, string>>;
   fields?: Readonly<Record<string, FieldOverride>>;
   references?: Readonly<Record<string, ReferenceOverride>>;
+  /** report fields that are not columns: the parts of a list field (`owners.email`), as rqlList */
+  rql?: Readonly<Record<string, RqlSqlField>>;
   /** SQL of the list's filters that are not fields (core's ListSpec adds them by name) */
   filters?: Readonly<Record<string, FilterSql>>;
   /** SQL of the list's bounds and sort keys that are not fields */
@@ -98,8 +102,13 @@ export interface ResourceDefinition<View> {
 /** A row alias for a reference's sub-field: `manager.email` is selected as `manager__email`. */
 const subAlias = (field: string, sub: string) => `${field}__${sub}`;
 
-const readValue = (field: DescribedField, value: unknown): unknown =>
-  value === null || value === undefined ? null : field.kind === 'boolean' ? toBool(value as number) : value;
+/** A column's value as the view's type: SQLite's 0/1 as a boolean; a count a driver returns as text as a number. */
+function readValue(field: DescribedField, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (field.kind === 'boolean') return toBool(value as number);
+  if (field.kind === 'number') return Number(value);
+  return value;
+}
 
 /** The storage side of the resource whose API schema is `shape` and whose list parameters are `spec`. */
 export function defineResource<View>(
@@ -170,8 +179,10 @@ export function defineResource<View>(
       const traits = field.traits;
       if (!traits) continue;
       const ref = reference(field);
-      const { folded, sort } = override(field.name);
-      if (traits.filter && ref) {
+      const { folded, sort, filter } = override(field.name);
+      if (traits.filter && filter) {
+        filters[field.name] = filter;
+      } else if (traits.filter && ref) {
         const lookup = `${ref.alias}_by_public_id`;
         filters[field.name] = (eb, value) =>
           Array.isArray(value)
@@ -217,7 +228,7 @@ export function defineResource<View>(
       const name = columnNameOf(field.name);
       result[field.name] = name ? rqlColumn(name, folded) : { kind: 'scalar', column: columnOf(field.name, context) };
     }
-    return result;
+    return { ...result, ...options.rql };
   };
 
   const booleanColumns = new Set(fields.filter((field) => field.kind === 'boolean').map((field) => field.name));
