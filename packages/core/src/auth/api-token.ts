@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { datetimeField, nameField, userRefSchema } from '../shared/schema.ts';
 import { scopeSchema } from './scopes.ts';
 
 /** An API token as listed; the secret itself is never stored or shown again. */
 export const apiTokenSchema = z.object({
   public_id: z.string(),
-  name: z.string(),
+  name: listed(z.string(), { sort: true }),
   token_prefix: z.string(),
   scopes: z.array(scopeSchema),
-  expires_at: z.string().nullable(),
-  created: z.string(),
-  last_used_at: z.string().nullable(),
-  user: userRefSchema,
+  expires_at: listed(z.string().nullable(), { sort: true }),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  last_used_at: listed(z.string().nullable(), { sort: true }),
+  user: listed(userRefSchema, { filter: true }),
 });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 
@@ -33,9 +33,4 @@ export const createTokenInput = z.strictObject({
 });
 export type CreateTokenInput = z.input<typeof createTokenInput>;
 
-export const tokenListSpec = {
-  filters: { user: { kind: 'uuid' } },
-  ranges: { created: 'datetime' },
-  ordering: ['name', 'created', 'expires_at', 'last_used_at'],
-  defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+export const tokenListSpec = listSpecOf(apiTokenSchema, { defaultOrdering: ['created'] });

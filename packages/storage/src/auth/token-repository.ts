@@ -1,63 +1,37 @@
 import type { Kysely } from 'kysely';
-import type { ApiTokenRecord, ListQuery, NewTokenRow, Page, Role, Scope, TokenCredentials, TokenStore } from '@lectern/core';
+import {
+  apiTokenSchema,
+  tokenListSpec,
+  type ApiToken,
+  type ApiTokenRecord,
+  type ListQuery,
+  type NewTokenRow,
+  type Page,
+  type Role,
+  type Scope,
+  type TokenCredentials,
+  type TokenStore,
+} from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
-import { applyFilters, fetchPage, toBool, type ListDefinition } from '../shared/list-builder.ts';
+import { applyFilters, fetchPage, toBool } from '../shared/list-builder.ts';
+import { defineResource } from '../shared/resource-definition.ts';
 
-interface TokenRow {
-  id: number;
-  user_id: number;
-  public_id: string;
-  name: string;
-  token_prefix: string;
-  scopes: string;
-  expires_at: string | null;
-  created: string;
-  last_used_at: string | null;
-  user_public_id: string;
-  user_name: string;
-  user_email: string;
-}
-
-const tokenListDefinition: ListDefinition = {
-  filters: {
-    user: (eb, value) => eb('u.public_id', '=', value),
+/** Tokens, from core's apiTokenSchema: the owner is the user `u`; scopes are kept as JSON. */
+const tokenResource = defineResource<ApiToken>(apiTokenSchema, tokenListSpec, {
+  table: 'api_tokens',
+  alias: 't',
+  internal: { id: 't.id', userId: 't.user_id' },
+  fields: { scopes: { json: true } },
+  references: {
+    user: { alias: 'u', key: 't.user_id', table: 'users', join: (query) => query.innerJoin('users as u', 'u.id', 't.user_id') },
   },
-  ranges: { created: 't.created' },
-  ordering: { name: 't.name', created: 't.created', expires_at: 't.expires_at', last_used_at: 't.last_used_at' },
   tiebreak: 't.id',
-};
+});
 
-const tokenColumns = [
-  't.id',
-  't.user_id',
-  't.public_id',
-  't.name',
-  't.token_prefix',
-  't.scopes',
-  't.expires_at',
-  't.created',
-  't.last_used_at',
-  'u.public_id as user_public_id',
-  'u.name as user_name',
-  'u.email as user_email',
-] as const;
-
-function toTokenRecord(row: TokenRow): ApiTokenRecord {
-  return {
-    id: row.id,
-    userId: row.user_id,
-    view: {
-      public_id: row.public_id,
-      name: row.name,
-      token_prefix: row.token_prefix,
-      scopes: JSON.parse(row.scopes) as Scope[],
-      expires_at: row.expires_at,
-      created: row.created,
-      last_used_at: row.last_used_at,
-      user: { public_id: row.user_public_id, name: row.user_name, email: row.user_email },
-    },
-  };
+function toTokenRecord(row: Record<string, unknown>): ApiTokenRecord {
+  const { internal, view } = tokenResource.toRecord(row);
+  return { id: internal.id!, userId: internal.userId!, view };
 }
 
 interface CredentialsRow {
@@ -95,7 +69,7 @@ export class TokenRepository implements TokenStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   private activeTokens() {
-    return this.db.selectFrom('api_tokens as t').innerJoin('users as u', 'u.id', 't.user_id').where('t.revoked_at', 'is', null);
+    return tokenResource.read(this.db).where('t.revoked_at', 'is', null);
   }
 
   async insert(row: NewTokenRow): Promise<ApiTokenRecord> {
@@ -116,12 +90,12 @@ export class TokenRepository implements TokenStore {
   }
 
   async findByPublicId(publicId: string): Promise<ApiTokenRecord | undefined> {
-    const row = await this.activeTokens().select(tokenColumns).where('t.public_id', '=', publicId).executeTakeFirst();
+    const row = await this.activeTokens().where('t.public_id', '=', publicId).executeTakeFirst();
     return row ? toTokenRecord(row) : undefined;
   }
 
   async findById(id: number): Promise<ApiTokenRecord | undefined> {
-    const row = await this.activeTokens().select(tokenColumns).where('t.id', '=', id).executeTakeFirst();
+    const row = await this.activeTokens().where('t.id', '=', id).executeTakeFirst();
     return row ? toTokenRecord(row) : undefined;
   }
 
@@ -136,10 +110,12 @@ export class TokenRepository implements TokenStore {
   }
 
   async list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>> {
-    let filtered = this.activeTokens();
+    let filtered = this.db.selectFrom('api_tokens as t').where('t.revoked_at', 'is', null);
     if (ownerId !== null) filtered = filtered.where('t.user_id', '=', ownerId);
-    filtered = applyFilters(filtered, query, tokenListDefinition);
-    const { rows, total } = await fetchPage<TokenRow>(filtered, query, tokenListDefinition, (q) => q.select(tokenColumns));
+    filtered = applyFilters(filtered, query, tokenResource.list());
+    const { rows, total } = await fetchPage<Record<string, unknown>>(filtered, query, tokenResource.list(), (q) =>
+      tokenResource.select(tokenResource.joined(q)),
+    );
     return { total, items: rows.map(toTokenRecord) };
   }
 

@@ -27,6 +27,8 @@ type ComputedSql = (context: ReadContext) => Expression<unknown>;
 export interface FieldOverride {
   /** where the field is read, when not `<alias>.<field>`: another column, or SQL computed per row */
   column?: string | ComputedSql;
+  /** the column holds the value as JSON text (a list of scope names) */
+  json?: true;
   /** a column kept equal to foldCase(column): equality filters and `ilike` compare it, with its index */
   folded?: string;
   /** the `?<field>=` filter, when not equality (a name filter matches part of the name) */
@@ -81,6 +83,8 @@ export interface ResourceDefinition<View> {
   columns: (context?: ReadContext) => readonly (string | AliasedExpression<unknown, string>)[];
   /** every read's joins, by alias */
   joins: ListJoins;
+  /** `query` (over the resource's table) with every join of `joins` */
+  joined: (query: AnyQuery) => AnyQuery;
   /** `query` (over the resource's table and joins) selecting the record's columns */
   select: (query: AnyQuery, context?: ReadContext) => AnyQuery;
   /** the table with every join, selecting the record's columns: the start of every read by key */
@@ -126,6 +130,9 @@ export function defineResource<View>(
     return ref;
   };
 
+  // a list field is loaded by the repository (tags, owners) unless the row keeps it as JSON
+  const isSelected = (field: DescribedField) =>
+    !override(field.name).unselected && (field.kind !== 'list' || override(field.name).json === true);
   const columnOf = (name: string, context: ReadContext): Expression<unknown> => {
     const column = override(name).column ?? `${alias}.${name}`;
     return typeof column === 'string' ? sql.ref(column) : column(context);
@@ -143,7 +150,7 @@ export function defineResource<View>(
       const ref = reference(field);
       if (ref) {
         for (const sub of field.fields!) list.push(`${ref.alias}.${sub.name} as ${subAlias(field.name, sub.name)}`);
-      } else if (!override(field.name).unselected && field.kind !== 'list') {
+      } else if (isSelected(field)) {
         list.push(sql`${columnOf(field.name, context)}`.as(field.name));
       }
     }
@@ -155,14 +162,15 @@ export function defineResource<View>(
     for (const key of Object.keys(options.internal)) internal[key] = row[key] as number | null;
     const view: Record<string, unknown> = {};
     for (const field of fields) {
-      if (override(field.name).unselected || field.kind === 'list') continue;
+      if (!isSelected(field)) continue;
       if (reference(field)) {
         const absent = row[subAlias(field.name, 'public_id')] === null;
         view[field.name] = absent
           ? null
           : Object.fromEntries(field.fields!.map((sub) => [sub.name, readValue(sub, row[subAlias(field.name, sub.name)])]));
       } else {
-        view[field.name] = readValue(field, row[field.name]);
+        const value = row[field.name];
+        view[field.name] = override(field.name).json && typeof value === 'string' ? JSON.parse(value) : readValue(field, value);
       }
     }
     return { internal, view: view as View };
@@ -245,12 +253,9 @@ export function defineResource<View>(
   const selected = perDay(columns);
   const from = `${options.table} as ${alias}`;
   const select = (query: AnyQuery, context?: ReadContext) => query.select(selected(context) as never) as AnyQuery;
-  const read = (db: Kysely<Database>, context?: ReadContext) =>
-    select(
-      Object.values(joins).reduce((query, join) => join(query), db.selectFrom(from as never) as AnyQuery),
-      context,
-    );
-  return { from, columns: selected, joins, select, read, toRecord, changes, list: perDay(list), rql: perDay(rql) };
+  const joined = (query: AnyQuery) => Object.values(joins).reduce((current, join) => join(current), query);
+  const read = (db: Kysely<Database>, context?: ReadContext) => select(joined(db.selectFrom(from as never) as AnyQuery), context);
+  return { from, columns: selected, joins, joined, select, read, toRecord, changes, list: perDay(list), rql: perDay(rql) };
 }
 
 /** Derives once per day rather than once per request: only the day changes what is derived. */
