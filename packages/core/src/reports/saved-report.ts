@@ -2,7 +2,7 @@
  * Saved reports (docs/reports.md): a named RQL filter over one resource, run through `/results/`.
  */
 import { z } from 'zod';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField, userRefSchema } from '../shared/schema.ts';
 
 export const reportResources = ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'] as const;
@@ -15,15 +15,15 @@ const MAX_ORDERING_LENGTH = 1_000;
 
 export const savedReportSchema = z.object({
   public_id: z.string(),
-  name: z.string(),
-  resource: reportResourceSchema,
+  name: listed(z.string(), { sort: true, search: true }),
+  resource: listed(reportResourceSchema, { filter: 'multiple', sort: true }),
   expression: z.string(),
   /** the results' `ordering` when the request sends none, in the resource list's syntax (`-created,name`) */
   ordering: z.string().nullable(),
   /** null for a report an embedding application created as the system */
-  created_by: userRefSchema.nullable(),
-  created: z.string(),
-  modified: z.string(),
+  created_by: listed(userRefSchema.nullable(), { filter: true }),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  modified: listed(z.string(), { range: 'datetime', sort: true }),
 });
 export type SavedReport = z.infer<typeof savedReportSchema>;
 
@@ -58,13 +58,4 @@ export const updateSavedReportInput = z.strictObject({
   ordering: orderingField().optional(),
 });
 
-export const savedReportListSpec = {
-  filters: {
-    resource: { kind: 'enum', values: reportResources, multiple: true },
-    created_by: { kind: 'uuid' },
-  },
-  ranges: { created: 'datetime', modified: 'datetime' },
-  search: true,
-  ordering: ['name', 'resource', 'created', 'modified'],
-  defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+export const savedReportListSpec = listSpecOf(savedReportSchema, { defaultOrdering: ['created'] });

@@ -1,65 +1,34 @@
-import type { Expression, Kysely, Selectable, SqlBool } from 'kysely';
-import type {
-  ListQuery,
-  NewSavedReportRow,
-  Page,
-  ReportResource,
-  SavedReportChanges,
-  SavedReportRecord,
-  SavedReportStore,
+import type { Expression, Kysely, SqlBool } from 'kysely';
+import {
+  savedReportListSpec,
+  savedReportSchema,
+  type ListQuery,
+  type NewSavedReportRow,
+  type Page,
+  type SavedReport,
+  type SavedReportChanges,
+  type SavedReportRecord,
+  type SavedReportStore,
 } from '@lectern/core';
-import type { Database, SavedReportsTable } from '../schema.ts';
-import { applyFilters, fetchPage, ignoringCase, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import type { Database } from '../schema.ts';
+import { applyFilters, fetchPage, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { defineResource } from '../shared/resource-definition.ts';
 
-/** A report read: its own columns with its creator's reference. */
-type SavedReportRow = Omit<Selectable<SavedReportsTable>, 'deleted_at'> & {
-  creator_public_id: string | null;
-  creator_name: string | null;
-  creator_email: string | null;
-};
-
-const savedReportListDefinition: ListDefinition = {
-  filters: {
-    resource: (eb, value) => eb('r.resource', 'in', value as string[]),
-    created_by: (eb, value) => eb('r.created_by', '=', eb.selectFrom('users as cf').select('cf.id').where('cf.public_id', '=', value)),
+/** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */
+const savedReportResource = defineResource<SavedReport>(savedReportSchema, savedReportListSpec, {
+  table: 'saved_reports',
+  alias: 'r',
+  internal: { id: 'r.id', createdById: 'r.created_by' },
+  fields: { name: { sort: ignoringCase('r.name') } },
+  references: {
+    created_by: { alias: 'c', key: 'r.created_by', table: 'users', join: (query) => query.leftJoin('users as c', 'c.id', 'r.created_by') },
   },
-  ranges: { created: 'r.created', modified: 'r.modified' },
-  search: ['r.name'],
-  ordering: { name: ignoringCase('r.name'), resource: 'r.resource', created: 'r.created', modified: 'r.modified' },
   tiebreak: 'r.id',
-};
+});
 
-const savedReportColumns = [
-  'r.id',
-  'r.public_id',
-  'r.name',
-  'r.resource',
-  'r.expression',
-  'r.ordering',
-  'r.created_by',
-  'r.created',
-  'r.modified',
-  'c.public_id as creator_public_id',
-  'c.name as creator_name',
-  'c.email as creator_email',
-] as const;
-
-function toSavedReportRecord(row: SavedReportRow): SavedReportRecord {
-  return {
-    id: row.id,
-    createdById: row.created_by,
-    view: {
-      public_id: row.public_id,
-      name: row.name,
-      resource: row.resource as ReportResource,
-      expression: row.expression,
-      ordering: row.ordering,
-      created_by:
-        row.creator_public_id === null ? null : { public_id: row.creator_public_id, name: row.creator_name!, email: row.creator_email! },
-      created: row.created,
-      modified: row.modified,
-    },
-  };
+function toSavedReportRecord(row: Record<string, unknown>): SavedReportRecord {
+  const { internal, view } = savedReportResource.toRecord(row);
+  return { id: internal.id!, createdById: internal.createdById ?? null, view };
 }
 
 export class SavedReportRepository implements SavedReportStore {
@@ -84,7 +53,7 @@ export class SavedReportRepository implements SavedReportStore {
   }
 
   async update(id: number, changes: SavedReportChanges): Promise<void> {
-    await this.db.updateTable('saved_reports').set(changes).where('id', '=', id).execute();
+    await this.db.updateTable('saved_reports').set(savedReportResource.changes(changes)).where('id', '=', id).execute();
   }
 
   async softDelete(id: number, at: string): Promise<void> {
@@ -103,22 +72,16 @@ export class SavedReportRepository implements SavedReportStore {
     const filtered = applyFilters(
       this.db.selectFrom('saved_reports as r').where('r.deleted_at', 'is', null),
       query,
-      savedReportListDefinition,
+      savedReportResource.list(),
     );
-    const { rows, total } = await fetchPage<SavedReportRow>(filtered, query, savedReportListDefinition, (q) =>
-      q.leftJoin('users as c', 'c.id', 'r.created_by').select(savedReportColumns),
+    const { rows, total } = await fetchPage<Record<string, unknown>>(filtered, query, savedReportResource.list(), (q) =>
+      savedReportResource.select(savedReportResource.joined(q)),
     );
     return { total, items: rows.map(toSavedReportRecord) };
   }
 
   private async findOne(where: (eb: AnyEb) => Expression<SqlBool>): Promise<SavedReportRecord | undefined> {
-    const row = await this.db
-      .selectFrom('saved_reports as r')
-      .leftJoin('users as c', 'c.id', 'r.created_by')
-      .select(savedReportColumns)
-      .where('r.deleted_at', 'is', null)
-      .where(where)
-      .executeTakeFirst();
+    const row = await savedReportResource.read(this.db).where('r.deleted_at', 'is', null).where(where).executeTakeFirst();
     return row ? toSavedReportRecord(row) : undefined;
   }
 }
