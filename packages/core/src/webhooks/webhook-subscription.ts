@@ -3,7 +3,7 @@
  * record, the create/update bodies and the list spec.
  */
 import { z } from 'zod';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { descriptionField } from '../shared/schema.ts';
 import { expandEventPatterns } from './event-catalog.ts';
 
@@ -17,14 +17,14 @@ export const isWebhookId = (value: string): boolean => WEBHOOK_ID.test(value);
 /** A subscription as lists return it: everything but the secret. */
 export const webhookSubscriptionSchema = z.object({
   id: z.string(),
-  url: z.string(),
+  url: listed(z.string(), { sort: true, search: true }),
   events: z.array(z.string()),
-  description: z.string(),
-  is_active: z.boolean(),
+  description: listed(z.string(), { search: true }),
+  is_active: listed(z.boolean(), { filter: true }),
   /** why the service turned the endpoint off (410, or failing too long); null when active or turned off by a person */
   disabled_reason: z.string().nullable(),
-  created: z.string(),
-  modified: z.string(),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  modified: listed(z.string(), { range: 'datetime', sort: true }),
 });
 export type WebhookSubscription = z.infer<typeof webhookSubscriptionSchema>;
 
@@ -79,12 +79,4 @@ export const updateWebhookInput = z.strictObject({
 });
 export type UpdateWebhookInput = z.input<typeof updateWebhookInput>;
 
-export const webhookListSpec = {
-  filters: {
-    is_active: { kind: 'boolean' },
-  },
-  ranges: { created: 'datetime', modified: 'datetime' },
-  search: true,
-  ordering: ['created', 'modified', 'url'],
-  defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+export const webhookListSpec = listSpecOf(webhookSubscriptionSchema, { defaultOrdering: ['created'] });

@@ -18,7 +18,7 @@ import { applyFilters, fetchPage, toBool } from '../shared/list-builder.ts';
 import { defineResource } from '../shared/resource-definition.ts';
 
 /** Tokens, from core's apiTokenSchema: the owner is the user `u`; scopes are kept as JSON. */
-const tokenResource = defineResource<ApiToken>(apiTokenSchema, tokenListSpec, {
+const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>>(apiTokenSchema, tokenListSpec, {
   table: 'api_tokens',
   alias: 't',
   internal: { id: 't.id', userId: 't.user_id' },
@@ -31,7 +31,7 @@ const tokenResource = defineResource<ApiToken>(apiTokenSchema, tokenListSpec, {
 
 function toTokenRecord(row: Record<string, unknown>): ApiTokenRecord {
   const { internal, view } = tokenResource.toRecord(row);
-  return { id: internal.id!, userId: internal.userId!, view };
+  return { ...internal, view };
 }
 
 interface CredentialsRow {

@@ -39,7 +39,7 @@ const owner = (element: string) =>
   );
 
 /** Groups, from core's groupSchema: the member count is counted, owners are loaded per page. */
-export const groupResource = defineResource<Group>(groupSchema, groupListSpec, {
+export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(groupSchema, groupListSpec, {
   table: 'groups',
   alias: 'g',
   internal: { id: 'g.id' },
@@ -51,7 +51,7 @@ export const groupResource = defineResource<Group>(groupSchema, groupListSpec, {
   tiebreak: 'g.id',
 });
 
-type GroupRow = Record<string, unknown> & { id: number };
+type GroupRow = Record<string, unknown>;
 
 export class GroupRepository implements GroupStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -163,8 +163,9 @@ export class GroupRepository implements GroupStore {
 
   /** Attaches owners to a page of groups with one query for the whole page. */
   private async withOwners(rows: GroupRow[]): Promise<GroupRecord[]> {
+    const records = rows.map((row) => groupResource.toRecord(row));
     const owners = new Map<number, UserRef[]>();
-    if (rows.length > 0) {
+    if (records.length > 0) {
       const ownerRows = await this.db
         .selectFrom('group_users as go')
         .innerJoin('users as u', 'u.id', 'go.user_id')
@@ -173,7 +174,7 @@ export class GroupRepository implements GroupStore {
         .where(
           'go.group_id',
           'in',
-          rows.map((row) => row.id),
+          records.map(({ internal }) => internal.id),
         )
         .orderBy('u.name')
         .execute();
@@ -183,9 +184,6 @@ export class GroupRepository implements GroupStore {
         owners.set(owner.group_id, list);
       }
     }
-    return rows.map((row) => {
-      const { view } = groupResource.toRecord(row);
-      return { id: row.id, view: { ...view, owners: owners.get(row.id) ?? [] } };
-    });
+    return records.map(({ internal, view }) => ({ ...internal, view: { ...view, owners: owners.get(internal.id) ?? [] } }));
   }
 }

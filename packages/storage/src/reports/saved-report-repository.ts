@@ -15,7 +15,7 @@ import { applyFilters, fetchPage, ignoringCase, type AnyEb } from '../shared/lis
 import { defineResource } from '../shared/resource-definition.ts';
 
 /** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */
-const savedReportResource = defineResource<SavedReport>(savedReportSchema, savedReportListSpec, {
+const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 'view'>>(savedReportSchema, savedReportListSpec, {
   table: 'saved_reports',
   alias: 'r',
   internal: { id: 'r.id', createdById: 'r.created_by' },
@@ -28,7 +28,7 @@ const savedReportResource = defineResource<SavedReport>(savedReportSchema, saved
 
 function toSavedReportRecord(row: Record<string, unknown>): SavedReportRecord {
   const { internal, view } = savedReportResource.toRecord(row);
-  return { id: internal.id!, createdById: internal.createdById ?? null, view };
+  return { ...internal, view };
 }
 
 export class SavedReportRepository implements SavedReportStore {

@@ -61,7 +61,7 @@ export interface ResourceOptions {
   /** the table and the alias every query of the resource gives it, as `users as u` */
   table: string;
   alias: string;
-  /** record keys the areas join on, which the view does not show: `{ id: 'u.id', managerId: 'u.manager_id' }` */
+  /** record keys the view does not show (ids the areas join on, a secret): `{ id: 'u.id', managerId: 'u.manager_id' }` */
   internal: Readonly<Record<string, string>>;
   fields?: Readonly<Record<string, FieldOverride>>;
   references?: Readonly<Record<string, ReferenceOverride>>;
@@ -76,7 +76,7 @@ export interface ResourceOptions {
   tiebreak: string;
 }
 
-export interface ResourceDefinition<View> {
+export interface ResourceDefinition<View, Internal> {
   /** `FROM` of every read: the table under its alias */
   from: string;
   /** the select list of a record (joins of `joins` included): one entry per column or computed field */
@@ -90,7 +90,7 @@ export interface ResourceDefinition<View> {
   /** the table with every join, selecting the record's columns: the start of every read by key */
   read: (db: Kysely<Database>, context?: ReadContext) => AnyQuery;
   /** a row selected with `columns` → the record's internal keys and its view */
-  toRecord: (row: Record<string, unknown>) => { internal: Record<string, number | null>; view: View };
+  toRecord: (row: Record<string, unknown>) => { internal: Internal; view: View };
   /**
    * core's changes of a record (camelCase keys, `undefined` for what stays) as the columns of the
    * resource's table they set: `employeeId` → `employee_id`, booleans as the database stores them.
@@ -102,6 +102,9 @@ export interface ResourceDefinition<View> {
   /** the report fields, by their dotted names */
   rql: (context?: ReadContext) => RqlSqlFields;
 }
+
+/** A row alias for an internal key, apart from the view's names (a subscription's view has its own `id`). */
+const internalAlias = (key: string) => `__${key}`;
 
 /** A row alias for a reference's sub-field: `manager.email` is selected as `manager__email`. */
 const subAlias = (field: string, sub: string) => `${field}__${sub}`;
@@ -115,11 +118,11 @@ function readValue(field: DescribedField, value: unknown): unknown {
 }
 
 /** The storage side of the resource whose API schema is `shape` and whose list parameters are `spec`. */
-export function defineResource<View>(
+export function defineResource<View, Internal extends Record<string, unknown> = { id: number }>(
   shape: Parameters<typeof describeFields>[0],
   spec: ListSpec,
   options: ResourceOptions,
-): ResourceDefinition<View> {
+): ResourceDefinition<View, Internal> {
   const { alias } = options;
   const fields = describeFields(shape);
   const override = (name: string): FieldOverride => options.fields?.[name] ?? {};
@@ -144,7 +147,7 @@ export function defineResource<View>(
 
   const columns = (context: ReadContext) => {
     const list: (string | AliasedExpression<unknown, string>)[] = Object.entries(options.internal).map(
-      ([key, column]) => `${column} as ${key}`,
+      ([key, column]) => `${column} as ${internalAlias(key)}`,
     );
     for (const field of fields) {
       const ref = reference(field);
@@ -158,8 +161,8 @@ export function defineResource<View>(
   };
 
   const toRecord = (row: Record<string, unknown>) => {
-    const internal: Record<string, number | null> = {};
-    for (const key of Object.keys(options.internal)) internal[key] = row[key] as number | null;
+    const internal: Record<string, unknown> = {};
+    for (const key of Object.keys(options.internal)) internal[key] = row[internalAlias(key)];
     const view: Record<string, unknown> = {};
     for (const field of fields) {
       if (!isSelected(field)) continue;
@@ -173,7 +176,7 @@ export function defineResource<View>(
         view[field.name] = override(field.name).json && typeof value === 'string' ? JSON.parse(value) : readValue(field, value);
       }
     }
-    return { internal, view: view as View };
+    return { internal: internal as Internal, view: view as View };
   };
 
   const joins: ListJoins = Object.fromEntries(Object.values(options.references ?? {}).map((ref) => [ref.alias, ref.join]));
@@ -239,13 +242,17 @@ export function defineResource<View>(
     return { ...result, ...options.rql };
   };
 
-  const booleanColumns = new Set(fields.filter((field) => field.kind === 'boolean').map((field) => field.name));
+  const booleanColumns = new Set(
+    fields.filter((field) => field.kind === 'boolean').map((field) => columnNameOf(field.name)?.split('.')[1]),
+  );
+  const jsonColumns = new Set(fields.filter((field) => override(field.name).json).map((field) => columnNameOf(field.name)?.split('.')[1]));
   const changes = (changed: object) => {
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(changed)) {
       if (value === undefined) continue;
       const column = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-      set[column] = booleanColumns.has(column) && typeof value === 'boolean' ? fromBool(value) : value;
+      if (jsonColumns.has(column)) set[column] = JSON.stringify(value);
+      else set[column] = booleanColumns.has(column) && typeof value === 'boolean' ? fromBool(value) : value;
     }
     return set;
   };

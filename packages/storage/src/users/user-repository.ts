@@ -19,7 +19,7 @@ import { narrowList } from '../reports/rql-list.ts';
 import { defineResource } from '../shared/resource-definition.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
-export const userResource = defineResource<User>(userSchema, userListSpec, {
+export const userResource = defineResource<User, Omit<UserRecord, 'view'>>(userSchema, userListSpec, {
   table: 'users',
   alias: 'u',
   internal: { id: 'u.id', managerId: 'u.manager_id' },
@@ -57,7 +57,7 @@ type UserRow = Record<string, unknown>;
 
 export function toUserRecord(row: UserRow): UserRecord {
   const { internal, view } = userResource.toRecord(row);
-  return { id: internal.id!, managerId: internal.managerId ?? null, view };
+  return { ...internal, view };
 }
 
 export const selectUsers = (db: Kysely<Database>) => userResource.read(db);

@@ -1,43 +1,35 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import type {
-  ListQuery,
-  NewWebhookEndpointRow,
-  Page,
-  WebhookEndpointChanges,
-  WebhookEndpointRecord,
-  WebhookEndpointStore,
+import { sql, type Kysely } from 'kysely';
+import {
+  webhookListSpec,
+  webhookSubscriptionSchema,
+  type ListQuery,
+  type NewWebhookEndpointRow,
+  type Page,
+  type WebhookEndpointChanges,
+  type WebhookEndpointRecord,
+  type WebhookEndpointStore,
+  type WebhookSubscription,
 } from '@lectern/core';
-import type { Database, WebhookEndpointsTable } from '../schema.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
+import type { Database } from '../schema.ts';
+import { applyFilters, fetchPage, fromBool } from '../shared/list-builder.ts';
+import { defineResource } from '../shared/resource-definition.ts';
 
-type EndpointRow = Selectable<WebhookEndpointsTable>;
-
-const endpointListDefinition: ListDefinition = {
-  filters: {
-    is_active: (eb, value) => eb('e.is_active', '=', fromBool(value === true)),
+/** Subscriptions, from core's webhookSubscriptionSchema: the API's `id` is the public id; events are kept as JSON. */
+const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>>(
+  webhookSubscriptionSchema,
+  webhookListSpec,
+  {
+    table: 'webhook_endpoints',
+    alias: 'e',
+    internal: { id: 'e.id', secret: 'e.secret', firstFailureAt: 'e.first_failure_at' },
+    fields: { id: { column: 'e.public_id' }, events: { json: true } },
+    tiebreak: 'e.id',
   },
-  ranges: { created: 'e.created', modified: 'e.modified' },
-  search: ['e.url', 'e.description'],
-  ordering: { created: 'e.created', modified: 'e.modified', url: 'e.url' },
-  tiebreak: 'e.id',
-};
+);
 
-function toEndpointRecord(row: EndpointRow): WebhookEndpointRecord {
-  return {
-    id: row.id,
-    secret: row.secret,
-    firstFailureAt: row.first_failure_at,
-    view: {
-      id: row.public_id,
-      url: row.url,
-      events: JSON.parse(row.events) as string[],
-      description: row.description,
-      is_active: toBool(row.is_active),
-      disabled_reason: row.disabled_reason,
-      created: row.created,
-      modified: row.modified,
-    },
-  };
+function toEndpointRecord(row: Record<string, unknown>): WebhookEndpointRecord {
+  const { internal, view } = endpointResource.toRecord(row);
+  return { ...internal, view };
 }
 
 export class WebhookEndpointRepository implements WebhookEndpointStore {
@@ -72,20 +64,7 @@ export class WebhookEndpointRepository implements WebhookEndpointStore {
   }
 
   async update(id: number, changes: WebhookEndpointChanges): Promise<void> {
-    await this.db
-      .updateTable('webhook_endpoints')
-      .set({
-        ...(changes.url !== undefined ? { url: changes.url } : {}),
-        ...(changes.events !== undefined ? { events: JSON.stringify(changes.events) } : {}),
-        ...(changes.description !== undefined ? { description: changes.description } : {}),
-        ...(changes.isActive !== undefined ? { is_active: fromBool(changes.isActive) } : {}),
-        ...(changes.disabledReason !== undefined ? { disabled_reason: changes.disabledReason } : {}),
-        ...(changes.secret !== undefined ? { secret: changes.secret } : {}),
-        ...(changes.firstFailureAt !== undefined ? { first_failure_at: changes.firstFailureAt } : {}),
-        ...(changes.modified !== undefined ? { modified: changes.modified } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+    await this.db.updateTable('webhook_endpoints').set(endpointResource.changes(changes)).where('id', '=', id).execute();
     if (changes.events !== undefined) {
       await this.db.deleteFrom('webhook_endpoint_events').where('endpoint_id', '=', id).execute();
       await this.subscribe(id, changes.events);
@@ -97,18 +76,20 @@ export class WebhookEndpointRepository implements WebhookEndpointStore {
   }
 
   async findById(id: number): Promise<WebhookEndpointRecord | undefined> {
-    const row = await this.live().selectAll('e').where('e.id', '=', id).executeTakeFirst();
+    const row = await endpointResource.select(this.live()).where('e.id', '=', id).executeTakeFirst();
     return row ? toEndpointRecord(row) : undefined;
   }
 
   async findByPublicId(publicId: string): Promise<WebhookEndpointRecord | undefined> {
-    const row = await this.live().selectAll('e').where('e.public_id', '=', publicId).executeTakeFirst();
+    const row = await endpointResource.select(this.live()).where('e.public_id', '=', publicId).executeTakeFirst();
     return row ? toEndpointRecord(row) : undefined;
   }
 
   async list(query: ListQuery): Promise<Page<WebhookEndpointRecord>> {
-    const filtered = applyFilters(this.live(), query, endpointListDefinition);
-    const { rows, total } = await fetchPage<EndpointRow>(filtered, query, endpointListDefinition, (q) => q.selectAll('e'));
+    const filtered = applyFilters(this.live(), query, endpointResource.list());
+    const { rows, total } = await fetchPage<Record<string, unknown>>(filtered, query, endpointResource.list(), (q) =>
+      endpointResource.select(q),
+    );
     return { total, items: rows.map(toEndpointRecord) };
   }
 
