@@ -14,8 +14,8 @@ import {
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
-import { applyFilters, fetchPage, toBool } from '../shared/list-builder.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { toBool } from '../shared/list-builder.ts';
+import { defineResource, recordOf } from '../shared/resource-definition.ts';
 
 /** Tokens, from core's apiTokenSchema: the owner is the user `u`; scopes are kept as JSON. */
 const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>>(apiTokenSchema, tokenListSpec, {
@@ -30,8 +30,7 @@ const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>>(api
 });
 
 function toTokenRecord(row: Record<string, unknown>): ApiTokenRecord {
-  const { internal, view } = tokenResource.toRecord(row);
-  return { ...internal, view };
+  return recordOf(tokenResource.toRecord(row));
 }
 
 interface CredentialsRow {
@@ -112,11 +111,8 @@ export class TokenRepository implements TokenStore {
   async list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>> {
     let filtered = this.db.selectFrom('api_tokens as t').where('t.revoked_at', 'is', null);
     if (ownerId !== null) filtered = filtered.where('t.user_id', '=', ownerId);
-    filtered = applyFilters(filtered, query, tokenResource.list());
-    const { rows, total } = await fetchPage<Record<string, unknown>>(filtered, query, tokenResource.list(), (q) =>
-      tokenResource.select(tokenResource.joined(q)),
-    );
-    return { total, items: rows.map(toTokenRecord) };
+    const { total, records } = await tokenResource.page(filtered, query);
+    return { total, items: records.map(recordOf) };
   }
 
   async revoke(id: number, at: string): Promise<void> {

@@ -14,9 +14,9 @@ import {
   type UserRef,
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
-import { applyFilters, containsIgnoringCase, fetchPage, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { containsIgnoringCase, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource } from '../shared/resource-definition.ts';
-import { narrowList, rqlList } from '../reports/rql-list.ts';
+import { rqlList } from '../reports/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
 
 const memberCount = (eb: AnyEb) =>
@@ -51,8 +51,6 @@ export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(gr
   tiebreak: 'g.id',
 });
 
-type GroupRow = Record<string, unknown>;
-
 export class GroupRepository implements GroupStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -82,12 +80,9 @@ export class GroupRepository implements GroupStore {
   }
 
   async list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<GroupRecord>> {
-    const filtered = applyFilters(this.db.selectFrom('groups as g').where('g.deleted_at', 'is', null), query, groupResource.list());
-    const narrowed = narrowList(filtered, query, groupResource.list(), groupResource.rql(), groupResource.joins, narrowing);
-    const { rows, total } = await fetchPage<GroupRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-      groupResource.select(q),
-    );
-    return { total, items: await this.withOwners(rows) };
+    const live = this.db.selectFrom('groups as g').where('g.deleted_at', 'is', null);
+    const { total, records } = await groupResource.page(live, query, narrowing);
+    return { total, items: await this.withOwners(records) };
   }
 
   async idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
@@ -158,12 +153,11 @@ export class GroupRepository implements GroupStore {
   private async findOne(where: (eb: AnyEb) => ReturnType<AnyEb>): Promise<GroupRecord | undefined> {
     const row = await groupResource.read(this.db).where('g.deleted_at', 'is', null).where(where).executeTakeFirst();
     if (!row) return undefined;
-    return (await this.withOwners([row as GroupRow]))[0];
+    return (await this.withOwners([groupResource.toRecord(row)]))[0];
   }
 
   /** Attaches owners to a page of groups with one query for the whole page. */
-  private async withOwners(rows: GroupRow[]): Promise<GroupRecord[]> {
-    const records = rows.map((row) => groupResource.toRecord(row));
+  private async withOwners(records: ReturnType<typeof groupResource.toRecord>[]): Promise<GroupRecord[]> {
     const owners = new Map<number, UserRef[]>();
     if (records.length > 0) {
       const ownerRows = await this.db

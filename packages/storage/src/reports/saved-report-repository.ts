@@ -11,8 +11,8 @@ import {
   type SavedReportStore,
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
-import { applyFilters, fetchPage, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { defineResource, recordOf } from '../shared/resource-definition.ts';
 
 /** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */
 const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 'view'>>(savedReportSchema, savedReportListSpec, {
@@ -27,8 +27,7 @@ const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 
 });
 
 function toSavedReportRecord(row: Record<string, unknown>): SavedReportRecord {
-  const { internal, view } = savedReportResource.toRecord(row);
-  return { ...internal, view };
+  return recordOf(savedReportResource.toRecord(row));
 }
 
 export class SavedReportRepository implements SavedReportStore {
@@ -69,15 +68,9 @@ export class SavedReportRepository implements SavedReportStore {
   }
 
   async list(query: ListQuery): Promise<Page<SavedReportRecord>> {
-    const filtered = applyFilters(
-      this.db.selectFrom('saved_reports as r').where('r.deleted_at', 'is', null),
-      query,
-      savedReportResource.list(),
-    );
-    const { rows, total } = await fetchPage<Record<string, unknown>>(filtered, query, savedReportResource.list(), (q) =>
-      savedReportResource.select(savedReportResource.joined(q)),
-    );
-    return { total, items: rows.map(toSavedReportRecord) };
+    const live = this.db.selectFrom('saved_reports as r').where('r.deleted_at', 'is', null);
+    const { total, records } = await savedReportResource.page(live, query);
+    return { total, items: records.map(recordOf) };
   }
 
   private async findOne(where: (eb: AnyEb) => Expression<SqlBool>): Promise<SavedReportRecord | undefined> {

@@ -10,11 +10,20 @@
  * follow the convention is stated once, as an override of that field.
  */
 import { sql, type AliasedExpression, type Expression, type Kysely } from 'kysely';
-import { describeFields, foldCase, type DescribedField, type ListSpec } from '@lectern/core';
-import { rqlColumn, type ListJoins } from '../reports/rql-list.ts';
+import { describeFields, foldCase, type DescribedField, type ListNarrowing, type ListQuery, type ListSpec } from '@lectern/core';
+import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
 import type { Database } from '../schema.ts';
 import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
-import { fromBool, toBool, type AnyEb, type AnyQuery, type FilterSql, type ListDefinition } from './list-builder.ts';
+import {
+  applyFilters,
+  fetchPage,
+  fromBool,
+  toBool,
+  type AnyEb,
+  type AnyQuery,
+  type FilterSql,
+  type ListDefinition,
+} from './list-builder.ts';
 
 /** What a field's SQL may depend on besides the row: the day, for rules such as overdue. */
 export interface ReadContext {
@@ -97,6 +106,18 @@ export interface ResourceDefinition<View, Internal> {
    * The one way every repository writes an update.
    */
   changes: (changes: object) => Record<string, unknown>;
+  /**
+   * One page of the resource: the list query's filters, bounds and search, then a saved report's
+   * narrowing (its RQL over the same SQL fields), counted and paged. `filtered` is the resource's
+   * table under its alias with the conditions every read has (not deleted, visible to the caller).
+   * This is the one resolver from list parameters and RQL to SQL, so lists and reports agree.
+   */
+  page: (
+    filtered: AnyQuery,
+    query: ListQuery,
+    narrowing?: ListNarrowing,
+    context?: ReadContext,
+  ) => Promise<{ total: number; records: Array<{ internal: Internal; view: View }> }>;
   /** the list filters, bounds, sort keys and search */
   list: (context?: ReadContext) => ListDefinition;
   /** the report fields, by their dotted names */
@@ -262,7 +283,17 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
   const select = (query: AnyQuery, context?: ReadContext) => query.select(selected(context) as never) as AnyQuery;
   const joined = (query: AnyQuery) => Object.values(joins).reduce((current, join) => join(current), query);
   const read = (db: Kysely<Database>, context?: ReadContext) => select(joined(db.selectFrom(from as never) as AnyQuery), context);
-  return { from, columns: selected, joins, joined, select, read, toRecord, changes, list: perDay(list), rql: perDay(rql) };
+  const listFor = perDay(list);
+  const rqlFor = perDay(rql);
+  const page = async (filtered: AnyQuery, query: ListQuery, narrowing?: ListNarrowing, context?: ReadContext) => {
+    const definition = listFor(context);
+    const narrowed = narrowList(applyFilters(filtered, query, definition), query, definition, rqlFor(context), joins, narrowing);
+    const { rows, total } = await fetchPage<Record<string, unknown>>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
+      select(narrowed.joinRest(q), context),
+    );
+    return { total, records: rows.map(toRecord) };
+  };
+  return { from, columns: selected, joins, joined, select, read, toRecord, changes, page, list: listFor, rql: rqlFor };
 }
 
 /** Derives once per day rather than once per request: only the day changes what is derived. */
@@ -283,3 +314,9 @@ function assertCovers(spec: ListSpec, filters: object, ranges: object, ordering:
   ];
   if (missing.length > 0) throw new Error(`storage has no SQL for the list parameters ${missing.join(', ')}`);
 }
+
+/** The usual record: its internal keys beside its view. */
+export const recordOf = <Internal, View>({ internal, view }: { internal: Internal; view: View }): Internal & { view: View } => ({
+  ...internal,
+  view,
+});

@@ -14,9 +14,8 @@ import {
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
-import { applyFilters, fetchPage, fromBool, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { narrowList } from '../reports/rql-list.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { fromBool, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { defineResource, recordOf } from '../shared/resource-definition.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
 export const userResource = defineResource<User, Omit<UserRecord, 'view'>>(userSchema, userListSpec, {
@@ -56,8 +55,7 @@ export const userResource = defineResource<User, Omit<UserRecord, 'view'>>(userS
 type UserRow = Record<string, unknown>;
 
 export function toUserRecord(row: UserRow): UserRecord {
-  const { internal, view } = userResource.toRecord(row);
-  return { ...internal, view };
+  return recordOf(userResource.toRecord(row));
 }
 
 export const selectUsers = (db: Kysely<Database>) => userResource.read(db);
@@ -75,12 +73,8 @@ export async function listUsers(
 ): Promise<Page<UserRecord>> {
   let filtered = db.selectFrom('users as u');
   if (within) filtered = filtered.where(within);
-  filtered = applyFilters(filtered, query, userResource.list());
-  const narrowed = narrowList(filtered, query, userResource.list(), userResource.rql(), userResource.joins, narrowing);
-  const { rows, total } = await fetchPage<UserRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-    userResource.select(narrowed.joinRest(q)),
-  );
-  return { total, items: rows.map(toUserRecord) };
+  const { total, records } = await userResource.page(filtered, query, narrowing);
+  return { total, items: records.map(recordOf) };
 }
 
 export class UserRepository implements UserStore {

@@ -11,8 +11,8 @@ import {
   type WebhookSubscription,
 } from '@lectern/core';
 import type { Database } from '../schema.ts';
-import { applyFilters, fetchPage, fromBool } from '../shared/list-builder.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { fromBool } from '../shared/list-builder.ts';
+import { defineResource, recordOf } from '../shared/resource-definition.ts';
 
 /** Subscriptions, from core's webhookSubscriptionSchema: the API's `id` is the public id; events are kept as JSON. */
 const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>>(
@@ -28,8 +28,7 @@ const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpoin
 );
 
 function toEndpointRecord(row: Record<string, unknown>): WebhookEndpointRecord {
-  const { internal, view } = endpointResource.toRecord(row);
-  return { ...internal, view };
+  return recordOf(endpointResource.toRecord(row));
 }
 
 export class WebhookEndpointRepository implements WebhookEndpointStore {
@@ -86,11 +85,8 @@ export class WebhookEndpointRepository implements WebhookEndpointStore {
   }
 
   async list(query: ListQuery): Promise<Page<WebhookEndpointRecord>> {
-    const filtered = applyFilters(this.live(), query, endpointResource.list());
-    const { rows, total } = await fetchPage<Record<string, unknown>>(filtered, query, endpointResource.list(), (q) =>
-      endpointResource.select(q),
-    );
-    return { total, items: rows.map(toEndpointRecord) };
+    const { total, records } = await endpointResource.page(this.live(), query);
+    return { total, items: records.map(recordOf) };
   }
 
   private async subscribe(endpointId: number, events: readonly string[]): Promise<void> {
