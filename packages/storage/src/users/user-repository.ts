@@ -15,10 +15,10 @@ import {
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { fromBool, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { defineResource, recordOf } from '../shared/resource-definition.ts';
+import { defineResource, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
-export const userResource = defineResource<User, Omit<UserRecord, 'view'>>(userSchema, userListSpec, {
+export const userResourceOptions: ResourceOptions = {
   table: 'users',
   alias: 'u',
   internal: { id: 'u.id', managerId: 'u.manager_id' },
@@ -50,7 +50,9 @@ export const userResource = defineResource<User, Omit<UserRecord, 'view'>>(userS
       ),
   },
   tiebreak: 'u.id',
-});
+};
+
+export const userResource = defineResource<User, Omit<UserRecord, 'view'>>(userSchema, userListSpec, userResourceOptions);
 
 type UserRow = Record<string, unknown>;
 

@@ -1,0 +1,101 @@
+/**
+ * What docs/development.md ("Adding a field") promises: a field added to a resource's API schema
+ * with list traits, plus its column, is read, written, filtered, bounded, sorted, searched and
+ * reported on with no other change. The test adds `nickname` to users exactly that way.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { z } from 'zod';
+import {
+  catalogueOf,
+  compileRql,
+  listed,
+  listSpecOf,
+  parseListQuery,
+  searchableFields,
+  userSchema,
+  type ListNarrowing,
+  type User,
+} from '@lectern/core';
+import { migrateToLatest } from '../kysely-storage.ts';
+import type { Database } from '../schema.ts';
+import { openSqliteDatabase } from '../sqlite/open-sqlite-storage.ts';
+import { UserRepository, userResourceOptions } from '../users/user-repository.ts';
+import { defineResource } from './resource-definition.ts';
+
+// the one declaration: what a contributor writes in packages/core/src/users/user.ts
+const withNickname = userSchema.extend({ nickname: listed(z.string().nullable(), { filter: true, sort: true, search: true }) });
+
+// everything below derives from it, exactly as the real users resource derives from userSchema
+const spec = listSpecOf(withNickname, { filters: { group: { kind: 'uuid' } }, defaultOrdering: ['date_joined'] });
+const catalogue = catalogueOf(withNickname, { searchable: searchableFields(withNickname) });
+const resource = defineResource<User & { nickname: string | null }, { id: number }>(withNickname, spec, userResourceOptions);
+
+describe('a field added in one declaration', () => {
+  let db: Kysely<Database>;
+  const ids: number[] = [];
+
+  before(async () => {
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: openSqliteDatabase({ file: ':memory:' }) }) });
+    await migrateToLatest(db);
+    // the migration a contributor writes beside the declaration
+    await sql`alter table users add column nickname text`.execute(db);
+    const users = new UserRepository(db);
+    const people = [
+      ['ada@example.com', 'Ada', 'Countess'],
+      ['bob@example.com', 'Bob', 'Bobby'],
+      ['cy@example.com', 'Cy', null],
+    ] as const;
+    for (const [index, [email, name, nickname]] of people.entries()) {
+      const user = await users.insert({
+        publicId: `00000000-0000-4000-8000-00000000000${index}`,
+        email,
+        name,
+        role: 'user',
+        employeeId: null,
+        isActive: true,
+        managerId: null,
+        dateJoined: `2026-01-0${index + 1}T00:00:00.000Z`,
+      });
+      ids.push(user.id);
+      // written through the derived update, as a repository's update() does
+      await db
+        .updateTable('users')
+        .set(resource.changes({ nickname, modified: user.view.date_joined }) as never)
+        .where('id', '=', user.id)
+        .execute();
+    }
+  });
+  after(() => db.destroy());
+
+  const names = async (params: Record<string, string>, narrowing?: ListNarrowing) => {
+    const { records } = await resource.page(db.selectFrom('users as u'), parseListQuery(spec, params), narrowing);
+    return records.map(({ view }) => view.name);
+  };
+
+  it('is in the list parameters core accepts', () => {
+    assert.deepEqual(spec.filters.nickname, { kind: 'string' });
+    assert.ok(spec.ordering.includes('nickname'));
+    assert.equal(spec.search, true);
+    assert.deepEqual(catalogue.fields.nickname, { type: 'string', nullable: true });
+  });
+
+  it('is read into the view', async () => {
+    const row = await resource.read(db).where('u.id', '=', ids[1]!).executeTakeFirstOrThrow();
+    assert.equal(resource.toRecord(row).view.nickname, 'Bobby');
+  });
+
+  it('filters, sorts and is searched in lists', async () => {
+    assert.deepEqual(await names({ nickname: 'Bobby' }), ['Bob']);
+    assert.deepEqual(await names({ ordering: '-nickname' }), ['Ada', 'Bob', 'Cy']);
+    assert.deepEqual(await names({ ordering: 'nickname' }), ['Cy', 'Bob', 'Ada']);
+    assert.deepEqual(await names({ search: 'COUNT' }), ['Ada']);
+  });
+
+  it('is a report field, filtered and ordered in SQL', async () => {
+    assert.deepEqual(await names({}, { rql: compileRql('ilike(nickname,*obb*)', catalogue) }), ['Bob']);
+    assert.deepEqual(await names({}, { rql: compileRql('eq(nickname,null())', catalogue) }), ['Cy']);
+    assert.deepEqual(await names({}, { rql: compileRql('ne(nickname,Zed),ordering(-nickname)', catalogue) }), ['Ada', 'Bob']);
+  });
+});
