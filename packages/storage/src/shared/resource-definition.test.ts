@@ -96,6 +96,6 @@ describe('a field added in one declaration', () => {
   it('is a report field, filtered and ordered in SQL', async () => {
     assert.deepEqual(await names({}, { rql: compileRql('ilike(nickname,*obb*)', catalogue) }), ['Bob']);
     assert.deepEqual(await names({}, { rql: compileRql('eq(nickname,null())', catalogue) }), ['Cy']);
-    assert.deepEqual(await names({}, { rql: compileRql('ne(nickname,Zed),ordering(-nickname)', catalogue) }), ['Ada', 'Bob']);
+    assert.deepEqual(await names({}, { rql: compileRql('ilike(nickname,*o*),ordering(-nickname)', catalogue) }), ['Ada', 'Bob']);
   });
 });
