@@ -35,24 +35,8 @@ export const roleSchema = z.enum(roles);
  */
 export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
   admin: new Set(scopes),
-  organizer: new Set<Scope>([
-    'users:read',
-    'groups:read',
-    'groups:write',
-    'content:read',
-    'content:write',
-    'assignments:read',
-    'assignments:write',
-    'events:read',
-    'events:write',
-    'enrollments:read',
-    'enrollments:write',
-    'insights:read',
-    'reports:read',
-    'reports:write',
-    'tokens:read',
-    'tokens:write',
-  ]),
+  // everything but managing people's accounts and the webhook subscriptions
+  organizer: new Set<Scope>(scopes.filter((scope) => !['users:write', 'webhooks:read', 'webhooks:write'].includes(scope))),
   // events:read so a learner can find the sessions it may enroll in (only those it may see)
   user: new Set<Scope>([
     'content:read',
