@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createLectern, fieldError, type Lectern, type Stores } from '@lectern/core';
+import { createLectern, fieldError, type Lectern, type Storage, type Stores } from '@lectern/core';
 import { openSqliteStorage } from '@lectern/storage';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-jobs-'));
@@ -173,4 +173,116 @@ describe('job engine: the submitter’s current rights', () => {
       }
     });
   }
+});
+
+/**
+ * Several processes on one database (docs/assignments.md, "Bulk jobs"): each job runs in the one
+ * process holding its lease; the others take it when that process stops or its lease runs out.
+ * The processes here are Lecterns with engines of their own on one database and a clock the test
+ * moves. They share one connection: two SQLite connections in one Node process would wait for each
+ * other's locks synchronously, blocking the event loop both need (separate processes do not).
+ */
+describe('job engine: several processes on one database', () => {
+  let now = Date.parse('2031-01-01T00:00:00.000Z');
+  const clock = { now: () => new Date(now) };
+  const iso = () => new Date(now).toISOString();
+
+  async function process(storage: Storage, handled: unknown[]): Promise<Lectern> {
+    const lectern = createLectern({
+      storage,
+      clock,
+      config: { jobs: { chunkSize: 2, leaseSeconds: 30, pollIntervalMs: 10 } },
+    });
+    lectern.jobs.register({
+      name: 'echoes',
+      maxItems: 50,
+      scope: 'content:read',
+      handle: async (_tx, _ctx, item) => {
+        handled.push(item);
+        return { publicId: `echo-${String(item)}`, created: true };
+      },
+    });
+    return lectern;
+  }
+
+  /** Polls (10 ms apart) until the job is completed; the lease logic, not the time, is under test. */
+  async function completed(lectern: Lectern, id: string) {
+    for (let tries = 0; tries < 1000; tries++) {
+      const job = await lectern.jobs.get(lectern.context(), 'echoes', id);
+      if (job.status === 'completed') return job;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`job ${id} did not complete`);
+  }
+
+  it('runs every job once across two processes, whichever took the submit', async () => {
+    const storage = await openSqliteStorage({ file: join(dir, 'shared-a.db') });
+    const handledA: unknown[] = [];
+    const handledB: unknown[] = [];
+    const a = await process(storage, handledA);
+    const b = await process(storage, handledB);
+    await a.start();
+    await b.start();
+    const jobs = [];
+    for (let n = 0; n < 6; n++) {
+      const submitter = n % 2 === 0 ? a : b;
+      const items = Array.from({ length: 10 }, (_, i) => n * 100 + i);
+      jobs.push((await submitter.jobs.submit(submitter.context(), 'echoes', { echoes: items })).id);
+    }
+    for (const id of jobs) {
+      const job = await completed(a, id);
+      assert.deepEqual([job.processed, job.succeeded], [10, 10]);
+    }
+    const handled = [...handledA, ...handledB].sort((x, y) => Number(x) - Number(y));
+    const expected = Array.from({ length: 6 }, (_, n) => Array.from({ length: 10 }, (_, i) => n * 100 + i)).flat();
+    assert.deepEqual(handled, expected, 'each item handled exactly once, in one process or the other');
+    assert.ok(handledA.length > 0 && handledB.length > 0, 'both processes took jobs');
+    await a.jobs.stop();
+    await b.close();
+  });
+
+  it('leaves a job to the process holding it, and takes it over once that lease has run out', async () => {
+    const storage = await openSqliteStorage({ file: join(dir, 'shared-b.db') });
+    const handled: unknown[] = [];
+    const survivor = await process(storage, handled);
+    // a process that took the job and died: stored, leased to it, never run here
+    const job = await survivor.jobs.submit(survivor.context(), 'echoes', { echoes: [1, 2, 3] });
+    const record = (await storage.jobs.findByPublicId(job.id))!;
+    const until = new Date(now + 30_000).toISOString();
+    assert.equal(await storage.transaction((tx) => tx.jobs.claim(record.id, 'dead-process', until, iso())), true);
+
+    await survivor.start();
+    await new Promise((resolve) => setTimeout(resolve, 50)); // several polls, all finding the job held
+    assert.deepEqual(handled, []);
+    assert.equal((await survivor.jobs.get(survivor.context(), 'echoes', job.id)).processed, 0);
+
+    now += 30_000; // the dead process's lease runs out
+    const done = await completed(survivor, job.id);
+    assert.deepEqual([done.processed, done.succeeded], [3, 3]);
+    assert.deepEqual(handled, [1, 2, 3]);
+    await survivor.close();
+  });
+
+  it('claims: one holder at a time, renewals by the holder, anyone once the lease has run out', async () => {
+    const storage = await openSqliteStorage({ file: join(dir, 'shared-c.db') });
+    const lectern = await process(storage, []);
+    const job = await lectern.jobs.submit(lectern.context(), 'echoes', { echoes: [1] });
+    const id = (await storage.jobs.findByPublicId(job.id))!.id;
+    const at = (seconds: number) => new Date(Date.parse('2031-06-01T00:00:00.000Z') + seconds * 1000).toISOString();
+    const claim = (owner: string, from: number) => storage.transaction((tx) => tx.jobs.claim(id, owner, at(from + 30), at(from)));
+    assert.equal(await claim('x', 0), true);
+    assert.equal(await claim('y', 10), false, 'held by x until 30 s');
+    assert.equal(await claim('x', 20), true, 'x renews: now held until 50 s');
+    assert.equal(await claim('y', 40), false);
+    assert.equal(await claim('y', 50), true, 'x let it run out');
+    assert.equal(await claim('x', 55), false, 'x lost it: its next chunk cannot commit');
+    assert.deepEqual(
+      (await storage.jobs.claimable('x', at(55))).map((record) => record.id),
+      [],
+      'nor does x see it among the jobs it may take',
+    );
+    await storage.jobs.release('y');
+    assert.equal(await claim('x', 56), true, 'released: anyone may take it');
+    await lectern.close();
+  });
 });

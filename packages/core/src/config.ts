@@ -34,6 +34,13 @@ export const lecternConfigSchema = z.object({
     .object({
       chunkSize: z.number().int().min(1).max(500).default(25),
       pauseMs: z.number().int().min(0).max(60_000).default(0),
+      /**
+       * How long a process holds a job between chunks; a process that dies leaves its jobs to the
+       * others after this long. Renewed with every chunk, so it only has to outlast one chunk.
+       */
+      leaseSeconds: z.number().int().min(1).max(3600).default(30),
+      /** How often a process looks for jobs it may take: submitted elsewhere, or left by a process that died. */
+      pollIntervalMs: z.number().int().min(10).max(60_000).default(1000),
     })
     .prefault({}),
 });

@@ -238,6 +238,9 @@ export interface JobsTable {
   created_at: string;
   completed_at: string | null;
   error_message: string | null;
+  /** the process running the job (its instance id) and until when, absent when none is */
+  lease_owner: string | null;
+  lease_expires_at: string | null;
 }
 
 export interface JobItemsTable {

@@ -7,6 +7,11 @@
  * in the same transaction, so after a crash the job resumes at the first item without an outcome
  * and nothing is lost or counted twice.
  *
+ * Several processes may share the database. A job runs in the one process holding its lease, which
+ * every chunk renews as its first write (so a process that lost the lease cannot commit a chunk);
+ * every process polls for jobs it may take, so a job submitted to one process or left by one that
+ * died is picked up by another within a lease and a poll (docs/assignments.md, "Bulk jobs").
+ *
  * Other areas add a job kind with `register`: the kind names the wrapper key and a per-item
  * handler that reports the resource it created, updated or found (kept for the items route), or
  * throws a LecternError to fail the item.
@@ -55,7 +60,14 @@ export interface JobEngineOptions {
   chunkSize: number;
   /** pause between chunks; 0 yields to the event loop only */
   pauseMs: number;
+  /** how long a chunk's lease on its job lasts */
+  leaseSeconds: number;
+  /** how often to look for jobs to take */
+  pollIntervalMs: number;
 }
+
+/** The chunk's lease renewal found another process holding the job: this process leaves it. */
+class LeaseLost extends Error {}
 
 // Unexpected errors (a busy database held by another process, most likely) are retried before the
 // job is declared failed; the chunk's transaction rolled back, so a retry starts clean.
@@ -68,11 +80,16 @@ export class JobEngine {
   private readonly queue = new PQueue({ concurrency: 1 });
   private readonly queued = new Set<number>();
   private running = false;
+  private poll: NodeJS.Timeout | undefined;
+  /** this process, as the holder of job leases */
+  private readonly owner: string;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly options: JobEngineOptions,
-  ) {}
+  ) {
+    this.owner = deps.ids.uuid();
+  }
 
   register(kind: JobKind): void {
     if (this.kinds.has(kind.name)) throw new Error(`job kind '${kind.name}' is already registered`);
@@ -127,18 +144,37 @@ export class JobEngine {
     return record;
   }
 
-  /** Starts the worker and resumes every job a previous process left unfinished. */
+  /** Starts the worker: resumes the jobs no live process holds, then keeps looking for more. */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    for (const job of await this.deps.storage.jobs.unfinished()) this.schedule(job.id);
+    await this.scheduleClaimable();
+    this.poll = setInterval(() => void this.scheduleClaimable().catch(() => undefined), this.options.pollIntervalMs);
+    this.poll.unref();
   }
 
-  /** Takes no further chunk, and resolves once the chunk in progress has committed. */
+  /**
+   * Takes no further chunk, resolves once the chunk in progress has committed, and hands this
+   * process's jobs over to the others at once rather than when their leases run out.
+   */
   async stop(): Promise<void> {
     this.running = false;
+    clearInterval(this.poll);
     this.queue.clear();
     await this.queue.onIdle();
+    await this.deps.storage.jobs.release(this.owner);
+  }
+
+  private async scheduleClaimable(): Promise<void> {
+    const now = nowIso(this.deps.clock);
+    for (const job of await this.deps.storage.jobs.claimable(this.owner, now)) this.schedule(job.id);
+  }
+
+  /** Takes or renews this process's lease on the job; false when another process holds it. */
+  private claim(tx: Stores, jobId: number): Promise<boolean> {
+    const now = this.deps.clock.now();
+    const until = new Date(now.getTime() + this.options.leaseSeconds * 1000).toISOString();
+    return tx.jobs.claim(jobId, this.owner, until, now.toISOString());
   }
 
   /** Resolves once every scheduled job has finished (tests, embedders running jobs inline). */
@@ -173,6 +209,7 @@ export class JobEngine {
       await this.finish(jobId, 'failed', `No handler is registered for jobs of kind '${job.kind}'.`);
       return;
     }
+    if (!(await storage.transaction((tx) => this.claim(tx, jobId)))) return;
     if (job.view.status === 'pending') await storage.jobs.setStatus(jobId, 'processing');
 
     let failures = 0;
@@ -182,6 +219,7 @@ export class JobEngine {
         finished = await storage.transaction((tx) => this.runChunk(tx, job, kind));
         failures = 0;
       } catch (error) {
+        if (error instanceof LeaseLost) return;
         if (failures >= RETRY_DELAYS_MS.length) {
           await this.finish(jobId, 'failed', `An unexpected error stopped the job: ${(error as Error)?.message ?? String(error)}`);
           return;
@@ -200,6 +238,7 @@ export class JobEngine {
    * submitter may no longer run the job, its items fail with that `forbidden`.
    */
   private async runChunk(tx: Stores, job: JobRecord, kind: JobKind): Promise<boolean> {
+    if (!(await this.claim(tx, job.id))) throw new LeaseLost();
     const items = await tx.jobs.nextItems(job.id, this.options.chunkSize);
     if (items.length === 0) {
       await tx.jobs.setStatus(job.id, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });

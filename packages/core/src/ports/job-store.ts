@@ -25,8 +25,19 @@ export interface JobStore {
   insert(row: NewJobRow, items: readonly unknown[]): Promise<JobRecord>;
   findById(id: number): Promise<JobRecord | undefined>;
   findByPublicId(publicId: string): Promise<JobRecord | undefined>;
-  /** Jobs neither completed nor failed, oldest first: what a restart resumes. */
-  unfinished(): Promise<JobRecord[]>;
+  /**
+   * Jobs neither completed nor failed that `owner` may run at `now`: no process holds them, or its
+   * lease has run out, or `owner` holds it. Oldest first.
+   */
+  claimable(owner: string, now: string): Promise<JobRecord[]>;
+  /**
+   * Takes or renews the job's lease for `owner` until `until`, when the job is unfinished and no
+   * other process holds a lease that runs past `now`; false otherwise. In a transaction it also
+   * holds the job against other processes until the transaction ends.
+   */
+  claim(jobId: number, owner: string, until: string, now: string): Promise<boolean>;
+  /** Gives up every lease `owner` holds, so other processes take its jobs at once. */
+  release(owner: string): Promise<void>;
   /** The first `limit` items without an outcome, in request order. */
   nextItems(jobId: number, limit: number): Promise<PendingJobItem[]>;
   /**

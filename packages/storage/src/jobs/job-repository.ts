@@ -97,15 +97,31 @@ export class JobRepository implements JobStore {
     return row ? toRecord(row) : undefined;
   }
 
-  async unfinished(): Promise<JobRecord[]> {
+  async claimable(owner: string, now: string): Promise<JobRecord[]> {
     // the literal list lets SQLite use the partial index jobs_unfinished_idx
     const rows = await this.db
       .selectFrom('jobs')
       .selectAll()
       .where(sql<boolean>`status in ('pending', 'processing')`)
+      .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '=', owner), eb('lease_expires_at', '<=', now)]))
       .orderBy('id')
       .execute();
     return rows.map(toRecord);
+  }
+
+  async claim(jobId: number, owner: string, until: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ lease_owner: owner, lease_expires_at: until })
+      .where('id', '=', jobId)
+      .where(sql<boolean>`status in ('pending', 'processing')`)
+      .where((eb) => eb.or([eb('lease_owner', 'is', null), eb('lease_owner', '=', owner), eb('lease_expires_at', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async release(owner: string): Promise<void> {
+    await this.db.updateTable('jobs').set({ lease_owner: null, lease_expires_at: null }).where('lease_owner', '=', owner).execute();
   }
 
   async nextItems(jobId: number, limit: number): Promise<PendingJobItem[]> {
