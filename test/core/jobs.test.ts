@@ -187,11 +187,11 @@ describe('job engine: several processes on one database', () => {
   const clock = { now: () => new Date(now) };
   const iso = () => new Date(now).toISOString();
 
-  async function process(storage: Storage, handled: unknown[]): Promise<Lectern> {
+  async function process(storage: Storage, handled: unknown[], instanceId = 'survivor'): Promise<Lectern> {
     const lectern = createLectern({
       storage,
       clock,
-      config: { jobs: { chunkSize: 2, leaseSeconds: 30, pollIntervalMs: 10 } },
+      config: { instanceId, jobs: { chunkSize: 2, leaseSeconds: 30, pollIntervalMs: 10 } },
     });
     lectern.jobs.register({
       name: 'echoes',
@@ -219,8 +219,8 @@ describe('job engine: several processes on one database', () => {
     const storage = await openSqliteStorage({ file: join(dir, 'shared-a.db') });
     const handledA: unknown[] = [];
     const handledB: unknown[] = [];
-    const a = await process(storage, handledA);
-    const b = await process(storage, handledB);
+    const a = await process(storage, handledA, 'a');
+    const b = await process(storage, handledB, 'b');
     await a.start();
     await b.start();
     const jobs = [];

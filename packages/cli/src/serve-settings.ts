@@ -18,6 +18,13 @@ export const serveSettings = {
   }),
   host: setting({ kind: kinds.text, argument: '<host>', default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 for all)' }),
   port: setting({ kind: kinds.port, argument: '<n>', default: 8080, description: 'TCP port; 0 picks a free one' }),
+  instance_id: setting({
+    kind: kinds.text,
+    argument: '<id>',
+    defaultText: '<hostname>:<port>',
+    description:
+      'names this process among those sharing a database, on the bulk jobs and webhook deliveries it works on; each needs its own (set it when several use --port 0), and a restart under the same id takes back at once what the process held',
+  }),
   public_url: setting({
     kind: kinds.url,
     argument: '<url>',

@@ -4,6 +4,12 @@ import { z } from 'zod';
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export const lecternConfigSchema = z.object({
+  /**
+   * This process among those sharing the database: the holder named on the bulk jobs and webhook
+   * deliveries it is working on. Each live process needs its own; a process started again under
+   * the same id takes back at once what it held when it stopped (docs/scaling.md).
+   */
+  instanceId: z.string().min(1).max(200).default('lectern'),
   /** Base URL people use to reach this platform; media-processing events link into it. */
   publicUrl: z.string().default('http://127.0.0.1:8080'),
   webhooks: z

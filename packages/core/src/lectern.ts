@@ -93,7 +93,7 @@ export class Lectern {
       outbox: this.outbox,
       config: this.config,
     };
-    this.jobs = new JobEngine(deps, this.config.jobs);
+    this.jobs = new JobEngine(deps, { ...this.config.jobs, instanceId: this.config.instanceId });
     this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
@@ -111,6 +111,7 @@ export class Lectern {
         ids: this.ids,
         outbox: this.outbox,
         config: this.config.webhooks,
+        instanceId: this.config.instanceId,
         ...(options.logger ? { logger: options.logger } : {}),
       });
     }

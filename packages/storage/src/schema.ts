@@ -153,6 +153,8 @@ export interface WebhookDeliveriesTable {
   attempts: Generated<number>;
   next_attempt_at: string | null;
   lease_until: string | null;
+  /** the instance id of the process attempting it, with lease_until */
+  lease_owner: string | null;
   created: string;
   modified: string;
 }

@@ -138,5 +138,61 @@ for (const dialect of DIALECTS) {
       assert.equal(new Set(seen).size, 7, 'no row on two pages');
       await lectern.close();
     });
+
+    // What several processes sharing the database rely on (docs/scaling.md): a delivery is claimed
+    // by one process, and a process started again takes back only what it held itself.
+    it('claims each due webhook delivery for one process, and releases only its own', async () => {
+      const storage = await dialect.open();
+      const at = (seconds: number) => new Date(Date.parse('2030-01-01T00:00:00.000Z') + seconds * 1000).toISOString();
+      const endpoint = await storage.webhookEndpoints.insert({
+        publicId: 'ep_01J0000000000000000000000A',
+        url: 'https://hooks.example.com/a',
+        events: ['user.created'],
+        description: '',
+        isActive: true,
+        secret: 'whsec_test',
+        created: at(0),
+      });
+      await storage.transaction((tx) => events.record(tx, ...[1, 2, 3].map((n) => ({ type: 'test.happened', object: { n } }))));
+      for (const { event } of await storage.outbox.readAfter(0, 10)) {
+        await storage.webhookDeliveries.insert({ endpointId: endpoint.id, eventId: event.id, eventType: 'ping', dueAt: at(0) });
+      }
+      const due = await storage.webhookDeliveries.findDue(endpoint.id, at(1), 10);
+      const ids = due.map((delivery) => delivery.id);
+      assert.equal(ids.length, 3);
+      const claim = (owner: string, some: number[]) => storage.transaction((tx) => tx.webhookDeliveries.claim(some, owner, at(100), at(1)));
+      assert.deepEqual(await claim('a', ids.slice(0, 2)), ids.slice(0, 2));
+      // b read all three as due before a's claim committed: it gets only the one a did not take
+      assert.deepEqual(await claim('b', ids), ids.slice(2));
+      assert.deepEqual(await storage.webhookDeliveries.findDue(endpoint.id, at(1), 10), []);
+      assert.equal(await storage.webhookDeliveries.releaseLeases('a', at(2)), 2, "a's restart takes back its two");
+      assert.deepEqual(
+        (await storage.webhookDeliveries.findDue(endpoint.id, at(2), 10)).map((delivery) => delivery.id),
+        ids.slice(0, 2),
+        "b's delivery stays with b",
+      );
+      await storage.close();
+    });
+
+    it('leases a bulk job to one process at a time', async () => {
+      const storage = await dialect.open();
+      const job = await storage.transaction((tx) =>
+        tx.jobs.insert(
+          { publicId: randomIds.uuid(), kind: 'users', actor: { kind: 'system' }, requestId: 'req_1', createdAt: new Date().toISOString() },
+          [1],
+        ),
+      );
+      const at = (seconds: number) => new Date(Date.parse('2030-01-01T00:00:00.000Z') + seconds * 1000).toISOString();
+      const claim = (owner: string, now: number) => storage.transaction((tx) => tx.jobs.claim(job.id, owner, at(now + 30), at(now)));
+      assert.equal(await claim('a', 0), true);
+      assert.equal(await claim('b', 1), false);
+      assert.deepEqual(await storage.jobs.claimable('b', at(1)), []);
+      assert.deepEqual(
+        (await storage.jobs.claimable('a', at(1))).map((record) => record.id),
+        [job.id],
+      );
+      assert.equal(await claim('b', 30), true, "a's lease ran out");
+      await storage.close();
+    });
   });
 }

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { createApp, listen } from '@lectern/http';
 import type { Logger } from 'pino';
@@ -39,6 +40,7 @@ type ServeSettings = Resolved<typeof serveSettings>;
 async function serve(settings: ServeSettings): Promise<void> {
   const logger = createLogger(settings.log_level);
   const config = {
+    instanceId: settings.instance_id ?? `${hostname()}:${settings.port}`,
     ...(settings.public_url ? { publicUrl: settings.public_url } : {}),
     webhooks: {
       enabled: !settings.disable_webhooks,

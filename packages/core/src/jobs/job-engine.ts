@@ -64,6 +64,8 @@ export interface JobEngineOptions {
   leaseSeconds: number;
   /** how often to look for jobs to take */
   pollIntervalMs: number;
+  /** this process, as the holder of job leases */
+  instanceId: string;
 }
 
 /** The chunk's lease renewal found another process holding the job: this process leaves it. */
@@ -81,14 +83,14 @@ export class JobEngine {
   private readonly queued = new Set<number>();
   private running = false;
   private poll: NodeJS.Timeout | undefined;
-  /** this process, as the holder of job leases */
-  private readonly owner: string;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly options: JobEngineOptions,
-  ) {
-    this.owner = deps.ids.uuid();
+  ) {}
+
+  private get owner(): string {
+    return this.options.instanceId;
   }
 
   register(kind: JobKind): void {

@@ -78,7 +78,10 @@ export interface DeliveryProgress {
 }
 
 export interface WebhookDeliveryStore {
-  /** The last outbox sequence already fanned out. */
+  /**
+   * The last outbox sequence already fanned out. In a transaction it also holds the cursor against
+   * other processes until the transaction ends, so two processes never fan out the same events.
+   */
   dispatchCursor(): Promise<number>;
   setDispatchCursor(sequence: number): Promise<void>;
   /**
@@ -96,10 +99,17 @@ export interface WebhookDeliveryStore {
   endpointsWithDueDeliveries(now: string): Promise<number[]>;
   /** Up to `limit` of those deliveries of one endpoint, oldest due first. */
   findDue(endpointId: number, now: string, limit: number): Promise<DueDelivery[]>;
-  /** Marks deliveries as being attempted until `until`: no pass claims them again before then. */
-  lease(ids: readonly number[], until: string): Promise<void>;
-  /** Makes every leased delivery due at `now`: a new process starts by retrying what a previous one left in flight. */
-  releaseLeases(now: string): Promise<number>;
+  /**
+   * Marks those of `ids` still due at `now` as attempted by `owner` until `until`, and returns them:
+   * no pass, in this process or another, claims them again before then. Another process that read
+   * the same deliveries as due gets none of them.
+   */
+  claim(ids: readonly number[], owner: string, until: string, now: string): Promise<number[]>;
+  /**
+   * Makes the deliveries `owner` holds due at `now`: a process started again under the same id
+   * retries what it left in flight, without touching what other live processes are attempting.
+   */
+  releaseLeases(owner: string, now: string): Promise<number>;
   recordAttempt(attempt: NewAttemptRow, progress: DeliveryProgress): Promise<void>;
   /** Ends a delivery without an attempt (its endpoint is gone or was turned off). */
   cancel(id: number): Promise<void>;

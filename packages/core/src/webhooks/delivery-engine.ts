@@ -24,6 +24,8 @@ export interface EngineDeps {
   /** records webhook events in the transaction of the change (the transactional outbox) */
   outbox: EventRecorder;
   config: LecternConfig['webhooks'];
+  /** this process, as the holder of delivery leases */
+  instanceId: string;
   logger?: EngineLogger;
 }
 
@@ -67,17 +69,18 @@ export class DeliveryEngine {
       concurrencyPerEndpoint: config.concurrencyPerEndpoint,
       timeoutMs,
       allowPrivateTargets: config.allowPrivateTargets,
+      instanceId: deps.instanceId,
       onSettled: () => this.wake(),
       onError: (error, message) => this.report(error, message),
     });
   }
 
-  /** Resumes what a previous process left in flight, then delivers until stopped. */
+  /** Takes back what this process (its instance id) left in flight when it stopped, then delivers until stopped. */
   start(): void {
     if (this.unsubscribe || this.stopped) return;
     this.unsubscribe = this.deps.outbox.onRecorded(() => this.wake(true));
     void this.deps.storage.webhookDeliveries
-      .releaseLeases(nowIso(this.deps.clock))
+      .releaseLeases(this.deps.instanceId, nowIso(this.deps.clock))
       .catch((error: unknown) => this.report(error, 'could not release webhook delivery leases; they expire on their own'))
       .finally(() => {
         if (this.stopped) return;

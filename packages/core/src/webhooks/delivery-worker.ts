@@ -21,6 +21,8 @@ export interface WorkerDeps {
   concurrencyPerEndpoint: number;
   timeoutMs: number;
   allowPrivateTargets: boolean;
+  /** this process, as the holder of the deliveries it claims */
+  instanceId: string;
   /** called when an attempt ends, since a slot is free again */
   onSettled: () => void;
   onError: (error: unknown, message: string) => void;
@@ -103,12 +105,15 @@ export class DeliveryWorker {
         const endpoint = await tx.webhookEndpoints.findById(endpointId);
         for (const delivery of due) all.push({ delivery, endpoint });
       }
-      if (all.length > 0)
-        await tx.webhookDeliveries.lease(
+      const mine = new Set(
+        await tx.webhookDeliveries.claim(
           all.map((c) => c.delivery.id),
+          this.deps.instanceId,
           leaseUntil,
-        );
-      return all;
+          nowIso,
+        ),
+      );
+      return all.filter((c) => mine.has(c.delivery.id));
     });
     for (const claim of claimed) this.begin(claim);
   }

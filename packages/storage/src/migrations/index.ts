@@ -11,7 +11,7 @@ import * as events from './0005-events.ts';
 import * as reports from './0006-reports.ts';
 import * as unicodeCase from './0007-unicode-case.ts';
 import * as jobItemResults from './0008-job-item-results.ts';
-import * as jobLeases from './0009-job-leases.ts';
+import * as processLeases from './0009-process-leases.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -22,7 +22,7 @@ const migrations: Record<string, Migration> = {
   '0006-reports': reports,
   '0007-unicode-case': unicodeCase,
   '0008-job-item-results': jobItemResults,
-  '0009-job-leases': jobLeases,
+  '0009-process-leases': processLeases,
 };
 
 export const migrationProvider: MigrationProvider = {

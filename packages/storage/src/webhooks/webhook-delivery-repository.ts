@@ -35,7 +35,14 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async dispatchCursor(): Promise<number> {
-    const row = await this.db.selectFrom('webhook_dispatch_state').select('outbox_sequence').where('id', '=', 1).executeTakeFirst();
+    // an update that changes nothing: it takes the row's write lock (PostgreSQL) or the database's
+    // (SQLite) until the transaction ends, so another dispatcher waits and then reads the new cursor
+    const row = await this.db
+      .updateTable('webhook_dispatch_state')
+      .set((eb) => ({ outbox_sequence: eb.ref('outbox_sequence') }))
+      .where('id', '=', 1)
+      .returning('outbox_sequence')
+      .executeTakeFirst();
     return row?.outbox_sequence ?? 0;
   }
 
@@ -170,21 +177,26 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       ) as Q;
   }
 
-  async lease(ids: readonly number[], until: string): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db
+  async claim(ids: readonly number[], owner: string, until: string, now: string): Promise<number[]> {
+    if (ids.length === 0) return [];
+    // still due is the condition: a competing claim committed first has moved next_attempt_at on
+    const rows = await this.db
       .updateTable('webhook_deliveries')
-      .set({ lease_until: until, next_attempt_at: until })
+      .set({ lease_until: until, lease_owner: owner, next_attempt_at: until })
       .where('id', 'in', [...ids])
+      .where('state', '=', PENDING)
+      .where('next_attempt_at', '<=', now)
+      .returning('id')
       .execute();
+    return rows.map((row) => row.id);
   }
 
-  async releaseLeases(now: string): Promise<number> {
+  async releaseLeases(owner: string, now: string): Promise<number> {
     const result = await this.db
       .updateTable('webhook_deliveries')
-      .set({ lease_until: null, next_attempt_at: now })
+      .set({ lease_until: null, lease_owner: null, next_attempt_at: now })
       .where('state', '=', PENDING)
-      .where('lease_until', 'is not', null)
+      .where('lease_owner', '=', owner)
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
