@@ -94,6 +94,7 @@ export * from './enrollments/owned-assignment.ts';
 export * from './enrollments/waitlist.ts';
 export * from './enrollments/enrollment-service.ts';
 export * from './insights/insight-math.ts';
+export * from './insights/assignment-counters.ts';
 
 export * from './reports/rql/rql-error.ts';
 export * from './reports/rql/rql-ast.ts';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { contentTypes, type ContentType } from '../content/content-item.ts';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { dateField, datetimeField, publicIdField, userRefSchema } from '../shared/schema.ts';
 import { assignmentStates, isOverdue, type AssignmentLifecycle, type AssignmentState } from './assignment-machine.ts';
 
@@ -14,14 +14,14 @@ export const MAX_FEEDBACK_TEXT = 10_000;
 /** An assignment as the API returns it and as `assignment.*` webhook events carry it. */
 export const assignmentSchema = z.object({
   public_id: z.string(),
-  user: userRefSchema,
-  content_item: z.object({ public_id: z.string(), name: z.string(), content_type: z.enum(contentTypes) }),
-  state: z.enum(assignmentStates),
+  user: listed(userRefSchema, { filter: true }),
+  content_item: listed(z.object({ public_id: z.string(), name: z.string(), content_type: z.enum(contentTypes) }), { filter: true }),
+  state: listed(z.enum(assignmentStates), { filter: 'multiple' }),
   progress: z.number(),
   score: z.number().nullable(),
   is_success: z.boolean().nullable(),
-  due_date: z.string().nullable(),
-  is_overdue: z.boolean(),
+  due_date: listed(z.string().nullable(), { range: 'date', sort: true }),
+  is_overdue: listed(z.boolean(), { filter: true }),
   started_at: z.string().nullable(),
   completed_datetime: z.string().nullable(),
   dropped_at: z.string().nullable(),
@@ -33,8 +33,8 @@ export const assignmentSchema = z.object({
   attempt: z.number().int(),
   /** true when an enrollment owns the assignment (its PATCH is 409 `enrollment_managed`) */
   is_enrollment_managed: z.boolean(),
-  created: z.string(),
-  modified: z.string(),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  modified: listed(z.string(), { sort: true }),
 });
 export type Assignment = z.infer<typeof assignmentSchema>;
 
@@ -144,17 +144,10 @@ export const feedbackInput = z.strictObject({
 export const assignmentRouteActions = ['complete', 'drop', 'exempt', 'undo-complete', 'undo-exempt'] as const;
 export type AssignmentRouteAction = (typeof assignmentRouteActions)[number];
 
-export const assignmentListSpec = {
-  filters: {
-    user: { kind: 'uuid' },
-    content_item: { kind: 'uuid' },
-    state: { kind: 'enum', values: assignmentStates, multiple: true },
-    content_type: { kind: 'enum', values: contentTypes, multiple: true },
-    is_overdue: { kind: 'boolean' },
-  },
-  ranges: { due_date: 'date', created: 'datetime' },
-  ordering: ['created', 'modified', 'due_date'],
+/** `content_type` filters on the item's type, a field of the `content_item` reference. */
+export const assignmentListSpec = listSpecOf(assignmentSchema, {
+  filters: { content_type: { kind: 'enum', values: contentTypes, multiple: true } },
   defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+});
 
 export type { AssignmentState };

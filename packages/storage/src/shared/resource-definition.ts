@@ -9,8 +9,16 @@
  * bounds, sort keys and search, and the report fields all follow from the schema. What does not
  * follow the convention is stated once, as an override of that field.
  */
-import { sql, type AliasedExpression, type Expression, type Kysely } from 'kysely';
-import { describeFields, foldCase, type DescribedField, type ListNarrowing, type ListQuery, type ListSpec } from '@lectern/core';
+import { sql, type AliasedExpression, type Expression, type Kysely, type SqlBool } from 'kysely';
+import {
+  describeFields,
+  foldCase,
+  type DescribedField,
+  type FilterValue,
+  type ListNarrowing,
+  type ListQuery,
+  type ListSpec,
+} from '@lectern/core';
 import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
 import type { Database } from '../schema.ts';
 import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
@@ -40,8 +48,8 @@ export interface FieldOverride {
   json?: true;
   /** a column kept equal to foldCase(column): equality filters and `ilike` compare it, with its index */
   folded?: string;
-  /** the `?<field>=` filter, when not equality (a name filter matches part of the name) */
-  filter?: FilterSql;
+  /** the `?<field>=` filter, when not equality (a name filter matches part of the name; overdue depends on the day) */
+  filter?: (eb: AnyEb, value: FilterValue, context: ReadContext) => Expression<SqlBool>;
   /** the sort key, when not the column itself (names sort ignoring case) */
   sort?: string | ((eb: AnyEb) => Expression<unknown>);
   /**
@@ -213,7 +221,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       const ref = reference(field);
       const { folded, sort, filter } = override(field.name);
       if (traits.filter && filter) {
-        filters[field.name] = filter;
+        filters[field.name] = (eb, value) => filter(eb, value, context);
       } else if (traits.filter && ref) {
         const lookup = `${ref.alias}_by_public_id`;
         filters[field.name] = (eb, value) =>

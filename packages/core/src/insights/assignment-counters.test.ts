@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { counterDeltas, countedFacts, type CountedColumns, type CountedFacts } from './assignment-counters.ts';
+
+const columns = (overrides: Partial<CountedColumns> = {}): CountedColumns => ({
+  contentId: 7,
+  state: 'in_progress',
+  feedbackRating: null,
+  isSuccess: null,
+  feedbackText: null,
+  deleted: false,
+  ...overrides,
+});
+const facts = (overrides: Partial<CountedColumns> = {}) => countedFacts(columns(overrides))!;
+
+describe('assignment counters', () => {
+  it('reads the facts from the columns: unrated is 0, success 1/0/2, reviewed when text was left', () => {
+    assert.deepEqual(facts(), { contentId: 7, state: 'in_progress', rating: 0, success: 2, reviewed: 0 });
+    assert.deepEqual(facts({ feedbackRating: 4, isSuccess: true, feedbackText: 'Good' }), {
+      contentId: 7,
+      state: 'in_progress',
+      rating: 4,
+      success: 1,
+      reviewed: 1,
+    });
+    assert.equal(facts({ isSuccess: false }).success, 0);
+    assert.equal(facts({ feedbackText: '' }).reviewed, 0);
+    assert.equal(countedFacts(columns({ deleted: true })), null, 'a deleted assignment counts nowhere');
+  });
+
+  it('counts a new assignment once, in its combination and its content item', () => {
+    assert.deepEqual(counterDeltas(null, facts()), {
+      stats: [{ facts: facts(), by: 1 }],
+      content: [{ contentId: 7, total: 1, completed: 0, ratingSum: 0, ratingCount: 0 }],
+    });
+  });
+
+  it('changes nothing when the counted facts stay the same', () => {
+    assert.deepEqual(counterDeltas(facts(), facts()), { stats: [], content: [] });
+    assert.deepEqual(counterDeltas(null, null), { stats: [], content: [] });
+  });
+
+  it('moves a completion and a rating between combinations; the item total stays', () => {
+    const after = facts({ state: 'completed', feedbackRating: 5 });
+    assert.deepEqual(counterDeltas(facts(), after), {
+      stats: [
+        { facts: facts(), by: -1 },
+        { facts: after, by: 1 },
+      ],
+      content: [{ contentId: 7, total: 0, completed: 1, ratingSum: 5, ratingCount: 1 }],
+    });
+  });
+
+  it('takes a dropped assignment out of the ratings, and a deleted one out of everything', () => {
+    const rated = facts({ feedbackRating: 3 });
+    assert.deepEqual(counterDeltas(rated, facts({ state: 'dropped', feedbackRating: 3 })).content, [
+      { contentId: 7, total: 0, completed: 0, ratingSum: -3, ratingCount: -1 },
+    ]);
+    assert.deepEqual(counterDeltas(rated, null).content, [{ contentId: 7, total: -1, completed: 0, ratingSum: -3, ratingCount: -1 }]);
+  });
+
+  it('records a change of combination without a content change (feedback text, success)', () => {
+    const reviewed = facts({ feedbackText: 'Useful', isSuccess: false });
+    const deltas = counterDeltas(facts(), reviewed);
+    assert.equal(deltas.stats.length, 2);
+    assert.deepEqual(deltas.content, [], "the item's counters do not depend on review or success");
+  });
+
+  it('moves an assignment between content items: out of one, into the other', () => {
+    const other: CountedFacts = { ...facts({ state: 'completed' }), contentId: 8 };
+    assert.deepEqual(counterDeltas(facts({ state: 'completed' }), other).content, [
+      { contentId: 7, total: -1, completed: -1, ratingSum: 0, ratingCount: 0 },
+      { contentId: 8, total: 1, completed: 1, ratingSum: 0, ratingCount: 0 },
+    ]);
+  });
+});

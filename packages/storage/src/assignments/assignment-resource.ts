@@ -1,0 +1,110 @@
+/**
+ * Assignments as storage reads them, from core's assignmentSchema: the assignment (`a`) with its
+ * user (`u`) and content item (`c`). `is_overdue` is core's rule of the day (the view computes it;
+ * lists and reports filter on it in SQL).
+ */
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import {
+  assignmentListSpec,
+  assignmentSchema,
+  outstandingStates,
+  type AssignmentRecord,
+  type ContentType,
+  type StoredAssignmentView,
+} from '@lectern/core';
+import type { Database } from '../schema.ts';
+import { toBool } from '../shared/list-builder.ts';
+import { preparedQuery } from '../shared/prepared-query.ts';
+import { defineResource } from '../shared/resource-definition.ts';
+
+/**
+ * Core's overdue rule (`isOverdue`, over `outstandingStates`) as SQL on the assignment aliased `a`:
+ * the one place storage states it, for the list filter, the report field and the insight. The
+ * state list is literal SQL, not bound values, so that SQLite can match it against the partial
+ * index `assignments_overdue_idx`; the states are constants of core, never input.
+ */
+const OUTSTANDING_STATES = sql.raw(outstandingStates.map((state) => `'${state}'`).join(', '));
+export function overdueSql(today: string): Expression<SqlBool> {
+  return sql<SqlBool>`(a.due_date < ${today} and a.state in (${OUTSTANDING_STATES}))`;
+}
+
+/** A condition as a 0/1 column, the way booleans are stored, so reports compare it like one. */
+const flag = (condition: Expression<SqlBool>) => sql<number>`(CASE WHEN ${condition} THEN 1 ELSE 0 END)`;
+
+type AssignmentInternals = {
+  id: number;
+  userId: number;
+  contentId: number;
+  contentType: ContentType;
+  isCompletable: number;
+  enrollmentId: number | null;
+  progressBeforeCompletion: number | null;
+};
+
+export const assignmentResource = defineResource<StoredAssignmentView, AssignmentInternals>(assignmentSchema, assignmentListSpec, {
+  table: 'assignments',
+  alias: 'a',
+  internal: {
+    id: 'a.id',
+    userId: 'a.user_id',
+    contentId: 'a.content_id',
+    contentType: 'c.content_type',
+    isCompletable: 'c.is_completable',
+    enrollmentId: 'a.enrollment_id',
+    progressBeforeCompletion: 'a.progress_before_completion',
+  },
+  fields: {
+    is_overdue: {
+      column: ({ today }) => flag(overdueSql(today)),
+      unselected: true,
+      // with a due date the rule is never NULL, so NOT is its exact complement
+      filter: (eb, value, { today }) =>
+        value === true ? overdueSql(today) : eb.or([eb('a.due_date', 'is', null), eb.not(overdueSql(today))]),
+    },
+    is_enrollment_managed: { column: () => flag(sql<SqlBool>`a.enrollment_id IS NOT NULL`) },
+  },
+  references: {
+    user: {
+      alias: 'u',
+      key: 'a.user_id',
+      table: 'users',
+      join: (query) => query.innerJoin('users as u', 'u.id', 'a.user_id'),
+      folded: { email: 'u.email_lower' },
+    },
+    content_item: {
+      alias: 'c',
+      key: 'a.content_id',
+      table: 'content_items',
+      join: (query) => query.innerJoin('content_items as c', 'c.id', 'a.content_id'),
+    },
+  },
+  filters: {
+    content_type: (eb, value) =>
+      eb(
+        'a.content_id',
+        'in',
+        eb
+          .selectFrom('content_items as tf')
+          .select('tf.id')
+          .where('tf.content_type', 'in', value as string[]),
+      ),
+  },
+  tiebreak: 'a.id',
+});
+
+export function toAssignmentRecord({ internal, view }: ReturnType<typeof assignmentResource.toRecord>): AssignmentRecord {
+  return { ...internal, isCompletable: toBool(internal.isCompletable), data: view };
+}
+
+/** Every read of live assignments starts here. */
+export const selectAssignments = (db: Kysely<Database>) => assignmentResource.read(db).where('a.deleted_at', 'is', null);
+
+// the per-request lookups, compiled once (see prepared-query.ts)
+type Row = Record<string, unknown>;
+export const assignmentByPublicId = preparedQuery<Row>(1, (db, publicId) => selectAssignments(db).where('a.public_id', '=', publicId!));
+export const assignmentById = preparedQuery<Row>(1, (db, id) => selectAssignments(db).where('a.id', '=', id as unknown as number));
+export const assignmentByPair = preparedQuery<Row>(2, (db, userId, contentId) =>
+  selectAssignments(db)
+    .where('a.user_id', '=', userId as unknown as number)
+    .where('a.content_id', '=', contentId as unknown as number),
+);
