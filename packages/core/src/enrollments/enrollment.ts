@@ -4,21 +4,21 @@
  */
 import { z } from 'zod';
 import { assignmentStates, type AssignmentState } from '../assignments/assignment-machine.ts';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { publicIdField, userRefSchema } from '../shared/schema.ts';
 import { attendanceMethods, enrollmentStatuses, type AttendanceMethod, type EnrollmentStatus } from './enrollment-rules.ts';
 
 /** The GET shape, and the payload of every `enrollment.*` webhook event. */
 export const enrollmentSchema = z.object({
   public_id: z.string(),
-  user: userRefSchema,
-  event: z.object({ public_id: z.string(), name: z.string() }),
-  status: z.enum(enrollmentStatuses),
-  attendance_method: z.enum(attendanceMethods),
+  user: listed(userRefSchema, { filter: true }),
+  event: listed(z.object({ public_id: z.string(), name: z.string() }), { filter: true }),
+  status: listed(z.enum(enrollmentStatuses), { filter: 'multiple' }),
+  attendance_method: listed(z.enum(attendanceMethods), { filter: true }),
   checkin_datetime: z.string().nullable(),
   /** the state of the assignment the enrollment owns */
-  state: z.enum(assignmentStates),
-  created: z.string(),
+  state: listed(z.enum(assignmentStates), { filter: 'multiple' }),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
 });
 export type Enrollment = z.infer<typeof enrollmentSchema>;
 
@@ -48,16 +48,8 @@ export type CreateEnrollmentInput = z.output<typeof createEnrollmentInput>;
 export const enrollmentActions = ['checkin', 'drop', 'undo-checkin'] as const;
 export type EnrollmentAction = (typeof enrollmentActions)[number];
 
-export const enrollmentListSpec = {
-  filters: {
-    user: { kind: 'uuid' },
-    event: { kind: 'uuid' },
-    status: { kind: 'enum', values: enrollmentStatuses, multiple: true },
-    attendance_method: { kind: 'enum', values: attendanceMethods },
-    state: { kind: 'enum', values: assignmentStates, multiple: true },
-    is_checked_in: { kind: 'boolean' },
-  },
-  ranges: { created: 'datetime' },
-  ordering: ['created'],
+/** `is_checked_in` asks whether `checkin_datetime` is set. */
+export const enrollmentListSpec = listSpecOf(enrollmentSchema, {
+  filters: { is_checked_in: { kind: 'boolean' } },
   defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+});

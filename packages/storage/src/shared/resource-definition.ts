@@ -46,6 +46,8 @@ export interface FieldOverride {
   column?: string | ComputedSql;
   /** the column holds the value as JSON text (a list of scope names) */
   json?: true;
+  /** the alias of a join of `joins` that computed SQL reads (a report on the field adds the join) */
+  join?: string;
   /** a column kept equal to foldCase(column): equality filters and `ilike` compare it, with its index */
   folded?: string;
   /** the `?<field>=` filter, when not equality (a name filter matches part of the name; overdue depends on the day) */
@@ -82,6 +84,8 @@ export interface ResourceOptions {
   internal: Readonly<Record<string, string>>;
   fields?: Readonly<Record<string, FieldOverride>>;
   references?: Readonly<Record<string, ReferenceOverride>>;
+  /** joins that are not references, read by computed fields (an enrollment's assignment), by alias */
+  joins?: ListJoins;
   /** report fields that are not columns: the parts of a list field (`owners.email`), as rqlList */
   rql?: Readonly<Record<string, RqlSqlField>>;
   /** SQL of the list's filters that are not fields (core's ListSpec adds them by name) */
@@ -208,7 +212,10 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     return { internal: internal as Internal, view: view as View };
   };
 
-  const joins: ListJoins = Object.fromEntries(Object.values(options.references ?? {}).map((ref) => [ref.alias, ref.join]));
+  const joins: ListJoins = {
+    ...Object.fromEntries(Object.values(options.references ?? {}).map((ref) => [ref.alias, ref.join])),
+    ...options.joins,
+  };
 
   const list = (context: ReadContext): ListDefinition => {
     const filters: Record<string, FilterSql> = {};
@@ -266,7 +273,10 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       }
       if (field.kind === 'list') continue;
       const name = columnNameOf(field.name);
-      result[field.name] = name ? rqlColumn(name, folded) : { kind: 'scalar', column: columnOf(field.name, context) };
+      const { join } = override(field.name);
+      result[field.name] = name
+        ? rqlColumn(name, folded)
+        : { kind: 'scalar', column: columnOf(field.name, context), ...(join ? { join } : {}) };
     }
     return { ...result, ...options.rql };
   };
