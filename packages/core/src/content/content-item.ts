@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { dateField, descriptionField, MAX_TAG_LENGTH, nameField, publicIdField, tagField, urlField } from '../shared/schema.ts';
 import { contentTypes, type ContentType } from './content-types.ts';
 
@@ -25,23 +26,23 @@ const namedRefSchema = z.object({ public_id: z.string(), name: z.string() });
 /** The cross-type summary: what `/content-items/` returns and what `content_item.*` events carry. */
 export const contentSummarySchema = z.object({
   public_id: z.string(),
-  name: z.string(),
-  content_type: contentTypeSchema,
+  name: listed(z.string(), { sort: true, search: true }),
+  content_type: listed(contentTypeSchema, { filter: 'multiple', sort: true }),
   description: z.string(),
-  is_archived: z.boolean(),
-  is_hidden: z.boolean(),
+  is_archived: listed(z.boolean(), { filter: true }),
+  is_hidden: listed(z.boolean(), { filter: true }),
   is_completable: z.boolean(),
   is_self_assignable: z.boolean(),
-  duration_minutes: z.number().int(),
+  duration_minutes: listed(z.number().int(), { sort: true }),
   /** null until someone rates the item */
   avg_feedback_rating: z.number().nullable(),
-  total_assignments: z.number().int(),
+  total_assignments: listed(z.number().int(), { sort: true }),
   completed_assignments_count: z.number().int(),
-  created: z.string(),
-  modified: z.string(),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  modified: listed(z.string(), { range: 'datetime', sort: true }),
   groups: z.array(namedRefSchema),
   tags: z.array(z.string()),
-  channel: namedRefSchema.nullable(),
+  channel: listed(namedRefSchema.nullable(), { filter: true }),
 });
 export type ContentSummary = z.infer<typeof contentSummarySchema>;
 
@@ -172,28 +173,19 @@ export type TagOperation = 'add' | 'remove' | 'replace';
 
 // ---- lists -----------------------------------------------------------------------------------
 
-const sharedListFilters = {
-  is_archived: { kind: 'boolean' },
-  is_hidden: { kind: 'boolean' },
-  channel: { kind: 'uuid' },
-  group: { kind: 'uuid' },
-  tag: { kind: 'string', maxLength: MAX_TAG_LENGTH },
-  // bounded like a write's tag list: each name is one SQL condition, and the database parses only so many
-  tag_all: { kind: 'strings', maxValues: MAX_TAGS_PER_WRITE, maxLength: MAX_TAG_LENGTH },
-} as const;
-
-const sharedListParts = {
-  ranges: { created: 'datetime', modified: 'datetime' },
-  search: true,
-  ordering: ['name', 'content_type', 'duration_minutes', 'total_assignments', 'created', 'modified'],
+/** `GET /content-items/`: `group` is an access group, `tag`/`tag_all` name the item's tags. */
+export const contentListSpec = listSpecOf(contentSummarySchema, {
+  filters: {
+    group: { kind: 'uuid' },
+    tag: { kind: 'string', maxLength: MAX_TAG_LENGTH },
+    // bounded like a write's tag list: each name is one SQL condition, and the database parses only so many
+    tag_all: { kind: 'strings', maxValues: MAX_TAGS_PER_WRITE, maxLength: MAX_TAG_LENGTH },
+  },
   defaultOrdering: ['created'],
-} as const;
+});
 
-/** `GET /content-items/`. */
-export const contentListSpec = {
-  filters: { ...sharedListFilters, content_type: { kind: 'enum', values: contentTypes, multiple: true } },
-  ...sharedListParts,
-} as const satisfies ListSpec;
-
-/** `GET /articles/`, `/videos/`, …: the same filters, the type being fixed by the path. */
-export const typedContentListSpec = { filters: sharedListFilters, ...sharedListParts } as const satisfies ListSpec;
+/** `GET /articles/`, `/videos/`, …: the same parameters, the type being fixed by the path. */
+export const typedContentListSpec: ListSpec = {
+  ...contentListSpec,
+  filters: Object.fromEntries(Object.entries(contentListSpec.filters).filter(([name]) => name !== 'content_type')),
+};

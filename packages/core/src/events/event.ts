@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { tagNamesField, type ContentRecord } from '../content/content-item.ts';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { descriptionField, MAX_TAG_LENGTH, nameField, publicIdField, urlField } from '../shared/schema.ts';
 import { facilitatorsInput, facilitatorsSchema, facilitatorsView, type FacilitatorEntry } from './facilitators.ts';
 import { MAX_TIMESLOT_MINUTES } from './iso-duration.ts';
@@ -55,20 +55,21 @@ const namedRefSchema = z.object({ public_id: z.string(), name: z.string() });
 /** `GET /events/<id>/` and the payload of `event.*` webhook events, in the order docs/events.md lists. */
 export const eventViewSchema = z.object({
   public_id: z.string(),
-  name: z.string(),
+  name: listed(z.string(), { sort: true, search: true }),
   content_type: z.literal('event'),
   description: z.string(),
   event_series: namedRefSchema.nullable(),
   timeslots: z.array(timeslotViewSchema),
-  starts_at: z.string(),
+  // `starts_at` sorts by the true instant: wall clocks of different zones do not order
+  starts_at: listed(z.string(), { sort: true }),
   ends_at: z.string(),
-  starts_at_utc: z.string(),
+  starts_at_utc: listed(z.string(), { range: 'datetime' }),
   ends_at_utc: z.string(),
-  location_id: z.number().int().nullable(),
+  location_id: listed(z.number().int().nullable(), { filter: true }),
   location: locationSchema.nullable(),
-  is_local: z.boolean(),
-  is_online: z.boolean(),
-  is_hidden: z.boolean(),
+  is_local: listed(z.boolean(), { filter: true }),
+  is_online: listed(z.boolean(), { filter: true }),
+  is_hidden: listed(z.boolean(), { filter: true }),
   enrollment_limit: z.number().int(),
   wait_list_limit: z.number().int(),
   online_enrollment_limit: z.number().int(),
@@ -78,11 +79,11 @@ export const eventViewSchema = z.object({
   external_link: z.string().nullable(),
   external_link_description: z.string().nullable(),
   cover_url: z.string().nullable(),
-  channel: namedRefSchema.nullable(),
+  channel: listed(namedRefSchema.nullable(), { filter: true }),
   facilitators: facilitatorsSchema,
-  is_archived: z.boolean(),
-  created: z.string(),
-  modified: z.string(),
+  is_archived: listed(z.boolean(), { filter: true }),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  modified: listed(z.string(), { range: 'datetime', sort: true }),
   enrollment_counts: enrollmentCountsSchema,
 });
 export type EventView = z.infer<typeof eventViewSchema>;
@@ -102,7 +103,7 @@ export const seriesViewSchema = eventViewSchema
     ends_at_utc: true,
     enrollment_counts: true,
   })
-  .extend({ content_type: z.literal('event_type'), duration: z.number().int() });
+  .extend({ content_type: z.literal('event_type'), duration: listed(z.number().int(), { sort: true }) });
 export type SeriesView = z.infer<typeof seriesViewSchema>;
 
 /** A stored event or series with everything its view needs. */
@@ -279,31 +280,13 @@ export const bulkSeriesItemInput = z.strictObject({ ...optional(seriesFields), p
 
 // ---- lists -----------------------------------------------------------------------------------
 
-const sharedListFilters = {
-  location_id: { kind: 'integer' },
-  is_archived: { kind: 'boolean' },
-  is_hidden: { kind: 'boolean' },
-  is_local: { kind: 'boolean' },
-  is_online: { kind: 'boolean' },
-  channel: { kind: 'uuid' },
-  tag: { kind: 'string', maxLength: MAX_TAG_LENGTH },
-} as const;
+const tagFilter = { tag: { kind: 'string', maxLength: MAX_TAG_LENGTH } } as const;
 
 /** `GET /events/`: the specification's `event_series_id`, `created__gte` and ordering, and more. */
-export const eventListSpec = {
-  filters: { ...sharedListFilters, event_series_id: { kind: 'uuid' } },
-  // `starts_at_utc` bounds compare true instants: wall clocks of different zones do not order
-  ranges: { created: 'datetime', modified: 'datetime', starts_at_utc: 'datetime' },
-  search: true,
-  ordering: ['name', 'created', 'modified', 'starts_at'],
+export const eventListSpec = listSpecOf(eventViewSchema, {
+  filters: { ...tagFilter, event_series_id: { kind: 'uuid' } },
   defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+});
 
 /** `GET /event-series/`. */
-export const seriesListSpec = {
-  filters: sharedListFilters,
-  ranges: { created: 'datetime', modified: 'datetime' },
-  search: true,
-  ordering: ['name', 'created', 'modified', 'duration'],
-  defaultOrdering: ['created'],
-} as const satisfies ListSpec;
+export const seriesListSpec = listSpecOf(seriesViewSchema, { filters: tagFilter, defaultOrdering: ['created'] });

@@ -110,7 +110,7 @@ export const searchableFields = (shape: z.ZodObject): string[] =>
     .map(([name]) => name);
 
 /** How a field is stored and read back, as far as an adapter needs to know. */
-export type FieldKind = 'text' | 'boolean' | 'number' | 'reference' | 'list';
+export type FieldKind = 'text' | 'boolean' | 'number' | 'reference' | 'list' | 'object';
 
 export interface DescribedField {
   name: string;
@@ -126,6 +126,7 @@ function kindOf(inner: z.ZodType): FieldKind {
   if (inner instanceof z.ZodNumber) return 'number';
   if (isReference(inner)) return 'reference';
   if (inner instanceof z.ZodArray) return 'list';
+  if (inner instanceof z.ZodObject) return 'object';
   return 'text';
 }
 

@@ -1,4 +1,4 @@
-import { expressionBuilder, sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type {
   ContainmentEdge,
   ContentChanges,
@@ -13,178 +13,15 @@ import type {
   NewContentRow,
   Page,
 } from '@lectern/core';
-import type { ContentItemsTable, Database } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
-import { narrowList, rqlColumn, rqlList, type ListJoins } from '../reports/rql-list.ts';
-import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
+import { fromBool, type AnyEb } from '../shared/list-builder.ts';
+import { contentResource } from './content-resource.ts';
+import { visibleTo } from './content-visibility.ts';
 
-/** A content read: the item's own columns, its average rating and its channel's reference. */
-type ContentRow = Omit<Selectable<ContentItemsTable>, 'channel_id' | 'deleted_at' | 'rating_sum' | 'rating_count'> & {
-  avg_feedback_rating: number | null;
-  channel_public_id: string | null;
-  channel_name: string | null;
-};
+export { visibleTo } from './content-visibility.ts';
 
-/**
- * `avg_feedback_rating`, computed in SQL so that the value an item shows and the value a saved
- * report compares (`gt(avg_feedback_rating,4)`) are one and the same number.
- */
-const averageRating = sql<number | null>`(CASE WHEN ci.rating_count > 0 THEN round(CAST(ci.rating_sum AS REAL) / ci.rating_count, 2) END)`;
-
-/** The columns of every content read: the item (`ci`) joined to its channel (`ch`). */
-const contentColumns = [
-  'ci.id',
-  'ci.public_id',
-  'ci.content_type',
-  'ci.name',
-  'ci.description',
-  'ci.is_archived',
-  'ci.is_hidden',
-  'ci.is_completable',
-  'ci.is_self_assignable',
-  'ci.duration_minutes',
-  'ci.total_assignments',
-  'ci.completed_assignments_count',
-  'ci.url',
-  'ci.media_asset_id',
-  'ci.media_status',
-  'ci.media_duration',
-  'ci.starts_on',
-  'ci.ends_on',
-  'ci.created',
-  'ci.modified',
-  'ch.public_id as channel_public_id',
-  'ch.name as channel_name',
-] as const;
-
-/**
- * What role `user` may see (docs/content.md), as SQL on the item aliased `alias`: not hidden, not
- * archived, and either without access groups or in a live group the user is a member of. An item
- * whose access groups were all deleted stays restricted: deleting a group must not publish content.
- */
-function visibleToMember(eb: AnyEb, alias: string, userId: number): Expression<SqlBool> {
-  const itemId = `${alias}.id`;
-  return eb.and([
-    eb(`${alias}.is_hidden`, '=', 0),
-    eb(`${alias}.is_archived`, '=', 0),
-    eb.or([
-      eb.not(eb.exists(eb.selectFrom('content_groups as vr').select('vr.group_id').whereRef('vr.content_id', '=', itemId))),
-      eb.exists(
-        eb
-          .selectFrom('content_groups as va')
-          .select('va.group_id')
-          .whereRef('va.content_id', '=', itemId)
-          // the user's live groups: evaluated once per query, not once per item
-          .where(
-            'va.group_id',
-            'in',
-            eb
-              .selectFrom('group_users as vm')
-              .innerJoin('groups as vg', 'vg.id', 'vm.group_id')
-              .select('vm.group_id')
-              .where('vm.user_id', '=', userId)
-              .where('vm.relation', '=', 'member')
-              .where('vg.deleted_at', 'is', null),
-          ),
-      ),
-    ]),
-  ]);
-}
-
-/** Items that are not deleted and that `viewer` may see; the events area lists its items with it too. */
-export function visibleTo(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
-  const live = eb(`${alias}.deleted_at`, 'is', null);
-  return viewer.memberId === null ? live : eb.and([live, visibleToMember(eb, alias, viewer.memberId)]);
-}
-
-/** Items carrying the tag `name`, driven from the tag's index entries rather than a scan of items. */
-const taggedWith = (eb: AnyEb, name: string) =>
-  eb(
-    'ci.id',
-    'in',
-    eb.selectFrom('content_tags as tf').innerJoin('tags as tn', 'tn.id', 'tf.tag_id').select('tf.content_id').where('tn.name', '=', name),
-  );
-
-const reportEb = expressionBuilder<Database, 'content_items'>() as unknown as AnyEb;
-
-/** The content report catalogue (core: reportResourceDefinitions.content_items) over the list query's aliases. */
-export const contentRqlFields: RqlSqlFields = {
-  public_id: rqlColumn('ci.public_id'),
-  name: rqlColumn('ci.name'),
-  content_type: rqlColumn('ci.content_type'),
-  description: rqlColumn('ci.description'),
-  is_archived: rqlColumn('ci.is_archived'),
-  is_hidden: rqlColumn('ci.is_hidden'),
-  is_completable: rqlColumn('ci.is_completable'),
-  is_self_assignable: rqlColumn('ci.is_self_assignable'),
-  duration_minutes: rqlColumn('ci.duration_minutes'),
-  avg_feedback_rating: { kind: 'scalar', column: averageRating },
-  total_assignments: rqlColumn('ci.total_assignments'),
-  completed_assignments_count: rqlColumn('ci.completed_assignments_count'),
-  created: rqlColumn('ci.created'),
-  modified: rqlColumn('ci.modified'),
-  'groups.public_id': accessGroupList('rg.public_id'),
-  'groups.name': accessGroupList('rg.name'),
-  tags: rqlList(
-    reportEb
-      .selectFrom('content_tags as rt')
-      .innerJoin('tags as rtn', 'rtn.id', 'rt.tag_id')
-      .select('rt.tag_id')
-      .whereRef('rt.content_id', '=', 'ci.id'),
-    'rtn.name',
-  ),
-  'channel.public_id': rqlColumn('ch.public_id'),
-  'channel.name': rqlColumn('ch.name'),
-};
-
-const contentJoins: ListJoins = { ch: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id') };
-
-/** The live access groups an item shows, as a report list field. */
-function accessGroupList(element: string) {
-  return rqlList(
-    reportEb
-      .selectFrom('content_groups as rcg')
-      .innerJoin('groups as rg', 'rg.id', 'rcg.group_id')
-      .select('rcg.group_id')
-      .whereRef('rcg.content_id', '=', 'ci.id')
-      .where('rg.deleted_at', 'is', null),
-    element,
-  );
-}
-
-export const contentListDefinition: ListDefinition = {
-  filters: {
-    content_type: (eb, value) => eb('ci.content_type', 'in', value as string[]),
-    is_archived: (eb, value) => eb('ci.is_archived', '=', fromBool(value === true)),
-    is_hidden: (eb, value) => eb('ci.is_hidden', '=', fromBool(value === true)),
-    channel: (eb, value) => eb('ci.channel_id', '=', eb.selectFrom('channels as cf').select('cf.id').where('cf.public_id', '=', value)),
-    group: (eb, value) =>
-      eb(
-        'ci.id',
-        'in',
-        eb
-          .selectFrom('content_groups as gf')
-          .innerJoin('groups as gg', 'gg.id', 'gf.group_id')
-          .select('gf.content_id')
-          .where('gg.public_id', '=', value)
-          .where('gg.deleted_at', 'is', null),
-      ),
-    tag: (eb, value) => taggedWith(eb, String(value)),
-    tag_all: (eb, value) => eb.and((value as string[]).map((name) => taggedWith(eb, name))),
-  },
-  ranges: { created: 'ci.created', modified: 'ci.modified' },
-  search: ['ci.name'],
-  ordering: {
-    name: 'ci.name',
-    content_type: 'ci.content_type',
-    duration_minutes: 'ci.duration_minutes',
-    total_assignments: 'ci.total_assignments',
-    created: 'ci.created',
-    modified: 'ci.modified',
-  },
-  tiebreak: 'ci.id',
-};
+type ContentRead = ReturnType<typeof contentResource.toRecord>;
 
 export class ContentRepository implements ContentStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -216,26 +53,7 @@ export class ContentRepository implements ContentStore {
   }
 
   async update(id: number, changes: ContentChanges): Promise<void> {
-    const bool = (value: boolean | undefined) => (value === undefined ? undefined : fromBool(value));
-    const columns = Object.fromEntries(
-      Object.entries({
-        name: changes.name,
-        description: changes.description,
-        is_archived: bool(changes.isArchived),
-        is_hidden: bool(changes.isHidden),
-        is_completable: bool(changes.isCompletable),
-        is_self_assignable: bool(changes.isSelfAssignable),
-        duration_minutes: changes.durationMinutes,
-        channel_id: changes.channelId,
-        url: changes.url,
-        media_asset_id: changes.mediaAssetId,
-        media_status: changes.mediaStatus,
-        media_duration: changes.mediaDuration,
-        starts_on: changes.startsOn,
-        ends_on: changes.endsOn,
-        modified: changes.modified,
-      }).filter(([, value]) => value !== undefined),
-    );
+    const columns = contentResource.changes(changes);
     if (Object.keys(columns).length === 0) return;
     await this.db.updateTable('content_items').set(columns).where('id', '=', id).execute();
   }
@@ -254,27 +72,20 @@ export class ContentRepository implements ContentStore {
 
   async findByIds(ids: readonly number[], viewer: ContentViewer): Promise<ContentRecord[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('content_items as ci')
-      .leftJoin('channels as ch', 'ch.id', 'ci.channel_id')
-      .select(contentColumns)
-      .select(averageRating.as('avg_feedback_rating'))
+    const rows = await contentResource
+      .read(this.db)
       .where('ci.id', 'in', [...ids])
       .where((eb) => visibleTo(eb, viewer, 'ci'))
       .execute();
-    return this.toRecords(rows as ContentRow[], viewer);
+    return this.toRecords(rows.map(contentResource.toRecord), viewer);
   }
 
   /** The viewer's visibility rule applies to a saved report's narrowing as to any list. */
   async list(query: ListQuery, viewer: ContentViewer, options: ContentListOptions = {}): Promise<Page<ContentRecord>> {
     let filtered = this.db.selectFrom('content_items as ci').where((eb) => visibleTo(eb, viewer, 'ci'));
     if (options.contentType !== undefined) filtered = filtered.where('ci.content_type', '=', options.contentType);
-    filtered = applyFilters(filtered, query, contentListDefinition);
-    const narrowed = narrowList(filtered, query, contentListDefinition, contentRqlFields, contentJoins, options);
-    const { rows, total } = await fetchPage<ContentRow>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-      narrowed.joinRest(q).select(contentColumns).select(averageRating.as('avg_feedback_rating')),
-    );
-    return { total, items: await this.toRecords(rows, viewer) };
+    const { total, records } = await contentResource.page(filtered, query, options);
+    return { total, items: await this.toRecords(records, viewer) };
   }
 
   async idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
@@ -356,21 +167,18 @@ export class ContentRepository implements ContentStore {
   }
 
   private async findOne(where: (eb: AnyEb) => Expression<SqlBool>, viewer: ContentViewer): Promise<ContentRecord | undefined> {
-    const row = await this.db
-      .selectFrom('content_items as ci')
-      .leftJoin('channels as ch', 'ch.id', 'ci.channel_id')
-      .select(contentColumns)
-      .select(averageRating.as('avg_feedback_rating'))
+    const row = await contentResource
+      .read(this.db)
       .where(where)
       .where((eb) => visibleTo(eb, viewer, 'ci'))
       .executeTakeFirst();
-    return row ? (await this.toRecords([row as ContentRow], viewer))[0] : undefined;
+    return row ? (await this.toRecords([contentResource.toRecord(row)], viewer))[0] : undefined;
   }
 
   /** Attaches groups, tags and container items to a page of rows: one query each for the whole page. */
-  private async toRecords(rows: ContentRow[], viewer: ContentViewer): Promise<ContentRecord[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((row) => row.id);
+  private async toRecords(reads: ContentRead[], viewer: ContentViewer): Promise<ContentRecord[]> {
+    if (reads.length === 0) return [];
+    const ids = reads.map(({ internal }) => internal.id);
     // sequential: a transaction's queries share one connection
     const groupRows = await this.db
       .selectFrom('content_groups as cg')
@@ -404,42 +212,32 @@ export class ContentRepository implements ContentStore {
       name: row.name,
       content_type: row.content_type as ContentType,
     }));
-    return rows.map((row) => toContentRecord(row, groups.get(row.id) ?? [], tags.get(row.id) ?? [], items.get(row.id) ?? []));
+    return reads.map((read) =>
+      toContentRecord(read, groups.get(read.internal.id) ?? [], tags.get(read.internal.id) ?? [], items.get(read.internal.id) ?? []),
+    );
   }
 }
 
-function toContentRecord(row: ContentRow, groups: ContentRecord['summary']['groups'], tags: string[], items: ContentRef[]): ContentRecord {
-  const contentType = row.content_type as ContentType;
+function toContentRecord(
+  { internal, view }: ContentRead,
+  groups: ContentRecord['summary']['groups'],
+  tags: string[],
+  items: ContentRef[],
+): ContentRecord {
+  const { channel, ...rest } = view;
   return {
-    id: row.id,
-    contentType,
-    summary: {
-      public_id: row.public_id,
-      name: row.name,
-      content_type: contentType,
-      description: row.description,
-      is_archived: toBool(row.is_archived),
-      is_hidden: toBool(row.is_hidden),
-      is_completable: toBool(row.is_completable),
-      is_self_assignable: toBool(row.is_self_assignable),
-      duration_minutes: row.duration_minutes,
-      avg_feedback_rating: row.avg_feedback_rating,
-      total_assignments: row.total_assignments,
-      completed_assignments_count: row.completed_assignments_count,
-      created: row.created,
-      modified: row.modified,
-      groups,
-      tags,
-      channel: row.channel_public_id === null ? null : { public_id: row.channel_public_id, name: row.channel_name! },
-    },
+    id: internal.id,
+    contentType: view.content_type,
+    // in the order of the schema: the lists loaded per page sit before the channel
+    summary: { ...rest, groups, tags, channel },
     extras: {
-      url: row.url,
-      media_asset_id: row.media_asset_id,
-      media_status: row.media_status as ContentMediaStatus,
-      media_duration: row.media_duration,
+      url: internal.url,
+      media_asset_id: internal.mediaAssetId,
+      media_status: internal.mediaStatus as ContentMediaStatus,
+      media_duration: internal.mediaDuration,
       items,
-      starts_on: row.starts_on,
-      ends_on: row.ends_on,
+      starts_on: internal.startsOn,
+      ends_on: internal.endsOn,
     },
   };
 }

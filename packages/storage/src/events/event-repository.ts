@@ -10,6 +10,12 @@ import {
   type EventKind,
   type EventRecord,
   type EventStore,
+  type EventView,
+  eventListSpec,
+  eventViewSchema,
+  seriesListSpec,
+  seriesViewSchema,
+  type SeriesView,
   type FacilitatorEntry,
   type FacilitatorRole,
   type ListNarrowing,
@@ -19,24 +25,85 @@ import {
   type TimeslotRow,
 } from '@lectern/core';
 import type { ContentRepository } from '../content/content-repository.ts';
-import { contentListDefinition, contentRqlFields, visibleTo } from '../content/content-repository.ts';
-import { narrowList, rqlColumn, rqlList, type ListJoins } from '../reports/rql-list.ts';
-import type { RqlSqlFields } from '../reports/rql-to-sql.ts';
+import { contentResource, taggedWith } from '../content/content-resource.ts';
+import { visibleTo } from '../content/content-visibility.ts';
+import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
+import { defineResource, type ResourceOptions } from '../shared/resource-definition.ts';
 import type { Database, EventDetailsTable } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyEb, type ListDefinition } from '../shared/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type AnyEb } from '../shared/list-builder.ts';
 
-const { is_archived, channel, tag } = contentListDefinition.filters;
+const reportEb = expressionBuilder<Database, 'event_timeslots'>() as unknown as AnyEb;
+const slotsOfEvent = reportEb.selectFrom('event_timeslots as rts').select('rts.id').whereRef('rts.event_id', '=', 'ci.id');
+/** A timeslot's `duration` as the view writes it (formatDurationMinutes): PT0M, PT45M, PT2H, PT1H30M. */
+const slotDuration = sql<string>`(CASE WHEN rts.duration_minutes = 0 THEN 'PT0M' ELSE 'PT'
+  || (CASE WHEN rts.duration_minutes >= 60 THEN (rts.duration_minutes / 60) || 'H' ELSE '' END)
+  || (CASE WHEN rts.duration_minutes % 60 > 0 THEN (rts.duration_minutes % 60) || 'M' ELSE '' END) END)`;
 
-/** Events and series list alike; each kind's ListSpec decides which of these a client may use. */
-const eventListDefinition: ListDefinition = {
+const contentRql = contentResource.rql();
+
+/**
+ * Events and series as lists and reports read them, from core's view schemas: the content item
+ * (`ci`) with its details (`ed`), series (`s`), location (`l`) and channel (`ch`). Their records are
+ * assembled from the content record, the details and the relations (records() below), so only
+ * the list and report SQL derive from here.
+ */
+const eventOptions = {
+  table: 'content_items',
+  alias: 'ci',
+  internal: { id: 'ci.id' },
+  fieldsOn: {
+    ed: [
+      'starts_at',
+      'ends_at',
+      'starts_at_utc',
+      'ends_at_utc',
+      'location_id',
+      'is_local',
+      'is_online',
+      'enrollment_limit',
+      'wait_list_limit',
+      'online_enrollment_limit',
+      'online_wait_list_limit',
+      'body_markdown',
+      'external_link',
+      'external_link_description',
+      'cover_url',
+    ],
+  },
+  fields: { starts_at: { sort: 'ed.starts_at_utc' }, duration: { column: 'ci.duration_minutes' } },
+  references: {
+    // a deleted series no longer names its events (docs/events.md), as in records()
+    event_series: {
+      alias: 's',
+      key: 'ed.series_id',
+      table: 'content_items',
+      join: (query) =>
+        query.leftJoin('content_items as s', (join) => join.onRef('s.id', '=', 'ed.series_id').on('s.deleted_at', 'is', null)),
+    },
+    channel: {
+      alias: 'ch',
+      key: 'ci.channel_id',
+      table: 'channels',
+      join: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id'),
+    },
+  },
+  joins: { l: (query) => query.leftJoin('locations as l', 'l.id', 'ed.location_id') },
+  rql: {
+    tags: contentRql.tags!,
+    'timeslots.starts_at': rqlList(slotsOfEvent, 'rts.starts_at'),
+    'timeslots.ends_at': rqlList(slotsOfEvent, 'rts.ends_at'),
+    'timeslots.starts_at_utc': rqlList(slotsOfEvent, 'rts.starts_at_utc'),
+    'timeslots.ends_at_utc': rqlList(slotsOfEvent, 'rts.ends_at_utc'),
+    'timeslots.duration': rqlList(slotsOfEvent, slotDuration),
+    'timeslots.rooms_info': rqlList(slotsOfEvent, 'rts.rooms_info'),
+    'timeslots.watch_link': rqlList(slotsOfEvent, 'rts.watch_link'),
+    'location.id': rqlColumn('l.id'),
+    'location.name': rqlColumn('l.name'),
+    'location.timezone': rqlColumn('l.timezone'),
+  },
   filters: {
-    is_archived: is_archived!,
-    channel: channel!,
-    tag: tag!,
-    location_id: (eb, value) => eb('ed.location_id', '=', value),
-    is_local: (eb, value) => eb('ed.is_local', '=', fromBool(value === true)),
-    is_online: (eb, value) => eb('ed.is_online', '=', fromBool(value === true)),
+    tag: (eb, value) => taggedWith(eb, String(value)),
     event_series_id: (eb, value) =>
       eb(
         'ed.series_id',
@@ -49,78 +116,13 @@ const eventListDefinition: ListDefinition = {
           .where('sf.deleted_at', 'is', null),
       ),
   },
-  ranges: { created: 'ci.created', modified: 'ci.modified', starts_at_utc: 'ed.starts_at_utc' },
-  search: ['ci.name'],
-  ordering: {
-    name: 'ci.name',
-    created: 'ci.created',
-    modified: 'ci.modified',
-    starts_at: 'ed.starts_at_utc',
-    duration: 'ci.duration_minutes',
-  },
   tiebreak: 'ci.id',
-};
+} satisfies ResourceOptions;
 
-const reportEb = expressionBuilder<Database, 'event_timeslots'>() as unknown as AnyEb;
-const slotsOfEvent = reportEb.selectFrom('event_timeslots as rts').select('rts.id').whereRef('rts.event_id', '=', 'ci.id');
-/** A timeslot's `duration` as the view writes it (formatDurationMinutes): PT0M, PT45M, PT2H, PT1H30M. */
-const slotDuration = sql<string>`(CASE WHEN rts.duration_minutes = 0 THEN 'PT0M' ELSE 'PT'
-  || (CASE WHEN rts.duration_minutes >= 60 THEN (rts.duration_minutes / 60) || 'H' ELSE '' END)
-  || (CASE WHEN rts.duration_minutes % 60 > 0 THEN (rts.duration_minutes % 60) || 'M' ELSE '' END) END)`;
-
-/** What an event reads from its content row reads as a content item's report field does. */
-const sharedWithContent = [
-  'public_id',
-  'name',
-  'content_type',
-  'description',
-  'is_hidden',
-  'tags',
-  'channel.public_id',
-  'channel.name',
-  'is_archived',
-  'created',
-  'modified',
-];
-
-/** The events report catalogue (core: reportResourceDefinitions.events) over the list query's aliases. */
-const eventRqlFields: RqlSqlFields = {
-  ...Object.fromEntries(sharedWithContent.map((field) => [field, contentRqlFields[field]!])),
-  'event_series.public_id': rqlColumn('s.public_id'),
-  'event_series.name': rqlColumn('s.name'),
-  'timeslots.starts_at': rqlList(slotsOfEvent, 'rts.starts_at'),
-  'timeslots.ends_at': rqlList(slotsOfEvent, 'rts.ends_at'),
-  'timeslots.starts_at_utc': rqlList(slotsOfEvent, 'rts.starts_at_utc'),
-  'timeslots.ends_at_utc': rqlList(slotsOfEvent, 'rts.ends_at_utc'),
-  'timeslots.duration': rqlList(slotsOfEvent, slotDuration),
-  'timeslots.rooms_info': rqlList(slotsOfEvent, 'rts.rooms_info'),
-  'timeslots.watch_link': rqlList(slotsOfEvent, 'rts.watch_link'),
-  starts_at: rqlColumn('ed.starts_at'),
-  ends_at: rqlColumn('ed.ends_at'),
-  starts_at_utc: rqlColumn('ed.starts_at_utc'),
-  ends_at_utc: rqlColumn('ed.ends_at_utc'),
-  location_id: rqlColumn('ed.location_id'),
-  'location.id': rqlColumn('l.id'),
-  'location.name': rqlColumn('l.name'),
-  'location.timezone': rqlColumn('l.timezone'),
-  is_local: rqlColumn('ed.is_local'),
-  is_online: rqlColumn('ed.is_online'),
-  enrollment_limit: rqlColumn('ed.enrollment_limit'),
-  wait_list_limit: rqlColumn('ed.wait_list_limit'),
-  online_enrollment_limit: rqlColumn('ed.online_enrollment_limit'),
-  online_wait_list_limit: rqlColumn('ed.online_wait_list_limit'),
-  body_markdown: rqlColumn('ed.body_markdown'),
-  external_link: rqlColumn('ed.external_link'),
-  external_link_description: rqlColumn('ed.external_link_description'),
-  cover_url: rqlColumn('ed.cover_url'),
-};
-
-const eventJoins: ListJoins = {
-  // a deleted series no longer names its events (docs/events.md), as in records()
-  s: (query) => query.leftJoin('content_items as s', (join) => join.onRef('s.id', '=', 'ed.series_id').on('s.deleted_at', 'is', null)),
-  l: (query) => query.leftJoin('locations as l', 'l.id', 'ed.location_id'),
-  ch: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id'),
-};
+const resources = {
+  event: defineResource<EventView>(eventViewSchema, eventListSpec, eventOptions),
+  event_type: defineResource<SeriesView>(seriesViewSchema, seriesListSpec, eventOptions),
+} as const;
 
 type DetailsRow = Selectable<EventDetailsTable> & {
   series_public_id: string | null;
@@ -211,8 +213,9 @@ export class EventRepository implements EventStore {
 
   /** A saved report's narrowing joins the series, location or channel only when its fields read them. */
   async list(query: ListQuery, kind: EventKind, viewer: ContentViewer, narrowing?: ListNarrowing): Promise<Page<EventRecord>> {
-    const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, eventListDefinition);
-    const narrowed = narrowList(filtered, query, eventListDefinition, eventRqlFields, eventJoins, narrowing);
+    const resource = resources[kind];
+    const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, resource.list());
+    const narrowed = narrowList(filtered, query, resource.list(), resource.rql(), resource.joins, narrowing);
     const { rows, total } = await fetchPage<{ id: number }>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
       q.select('ci.id'),
     );

@@ -74,6 +74,14 @@ describe('a field added in one declaration', () => {
     return records.map(({ view }) => view.name);
   };
 
+  it('refuses, when declared, a list parameter storage has no SQL for', () => {
+    const unanswered = listSpecOf(withNickname, {
+      filters: { group: { kind: 'uuid' }, shoe_size: { kind: 'integer' } },
+      defaultOrdering: [],
+    });
+    assert.throws(() => defineResource(withNickname, unanswered, userResourceOptions), /no SQL for the list parameters shoe_size/);
+  });
+
   it('is in the list parameters core accepts', () => {
     assert.deepEqual(spec.filters.nickname, { kind: 'string' });
     assert.ok(spec.ordering.includes('nickname'));

@@ -93,6 +93,8 @@ export interface ResourceOptions {
   /** SQL of the list's bounds and sort keys that are not fields */
   ranges?: Readonly<Record<string, string>>;
   ordering?: ListDefinition['ordering'];
+  /** fields kept on another table of the resource's query than its own, by that table's alias */
+  fieldsOn?: Readonly<Record<string, readonly string[]>>;
   /** a unique column that makes every order total */
   tiebreak: string;
 }
@@ -166,15 +168,17 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     return ref;
   };
 
-  // a list field is loaded by the repository (tags, owners) unless the row keeps it as JSON
+  // a list field is loaded by the repository (tags, owners) unless the row keeps it as JSON; an
+  // object that is not a reference (an event's location) is assembled by the repository too
   const isSelected = (field: DescribedField) =>
-    !override(field.name).unselected && (field.kind !== 'list' || override(field.name).json === true);
+    field.kind !== 'object' && !override(field.name).unselected && (field.kind !== 'list' || override(field.name).json === true);
+  const tableOf = (name: string) => Object.entries(options.fieldsOn ?? {}).find(([, names]) => names.includes(name))?.[0] ?? alias;
   const columnOf = (name: string, context: ReadContext): Expression<unknown> => {
-    const column = override(name).column ?? `${alias}.${name}`;
+    const column = override(name).column ?? `${tableOf(name)}.${name}`;
     return typeof column === 'string' ? sql.ref(column) : column(context);
   };
   const columnNameOf = (name: string): string | undefined => {
-    const column = override(name).column ?? `${alias}.${name}`;
+    const column = override(name).column ?? `${tableOf(name)}.${name}`;
     return typeof column === 'string' ? column : undefined;
   };
 
@@ -271,7 +275,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
         result[field.name] = custom;
         continue;
       }
-      if (field.kind === 'list') continue;
+      if (field.kind === 'list' || field.kind === 'object') continue;
       const name = columnNameOf(field.name);
       const { join } = override(field.name);
       result[field.name] = name
@@ -301,6 +305,8 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
   const select = (query: AnyQuery, context?: ReadContext) => query.select(selected(context) as never) as AnyQuery;
   const joined = (query: AnyQuery) => Object.values(joins).reduce((current, join) => join(current), query);
   const read = (db: Kysely<Database>, context?: ReadContext) => select(joined(db.selectFrom(from as never) as AnyQuery), context);
+  // derived once now, so a list parameter without SQL fails when the module loads, not at a request
+  list({ today: '1970-01-01' });
   const listFor = perDay(list);
   const rqlFor = perDay(rql);
   const page = async (filtered: AnyQuery, query: ListQuery, narrowing?: ListNarrowing, context?: ReadContext) => {

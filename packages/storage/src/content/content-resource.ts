@@ -1,0 +1,101 @@
+/**
+ * Content items as storage reads them, from core's contentSummarySchema: the item (`ci`) with its
+ * channel (`ch`). Access groups and tags are loaded per page by the repository; the columns only
+ * some types use (url, media, dates) are internal keys the record's extras read.
+ */
+import { expressionBuilder, sql } from 'kysely';
+import { contentListSpec, contentSummarySchema, type ContentSummary } from '@lectern/core';
+import { rqlList } from '../reports/rql-list.ts';
+import type { Database } from '../schema.ts';
+import type { AnyEb } from '../shared/list-builder.ts';
+import { defineResource } from '../shared/resource-definition.ts';
+
+/**
+ * `avg_feedback_rating`, computed in SQL so that the value an item shows and the value a saved
+ * report compares (`gt(avg_feedback_rating,4)`) are one and the same number.
+ */
+const averageRating = sql<number | null>`(CASE WHEN ci.rating_count > 0 THEN round(CAST(ci.rating_sum AS REAL) / ci.rating_count, 2) END)`;
+
+/** Items carrying the tag `name`, driven from the tag's index entries rather than a scan of items. */
+export const taggedWith = (eb: AnyEb, name: string) =>
+  eb(
+    'ci.id',
+    'in',
+    eb.selectFrom('content_tags as tf').innerJoin('tags as tn', 'tn.id', 'tf.tag_id').select('tf.content_id').where('tn.name', '=', name),
+  );
+
+const reportEb = expressionBuilder<Database, 'content_items'>() as unknown as AnyEb;
+
+/** The live access groups an item shows, as a report list field. */
+function accessGroupList(element: string) {
+  return rqlList(
+    reportEb
+      .selectFrom('content_groups as rcg')
+      .innerJoin('groups as rg', 'rg.id', 'rcg.group_id')
+      .select('rcg.group_id')
+      .whereRef('rcg.content_id', '=', 'ci.id')
+      .where('rg.deleted_at', 'is', null),
+    element,
+  );
+}
+
+type ContentInternals = {
+  id: number;
+  url: string | null;
+  mediaAssetId: string | null;
+  mediaStatus: string | null;
+  mediaDuration: number | null;
+  startsOn: string | null;
+  endsOn: string | null;
+};
+
+export const contentResource = defineResource<ContentSummary, ContentInternals>(contentSummarySchema, contentListSpec, {
+  table: 'content_items',
+  alias: 'ci',
+  internal: {
+    id: 'ci.id',
+    url: 'ci.url',
+    mediaAssetId: 'ci.media_asset_id',
+    mediaStatus: 'ci.media_status',
+    mediaDuration: 'ci.media_duration',
+    startsOn: 'ci.starts_on',
+    endsOn: 'ci.ends_on',
+  },
+  fields: { avg_feedback_rating: { column: () => averageRating } },
+  references: {
+    channel: {
+      alias: 'ch',
+      key: 'ci.channel_id',
+      table: 'channels',
+      join: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id'),
+    },
+  },
+  rql: {
+    'groups.public_id': accessGroupList('rg.public_id'),
+    'groups.name': accessGroupList('rg.name'),
+    tags: rqlList(
+      reportEb
+        .selectFrom('content_tags as rt')
+        .innerJoin('tags as rtn', 'rtn.id', 'rt.tag_id')
+        .select('rt.tag_id')
+        .whereRef('rt.content_id', '=', 'ci.id'),
+      'rtn.name',
+    ),
+  },
+  filters: {
+    group: (eb, value) =>
+      eb(
+        'ci.id',
+        'in',
+        eb
+          .selectFrom('content_groups as gf')
+          .innerJoin('groups as gg', 'gg.id', 'gf.group_id')
+          .select('gf.content_id')
+          .where('gg.public_id', '=', value)
+          .where('gg.deleted_at', 'is', null),
+      ),
+    tag: (eb, value) => taggedWith(eb, String(value)),
+    tag_all: (eb, value) => eb.and((value as string[]).map((name) => taggedWith(eb, name))),
+  },
+  tiebreak: 'ci.id',
+});
