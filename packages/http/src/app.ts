@@ -13,7 +13,7 @@ import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders } from './middleware/rate-limit.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
-import type { Reply } from './reply.ts';
+import { conditionalRead, type Reply } from './reply.ts';
 import { requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -71,6 +71,10 @@ class RequestState implements RouteContext {
 
   header(name: string): string | undefined {
     return headerValue(this.request.headers, name);
+  }
+
+  get preconditions(): { ifMatch: string | undefined } {
+    return { ifMatch: this.header('if-match') };
   }
 
   body<Unvalidated>(): Unvalidated {
@@ -167,10 +171,15 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         const url = new URL(request.url, 'http://lectern.invalid');
         state = new RequestState(auth, requestId, url.searchParams, request);
         const matched = await routes.dispatch(request.method, url.href, state);
-        reply = matched ?? {
-          status: 404,
-          body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
-        };
+        reply = matched
+          ? conditionalRead(request.method, matched, {
+              ifNoneMatch: state.header('if-none-match'),
+              ifModifiedSince: state.header('if-modified-since'),
+            })
+          : {
+              status: 404,
+              body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
+            };
       }
     } catch (error) {
       reply = errorReply(error, requestId, logger);

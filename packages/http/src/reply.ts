@@ -22,33 +22,43 @@ export const document = (type: string, data: string | Buffer, headers: Record<st
 });
 
 /**
- * A single resource with its strong ETag; on a read (200), 304 with no body when `If-None-Match`
- * matches. Creates (201) and writes send the tag too, so a client can go straight to If-Match.
+ * A single resource with its strong ETag. Creates (201) and writes send the tag too, so a client
+ * can go straight to If-Match; on a read the app answers If-None-Match with it (conditionalRead).
  */
-export function withEtag(resource: unknown, ifNoneMatch: string | undefined, status = 200): Reply {
-  const etag = etagOf(resource);
-  if (status === 200 && ifNoneMatchHits(ifNoneMatch, etag)) return { status: 304, headers: { ETag: etag } };
-  return { status, body: resource, headers: { ETag: etag } };
+export function withEtag(resource: unknown, status = 200): Reply {
+  return { status, body: resource, headers: { ETag: etagOf(resource) } };
 }
 
 /**
  * A single resource with both validators: the ETag, and `Last-Modified` (HTTP dates have whole
- * seconds, so the instant is truncated). `If-None-Match` takes precedence over `If-Modified-Since`
- * (RFC 9110 §13.2.2); an unparseable `If-Modified-Since` is ignored.
+ * seconds, so the instant is truncated).
  */
-export function withValidators(
-  resource: unknown,
-  lastModifiedIso: string,
+export function withValidators(resource: unknown, lastModifiedIso: string): Reply {
+  const reply = withEtag(resource);
+  const lastModified = Math.floor(Date.parse(lastModifiedIso) / 1000) * 1000;
+  return { ...reply, headers: { ...reply.headers, 'Last-Modified': new Date(lastModified).toUTCString() } };
+}
+
+/**
+ * The one step that answers a conditional read: a GET or HEAD whose reply carries validators is a
+ * 304 without a body when `If-None-Match` matches its ETag or, without `If-None-Match`, when it has
+ * not changed since `If-Modified-Since` (which takes second place, RFC 9110 §13.2.2; an
+ * unparseable date is ignored).
+ */
+export function conditionalRead(
+  method: string,
+  reply: Reply,
   conditions: { ifNoneMatch: string | undefined; ifModifiedSince: string | undefined },
 ): Reply {
-  const reply = withEtag(resource, conditions.ifNoneMatch);
-  const lastModified = Math.floor(Date.parse(lastModifiedIso) / 1000) * 1000;
-  const headers = { ...reply.headers, 'Last-Modified': new Date(lastModified).toUTCString() };
-  if (reply.status === 200 && conditions.ifNoneMatch === undefined && conditions.ifModifiedSince !== undefined) {
-    const since = Date.parse(conditions.ifModifiedSince);
-    if (!Number.isNaN(since) && lastModified <= since) return { status: 304, headers };
-  }
-  return { ...reply, headers };
+  const etag = reply.headers?.ETag;
+  if ((method !== 'GET' && method !== 'HEAD') || reply.status !== 200 || etag === undefined) return reply;
+  const lastModified = reply.headers?.['Last-Modified'];
+  const validators = { ETag: etag, ...(lastModified ? { 'Last-Modified': lastModified } : {}) };
+  if (conditions.ifNoneMatch !== undefined)
+    return ifNoneMatchHits(conditions.ifNoneMatch, etag) ? { status: 304, headers: validators } : reply;
+  if (conditions.ifModifiedSince === undefined || lastModified === undefined) return reply;
+  const since = Date.parse(conditions.ifModifiedSince);
+  return !Number.isNaN(since) && Date.parse(lastModified) <= since ? { status: 304, headers: validators } : reply;
 }
 
 /**

@@ -10,6 +10,12 @@ export interface RouteContext {
   readonly query: URLSearchParams;
   header(name: string): string | undefined;
   /**
+   * The request's preconditions for a write, handed to the service as they are (it compares
+   * `ifMatch` with the current representation inside its transaction). Reads need none: the app
+   * answers `If-None-Match` and `If-Modified-Since` from the reply's validators.
+   */
+  readonly preconditions: { ifMatch: string | undefined };
+  /**
    * the parsed JSON object body (`{}` when empty); 400/413 when it cannot be. Typed as whatever
    * the receiving service accepts but NOT validated: every service parses its input itself.
    */
@@ -29,14 +35,30 @@ function allowedMethods(methods: ReadonlySet<Method>): string[] {
 }
 
 /**
+ * Which of two patterns a request must try first: segment by segment, a literal segment before a
+ * parameter, so `/events/bulk` is never taken for an event id whatever order routes were added in.
+ */
+function moreSpecificFirst(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const leftParam = left[i]!.startsWith(':');
+    const rightParam = right[i]!.startsWith(':');
+    if (leftParam !== rightParam) return leftParam ? 1 : -1;
+  }
+  return 0;
+}
+
+/**
  * Routes over itty-router. Every path answers with and without a trailing slash (itty's patterns
  * allow one). HEAD runs the GET route (the app drops the body); OPTIONS answers 204 with `Allow`
  * and needs no authentication (browsers send CORS preflights without credentials); a path that
- * exists under other methods answers 405 with `Allow`.
+ * exists under other methods answers 405 with `Allow`. Routes may be added in any order: the
+ * table hands them to itty literal segments first (moreSpecificFirst).
  */
 export class RouteTable {
   private readonly router = IttyRouter<IRequest, [RouteContext & { route?: string }], Reply>();
-  private readonly methodsByPattern = new Map<string, Set<Method>>();
+  private readonly handlersByPattern = new Map<string, Map<Method, RouteHandler>>();
   private readonly publicRoutes = new Set<string>();
   private finalized = false;
 
@@ -63,8 +85,8 @@ export class RouteTable {
 
   /** Every registered route, for the API description and the test that keeps it complete. */
   registered(): Array<{ method: Method; pattern: string; authenticated: boolean }> {
-    return [...this.methodsByPattern].flatMap(([pattern, methods]) =>
-      ALLOW_ORDER.filter((m): m is Method => methods.has(m as Method)).map((method) => ({
+    return [...this.handlersByPattern].flatMap(([pattern, handlers]) =>
+      ALLOW_ORDER.filter((m): m is Method => handlers.has(m as Method)).map((method) => ({
         method,
         pattern,
         authenticated: !this.publicRoutes.has(`${method} ${pattern}`),
@@ -74,31 +96,37 @@ export class RouteTable {
 
   private add(method: Method, pattern: string, handler: RouteHandler): this {
     if (this.finalized) throw new Error('routes must be added before the table is finalized');
-    let methods = this.methodsByPattern.get(pattern);
-    if (!methods) {
-      methods = new Set<Method>();
-      this.methodsByPattern.set(pattern, methods);
-      this.addOptionsAndMethodNotAllowed(pattern, methods);
-    }
-    methods.add(method);
-    const run = (request: IRequest, rc: RouteContext & { route?: string }) => {
-      rc.params = request.params ?? {};
-      rc.route = request.route;
-      // every other route requires authentication: this throws the 401 when there is none
-      if (!this.publicRoutes.has(`${method} ${pattern}`)) void rc.ctx;
-      return handler(rc);
-    };
-    this.router[method.toLowerCase() as Lowercase<Method>](pattern, run);
-    if (method === 'GET') this.router.head(pattern, run);
+    let handlers = this.handlersByPattern.get(pattern);
+    if (!handlers) this.handlersByPattern.set(pattern, (handlers = new Map()));
+    if (handlers.has(method)) throw new Error(`${method} ${pattern} is registered twice`);
+    handlers.set(method, handler);
     return this;
   }
 
-  /**
-   * OPTIONS and the 405 for a path, placed where the path is first registered: placed last, a
-   * parametric route registered earlier (`/content-items/:id/tags`) would answer a literal path's
-   * other methods (`GET /content-items/bulk/tags`) with a 404. Methods added later are read at
-   * request time.
-   */
+  /** Hands the routes to itty, most specific paths first; no route may be added afterwards. */
+  finalize(): this {
+    if (this.finalized) return this;
+    this.finalized = true;
+    const patterns = [...this.handlersByPattern.keys()].sort(moreSpecificFirst);
+    for (const pattern of patterns) {
+      const handlers = this.handlersByPattern.get(pattern)!;
+      this.addOptionsAndMethodNotAllowed(pattern, new Set(handlers.keys()));
+      for (const [method, handler] of handlers) {
+        const run = (request: IRequest, rc: RouteContext & { route?: string }) => {
+          rc.params = request.params ?? {};
+          rc.route = request.route;
+          // every other route requires authentication: this throws the 401 when there is none
+          if (!this.publicRoutes.has(`${method} ${pattern}`)) void rc.ctx;
+          return handler(rc);
+        };
+        this.router[method.toLowerCase() as Lowercase<Method>](pattern, run);
+        if (method === 'GET') this.router.head(pattern, run);
+      }
+    }
+    return this;
+  }
+
+  /** OPTIONS and the 405 for a path, before its own routes. */
   private addOptionsAndMethodNotAllowed(pattern: string, methods: ReadonlySet<Method>): void {
     this.router.all(pattern, (request, rc) => {
       const allowed = allowedMethods(methods);
@@ -112,14 +140,9 @@ export class RouteTable {
     });
   }
 
-  /** Closes the table: no route may be added after the app starts serving. */
-  finalize(): this {
-    this.finalized = true;
-    return this;
-  }
-
   /** The reply of the matching route, or undefined when no route matches the path. */
   dispatch(method: string, url: string, rc: RouteContext & { route?: string }): Promise<Reply | undefined> {
+    this.finalize();
     // itty only reads method and url and writes params/route: a plain object is all it needs
     return this.router.fetch({ method, url } as unknown as IRequest, rc);
   }

@@ -58,9 +58,9 @@ import {
   webhookSubscriptionSchema,
   webhookSubscriptionWithSecretSchema,
   type Scope,
+  type ContentType,
 } from '@lectern/core';
 import { z } from 'zod';
-import { typeCollections } from '../routes/content.ts';
 import type { Method } from '../router.ts';
 
 export interface OperationSpec {
@@ -110,6 +110,18 @@ const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
     response: { status, ...(body ? { schema: body } : {}), etag: status !== 204 && body === schema },
   }),
 });
+
+/** Each content type's own collection, as routes/content.ts registers them. */
+const typeCollections: ReadonlyArray<readonly [path: string, type: ContentType]> = [
+  ['articles', 'article'],
+  ['videos', 'video'],
+  ['courses', 'course'],
+  ['guides', 'guide'],
+  ['links', 'link'],
+  ['tracks', 'track'],
+  ['scheduled-tracks', 'scheduled_track'],
+  ['collections', 'collection'],
+];
 
 function* userOperations(): Generator<[OperationKey, OperationSpec]> {
   const users = resource('Users', 'users:read', userSchema);

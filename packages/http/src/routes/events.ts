@@ -1,31 +1,51 @@
 import type { EventSeriesService, EventService, Lectern } from '@lectern/core';
 import { accepted, noContent, ok, withEtag } from '../reply.ts';
-import type { RouteTable } from '../router.ts';
+import type { RouteHandler, RouteTable } from '../router.ts';
 
-/** What `/events/` and `/event-series/` both offer; each service supplies its own shape and rules. */
-function eventLikeRoutes(routes: RouteTable, base: string, service: EventService | EventSeriesService): void {
-  // literal bulk paths first, or `${base}/:id` would take `bulk` for an id
-  routes
-    .patch(`${base}/bulk`, async (rc) => accepted(await service.bulkUpdate(rc.ctx, rc.body())))
-    .get(`${base}/bulk/:id`, async (rc) => ok(await service.getBulk(rc.ctx, rc.params.id!)))
-    .get(`${base}/bulk/:id/items`, async (rc) => ok(await service.getBulkItems(rc.ctx, rc.params.id!, rc.query)))
-    .get(base, async (rc) => ok(await service.list(rc.ctx, rc.query)))
-    .post(base, async (rc) => withEtag(await service.create(rc.ctx, rc.body()), undefined, 201))
-    .get(`${base}/:id`, async (rc) => withEtag(await service.get(rc.ctx, rc.params.id!), rc.header('if-none-match')))
-    .patch(`${base}/:id`, async (rc) =>
-      withEtag(await service.update(rc.ctx, rc.params.id!, rc.body(), { ifMatch: rc.header('if-match') }), undefined),
-    )
-    .delete(`${base}/:id`, async (rc) => {
-      await service.delete(rc.ctx, rc.params.id!, { ifMatch: rc.header('if-match') });
+/** What `/events/` and `/event-series/` both do; each service supplies its own shape and rules. */
+function eventLikeHandlers(service: EventService | EventSeriesService) {
+  return {
+    bulkUpdate: (async (rc) => accepted(await service.bulkUpdate(rc.ctx, rc.body()))) satisfies RouteHandler,
+    getBulk: (async (rc) => ok(await service.getBulk(rc.ctx, rc.params.id!))) satisfies RouteHandler,
+    getBulkItems: (async (rc) => ok(await service.getBulkItems(rc.ctx, rc.params.id!, rc.query))) satisfies RouteHandler,
+    list: (async (rc) => ok(await service.list(rc.ctx, rc.query))) satisfies RouteHandler,
+    create: (async (rc) => withEtag(await service.create(rc.ctx, rc.body()), 201)) satisfies RouteHandler,
+    get: (async (rc) => withEtag(await service.get(rc.ctx, rc.params.id!))) satisfies RouteHandler,
+    update: (async (rc) => withEtag(await service.update(rc.ctx, rc.params.id!, rc.body(), rc.preconditions))) satisfies RouteHandler,
+    delete: (async (rc) => {
+      await service.delete(rc.ctx, rc.params.id!, rc.preconditions);
       return noContent();
-    })
-    .get(`${base}/:id/facilitators`, async (rc) => withEtag(await service.facilitators(rc.ctx, rc.params.id!), rc.header('if-none-match')))
-    .put(`${base}/:id/facilitators`, async (rc) =>
-      withEtag(await service.replaceFacilitators(rc.ctx, rc.params.id!, rc.body()), undefined),
-    );
+    }) satisfies RouteHandler,
+    facilitators: (async (rc) => withEtag(await service.facilitators(rc.ctx, rc.params.id!))) satisfies RouteHandler,
+    replaceFacilitators: (async (rc) =>
+      withEtag(await service.replaceFacilitators(rc.ctx, rc.params.id!, rc.body()))) satisfies RouteHandler,
+  };
 }
 
 export function eventRoutes(routes: RouteTable, lectern: Lectern): void {
-  eventLikeRoutes(routes, '/api/v2/events', lectern.scheduledEvents);
-  eventLikeRoutes(routes, '/api/v2/event-series', lectern.eventSeries);
+  const events = eventLikeHandlers(lectern.scheduledEvents);
+  routes
+    .patch('/api/v2/events/bulk', events.bulkUpdate)
+    .get('/api/v2/events/bulk/:id', events.getBulk)
+    .get('/api/v2/events/bulk/:id/items', events.getBulkItems)
+    .get('/api/v2/events', events.list)
+    .post('/api/v2/events', events.create)
+    .get('/api/v2/events/:id', events.get)
+    .patch('/api/v2/events/:id', events.update)
+    .delete('/api/v2/events/:id', events.delete)
+    .get('/api/v2/events/:id/facilitators', events.facilitators)
+    .put('/api/v2/events/:id/facilitators', events.replaceFacilitators);
+
+  const series = eventLikeHandlers(lectern.eventSeries);
+  routes
+    .patch('/api/v2/event-series/bulk', series.bulkUpdate)
+    .get('/api/v2/event-series/bulk/:id', series.getBulk)
+    .get('/api/v2/event-series/bulk/:id/items', series.getBulkItems)
+    .get('/api/v2/event-series', series.list)
+    .post('/api/v2/event-series', series.create)
+    .get('/api/v2/event-series/:id', series.get)
+    .patch('/api/v2/event-series/:id', series.update)
+    .delete('/api/v2/event-series/:id', series.delete)
+    .get('/api/v2/event-series/:id/facilitators', series.facilitators)
+    .put('/api/v2/event-series/:id/facilitators', series.replaceFacilitators);
 }

@@ -11,9 +11,7 @@ export function userRoutes(routes: RouteTable, lectern: Lectern): void {
     .get('/api/v2/users/bulk/:id/items', async (rc) => ok(await users.getBulkItems(rc.ctx, rc.params.id!, rc.query)));
   routes
     .get('/api/v2/users', async (rc) => ok(await users.list(rc.ctx, rc.query)))
-    .post('/api/v2/users', async (rc) => withEtag(await users.create(rc.ctx, rc.body()), undefined, 201))
-    .get('/api/v2/users/:id', async (rc) => withEtag(await users.get(rc.ctx, rc.params.id!), rc.header('if-none-match')))
-    .patch('/api/v2/users/:id', async (rc) =>
-      withEtag(await users.update(rc.ctx, rc.params.id!, rc.body(), { ifMatch: rc.header('if-match') }), undefined),
-    );
+    .post('/api/v2/users', async (rc) => withEtag(await users.create(rc.ctx, rc.body()), 201))
+    .get('/api/v2/users/:id', async (rc) => withEtag(await users.get(rc.ctx, rc.params.id!)))
+    .patch('/api/v2/users/:id', async (rc) => withEtag(await users.update(rc.ctx, rc.params.id!, rc.body(), rc.preconditions)));
 }
