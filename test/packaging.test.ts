@@ -64,19 +64,20 @@ describe('packed packages in an empty project', { timeout: 240_000 }, () => {
     writeFileSync(
       join(project, 'run.js'),
       `import { createLectern } from '@lectern/core';
+import { foldCase } from '@lectern/core/ports';
 import { openSqliteStorage } from '@lectern/storage';
 import { createApp, createFetchHandler } from '@lectern/http';
 const lectern = createLectern({ storage: await openSqliteStorage({ file: ':memory:' }) });
 const user = await lectern.users.create(lectern.context(), { email: 'ada@example.com', name: 'Ada' });
 const handler = createFetchHandler(createApp(lectern));
 const response = await handler(new Request('http://embedded/api/v2/users/'));
-console.log(JSON.stringify({ name: user.name, status: response.status, code: (await response.json()).error?.code }));
+console.log(JSON.stringify({ name: user.name, status: response.status, code: (await response.json()).error?.code, folded: foldCase('ÀDA') }));
 await lectern.close();
 `,
     );
     const result = spawnSync(process.execPath, ['run.js'], { cwd: project, encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
-    assert.deepEqual(JSON.parse(result.stdout), { name: 'Ada', status: 401, code: 'unauthenticated' });
+    assert.deepEqual(JSON.parse(result.stdout), { name: 'Ada', status: 401, code: 'unauthenticated', folded: 'àda' });
   });
 
   it('type-checks, compiles and runs examples/embed-core.ts under tsc --init defaults', () => {

@@ -7,13 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+// the in-memory evaluator is a test oracle, not part of the public API
+import { compareByRql, matchesRql, readRqlElements, readRqlPath } from '../../packages/core/src/reports/rql/rql-evaluate.ts';
 import {
-  compareByRql,
   compileRql,
   createLectern,
-  matchesRql,
-  readRqlElements,
-  readRqlPath,
   reportResourceDefinitions,
   reportResources,
   type Clock,

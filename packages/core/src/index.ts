@@ -1,107 +1,290 @@
-/** Public API of @lectern/core. */
-export * from './lectern.ts';
-export * from './config.ts';
-export type { ServiceDeps } from './service-deps.ts';
-
-export * from './shared/errors.ts';
-export * from './shared/fold-case.ts';
-export * from './shared/ids.ts';
-export * from './shared/clock.ts';
-export * from './shared/time.ts';
-export * from './shared/etag.ts';
-export * from './shared/list-query.ts';
-export * from './shared/listed-fields.ts';
-export * from './shared/schema.ts';
-export * from './shared/validation.ts';
-export * from './shared/sync-batch.ts';
-export * from './shared/write-options.ts';
-
-export * from './ports/storage.ts';
-export * from './ports/user-store.ts';
-export * from './ports/group-store.ts';
-export * from './ports/token-store.ts';
-export * from './ports/outbox-store.ts';
-export * from './ports/content-store.ts';
-export * from './ports/channel-store.ts';
-export * from './ports/assignment-store.ts';
-export * from './ports/job-store.ts';
-export * from './ports/insight-store.ts';
-export * from './ports/webhook-store.ts';
-export * from './ports/event-store.ts';
-export * from './ports/enrollment-store.ts';
-export * from './ports/list-narrowing.ts';
-export * from './ports/saved-report-store.ts';
-
-export * from './auth/scopes.ts';
-export * from './auth/actor.ts';
-export * from './auth/api-token.ts';
-export * from './auth/token-secret.ts';
-export * from './auth/token-service.ts';
-export * from './auth/me.ts';
-export * from './auth/me-service.ts';
-
-export * from './users/user.ts';
-export * from './users/user-rules.ts';
-export * from './users/user-service.ts';
-
-export * from './groups/group.ts';
-export * from './groups/membership-rules.ts';
-export * from './groups/group-service.ts';
-
-export * from './content/content-item.ts';
-export * from './content/content-rules.ts';
-export * from './content/content-service.ts';
-export * from './content/channel.ts';
-export * from './content/channel-service.ts';
-export * from './content/media-processing.ts';
-export * from './content/media-service.ts';
-
-export * from './webhooks/webhook-event.ts';
-export * from './webhooks/webhook-signature.ts';
-export * from './webhooks/webhook-target.ts';
-export * from './webhooks/retry-schedule.ts';
-export * from './webhooks/event-catalog.ts';
-export * from './content/content-types.ts';
-export * from './webhooks/webhook-subscription.ts';
-export * from './webhooks/webhook-delivery.ts';
-export * from './webhooks/webhook-service.ts';
-export * from './webhooks/delivery-outcome.ts';
-export * from './webhooks/delivery-engine.ts';
-
-export * from './assignments/assignment-machine.ts';
-export * from './assignments/assignment.ts';
-export * from './assignments/track-expansion.ts';
-export * from './assignments/track-progress.ts';
-export * from './assignments/assignment-service.ts';
-export * from './jobs/job.ts';
-export * from './jobs/job-engine.ts';
-export * from './insights/insight-service.ts';
-export * from './events/iso-duration.ts';
-export * from './events/wall-clock.ts';
-export * from './events/location.ts';
-export * from './events/facilitators.ts';
-export * from './events/timeslot.ts';
-export * from './events/event.ts';
-export * from './events/event-inheritance.ts';
-export * from './events/event-items.ts';
-export * from './events/event-like-service.ts';
-export * from './events/event-service.ts';
-export * from './events/series-service.ts';
-export * from './events/location-service.ts';
-export * from './enrollments/enrollment-rules.ts';
-export * from './enrollments/enrollment.ts';
-export * from './enrollments/owned-assignment.ts';
-export * from './enrollments/waitlist.ts';
-export * from './enrollments/enrollment-service.ts';
-export * from './insights/insight-math.ts';
-export * from './insights/assignment-counters.ts';
-
-export * from './reports/rql/rql-error.ts';
-export * from './reports/rql/rql-ast.ts';
-export * from './reports/rql/rql-parser.ts';
-export * from './reports/rql/rql-pattern.ts';
-export * from './reports/rql/rql-fields.ts';
-export * from './reports/rql/rql-evaluate.ts';
-export * from './reports/saved-report.ts';
-export * from './reports/report-catalogues.ts';
-export * from './reports/saved-report-service.ts';
+/**
+ * The public API of @lectern/core, for applications that embed Lectern: createLectern and its
+ * services, the resources' schemas and types, errors, the clock and id sources, list queries and
+ * webhook verification. Storage adapters import their ports from `@lectern/core/ports`
+ * (README.md, "Embedding the core"). Everything else is internal and may change without notice.
+ */
+export { MAX_BULK_ASSIGNMENTS } from './assignments/assignment-service.ts';
+export {
+  type Assignment,
+  assignmentListSpec,
+  type AssignmentRecord,
+  type AssignmentRouteAction,
+  assignmentRouteActions,
+  assignmentSchema,
+  assignmentView,
+  createAssignmentInput,
+  type CreateAssignmentInput,
+  dropInput,
+  feedbackInput,
+  lastModifiedOf,
+  lifecycleOf,
+  MAX_DROP_REASON,
+  MAX_FEEDBACK_TEXT,
+  progressInput,
+  type StoredAssignmentView,
+  updateAssignmentInput,
+} from './assignments/assignment.ts';
+export { type Actor, actorUserId, authorize, isAdmin, isLearner, type RequestContext, systemActor } from './auth/actor.ts';
+export {
+  type ApiToken,
+  type ApiTokenRecord,
+  apiTokenSchema,
+  createTokenInput,
+  type CreateTokenInput,
+  type IssuedApiToken,
+  tokenListSpec,
+} from './auth/api-token.ts';
+export { meSchema } from './auth/me.ts';
+export { grantedScopes, type Role, roleGrants, roles, roleSchema, type Scope, scopes, scopeSchema } from './auth/scopes.ts';
+export { TokenService } from './auth/token-service.ts';
+export { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type LecternConfig, type LecternConfigInput, lecternConfigSchema } from './config.ts';
+export {
+  type Channel,
+  channelListSpec,
+  type ChannelRecord,
+  channelSchema,
+  createChannelInput,
+  updateChannelInput,
+} from './content/channel.ts';
+export {
+  containerTypes,
+  type ContentExtras,
+  contentExtrasSchema,
+  contentListSpec,
+  type ContentMediaStatus,
+  type ContentRecord,
+  type ContentRef,
+  contentRefSchema,
+  type ContentSummary,
+  contentSummarySchema,
+  contentTypeSchema,
+  type ContentTypeView,
+  contentTypeViewSchemas,
+  type ContentWrite,
+  createContentInputs,
+  isContainerType,
+  MAX_ACCESS_GROUPS,
+  MAX_CONTAINER_ITEMS,
+  MAX_DURATION_MINUTES,
+  MAX_TAGS_PER_WRITE,
+  mediaStatuses,
+  replaceTagsInput,
+  summaryOf,
+  tagNamesField,
+  type TagOperation,
+  tagsInput,
+  typedContentListSpec,
+  typeSpecificFields,
+  typeViewOf,
+  updateContentInputs,
+  updateContentItemInput,
+} from './content/content-item.ts';
+export { type ContentType, contentTypes } from './content/content-types.ts';
+export { mediaStatusReportInput } from './content/media-processing.ts';
+export { MAX_BULK_ENROLLMENTS } from './enrollments/enrollment-service.ts';
+export {
+  createEnrollmentInput,
+  type CreateEnrollmentInput,
+  type Enrollment,
+  type EnrollmentAction,
+  enrollmentActions,
+  enrollmentListSpec,
+  type EnrollmentRecord,
+  enrollmentSchema,
+} from './enrollments/enrollment.ts';
+export { EventService } from './events/event-service.ts';
+export {
+  bulkEventItemInput,
+  bulkSeriesItemInput,
+  createEventInput,
+  type CreateEventInput,
+  createSeriesInput,
+  type EnrollmentCounts,
+  enrollmentCountsSchema,
+  type EventKind,
+  eventKinds,
+  eventListSpec,
+  type EventRecord,
+  type EventSettings,
+  eventSettingsSchema,
+  type EventView,
+  eventViewOf,
+  eventViewSchema,
+  type EventWrite,
+  limitFields,
+  MAX_ENROLLMENT_LIMIT,
+  noEnrollments,
+  seriesListSpec,
+  type SeriesView,
+  seriesViewOf,
+  seriesViewSchema,
+  type SeriesWrite,
+  updateEventInput,
+  updateSeriesInput,
+  viewOf,
+} from './events/event.ts';
+export { facilitatorsInput, facilitatorsSchema } from './events/facilitators.ts';
+export { createLocationInput, type Location, locationListSpec, locationSchema } from './events/location.ts';
+export { EventSeriesService } from './events/series-service.ts';
+export {
+  createGroupInput,
+  type Group,
+  groupListSpec,
+  type GroupRecord,
+  type GroupRelation,
+  groupRelations,
+  groupSchema,
+  MAX_MEMBER_IDS,
+  membershipInput,
+  type MembershipOperation,
+  NATIVE_SOURCE,
+  replaceMembershipInput,
+  updateGroupInput,
+} from './groups/group.ts';
+export { type InsightKind, insightKinds } from './insights/insight-service.ts';
+export {
+  type AppliedItem,
+  bulkEnvelope,
+  isTerminal,
+  ItemFailure,
+  type Job,
+  type JobItem,
+  jobItemListSpec,
+  jobItemSchema,
+  jobItemStatuses,
+  type JobRecord,
+  jobSchema,
+  type JobStatus,
+  jobStatuses,
+  storeActor,
+  type StoredActor,
+  storedActorSchema,
+} from './jobs/job.ts';
+export { type BootstrapResult, createLectern, Lectern, type LecternOptions } from './lectern.ts';
+export { type Storage, type Stores } from './ports/storage.ts';
+export { reportResourceDefinitions } from './reports/report-catalogues.ts';
+export { compileRql, type RqlCatalogue, type RqlField } from './reports/rql/rql-fields.ts';
+export {
+  createSavedReportInput,
+  MAX_EXPRESSION_LENGTH,
+  type ReportResource,
+  reportResources,
+  reportResourceSchema,
+  type SavedReport,
+  savedReportListSpec,
+  type SavedReportRecord,
+  savedReportSchema,
+  updateSavedReportInput,
+} from './reports/saved-report.ts';
+export { type Clock, nowIso, systemClock, todayUtc, toIso } from './shared/clock.ts';
+export {
+  badRequest,
+  conflict,
+  type ErrorCode,
+  errorCodes,
+  fieldError,
+  type FieldErrors,
+  forbidden,
+  isLecternError,
+  LecternError,
+  type LecternErrorOptions,
+  notFound,
+  validationError,
+} from './shared/errors.ts';
+export { etagOf, ifNoneMatchHits } from './shared/etag.ts';
+export { type IdGenerator, isUuid, randomBase32, randomIds } from './shared/ids.ts';
+export {
+  type CursorListResult,
+  DEFAULT_PAGE_SIZE,
+  type FilterDef,
+  type FilterValue,
+  type ListQuery,
+  type ListResult,
+  type ListSpec,
+  MAX_PAGE_SIZE,
+  type OrderTerm,
+  type Page,
+  parseListQuery,
+  parsePageSize,
+  queryParam,
+  type QueryParams,
+  type RangeKind,
+  readOrdering,
+  readParam,
+  toListResult,
+} from './shared/list-query.ts';
+export {
+  type DescribedField,
+  describeFields,
+  type FieldKind,
+  isReference,
+  listed,
+  listSpecOf,
+  type ListSpecParts,
+  type ListTraits,
+  listTraitsOf,
+  searchableFields,
+  unwrapField,
+} from './shared/listed-fields.ts';
+export { emailField, publicIdField } from './shared/schema.ts';
+export { type SyncBatchResult } from './shared/sync-batch.ts';
+export { parseDatetime } from './shared/time.ts';
+export { parseInput } from './shared/validation.ts';
+export { MAX_BULK_USERS } from './users/user-service.ts';
+export {
+  bulkUserItem,
+  createUserInput,
+  type CreateUserInput,
+  updateUserInput,
+  type UpdateUserInput,
+  type User,
+  userListSpec,
+  type UserRecord,
+  userRef,
+  userSchema,
+} from './users/user.ts';
+export { type EngineLogger } from './webhooks/delivery-engine.ts';
+export { allEventTypes } from './webhooks/event-catalog.ts';
+export {
+  ATTEMPT_ID_PREFIX,
+  type AttemptQuery,
+  cancelOwedDeliveries,
+  type DeliveryAttempt,
+  deliveryAttemptSchema,
+  type DeliveryState,
+  parseAttemptQuery,
+  PING_EVENT_TYPE,
+  RESPONSE_BODY_LIMIT_BYTES,
+} from './webhooks/webhook-delivery.ts';
+export { API_VERSION, EventRecorder, type WebhookEvent } from './webhooks/webhook-event.ts';
+export {
+  DEFAULT_TOLERANCE_SECONDS,
+  generateWebhookSecret,
+  type HeaderSource,
+  type SignInput,
+  signWebhook,
+  type VerifyOptions,
+  verifyWebhook,
+  verifyWebhookSignature,
+  WEBHOOK_SECRET_PREFIX,
+  webhookHeaders,
+  WebhookPayloadError,
+  type WebhookSignatureHeaders,
+  WebhookVerificationError,
+} from './webhooks/webhook-signature.ts';
+export {
+  createWebhookInput,
+  type CreateWebhookInput,
+  isWebhookId,
+  updateWebhookInput,
+  type UpdateWebhookInput,
+  WEBHOOK_ID_PREFIX,
+  type WebhookEndpointRecord,
+  webhookListSpec,
+  type WebhookSubscription,
+  webhookSubscriptionSchema,
+  type WebhookSubscriptionWithSecret,
+  webhookSubscriptionWithSecretSchema,
+  withSecret,
+} from './webhooks/webhook-subscription.ts';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { LecternError, runSyncBatch, type Stores } from '@lectern/core';
+import { LecternError, type Stores } from '@lectern/core';
+import { runSyncBatch } from '@lectern/core/ports';
 import type { KyselyStorage } from './kysely-storage.ts';
 import { openSqliteStorage } from './sqlite/open-sqlite-storage.ts';
 

@@ -4,7 +4,7 @@
  * the counters on each content item.
  */
 import type { Kysely } from 'kysely';
-import { countedFacts, counterDeltas, type AssignmentState, type CountedFacts } from '@lectern/core';
+import { countedFacts, counterDeltas, type AssignmentState, type CountedFacts } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../shared/list-builder.ts';
 

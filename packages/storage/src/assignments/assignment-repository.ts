@@ -1,19 +1,16 @@
 import { sql, type Kysely } from 'kysely';
+import type { AssignmentRecord, ContentType, ListQuery, Page } from '@lectern/core';
 import type {
   AssignmentChanges,
   AssignmentListOptions,
-  AssignmentRecord,
   AssignmentState,
   AssignmentStore,
-  ContentType,
   ContentViewer,
-  ListQuery,
   NewAssignmentRow,
-  Page,
   TrackGraph,
   TrackItemStatus,
   TrackNode,
-} from '@lectern/core';
+} from '@lectern/core/ports';
 import { visibleTo } from '../content/content-repository.ts';
 import type { Database } from '../schema.ts';
 import { toBool, type AnyEb } from '../shared/list-builder.ts';

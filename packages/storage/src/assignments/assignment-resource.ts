@@ -4,14 +4,8 @@
  * lists and reports filter on it in SQL).
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import {
-  assignmentListSpec,
-  assignmentSchema,
-  outstandingStates,
-  type AssignmentRecord,
-  type ContentType,
-  type StoredAssignmentView,
-} from '@lectern/core';
+import { assignmentListSpec, assignmentSchema, type AssignmentRecord, type ContentType, type StoredAssignmentView } from '@lectern/core';
+import { outstandingStates } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../shared/list-builder.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';

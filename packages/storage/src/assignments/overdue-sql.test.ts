@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { assignmentStates, isOverdue, type AssignmentState } from '@lectern/core';
+import { assignmentStates, isOverdue, type AssignmentState } from '@lectern/core/ports';
 import { overdueSql } from './assignment-repository.ts';
 
 describe('the overdue rule in SQL', () => {

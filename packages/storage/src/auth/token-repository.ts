@@ -5,13 +5,11 @@ import {
   type ApiToken,
   type ApiTokenRecord,
   type ListQuery,
-  type NewTokenRow,
   type Page,
   type Role,
   type Scope,
-  type TokenCredentials,
-  type TokenStore,
 } from '@lectern/core';
+import { type NewTokenRow, type TokenCredentials, type TokenStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { toBool } from '../shared/list-builder.ts';

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { ChannelRecord, ChannelStore, ListQuery, Page } from '@lectern/core';
+import type { ChannelRecord, ListQuery, Page } from '@lectern/core';
+import type { ChannelStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { applyFilters, fetchPage, type ListDefinition } from '../shared/list-builder.ts';
 

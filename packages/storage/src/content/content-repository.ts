@@ -1,18 +1,6 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import type {
-  ContainmentEdge,
-  ContentChanges,
-  ContentListOptions,
-  ContentMediaStatus,
-  ContentRecord,
-  ContentRef,
-  ContentStore,
-  ContentType,
-  ContentViewer,
-  ListQuery,
-  NewContentRow,
-  Page,
-} from '@lectern/core';
+import type { ContentMediaStatus, ContentRecord, ContentRef, ContentType, ListQuery, Page } from '@lectern/core';
+import type { ContainmentEdge, ContentChanges, ContentListOptions, ContentStore, ContentViewer, NewContentRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { fromBool, type AnyEb } from '../shared/list-builder.ts';

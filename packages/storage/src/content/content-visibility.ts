@@ -1,5 +1,5 @@
 import type { Expression, SqlBool } from 'kysely';
-import type { ContentViewer } from '@lectern/core';
+import type { ContentViewer } from '@lectern/core/ports';
 import type { AnyEb } from '../shared/list-builder.ts';
 
 /**

@@ -1,17 +1,12 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { enrollmentListSpec, enrollmentSchema, type Enrollment, type EnrollmentRecord, type ListQuery, type Page } from '@lectern/core';
 import {
-  enrollmentListSpec,
-  enrollmentSchema,
   type AttendanceMethod,
-  type Enrollment,
   type EnrollmentChanges,
   type EnrollmentListOptions,
-  type EnrollmentRecord,
   type EnrollmentStore,
-  type ListQuery,
   type NewEnrollmentRow,
-  type Page,
-} from '@lectern/core';
+} from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import type { AnyEb } from '../shared/list-builder.ts';
 import { defineResource } from '../shared/resource-definition.ts';

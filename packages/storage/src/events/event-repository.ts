@@ -1,29 +1,31 @@
 import { expressionBuilder, sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import {
-  everyItem,
   noEnrollments,
-  type AttendanceMethod,
   type EnrollmentCounts,
   type ContentRecord,
-  type ContentViewer,
-  type EventDetailsRow,
   type EventKind,
   type EventRecord,
-  type EventStore,
   type EventView,
   eventListSpec,
   eventViewSchema,
   seriesListSpec,
   seriesViewSchema,
   type SeriesView,
+  type ListQuery,
+  type Page,
+} from '@lectern/core';
+import {
+  everyItem,
+  type AttendanceMethod,
+  type ContentViewer,
+  type EventDetailsRow,
+  type EventStore,
   type FacilitatorEntry,
   type FacilitatorRole,
   type ListNarrowing,
-  type ListQuery,
-  type Page,
   type StoredTimeslot,
   type TimeslotRow,
-} from '@lectern/core';
+} from '@lectern/core/ports';
 import type { ContentRepository } from '../content/content-repository.ts';
 import { contentResource, taggedWith } from '../content/content-resource.ts';
 import { visibleTo } from '../content/content-visibility.ts';

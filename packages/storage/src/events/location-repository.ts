@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { ListQuery, Location, LocationStore, Page } from '@lectern/core';
+import type { ListQuery, Location, Page } from '@lectern/core';
+import type { LocationStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { applyFilters, fetchPage, type ListDefinition } from '../shared/list-builder.ts';
 

@@ -5,14 +5,11 @@ import {
   type Group,
   type GroupRecord,
   type GroupRelation,
-  type GroupStore,
-  type ListNarrowing,
   type ListQuery,
-  type NewGroupRow,
   type Page,
   type UserRecord,
-  type UserRef,
 } from '@lectern/core';
+import { type GroupStore, type ListNarrowing, type NewGroupRow, type UserRef } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { containsIgnoringCase, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource } from '../shared/resource-definition.ts';

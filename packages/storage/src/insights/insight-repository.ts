@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { AssignmentState, InsightFilter, InsightStore } from '@lectern/core';
+import type { AssignmentState, InsightFilter, InsightStore } from '@lectern/core/ports';
 import { overdueSql } from '../assignments/assignment-repository.ts';
 import type { Database } from '../schema.ts';
 

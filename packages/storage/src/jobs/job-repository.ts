@@ -1,16 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import {
-  storedActorSchema,
-  type JobItem,
-  type JobItemOutcome,
-  type ListQuery,
-  type Page,
-  type JobRecord,
-  type JobStatus,
-  type JobStore,
-  type NewJobRow,
-  type PendingJobItem,
-} from '@lectern/core';
+import { storedActorSchema, type JobItem, type ListQuery, type Page, type JobRecord, type JobStatus } from '@lectern/core';
+import { type JobItemOutcome, type JobStore, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
 import type { Database, JobItemsTable, JobsTable } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
 

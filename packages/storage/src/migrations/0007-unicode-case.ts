@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { foldCase } from '@lectern/core';
+import { foldCase } from '@lectern/core/ports';
 
 /**
  * Case folding covers all of Unicode (core's foldCase: NFC, then lower case). Emails are unique

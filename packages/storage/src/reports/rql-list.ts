@@ -4,7 +4,8 @@
  * aliases its filters use, so it is counted, paged and index-planned with them.
  */
 import { expressionBuilder, sql, type Expression } from 'kysely';
-import type { ListNarrowing, ListQuery, RqlFilter } from '@lectern/core';
+import type { ListQuery } from '@lectern/core';
+import type { ListNarrowing, RqlFilter } from '@lectern/core/ports';
 import type { AnyQuery, ListDefinition } from '../shared/list-builder.ts';
 import { rqlToSql, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 

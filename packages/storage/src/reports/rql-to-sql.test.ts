@@ -3,7 +3,9 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
-import { matchesRql, foldCase, compileRql, type RqlCatalogue, type RqlFilter } from '@lectern/core';
+import { compileRql, type RqlCatalogue } from '@lectern/core';
+import { foldCase, type RqlFilter } from '@lectern/core/ports';
+import { matchesRql } from '../../../core/src/reports/rql/rql-evaluate.ts';
 import { registerSqliteFunctions } from '../sqlite/open-sqlite-storage.ts';
 import { rqlToSql, type RqlSqlFields } from './rql-to-sql.ts';
 

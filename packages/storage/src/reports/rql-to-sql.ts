@@ -11,8 +11,8 @@
  *   validator produced, which compare correctly as strings against the stored ISO strings.
  */
 import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
-import { foldPattern } from '@lectern/core';
-import type { RqlFilter, RqlPattern, RqlScalar, RqlTest } from '@lectern/core';
+import { foldPattern } from '@lectern/core/ports';
+import type { RqlFilter, RqlPattern, RqlScalar, RqlTest } from '@lectern/core/ports';
 import { foldedSql } from '../shared/fold-sql.ts';
 
 export type RqlSqlField =

@@ -1,15 +1,6 @@
 import type { Expression, Kysely, SqlBool } from 'kysely';
-import {
-  savedReportListSpec,
-  savedReportSchema,
-  type ListQuery,
-  type NewSavedReportRow,
-  type Page,
-  type SavedReport,
-  type SavedReportChanges,
-  type SavedReportRecord,
-  type SavedReportStore,
-} from '@lectern/core';
+import { savedReportListSpec, savedReportSchema, type ListQuery, type Page, type SavedReport, type SavedReportRecord } from '@lectern/core';
+import { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, recordOf } from '../shared/resource-definition.ts';

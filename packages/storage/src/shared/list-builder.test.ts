@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { contentListSpec, everyItem, isLecternError, parseListQuery, type Storage } from '@lectern/core';
+import { contentListSpec, isLecternError, parseListQuery, type Storage } from '@lectern/core';
+import { everyItem } from '@lectern/core/ports';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import { isQueryTooLarge } from './list-builder.ts';
 

@@ -3,7 +3,8 @@
  * query, and counts in the same SQL, so no list endpoint loads rows it does not return.
  */
 import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { foldCase, LecternError, type FilterValue, type ListQuery } from '@lectern/core';
+import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
+import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from './fold-sql.ts';
 
 // The builder serves every table, so it works on loosely typed queries; each repository keeps its

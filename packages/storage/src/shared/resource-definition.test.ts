@@ -7,17 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Kysely, SqliteDialect, sql } from 'kysely';
 import { z } from 'zod';
-import {
-  catalogueOf,
-  compileRql,
-  listed,
-  listSpecOf,
-  parseListQuery,
-  searchableFields,
-  userSchema,
-  type ListNarrowing,
-  type User,
-} from '@lectern/core';
+import { compileRql, listed, listSpecOf, parseListQuery, searchableFields, userSchema, type User } from '@lectern/core';
+import { catalogueOf, type ListNarrowing } from '@lectern/core/ports';
 import { migrateToLatest } from '../kysely-storage.ts';
 import type { Database } from '../schema.ts';
 import { openSqliteDatabase } from '../sqlite/open-sqlite-storage.ts';

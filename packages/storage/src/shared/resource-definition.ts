@@ -10,15 +10,8 @@
  * follow the convention is stated once, as an override of that field.
  */
 import { sql, type AliasedExpression, type Expression, type Kysely, type SqlBool } from 'kysely';
-import {
-  describeFields,
-  foldCase,
-  type DescribedField,
-  type FilterValue,
-  type ListNarrowing,
-  type ListQuery,
-  type ListSpec,
-} from '@lectern/core';
+import { describeFields, type DescribedField, type FilterValue, type ListQuery, type ListSpec } from '@lectern/core';
+import { foldCase, type ListNarrowing } from '@lectern/core/ports';
 import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
 import type { Database } from '../schema.ts';
 import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';

@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { foldCase } from '@lectern/core';
+import { foldCase } from '@lectern/core/ports';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
 import { FOLD_FUNCTION } from '../shared/fold-sql.ts';
 import type { Database } from '../schema.ts';

@@ -1,17 +1,6 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
-import {
-  foldCase,
-  type ListNarrowing,
-  type ListQuery,
-  type NewUserRow,
-  type Page,
-  type User,
-  type UserChanges,
-  type UserRecord,
-  type UserStore,
-  userListSpec,
-  userSchema,
-} from '@lectern/core';
+import { type ListQuery, type Page, type User, type UserRecord, userListSpec, userSchema } from '@lectern/core';
+import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type UserStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { fromBool, ignoringCase, type AnyEb } from '../shared/list-builder.ts';

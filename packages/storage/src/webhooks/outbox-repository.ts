@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { OutboxEntry, OutboxStore, WebhookEvent } from '@lectern/core';
+import type { WebhookEvent } from '@lectern/core';
+import type { OutboxEntry, OutboxStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 
 export class OutboxRepository implements OutboxStore {

@@ -1,14 +1,12 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { PING_EVENT_TYPE, type AttemptQuery, type DeliveryAttempt } from '@lectern/core';
 import {
-  PING_EVENT_TYPE,
-  type AttemptQuery,
-  type DeliveryAttempt,
   type DeliveryProgress,
   type DueDelivery,
   type FanOutResult,
   type NewAttemptRow,
   type WebhookDeliveryStore,
-} from '@lectern/core';
+} from '@lectern/core/ports';
 import type { Database, WebhookDeliveriesTable } from '../schema.ts';
 
 // Inlined rather than bound: SQLite uses the partial index on pending deliveries only when the

@@ -3,13 +3,11 @@ import {
   webhookListSpec,
   webhookSubscriptionSchema,
   type ListQuery,
-  type NewWebhookEndpointRow,
   type Page,
-  type WebhookEndpointChanges,
   type WebhookEndpointRecord,
-  type WebhookEndpointStore,
   type WebhookSubscription,
 } from '@lectern/core';
+import { type NewWebhookEndpointRow, type WebhookEndpointChanges, type WebhookEndpointStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { fromBool } from '../shared/list-builder.ts';
 import { defineResource, recordOf } from '../shared/resource-definition.ts';

@@ -1,0 +1,60 @@
+/**
+ * `@lectern/core/ports`: what a storage adapter implements and needs (README.md, "Embedding the core"): the
+ * store interfaces and their rows, the records and resource declarations it maps, and the domain
+ * functions its SQL must agree with (case folding, the overdue rule, the counter rules, RQL's AST).
+ */
+export { type AssignmentState, assignmentStates, isOverdue, outstandingStates } from './assignments/assignment-machine.ts';
+export { type TrackGraph, type TrackNode } from './assignments/track-expansion.ts';
+export { type TrackItemStatus } from './assignments/track-progress.ts';
+export { type AttendanceMethod } from './enrollments/enrollment-rules.ts';
+export { type FacilitatorEntry, type FacilitatorRole } from './events/facilitators.ts';
+export { type StoredTimeslot } from './events/timeslot.ts';
+export { countedFacts, type CountedFacts, counterDeltas } from './insights/assignment-counters.ts';
+export {
+  type AssignmentChanges,
+  type AssignmentListOptions,
+  type AssignmentStore,
+  type NewAssignmentRow,
+} from './ports/assignment-store.ts';
+export { type ChannelStore } from './ports/channel-store.ts';
+export {
+  type ContainmentEdge,
+  type ContentChanges,
+  type ContentListOptions,
+  type ContentStore,
+  type ContentViewer,
+  everyItem,
+  type NewContentRow,
+} from './ports/content-store.ts';
+export {
+  type EnrollmentChanges,
+  type EnrollmentListOptions,
+  type EnrollmentStore,
+  type NewEnrollmentRow,
+} from './ports/enrollment-store.ts';
+export { type EventDetailsRow, type EventStore, type LocationStore, type TimeslotRow } from './ports/event-store.ts';
+export { type GroupStore, type NewGroupRow } from './ports/group-store.ts';
+export { type InsightFilter, type InsightStore } from './ports/insight-store.ts';
+export { type JobItemOutcome, type JobStore, type NewJobRow, type PendingJobItem } from './ports/job-store.ts';
+export { type ListNarrowing } from './ports/list-narrowing.ts';
+export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';
+export { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from './ports/saved-report-store.ts';
+export { type Storage, type Stores } from './ports/storage.ts';
+export { type NewTokenRow, type TokenCredentials, type TokenStore } from './ports/token-store.ts';
+export { type NewUserRow, type UserChanges, type UserStore } from './ports/user-store.ts';
+export {
+  type DeliveryProgress,
+  type DueDelivery,
+  type FanOutResult,
+  type NewAttemptRow,
+  type NewWebhookEndpointRow,
+  type WebhookDeliveryStore,
+  type WebhookEndpointChanges,
+  type WebhookEndpointStore,
+} from './ports/webhook-store.ts';
+export { catalogueOf } from './reports/report-catalogues.ts';
+export { type RqlFilter, type RqlPattern, type RqlScalar, type RqlTest } from './reports/rql/rql-ast.ts';
+export { foldPattern } from './reports/rql/rql-pattern.ts';
+export { foldCase } from './shared/fold-case.ts';
+export { type UserRef } from './shared/schema.ts';
+export { runSyncBatch } from './shared/sync-batch.ts';
