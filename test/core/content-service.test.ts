@@ -72,14 +72,14 @@ describe('content service for other areas', () => {
     const user = await learner();
 
     await lectern.storage.transaction(async (tx) => {
-      const record = await lectern.content.requireAssignable(tx, user, open.public_id);
+      const record = await lectern.contentWrites.requireAssignable(tx, user, open.public_id);
       assert.equal(record.summary.public_id, open.public_id);
       assert.equal(typeof record.id, 'number');
-      await rejectsWith(lectern.content.requireAssignable(tx, user, hidden.public_id), 'not_found');
-      await rejectsWith(lectern.content.requireAssignable(tx, user, crypto.randomUUID()), 'not_found');
+      await rejectsWith(lectern.contentWrites.requireAssignable(tx, user, hidden.public_id), 'not_found');
+      await rejectsWith(lectern.contentWrites.requireAssignable(tx, user, crypto.randomUUID()), 'not_found');
       // an admin sees the archived item, and is still refused
-      await rejectsWith(lectern.content.requireAssignable(tx, ctx.actor, archived.public_id), 'archived');
-      assert.equal((await lectern.content.requireAssignable(tx, ctx.actor, hidden.public_id)).summary.is_hidden, true);
+      await rejectsWith(lectern.contentWrites.requireAssignable(tx, ctx.actor, archived.public_id), 'archived');
+      assert.equal((await lectern.contentWrites.requireAssignable(tx, ctx.actor, hidden.public_id)).summary.is_hidden, true);
     });
   });
 

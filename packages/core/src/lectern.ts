@@ -9,8 +9,10 @@ import type { IssuedApiToken } from './auth/api-token.ts';
 import { MeService } from './auth/me-service.ts';
 import { TokenService } from './auth/token-service.ts';
 import { AssignmentService } from './assignments/assignment-service.ts';
+import { AssignmentWrites } from './assignments/assignment-writes.ts';
 import { ChannelService } from './content/channel-service.ts';
 import { ContentService } from './content/content-service.ts';
+import { ContentWrites } from './content/content-writes.ts';
 import { MediaService } from './content/media-service.ts';
 import { EnrollmentService } from './enrollments/enrollment-service.ts';
 import { Waitlist } from './enrollments/waitlist.ts';
@@ -63,10 +65,14 @@ export class Lectern {
   /** `/me/`: the caller and its token */
   readonly me: MeService;
   readonly content: ContentService;
+  /** what the content area offers other areas inside their transactions (events, assignments) */
+  readonly contentWrites: ContentWrites;
   readonly channels: ChannelService;
   /** the bulk-job engine; other areas register their job kinds on it */
   readonly jobs: JobEngine;
   readonly assignments: AssignmentService;
+  /** what the assignments area offers other areas inside their transactions (enrollments) */
+  readonly assignmentWrites: AssignmentWrites;
   readonly insights: InsightService;
   readonly media: MediaService;
   readonly webhooks: WebhookService;
@@ -98,9 +104,11 @@ export class Lectern {
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
     this.me = new MeService(deps);
-    this.content = new ContentService(deps);
+    this.contentWrites = new ContentWrites(deps);
+    this.content = new ContentService(deps, this.contentWrites);
     this.channels = new ChannelService(deps);
-    this.assignments = new AssignmentService(deps, this.content, this.jobs);
+    this.assignmentWrites = new AssignmentWrites(deps);
+    this.assignments = new AssignmentService(deps, this.contentWrites, this.assignmentWrites, this.jobs);
     this.insights = new InsightService(deps);
     this.media = new MediaService(deps);
     this.webhooks = new WebhookService(deps);
@@ -115,15 +123,15 @@ export class Lectern {
         ...(options.logger ? { logger: options.logger } : {}),
       });
     }
-    const eventItems = new EventItems(this.content);
+    const eventItems = new EventItems(this.contentWrites);
     // events and series are content items whose typed webhook payload is the events area's shape
-    this.content.registerTypedView('event', eventItems.typedView);
-    this.content.registerTypedView('event_type', eventItems.typedView);
+    this.contentWrites.registerTypedView('event', eventItems.typedView);
+    this.contentWrites.registerTypedView('event_type', eventItems.typedView);
     const waitlist = new Waitlist(deps);
     this.locations = new LocationService(deps);
     this.eventSeries = new EventSeriesService(deps, eventItems, this.jobs);
     this.scheduledEvents = new EventService(deps, eventItems, this.jobs, waitlist);
-    this.enrollments = new EnrollmentService(deps, this.assignments, waitlist, this.jobs);
+    this.enrollments = new EnrollmentService(deps, this.assignmentWrites, waitlist, this.jobs);
     // each resource a report runs over, through that resource's own list use case
     this.savedReports = new SavedReportService(deps, {
       users: (ctx, params, narrowing) => this.users.list(ctx, params, narrowing),

@@ -1,7 +1,8 @@
+import { requireUserReference } from '../users/user-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
-import type { ContentService } from '../content/content-service.ts';
+import type { ContentWrites } from '../content/content-writes.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Job, JobItem } from '../jobs/job.ts';
 import type { AssignmentChanges } from '../ports/assignment-store.ts';
@@ -9,7 +10,7 @@ import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso, todayUtc } from '../shared/clock.ts';
-import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
@@ -31,9 +32,9 @@ import {
   type AssignmentRouteAction,
   type CreateAssignmentInput,
 } from './assignment.ts';
-import { applyAction, applyProgress, type LifecycleChange } from './assignment-machine.ts';
+import { applyAction, applyProgress } from './assignment-machine.ts';
+import { type AssignmentWrites } from './assignment-writes.ts';
 import { expandTrack, isTrack } from './track-expansion.ts';
-import { followItems, isDone } from './track-progress.ts';
 
 export const ASSIGNMENTS_JOB = 'assignments';
 export const MAX_BULK_ASSIGNMENTS = 200;
@@ -57,7 +58,8 @@ export interface ReadResult {
 export class AssignmentService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly content: ContentService,
+    private readonly content: ContentWrites,
+    private readonly writes: AssignmentWrites,
     private readonly jobs: JobEngine,
   ) {
     jobs.register({
@@ -119,7 +121,7 @@ export class AssignmentService {
       if (input.expires_at !== undefined && input.expires_at !== current.data.expires_at) changes.expiresAt = input.expires_at;
       // a PATCH that changes nothing leaves no trace, as everywhere else
       if (Object.keys(changes).length === 0) return current;
-      return this.commit(tx, current, changes, 'assignment.updated');
+      return this.writes.commit(tx, current, changes, 'assignment.updated');
     });
   }
 
@@ -137,7 +139,7 @@ export class AssignmentService {
     else parseInput(noBodyInput, body);
     return this.write(ctx, publicId, action, options, async (tx, current) => {
       const change = applyAction(lifecycleOf(current), action, nowIso(this.deps.clock));
-      return this.commitLifecycle(tx, current, change, {
+      return this.writes.commitLifecycle(tx, current, change, {
         ...(action === 'drop' ? { dropReason: reason } : {}),
         // reopening a completed assignment starts the learner's next attempt
         ...(action === 'undo-complete' ? { attempt: current.data.attempt + 1 } : {}),
@@ -163,7 +165,7 @@ export class AssignmentService {
           isCompletable: current.isCompletable,
         },
       );
-      return this.commitLifecycle(tx, current, change, {
+      return this.writes.commitLifecycle(tx, current, change, {
         ...(input.score !== undefined ? { score: input.score } : {}),
         ...(input.is_success !== undefined ? { isSuccess: input.is_success } : {}),
       });
@@ -182,7 +184,7 @@ export class AssignmentService {
     const text = input.text === undefined || input.text === null || input.text.trim() === '' ? null : input.text;
     return this.write(ctx, publicId, 'feedback', options, async (tx, current) => {
       if (current.data.feedback_rating === input.rating && current.data.feedback_text === text) return current;
-      return this.commit(tx, current, { feedbackRating: input.rating, feedbackText: text }, 'assignment.updated');
+      return this.writes.commit(tx, current, { feedbackRating: input.rating, feedbackText: text }, 'assignment.updated');
     });
   }
 
@@ -192,7 +194,7 @@ export class AssignmentService {
       if (current.enrollmentId !== null) {
         throw conflict('enrollment_managed', 'An enrollment manages this assignment; drop the enrollment instead.');
       }
-      await this.deleteInTx(tx, current);
+      await this.writes.delete(tx, current);
       return current;
     });
   }
@@ -213,61 +215,6 @@ export class AssignmentService {
     return this.jobs.items(ctx, ASSIGNMENTS_JOB, publicId, params);
   }
 
-  // ---- for other areas (enrollments) ----------------------------------------------------------
-
-  /**
-   * Inside the caller's transaction: the live assignment of a user+content pair, created (with
-   * its `assignment.created` event) when missing. No permission checks: the caller has made them.
-   */
-  async ensureInTx(
-    tx: Stores,
-    pair: { userId: number; contentId: number; enrollmentId?: number | null; dueDate?: string | null; expiresAt?: string | null },
-  ): Promise<{ record: AssignmentRecord; created: boolean }> {
-    const existing = await tx.assignments.findLive(pair.userId, pair.contentId);
-    if (existing) return { record: existing, created: false };
-    const id = await tx.assignments.insert({
-      publicId: this.deps.ids.uuid(),
-      userId: pair.userId,
-      contentId: pair.contentId,
-      dueDate: pair.dueDate ?? null,
-      expiresAt: pair.expiresAt ?? null,
-      enrollmentId: pair.enrollmentId ?? null,
-      created: nowIso(this.deps.clock),
-    });
-    const record = (await tx.assignments.findById(id))!;
-    await this.deps.outbox.record(tx, { type: 'assignment.created', object: assignmentView(record, this.today()) });
-    // one more item to do lowers the progress of a started track that holds it
-    await this.followTracks(tx, record, false);
-    return { record, created: true };
-  }
-
-  /** Inside the caller's transaction: an administrative action through the one transition table. */
-  async actInTx(tx: Stores, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
-    const change = applyAction(lifecycleOf(record), action, nowIso(this.deps.clock));
-    return this.commitLifecycle(tx, record, change, action === 'undo-complete' ? { attempt: record.data.attempt + 1 } : {});
-  }
-
-  /**
-   * Inside the caller's transaction: a lifecycle change the caller worked out through the machine
-   * (an enrollment moving the assignment it owns, see enrollments/owned-assignment.ts).
-   */
-  commitLifecycleInTx(tx: Stores, record: AssignmentRecord, change: LifecycleChange): Promise<AssignmentRecord> {
-    return this.commitLifecycle(tx, record, change, {});
-  }
-
-  /** Inside the caller's transaction: the enrollment `enrollmentId` now owns this assignment. */
-  attachToEnrollmentInTx(tx: Stores, record: AssignmentRecord, enrollmentId: number): Promise<AssignmentRecord> {
-    return this.commit(tx, record, { enrollmentId }, 'assignment.updated');
-  }
-
-  /** Inside the caller's transaction: deletes the assignment and records `assignment.deleted`; no checks. */
-  async deleteInTx(tx: Stores, record: AssignmentRecord): Promise<void> {
-    await tx.assignments.softDelete(record.id, nowIso(this.deps.clock));
-    await this.deps.outbox.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
-    // an item no longer assigned no longer counts for the tracks holding it
-    await this.followTracks(tx, record, false);
-  }
-
   // ---- internals ------------------------------------------------------------------------------
 
   /** The create-or-get rules of `POST /assignments/`, shared by the bulk job's items. */
@@ -277,15 +224,14 @@ export class AssignmentService {
     input: CreateAssignmentInput,
   ): Promise<{ record: AssignmentRecord; created: boolean }> {
     if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only assign content to yourself.');
-    const user = await tx.users.findByPublicId(input.user_id);
-    if (!user) throw fieldError('user_id', 'No user has this public_id.');
+    const user = await requireUserReference(tx, input.user_id, 'user_id');
     const content = await this.content.requireVisible(tx, actor, input.content_item_id);
     const existing = await tx.assignments.findLive(user.id, content.id);
     // a create-or-get that finds the pair returns it whatever has changed since, so retries are safe
     if (!existing) this.assertMayAssign(actor, content);
     const result = existing
       ? { record: existing, created: false }
-      : await this.ensureInTx(tx, {
+      : await this.writes.ensure(tx, {
           userId: user.id,
           contentId: content.id,
           dueDate: input.due_date ?? null,
@@ -294,7 +240,7 @@ export class AssignmentService {
     if (!isTrack(content.contentType)) return result;
     if (!content.summary.is_archived) await this.expandInTx(tx, actor, user.id, content, input);
     // the learner may have done the items before the track was assigned; expansion may have moved it
-    const track = await this.followItemsOf(tx, (await tx.assignments.findById(result.record.id))!, false);
+    const track = await this.writes.followItemsOf(tx, (await tx.assignments.findById(result.record.id))!, false);
     return { record: track, created: result.created };
   }
 
@@ -307,7 +253,7 @@ export class AssignmentService {
   private async expandInTx(tx: Stores, actor: Actor, userId: number, content: ContentRecord, input: CreateAssignmentInput): Promise<void> {
     const graph = await tx.assignments.trackGraph(content.id, viewerFor(actor));
     for (const itemId of expandTrack(content.id, graph)) {
-      await this.ensureInTx(tx, { userId, contentId: itemId, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+      await this.writes.ensure(tx, { userId, contentId: itemId, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
     }
   }
 
@@ -334,75 +280,5 @@ export class AssignmentService {
       assertIfMatch(options.ifMatch, assignmentView(current, this.today()));
       return assignmentView(await work(tx, current), this.today());
     });
-  }
-
-  private commitLifecycle(
-    tx: Stores,
-    current: AssignmentRecord,
-    change: LifecycleChange,
-    extra: Omit<AssignmentChanges, 'modified'>,
-  ): Promise<AssignmentRecord> {
-    const next = change.next;
-    return this.commit(
-      tx,
-      current,
-      {
-        state: next.state,
-        progress: next.progress,
-        progressBeforeCompletion: next.progress_before_completion,
-        startedAt: next.started_at,
-        completedDatetime: next.completed_datetime,
-        droppedAt: next.dropped_at,
-        exemptedAt: next.exempted_at,
-        ...extra,
-      },
-      change.event,
-    );
-  }
-
-  /**
-   * Writes the changes, stamps `modified`, records the event with the new representation, and —
-   * when the lifecycle moved — brings the tracks holding the content along. Every lifecycle change
-   * (actions, progress, enrollments, bulk items) passes here, so none can leave a track behind.
-   */
-  private async commit(
-    tx: Stores,
-    current: AssignmentRecord,
-    changes: Omit<AssignmentChanges, 'modified'>,
-    eventType: string,
-  ): Promise<AssignmentRecord> {
-    await tx.assignments.update(current.id, { ...changes, modified: nowIso(this.deps.clock) });
-    const after = (await tx.assignments.findById(current.id))!;
-    await this.deps.outbox.record(tx, { type: eventType, object: assignmentView(after, this.today()) });
-    if (changes.state !== undefined || changes.progress !== undefined) {
-      await this.followTracks(tx, after, isDone(current.data.state) && !isDone(after.data.state));
-    }
-    return after;
-  }
-
-  /**
-   * The learner's assignments of the tracks directly holding `item`'s content follow their items
-   * (track-progress.ts). A track's own change passes through commit again, which carries it on
-   * to the tracks holding that track; containment has no cycles, so this ends.
-   */
-  private async followTracks(tx: Stores, item: AssignmentRecord, itemLeftDone: boolean): Promise<void> {
-    for (const track of await tx.assignments.trackAssignmentsHolding(item.userId, item.contentId)) {
-      await this.followItemsOf(tx, track, itemLeftDone);
-    }
-  }
-
-  /** One track assignment brought in step with its items; returns it as it now is. */
-  private async followItemsOf(tx: Stores, track: AssignmentRecord, itemLeftDone: boolean): Promise<AssignmentRecord> {
-    if (!isTrack(track.contentType)) return track;
-    const items = await tx.assignments.trackItemStatuses(track.contentId, track.userId);
-    const change = followItems(lifecycleOf(track), items, { now: nowIso(this.deps.clock), itemLeftDone });
-    if (!change) return track;
-    // reopening a completed track starts the learner's next attempt, as undo-complete does
-    return this.commitLifecycle(
-      tx,
-      track,
-      change,
-      change.event === 'assignment.completion_undone' ? { attempt: track.data.attempt + 1 } : {},
-    );
   }
 }

@@ -1,18 +1,17 @@
 import { z } from 'zod';
-import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
-import { everyItem } from '../ports/content-store.ts';
+import { authorize, type RequestContext } from '../auth/actor.ts';
+
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { nowIso } from '../shared/clock.ts';
-import { conflict, fieldError, notFound } from '../shared/errors.ts';
+
 import { assertIfMatch } from '../shared/etag.ts';
-import { isUuid } from '../shared/ids.ts';
+
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { batchItemsField, runSyncBatch, type SyncBatchResult } from '../shared/sync-batch.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
-import { contentTypeEventPrefix, type ContentLifecycleAction } from '../webhooks/event-catalog.ts';
+
 import {
   contentListSpec,
   createContentInputs,
@@ -31,34 +30,18 @@ import {
   type ContentWrite,
   type TagOperation,
 } from './content-item.ts';
-import {
-  assertDistinctIds,
-  assertNoContainmentCycle,
-  assertScheduleOrder,
-  mediaStatusFor,
-  nextTagSet,
-  sameTagSet,
-  viewerFor,
-} from './content-rules.ts';
+import { type ContentWrites } from './content-writes.ts';
+import { assertScheduleOrder, nextTagSet, sameTagSet, viewerFor } from './content-rules.ts';
 
 const bulkArchiveInput = z.strictObject({ items: batchItemsField() });
 const bulkTagsInput = z.strictObject({ items: batchItemsField(), tags: tagNamesField().min(1) });
 const bulkReplaceTagsInput = z.strictObject({ items: batchItemsField(), tags: tagNamesField() });
 
-/** The internal ids a write refers to; undefined where the body left the reference alone. */
-interface ResolvedReferences {
-  channelId?: number | null;
-  groupIds?: number[];
-  itemIds?: number[];
-}
-
-/** Builds the payload of a type's own `<type>.*` events from its content record, inside the transaction. */
-export type TypedView = (stores: Stores, record: ContentRecord) => Promise<unknown>;
-
 export class ContentService {
-  private readonly typedViews = new Map<ContentType, TypedView>();
-
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly writes: ContentWrites,
+  ) {}
 
   /** `GET /content-items/`: summaries of every type. `narrowing` is a saved report's. */
   async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<ContentSummary>> {
@@ -76,22 +59,23 @@ export class ContentService {
 
   async get(ctx: RequestContext, publicId: string): Promise<ContentSummary> {
     authorize(ctx.actor, 'content:read');
-    return (await this.requireVisible(this.deps.storage, ctx.actor, publicId)).summary;
+    return (await this.writes.requireVisible(this.deps.storage, ctx.actor, publicId)).summary;
   }
 
   async getOfType(ctx: RequestContext, type: ContentType, publicId: string): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:read');
-    return typeViewOf(await this.requireVisible(this.deps.storage, ctx.actor, publicId, type));
+    return typeViewOf(await this.writes.requireVisible(this.deps.storage, ctx.actor, publicId, type));
   }
 
   async create(ctx: RequestContext, type: ContentType, body: InputOf<(typeof createContentInputs)[ContentType]>): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
-    if (this.typedViews.has(type)) throw new Error(`${type} items are created by the events area, which adds their schedule and settings.`);
+    if (this.writes.hasTypedView(type))
+      throw new Error(`${type} items are created by the events area, which adds their schedule and settings.`);
     const input = parseInput(createContentInputs[type], body);
     assertScheduleOrder(input.starts_on ?? null, input.ends_on ?? null);
     return this.deps.storage.transaction(async (tx) => {
-      const record = await this.insertItem(tx, type, input);
-      await this.recordLifecycle(tx, 'created', record);
+      const record = await this.writes.insertItem(tx, type, input);
+      await this.writes.recordLifecycle(tx, 'created', record);
       return typeViewOf(record);
     });
   }
@@ -124,16 +108,16 @@ export class ContentService {
   async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {
     authorize(ctx.actor, 'content:write');
     await this.deps.storage.transaction(async (tx) => {
-      const current = await this.requireVisible(tx, ctx.actor, publicId);
+      const current = await this.writes.requireVisible(tx, ctx.actor, publicId);
       assertIfMatch(options.ifMatch, current.summary);
-      await this.removeItem(tx, current);
+      await this.writes.removeItem(tx, current);
     });
   }
 
   /** `GET /content-items/<id>/tags/`. */
   async tags(ctx: RequestContext, publicId: string): Promise<{ data: string[] }> {
     authorize(ctx.actor, 'content:read');
-    return { data: (await this.requireVisible(this.deps.storage, ctx.actor, publicId)).summary.tags };
+    return { data: (await this.writes.requireVisible(this.deps.storage, ctx.actor, publicId)).summary.tags };
   }
 
   /** `POST` (add), `DELETE` (remove) and `PUT` (replace) on `/content-items/<id>/tags/`. */
@@ -146,7 +130,7 @@ export class ContentService {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(op === 'replace' ? replaceTagsInput : tagsInput, body);
     return this.deps.storage.transaction(async (tx) => {
-      const current = await this.requireVisible(tx, ctx.actor, publicId);
+      const current = await this.writes.requireVisible(tx, ctx.actor, publicId);
       return { data: (await this.retag(tx, current, op, input.tags)).summary.tags };
     });
   }
@@ -156,10 +140,10 @@ export class ContentService {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(bulkArchiveInput, body);
     return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {
-      const current = await this.requireVisible(tx, ctx.actor, item.public_id);
+      const current = await this.writes.requireVisible(tx, ctx.actor, item.public_id);
       if (current.summary.is_archived === archived) return;
       await tx.content.update(current.id, { isArchived: archived });
-      await this.commitChange(tx, current, archived ? 'archived' : 'unarchived');
+      await this.writes.commitChange(tx, current, archived ? 'archived' : 'unarchived');
     });
   }
 
@@ -172,111 +156,8 @@ export class ContentService {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(op === 'replace' ? bulkReplaceTagsInput : bulkTagsInput, body);
     return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {
-      await this.retag(tx, await this.requireVisible(tx, ctx.actor, item.public_id), op, input.tags);
+      await this.retag(tx, await this.writes.requireVisible(tx, ctx.actor, item.public_id), op, input.tags);
     });
-  }
-
-  /**
-   * For the assignments area: the item `actor` wants to assign, inside the caller's transaction.
-   * 404 when the actor may not see it; 409 `archived` because archived content takes no new assignments.
-   */
-  async requireAssignable(tx: Stores, actor: Actor, publicId: string): Promise<ContentRecord> {
-    const record = await this.requireVisible(tx, actor, publicId);
-    if (record.summary.is_archived) throw conflict('archived', 'This content item is archived and cannot be newly assigned.');
-    return record;
-  }
-
-  /** An item the actor may see, optionally of one type; everything else is 404 so nothing leaks. */
-  async requireVisible(stores: Stores, actor: Actor, publicId: string, type?: ContentType): Promise<ContentRecord> {
-    const record = isUuid(publicId) ? await stores.content.findByPublicId(publicId, viewerFor(actor)) : undefined;
-    if (!record || (type !== undefined && record.contentType !== type)) throw notFound('Content item');
-    return record;
-  }
-
-  /**
-   * The building blocks other areas compose inside their own transaction (the events area creates,
-   * edits and deletes events and event series through them, after its own authorization):
-   * they write the content row and its relations, and record nothing until told to.
-   */
-
-  /** Inserts an item of `type` with its tags, groups and items; resolves the public ids it names (422 otherwise). */
-  async insertItem(tx: Stores, type: ContentType, input: ContentWrite): Promise<ContentRecord> {
-    const refs = await this.resolveReferences(tx, input, null);
-    const mediaAssetId = input.media_asset_id ?? null;
-    const id = await tx.content.insert({
-      publicId: this.deps.ids.uuid(),
-      contentType: type,
-      name: input.name!,
-      description: input.description ?? '',
-      isHidden: input.is_hidden ?? false,
-      isSelfAssignable: input.is_self_assignable ?? true,
-      isCompletable: input.is_completable ?? true,
-      durationMinutes: input.duration ?? 0,
-      channelId: refs.channelId ?? null,
-      url: input.url ?? null,
-      mediaAssetId,
-      mediaStatus: mediaStatusFor(mediaAssetId),
-      startsOn: input.starts_on ?? null,
-      endsOn: input.ends_on ?? null,
-      created: nowIso(this.deps.clock),
-    });
-    await this.writeRelations(tx, id, input, refs);
-    return (await tx.content.findById(id, everyItem))!;
-  }
-
-  /** Writes the fields `input` carries to an existing item; it does not stamp `modified` (see markChanged). */
-  async writeItem(tx: Stores, current: ContentRecord, input: ContentWrite): Promise<void> {
-    const refs = await this.resolveReferences(tx, input, current);
-    const assetChanged = input.media_asset_id !== undefined && input.media_asset_id !== current.extras.media_asset_id;
-    await tx.content.update(current.id, {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.is_hidden !== undefined ? { isHidden: input.is_hidden } : {}),
-      ...(input.is_self_assignable !== undefined ? { isSelfAssignable: input.is_self_assignable } : {}),
-      ...(input.is_completable !== undefined ? { isCompletable: input.is_completable } : {}),
-      ...(input.duration !== undefined ? { durationMinutes: input.duration } : {}),
-      ...(refs.channelId !== undefined ? { channelId: refs.channelId } : {}),
-      ...(input.url !== undefined ? { url: input.url } : {}),
-      ...(assetChanged
-        ? { mediaAssetId: input.media_asset_id!, mediaStatus: mediaStatusFor(input.media_asset_id!), mediaDuration: null }
-        : {}),
-      ...(input.starts_on !== undefined ? { startsOn: input.starts_on } : {}),
-      ...(input.ends_on !== undefined ? { endsOn: input.ends_on } : {}),
-    });
-    await this.writeRelations(tx, current.id, input, refs);
-  }
-
-  /** Stamps `modified` on an item whose representation changed and records its `updated` (or other) events. */
-  async markChanged(tx: Stores, id: number, action: ContentLifecycleAction): Promise<ContentRecord> {
-    await tx.content.update(id, { modified: nowIso(this.deps.clock) });
-    const after = (await tx.content.findById(id, everyItem))!;
-    await this.recordLifecycle(tx, action, after);
-    return after;
-  }
-
-  /** Soft-deletes an item and records its `deleted` events, carrying the item as it was just before. */
-  async removeItem(tx: Stores, current: ContentRecord): Promise<void> {
-    // a track's learners would silently lose a session they may be enrolled in (spec 409 table)
-    if (current.contentType === 'event' && (await tx.content.heldByTrack(current.id))) {
-      throw conflict('referenced_by_track', 'A track lists this event; remove it from the track before deleting it.');
-    }
-    // the typed payload is read before the row disappears from reads
-    const events = await this.lifecycleEvents(tx, 'deleted', current);
-    await tx.content.softDelete(current.id, nowIso(this.deps.clock));
-    await this.deps.outbox.record(tx, ...events);
-  }
-
-  /** Records `content_item.<action>` with the summary and `<type>.<action>` with the type's own shape. */
-  async recordLifecycle(tx: Stores, action: ContentLifecycleAction, record: ContentRecord): Promise<void> {
-    await this.deps.outbox.record(tx, ...(await this.lifecycleEvents(tx, action, record)));
-  }
-
-  /**
-   * Lets the area that owns a type's richer shape (events, event series) supply it for the typed
-   * webhook events, whichever path changed the item; that area also becomes the only creator of it.
-   */
-  registerTypedView(type: ContentType, view: TypedView): void {
-    this.typedViews.set(type, view);
   }
 
   private patch<V>(
@@ -288,76 +169,21 @@ export class ContentService {
     view: (record: ContentRecord) => V,
   ): Promise<V> {
     return this.deps.storage.transaction(async (tx) => {
-      const current = await this.requireVisible(tx, ctx.actor, publicId, type);
+      const current = await this.writes.requireVisible(tx, ctx.actor, publicId, type);
       assertIfMatch(options.ifMatch, view(current));
       assertScheduleOrder(
         input.starts_on === undefined ? current.extras.starts_on : input.starts_on,
         input.ends_on === undefined ? current.extras.ends_on : input.ends_on,
       );
-      await this.writeItem(tx, current, input);
-      return view(await this.commitChange(tx, current, 'updated'));
+      await this.writes.writeItem(tx, current, input);
+      return view(await this.writes.commitChange(tx, current, 'updated'));
     });
-  }
-
-  /** Checks the public ids a write names and turns them into internal ids (422 on the field otherwise). */
-  private async resolveReferences(tx: Stores, input: ContentWrite, current: ContentRecord | null): Promise<ResolvedReferences> {
-    const refs: ResolvedReferences = {};
-    if (input.channel_id === null) refs.channelId = null;
-    else if (input.channel_id !== undefined) {
-      const channel = await tx.channels.findByPublicId(input.channel_id);
-      if (!channel) throw fieldError('channel_id', 'No channel has this public_id.');
-      refs.channelId = channel.id;
-    }
-    if (input.groups !== undefined) {
-      const known = await tx.groups.idsByPublicIds(input.groups);
-      const unknown = input.groups.filter((id) => !known.has(id));
-      if (unknown.length > 0) throw fieldError('groups', `No group has these public_ids: ${unknown.join(', ')}.`);
-      refs.groupIds = [...new Set(known.values())];
-    }
-    if (input.items !== undefined) {
-      assertDistinctIds('items', input.items);
-      const known = await tx.content.idsByPublicIds(input.items);
-      const unknown = input.items.filter((id) => !known.has(id));
-      if (unknown.length > 0) throw fieldError('items', `No content item has these public_ids: ${unknown.join(', ')}.`);
-      refs.itemIds = input.items.map((id) => known.get(id)!);
-      // a new item has no containers yet, so only an existing one can close a cycle
-      if (current) assertNoContainmentCycle(current.id, refs.itemIds, await tx.content.containedBelow(refs.itemIds));
-    }
-    return refs;
-  }
-
-  private async writeRelations(tx: Stores, id: number, input: ContentWrite, refs: ResolvedReferences): Promise<void> {
-    if (refs.groupIds !== undefined) await tx.content.setGroups(id, refs.groupIds);
-    if (input.tags !== undefined) await tx.content.setTags(id, nextTagSet([], 'replace', input.tags));
-    if (refs.itemIds !== undefined) await tx.content.setItems(id, refs.itemIds);
   }
 
   private async retag(tx: Stores, current: ContentRecord, op: TagOperation, names: readonly string[]): Promise<ContentRecord> {
     const next = nextTagSet(current.summary.tags, op, names);
     if (sameTagSet(next, current.summary.tags)) return current;
     await tx.content.setTags(current.id, next);
-    return this.commitChange(tx, current, 'updated');
-  }
-
-  /**
-   * After writes to `before`'s item: when its representation changed, stamps `modified` and
-   * records the lifecycle events; a write that changed nothing leaves no trace and fires nothing.
-   */
-  private async commitChange(tx: Stores, before: ContentRecord, action: ContentLifecycleAction): Promise<ContentRecord> {
-    const written = (await tx.content.findById(before.id, everyItem))!;
-    if (JSON.stringify(typeViewOf(written)) === JSON.stringify(typeViewOf(before))) return written;
-    return this.markChanged(tx, before.id, action);
-  }
-
-  /** Every change fires the generic event with the summary and the type's event with its richer shape. */
-  private async lifecycleEvents(tx: Stores, action: ContentLifecycleAction, record: ContentRecord) {
-    const typed = this.typedViews.get(record.contentType);
-    return [
-      { type: `content_item.${action}`, object: record.summary },
-      {
-        type: `${contentTypeEventPrefix[record.contentType]}.${action}`,
-        object: typed ? await typed(tx, record) : typeViewOf(record),
-      },
-    ];
+    return this.writes.commitChange(tx, current, 'updated');
   }
 }

@@ -1,15 +1,17 @@
+import { requireUserReference } from '../users/user-references.ts';
+import { findEventAnyVisibility, requireEventReference } from '../events/event-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import { lifecycleOf } from '../assignments/assignment.ts';
-import type { AssignmentService } from '../assignments/assignment-service.ts';
-import { viewerFor } from '../content/content-rules.ts';
+import type { AssignmentWrites } from '../assignments/assignment-writes.ts';
+
 import type { EventRecord } from '../events/event.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Job, JobItem } from '../jobs/job.ts';
-import { everyItem } from '../ports/content-store.ts';
+
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
@@ -47,7 +49,7 @@ export interface EnrollResult {
 export class EnrollmentService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly assignments: AssignmentService,
+    private readonly assignments: AssignmentWrites,
     private readonly waitlist: Waitlist,
     private readonly jobs: JobEngine,
   ) {
@@ -134,10 +136,8 @@ export class EnrollmentService {
     input: CreateEnrollmentInput,
   ): Promise<{ record: EnrollmentRecord; created: boolean }> {
     if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only enroll yourself.');
-    const user = await tx.users.findByPublicId(input.user_id);
-    if (!user) throw fieldError('user_id', 'No user has this public_id.');
-    const event = await tx.events.findByPublicId(input.event_id, 'event', viewerFor(actor));
-    if (!event) throw fieldError('event_id', 'No event has this public_id.');
+    const user = await requireUserReference(tx, input.user_id, 'user_id');
+    const event = await requireEventReference(tx, actor, input.event_id, 'event_id');
     const method = input.attendance_method;
 
     const existing = await tx.enrollments.findActive(event.id, user.id);
@@ -177,13 +177,13 @@ export class EnrollmentService {
    * own) is history, so it is deleted and a fresh one created; any other is taken over as it is.
    */
   private async ownAssignment(tx: Stores, userId: number, event: EventRecord, enrollmentId: number): Promise<number> {
-    let live = await tx.assignments.findLive(userId, event.id);
+    let live = await this.assignments.findLive(tx, userId, event.id);
     if (live && live.data.state === 'dropped') {
-      await this.assignments.deleteInTx(tx, live);
+      await this.assignments.delete(tx, live);
       live = undefined;
     }
-    if (!live) return (await this.assignments.ensureInTx(tx, { userId, contentId: event.id, enrollmentId })).record.id;
-    if (live.enrollmentId !== enrollmentId) await this.assignments.attachToEnrollmentInTx(tx, live, enrollmentId);
+    if (!live) return (await this.assignments.ensure(tx, { userId, contentId: event.id, enrollmentId })).record.id;
+    if (live.enrollmentId !== enrollmentId) await this.assignments.attachToEnrollment(tx, live, enrollmentId);
     return live.id;
   }
 
@@ -193,13 +193,13 @@ export class EnrollmentService {
     const now = nowIso(this.deps.clock);
     await tx.enrollments.update(current.id, { status: change.next.status, checkinDatetime: change.next.checkin_datetime, modified: now });
     if (change.assignment) {
-      const owned = await tx.assignments.findById(current.assignmentId);
+      const owned = await this.assignments.findById(tx, current.assignmentId);
       const move = owned && ownedAssignmentChange(lifecycleOf(owned), change.assignment, now);
-      if (owned && move) await this.assignments.commitLifecycleInTx(tx, owned, move);
+      if (owned && move) await this.assignments.commitMove(tx, owned, move);
     }
     const after = (await tx.enrollments.findById(current.id))!;
     await this.deps.outbox.record(tx, ...change.events.map((type) => ({ type, object: after.view })));
-    const event = change.freesSeat ? await tx.events.findById(current.eventId, everyItem) : undefined;
+    const event = change.freesSeat ? await findEventAnyVisibility(tx, current.eventId) : undefined;
     // a deleted event has no seats to give
     if (event) await this.waitlist.fillFreedSeats(tx, event, [current.method]);
     return after;

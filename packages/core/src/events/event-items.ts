@@ -6,7 +6,7 @@
 import type { Actor } from '../auth/actor.ts';
 import type { ContentWrite } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
-import type { ContentService, TypedView } from '../content/content-service.ts';
+import type { ContentWrites, TypedView } from '../content/content-writes.ts';
 import { everyItem } from '../ports/content-store.ts';
 import type { EventDetailsRow, TimeslotRow } from '../ports/event-store.ts';
 import type { Stores } from '../ports/storage.ts';
@@ -48,7 +48,7 @@ export function settingsChanges(input: Partial<Record<keyof EventSettings, unkno
 }
 
 export class EventItems {
-  constructor(private readonly content: ContentService) {}
+  constructor(private readonly content: ContentWrites) {}
 
   /** The `event.*` / `event_type.*` payload for whichever path changed the item (registered with ContentService). */
   readonly typedView: TypedView = async (stores, record) => {

@@ -1,9 +1,10 @@
+import { requireUserIds } from '../users/user-references.ts';
 import { authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { fieldError, forbidden, notFound } from '../shared/errors.ts';
+import { forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
@@ -98,10 +99,7 @@ export class GroupService {
       else await this.requireManager(tx, ctx.actor, group);
       assertIfMatch(options.ifMatch, group.view);
 
-      const known = await tx.users.idsByPublicIds(input.member_ids);
-      const unknown = input.member_ids.filter((id) => !known.has(id));
-      if (unknown.length > 0) throw fieldError('member_ids', `No user has these public_ids: ${unknown.join(', ')}.`);
-      const ids = [...new Set(known.values())];
+      const ids = await requireUserIds(tx, input.member_ids, 'member_ids');
 
       const current = await tx.groups.relatedUserIds(group.id, relation);
       const next = nextMembers(current, op, ids);

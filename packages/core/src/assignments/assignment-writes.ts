@@ -1,0 +1,154 @@
+/**
+ * What changes an assignment inside a transaction someone else opened: the assignments area's own
+ * use cases (assignment-service.ts) and the enrollments area, which owns the assignment of each
+ * enrollment, both write through here, so every change records its event and brings the tracks
+ * holding the content along. No permission checks: the caller has made them.
+ */
+import type { AssignmentChanges } from '../ports/assignment-store.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso, todayUtc } from '../shared/clock.ts';
+import { assignmentView, lifecycleOf, type AssignmentRecord, type AssignmentRouteAction } from './assignment.ts';
+import { applyAction, type LifecycleChange } from './assignment-machine.ts';
+import { isTrack } from './track-expansion.ts';
+import { followItems, isDone } from './track-progress.ts';
+
+export class AssignmentWrites {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** The live assignment of a user and a content item, if any. */
+  findLive(tx: Stores, userId: number, contentId: number): Promise<AssignmentRecord | undefined> {
+    return tx.assignments.findLive(userId, contentId);
+  }
+
+  findById(tx: Stores, id: number): Promise<AssignmentRecord | undefined> {
+    return tx.assignments.findById(id);
+  }
+
+  private today(): string {
+    return todayUtc(this.deps.clock);
+  }
+
+  /**
+   * Inside the caller's transaction: the live assignment of a user+content pair, created (with
+   * its `assignment.created` event) when missing. No permission checks: the caller has made them.
+   */
+  async ensure(
+    tx: Stores,
+    pair: { userId: number; contentId: number; enrollmentId?: number | null; dueDate?: string | null; expiresAt?: string | null },
+  ): Promise<{ record: AssignmentRecord; created: boolean }> {
+    const existing = await tx.assignments.findLive(pair.userId, pair.contentId);
+    if (existing) return { record: existing, created: false };
+    const id = await tx.assignments.insert({
+      publicId: this.deps.ids.uuid(),
+      userId: pair.userId,
+      contentId: pair.contentId,
+      dueDate: pair.dueDate ?? null,
+      expiresAt: pair.expiresAt ?? null,
+      enrollmentId: pair.enrollmentId ?? null,
+      created: nowIso(this.deps.clock),
+    });
+    const record = (await tx.assignments.findById(id))!;
+    await this.deps.outbox.record(tx, { type: 'assignment.created', object: assignmentView(record, this.today()) });
+    // one more item to do lowers the progress of a started track that holds it
+    await this.followTracks(tx, record, false);
+    return { record, created: true };
+  }
+
+  /** Inside the caller's transaction: an administrative action through the one transition table. */
+  async act(tx: Stores, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
+    const change = applyAction(lifecycleOf(record), action, nowIso(this.deps.clock));
+    return this.commitLifecycle(tx, record, change, action === 'undo-complete' ? { attempt: record.data.attempt + 1 } : {});
+  }
+
+  /**
+   * Inside the caller's transaction: a lifecycle change the caller worked out through the machine
+   * (an enrollment moving the assignment it owns, see enrollments/owned-assignment.ts).
+   */
+  commitMove(tx: Stores, record: AssignmentRecord, change: LifecycleChange): Promise<AssignmentRecord> {
+    return this.commitLifecycle(tx, record, change, {});
+  }
+
+  /** Inside the caller's transaction: the enrollment `enrollmentId` now owns this assignment. */
+  attachToEnrollment(tx: Stores, record: AssignmentRecord, enrollmentId: number): Promise<AssignmentRecord> {
+    return this.commit(tx, record, { enrollmentId }, 'assignment.updated');
+  }
+
+  /** Inside the caller's transaction: deletes the assignment and records `assignment.deleted`; no checks. */
+  async delete(tx: Stores, record: AssignmentRecord): Promise<void> {
+    await tx.assignments.softDelete(record.id, nowIso(this.deps.clock));
+    await this.deps.outbox.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
+    // an item no longer assigned no longer counts for the tracks holding it
+    await this.followTracks(tx, record, false);
+  }
+
+  commitLifecycle(
+    tx: Stores,
+    current: AssignmentRecord,
+    change: LifecycleChange,
+    extra: Omit<AssignmentChanges, 'modified'>,
+  ): Promise<AssignmentRecord> {
+    const next = change.next;
+    return this.commit(
+      tx,
+      current,
+      {
+        state: next.state,
+        progress: next.progress,
+        progressBeforeCompletion: next.progress_before_completion,
+        startedAt: next.started_at,
+        completedDatetime: next.completed_datetime,
+        droppedAt: next.dropped_at,
+        exemptedAt: next.exempted_at,
+        ...extra,
+      },
+      change.event,
+    );
+  }
+
+  /**
+   * Writes the changes, stamps `modified`, records the event with the new representation, and —
+   * when the lifecycle moved — brings the tracks holding the content along. Every lifecycle change
+   * (actions, progress, enrollments, bulk items) passes here, so none can leave a track behind.
+   */
+  async commit(
+    tx: Stores,
+    current: AssignmentRecord,
+    changes: Omit<AssignmentChanges, 'modified'>,
+    eventType: string,
+  ): Promise<AssignmentRecord> {
+    await tx.assignments.update(current.id, { ...changes, modified: nowIso(this.deps.clock) });
+    const after = (await tx.assignments.findById(current.id))!;
+    await this.deps.outbox.record(tx, { type: eventType, object: assignmentView(after, this.today()) });
+    if (changes.state !== undefined || changes.progress !== undefined) {
+      await this.followTracks(tx, after, isDone(current.data.state) && !isDone(after.data.state));
+    }
+    return after;
+  }
+
+  /**
+   * The learner's assignments of the tracks directly holding `item`'s content follow their items
+   * (track-progress.ts). A track's own change passes through commit again, which carries it on
+   * to the tracks holding that track; containment has no cycles, so this ends.
+   */
+  private async followTracks(tx: Stores, item: AssignmentRecord, itemLeftDone: boolean): Promise<void> {
+    for (const track of await tx.assignments.trackAssignmentsHolding(item.userId, item.contentId)) {
+      await this.followItemsOf(tx, track, itemLeftDone);
+    }
+  }
+
+  /** One track assignment brought in step with its items; returns it as it now is. */
+  async followItemsOf(tx: Stores, track: AssignmentRecord, itemLeftDone: boolean): Promise<AssignmentRecord> {
+    if (!isTrack(track.contentType)) return track;
+    const items = await tx.assignments.trackItemStatuses(track.contentId, track.userId);
+    const change = followItems(lifecycleOf(track), items, { now: nowIso(this.deps.clock), itemLeftDone });
+    if (!change) return track;
+    // reopening a completed track starts the learner's next attempt, as undo-complete does
+    return this.commitLifecycle(
+      tx,
+      track,
+      change,
+      change.event === 'assignment.completion_undone' ? { attempt: track.data.attempt + 1 } : {},
+    );
+  }
+}

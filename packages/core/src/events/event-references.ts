@@ -1,0 +1,18 @@
+/** How other areas (enrollments) reach the events they name, inside their own transaction. */
+import type { Actor } from '../auth/actor.ts';
+import { viewerFor } from '../content/content-rules.ts';
+import { everyItem } from '../ports/content-store.ts';
+import type { Stores } from '../ports/storage.ts';
+import { fieldError } from '../shared/errors.ts';
+import type { EventRecord } from './event.ts';
+
+/** The event `publicId` names, if `actor` may see it; 422 on `field` otherwise. */
+export async function requireEventReference(stores: Stores, actor: Actor, publicId: string, field: string): Promise<EventRecord> {
+  const event = await stores.events.findByPublicId(publicId, 'event', viewerFor(actor));
+  if (!event) throw fieldError(field, 'No event has this public_id.');
+  return event;
+}
+
+/** An event by internal id whoever may see it (the waitlist fills seats of hidden events too); undefined once deleted. */
+export const findEventAnyVisibility = (stores: Stores, id: number): Promise<EventRecord | undefined> =>
+  stores.events.findById(id, everyItem);
