@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { lecternBin, runCli, startServer, tempDir, uniqueEmail, type TestServer } from '../helpers/server.ts';
+import { lecternBin, runCli, startServer, tempDir, uniqueEmail, type TestServer, useServer } from '../helpers/server.ts';
 
 const dir = tempDir();
 let files = 0;
@@ -38,13 +38,7 @@ function expectLine(line: string[] | undefined, row: number, status: string, cod
 const userCount = async (server: TestServer) => (await server.api.get('/api/v2/users/?page_size=1')).body.meta.total_count as number;
 
 describe('lectern import', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer({ args: ['--rate-limit', '100000'] });
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = useServer({ args: ['--rate-limit', '100000'] });
 
   it('refuses a bad header, broken quoting, a missing file or flag with exit 2, sending nothing', async () => {
     const before = await userCount(server);
@@ -336,17 +330,13 @@ describe('lectern import, over a poor connection', () => {
 });
 
 describe('lectern import, interrupted', () => {
-  let server: TestServer;
+  const server = useServer({ args: ['--rate-limit', '100000', '--job-chunk-size', '10', '--job-pause-ms', '25'] });
   const people: { email: string; public_id: string }[] = [];
   const articles: string[] = [];
   before(async () => {
     // slow jobs, so an interruption lands while jobs are queued
-    server = await startServer({ args: ['--rate-limit', '100000', '--job-chunk-size', '10', '--job-pause-ms', '25'] });
     for (let i = 0; i < 30; i++) people.push((await server.api.post('/api/v2/users/', { email: uniqueEmail('kill'), name: `K${i}` })).body);
     for (let i = 0; i < 80; i++) articles.push((await server.api.post('/api/v2/articles/', { name: `Article ${i}` })).body.public_id);
-  });
-  after(async () => {
-    await server.stop();
   });
 
   /** 1 200 assignment rows: 30 users × 40 articles, from `offset`. */

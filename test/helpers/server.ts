@@ -2,6 +2,7 @@
  * Starts the real `lectern serve` (the built bundle) on a temporary database and port 0, and
  * offers a small fetch client. Black-box tests use only this and HTTP.
  */
+import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -174,6 +175,28 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
       }
     },
   };
+}
+
+/**
+ * One server for the enclosing `describe` block: started before its tests (node:test `before`),
+ * stopped after them. The returned object stands for the server once it has started; `options`
+ * may be a function when they depend on what earlier hooks prepared.
+ */
+export function useServer(options: StartOptions | (() => StartOptions) = {}): TestServer {
+  let server: TestServer | undefined;
+  before(async () => {
+    server = await startServer(typeof options === 'function' ? options() : options);
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  return new Proxy({} as TestServer, {
+    get(_target, key) {
+      if (!server) throw new Error('useServer(): the server starts in the before hook; use it inside tests and hooks');
+      const value = Reflect.get(server, key) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(server) : value;
+    },
+  });
 }
 
 /** Runs the `lectern` CLI to completion. */

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before, describe, it } from 'node:test';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { describe, it } from 'node:test';
+import { useServer } from '../helpers/server.ts';
 
 const installed = (name: string) => readFileSync(createRequire(import.meta.url).resolve(`swagger-ui-dist/${name}`));
 
 describe('the browsable API reference', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = useServer();
 
   it('serves a page, open without a token, that loads only this server and reads the OpenAPI document', async () => {
     for (const path of ['/api/v2/docs', '/api/v2/docs/']) {

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { jobItems } from '../helpers/bulk-jobs.ts';
-import {
-  expectError,
-  expectFieldError,
-  startServer,
-  uniqueEmail,
-  userWithToken,
-  type ApiClient,
-  type TestServer,
-} from '../helpers/server.ts';
+import { expectError, expectFieldError, startServer, uniqueEmail, userWithToken, type ApiClient, useServer } from '../helpers/server.ts';
 
 const jobKeys = ['id', 'status', 'total', 'processed', 'succeeded', 'failed', 'created_at', 'completed_at', 'error_message'];
 
@@ -26,14 +18,10 @@ async function waitForJob(api: ApiClient, path: string, timeoutMs = 30_000): Pro
 }
 
 describe('bulk jobs', () => {
-  let server: TestServer;
+  const server = useServer();
   let api: ApiClient;
   before(async () => {
-    server = await startServer();
     api = server.api;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   describe('POST /users/bulk/', () => {

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { outboxAfter as readOutbox } from '../helpers/outbox.ts';
-import { expectError, startServer, type ApiClient, type TestServer } from '../helpers/server.ts';
+import { expectError, type ApiClient, useServer } from '../helpers/server.ts';
 
 describe('content batches and webhook events', () => {
-  let server: TestServer;
+  const server = useServer();
   let api: ApiClient;
   before(async () => {
-    server = await startServer();
     api = server.api;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const article = async (fields: Record<string, unknown> = {}) => {

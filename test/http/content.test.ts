@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  expectError,
-  expectFieldError,
-  startServer,
-  userWithToken,
-  type ApiClient,
-  type ApiResponse,
-  type TestServer,
-} from '../helpers/server.ts';
+import { before, describe, it } from 'node:test';
+import { expectError, expectFieldError, userWithToken, type ApiClient, type ApiResponse, useServer } from '../helpers/server.ts';
 
 const summaryKeys = [
   'public_id',
@@ -35,14 +27,10 @@ let runCounter = 0;
 const runTag = () => `run-${process.pid}-${Date.now()}-${runCounter++}`;
 
 describe('content items', () => {
-  let server: TestServer;
+  const server = useServer();
   let api: ApiClient;
   before(async () => {
-    server = await startServer();
     api = server.api;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const create = async (path: string, fields: Record<string, unknown> = {}) => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer, uniqueEmail, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { uniqueEmail, type ApiResponse, useServer } from '../helpers/server.ts';
 
 function assertCommonHeaders(response: ApiResponse) {
   assert.match(response.headers.get('x-request-id') ?? '', /^[A-Za-z0-9._:-]{1,128}$/);
@@ -18,10 +18,7 @@ function assertError(response: ApiResponse, status: number, code: string) {
 }
 
 describe('HTTP conventions', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
+  const server = useServer();
   after(async () => {
     assert.equal(await server.stop(), 0);
   });
@@ -171,13 +168,9 @@ describe('HTTP conventions', () => {
 });
 
 describe('rate limiting', () => {
-  let server: TestServer;
+  const server = useServer({ args: ['--rate-limit', '5', '--rate-limit-window', '3600'] });
   before(async () => {
     // an hour-long window: a fixed window that rolled over mid-test would refill the budget
-    server = await startServer({ args: ['--rate-limit', '5', '--rate-limit-window', '3600'] });
-  });
-  after(async () => {
-    await server.stop();
   });
 
   it('limits per token with 429, Retry-After and counting headers', async () => {

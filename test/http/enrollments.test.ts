@@ -1,28 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { lastSequence, outboxAfter } from '../helpers/outbox.ts';
-import {
-  expectError,
-  expectFieldError,
-  startServer,
-  uniqueEmail,
-  userWithToken,
-  type ApiClient,
-  type TestServer,
-} from '../helpers/server.ts';
+import { expectError, expectFieldError, uniqueEmail, userWithToken, type ApiClient, useServer } from '../helpers/server.ts';
 
 const enrollmentKeys = ['public_id', 'user', 'event', 'status', 'attendance_method', 'checkin_datetime', 'state', 'created'];
 
 describe('enrollments', () => {
-  let server: TestServer;
+  const server = useServer({ args: ['--rate-limit', '100000'] });
   let api: ApiClient;
   before(async () => {
     // the concurrency trial and its set-up send far more than the default 600 requests a minute
-    server = await startServer({ args: ['--rate-limit', '100000'] });
     api = server.api;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const newUser = async (name = 'Learner') => {

@@ -1,27 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { jobItems } from '../helpers/bulk-jobs.ts';
-import {
-  expectError,
-  expectFieldError,
-  startServer,
-  uniqueEmail,
-  userWithToken,
-  type ApiClient,
-  type TestServer,
-} from '../helpers/server.ts';
+import { expectError, expectFieldError, uniqueEmail, userWithToken, type ApiClient, useServer } from '../helpers/server.ts';
 
 const jobKeys = ['id', 'status', 'total', 'processed', 'succeeded', 'failed', 'created_at', 'completed_at', 'error_message'];
 
 describe('bulk routes of events, event series and enrollments', () => {
-  let server: TestServer;
+  const server = useServer({ args: ['--rate-limit', '100000'] });
   let api: ApiClient;
   before(async () => {
-    server = await startServer({ args: ['--rate-limit', '100000'] });
     api = server.api;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const newEvent = async (fields: Record<string, unknown> = {}) => {

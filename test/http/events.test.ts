@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { lastSequence, outboxAfter } from '../helpers/outbox.ts';
-import { expectError, expectFieldError, startServer, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
+import { expectError, expectFieldError, userWithToken, type ApiClient, useServer } from '../helpers/server.ts';
 
 /** The event fields of docs/events.md, in order. */
 const eventKeys = [
@@ -50,7 +50,7 @@ let runCounter = 0;
 const runTag = () => `ev-${process.pid}-${Date.now()}-${runCounter++}`;
 
 describe('events, event series and locations', () => {
-  let server: TestServer;
+  const server = useServer();
   let api: ApiClient;
   let berlin: { id: number; name: string; timezone: string };
   let newYork: { id: number; name: string; timezone: string };
@@ -59,16 +59,12 @@ describe('events, event series and locations', () => {
   let bob: any;
 
   before(async () => {
-    server = await startServer();
     api = server.api;
     berlin = (await api.post('/api/v2/locations/', { name: 'Berlin office', timezone: 'Europe/Berlin' })).body;
     newYork = (await api.post('/api/v2/locations/', { name: 'New York office', timezone: 'America/New_York' })).body;
     channel = (await api.post('/api/v2/channels/', { name: 'Live sessions' })).body;
     ann = (await api.post('/api/v2/users/', { email: `ann.${runTag()}@example.com`, name: 'Ann' })).body;
     bob = (await api.post('/api/v2/users/', { email: `bob.${runTag()}@example.com`, name: 'Bob' })).body;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const ref = (user: any) => ({ public_id: user.public_id, name: user.name, email: user.email });

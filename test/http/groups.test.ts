@@ -1,24 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  expectError,
-  expectFieldError,
-  startServer,
-  uniqueEmail,
-  userWithToken,
-  type ApiClient,
-  type TestServer,
-} from '../helpers/server.ts';
+import { before, describe, it } from 'node:test';
+import { expectError, expectFieldError, uniqueEmail, userWithToken, type ApiClient, useServer } from '../helpers/server.ts';
 
 describe('groups', () => {
-  let server: TestServer;
+  const server = useServer();
   let api: ApiClient;
   before(async () => {
-    server = await startServer();
     api = server.api;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const newUsers = async (count: number) => {

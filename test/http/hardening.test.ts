@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openSocket, rawRequest, readResponse, type RawResponse } from '../helpers/raw-http.ts';
-import { runCli, startServer, uniqueEmail, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { runCli, startServer, uniqueEmail, type ApiResponse, type TestServer, useServer } from '../helpers/server.ts';
 
 const APP = 'https://app.example.com';
 
@@ -17,13 +17,7 @@ function assertEnvelope(response: RawResponse, status: number, code: string) {
 }
 
 describe('HEAD, OPTIONS and CORS', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer({ args: ['--cors-origins', `${APP},https://admin.example.com`] });
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = useServer({ args: ['--cors-origins', `${APP},https://admin.example.com`] });
 
   it('answers HEAD wherever GET works, with the same status and headers and no body', async () => {
     const created = await server.api.post('/api/v2/users/', { email: uniqueEmail('head'), name: 'Head' });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { expectError, startServer, uniqueEmail, userWithToken, type ApiClient, type TestServer } from '../helpers/server.ts';
+import { before, describe, it } from 'node:test';
+import { expectError, uniqueEmail, userWithToken, type ApiClient, useServer } from '../helpers/server.ts';
 
 const b = (count: number, percentage: number) => ({ count, percentage });
 const isoDay = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
@@ -20,12 +20,11 @@ const zeroCompletion = { total: 0, completed: b(0, 0), in_progress: b(0, 0), not
  * u1 and u2 are members of group G; u3 is not.
  */
 describe('insights', () => {
-  let server: TestServer;
+  const server = useServer();
   let api: ApiClient;
   let u1: any, u2: any, u3: any, c1: any, c2: any, group: any;
 
   before(async () => {
-    server = await startServer();
     api = server.api;
     const user = async () => (await api.post('/api/v2/users/', { email: uniqueEmail(), name: 'Insightful' })).body;
     [u1, u2, u3] = [await user(), await user(), await user()];
@@ -62,9 +61,6 @@ describe('insights', () => {
     await act(a31, 'feedback', { rating: 3, text: '' });
     const a32 = await assign(u3, c2);
     await act(a32, 'progress', { progress: 1, is_success: false });
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const insight = async (kind: string, query = '') => {

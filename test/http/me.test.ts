@@ -1,16 +1,10 @@
 /** `GET /api/v2/me/`: the caller and its token, for any authenticated token, whatever its scopes. */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { expectError, runCli, startServer, uniqueEmail, type TestServer } from '../helpers/server.ts';
+import { describe, it } from 'node:test';
+import { expectError, runCli, uniqueEmail, useServer } from '../helpers/server.ts';
 
 describe('GET /api/v2/me/', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = useServer();
 
   it('describes the bootstrap admin and its token', async () => {
     const response = await server.api.get('/api/v2/me/');

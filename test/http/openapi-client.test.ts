@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { repoRoot, startServer, type TestServer } from '../helpers/server.ts';
+import { repoRoot, useServer } from '../helpers/server.ts';
 
 const scenario = `import createClient from 'openapi-fetch';
 import type { paths } from './schema.ts';
@@ -34,16 +34,14 @@ console.log(JSON.stringify({
 `;
 
 describe('a client generated from the OpenAPI document', { timeout: 120_000 }, () => {
-  let server: TestServer;
+  const server = useServer();
   let dir: string;
   before(async () => {
-    server = await startServer();
     // inside the repository so the scenario resolves openapi-fetch from its node_modules
     mkdirSync(join(repoRoot, '.scratch'), { recursive: true });
     dir = mkdtempSync(join(repoRoot, '.scratch', 'openapi-client-'));
   });
   after(async () => {
-    await server.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { validate } from '@readme/openapi-parser';
 import { allEventTypes, createLectern } from '@lectern/core';
 import { probeOperations, registerRoutes, RouteTable, undescribedRoutes } from '@lectern/http';
 import { openSqliteStorage } from '@lectern/storage';
 import { checkConformance } from '../helpers/openapi-conformance.ts';
-import { lecternBin, startServer, type TestServer } from '../helpers/server.ts';
+import { lecternBin, useServer } from '../helpers/server.ts';
 
 describe('OpenAPI description', () => {
-  let server: TestServer;
+  const server = useServer();
   let document: any;
   before(async () => {
-    server = await startServer();
     const response = await server.api.get('/api/v2/openapi.json', { token: null });
     assert.equal(response.status, 200, response.text);
     document = response.body;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   it('describes every registered route (add a route → add its line in http/src/openapi/operations.ts)', async () => {
@@ -71,13 +67,7 @@ describe('OpenAPI description', () => {
 });
 
 describe('the response-validation hook', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = useServer();
 
   it('rejects a body, a status or a header the description does not allow, naming route and status', async () => {
     const user = (await server.api.post('/api/v2/users/', { email: 'hook@example.com', name: 'Hook' })).body;

@@ -1,17 +1,11 @@
 /** `/healthz` and `/readyz`: anonymous, never rate-limited, and readiness follows the database. */
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
-import { after, before, describe, it } from 'node:test';
-import { expectError, startServer, type TestServer } from '../helpers/server.ts';
+import { describe, it } from 'node:test';
+import { expectError, useServer } from '../helpers/server.ts';
 
 describe('health and readiness probes', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer({ args: ['--rate-limit', '2'] });
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = useServer({ args: ['--rate-limit', '2'] });
 
   it('healthz answers 200 {status: ok} without authentication, with X-Request-Id, with or without the slash', async () => {
     for (const path of ['/healthz', '/healthz/', '/healthz?verbose=1']) {

@@ -5,9 +5,9 @@
  * will not send (malformed HTTP, odd targets, endless bodies) go over a bare socket.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { rawRequest, streamBody, type RawResponse } from '../helpers/raw-http.ts';
-import { startServer, uniqueEmail, type ApiClient, type ApiResponse, type TestServer } from '../helpers/server.ts';
+import { uniqueEmail, type ApiClient, type ApiResponse, useServer } from '../helpers/server.ts';
 
 const HOSTILE_VALUES: unknown[] = [
   null,
@@ -53,7 +53,7 @@ const HOSTILE_QUERIES = [
 const HOSTILE_IDS = ['not-a-uuid', '00000000-0000-0000-0000-000000000000', '%2e%2e', '1', "'"];
 
 describe('robustness: no input produces a server error', () => {
-  let server: TestServer;
+  const server = useServer({ args: ['--rate-limit', '1000000', '--allow-private-webhook-targets'] });
   let api: ApiClient;
   const ids: Record<string, string> = {};
   const failures: string[] = [];
@@ -74,7 +74,6 @@ describe('robustness: no input produces a server error', () => {
   };
 
   before(async () => {
-    server = await startServer({ args: ['--rate-limit', '1000000', '--allow-private-webhook-targets'] });
     api = server.api;
     ids.user = (await created('/api/v2/users/', { email: uniqueEmail(), name: 'Fuzz' })).public_id;
     ids.group = (await created('/api/v2/groups/', { name: 'Fuzz group' })).public_id;
@@ -104,9 +103,6 @@ describe('robustness: no input produces a server error', () => {
     const job = await api.post('/api/v2/users/bulk/', { users: [{ email: uniqueEmail(), name: 'Fuzz bulk' }] });
     assert.equal(job.status, 202, job.text);
     ids.job = job.body.id;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   /** Every route, with `{kind}` standing for an id of that kind. */

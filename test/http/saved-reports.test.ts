@@ -1,14 +1,6 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import {
-  expectError,
-  expectFieldError,
-  startServer,
-  userWithToken,
-  type ApiClient,
-  type ApiResponse,
-  type TestServer,
-} from '../helpers/server.ts';
+import { before, describe, it } from 'node:test';
+import { expectError, expectFieldError, userWithToken, type ApiClient, type ApiResponse, useServer } from '../helpers/server.ts';
 
 const reportKeys = ['public_id', 'name', 'resource', 'expression', 'ordering', 'created_by', 'created', 'modified'];
 
@@ -28,14 +20,10 @@ function expectExpressionError(response: ApiResponse, position: number, pattern?
 }
 
 describe('saved reports', () => {
-  let server: TestServer;
+  const server = useServer();
   let api: ApiClient;
   before(async () => {
-    server = await startServer();
     api = server.api;
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const report = async (resource: string, expression: string, fields: Record<string, unknown> = {}, client = api) => {

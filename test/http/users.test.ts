@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { expectFieldError, startServer, uniqueEmail, type TestServer } from '../helpers/server.ts';
+import { describe, it } from 'node:test';
+import { expectFieldError, uniqueEmail, useServer } from '../helpers/server.ts';
 
 describe('users', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = useServer();
 
   const create = async (fields: Record<string, unknown> = {}) => {
     const response = await server.api.post('/api/v2/users/', { email: uniqueEmail(), name: 'Someone', ...fields });

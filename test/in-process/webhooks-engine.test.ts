@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import { Webhook } from 'standardwebhooks';
 import { createLectern, type Lectern, type LecternConfigInput } from '@lectern/core';
 import { openSqliteStorage } from '@lectern/storage';
@@ -14,6 +15,25 @@ import { signatureHeaders, WebhookReceiver, type ReceivedWebhook } from '../help
 type WebhookConfig = NonNullable<LecternConfigInput['webhooks']>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The deliveries an endpoint still owes, read from the database file: none pending means nothing
+ * can reach the receiver later, which no amount of waiting would prove.
+ */
+function pendingDeliveries(file: string, publicId: string): number {
+  const db = new BetterSqlite3(file, { readonly: true });
+  try {
+    const row = db
+      .prepare(
+        `select count(*) as n from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+         where e.public_id = ? and d.state = 'pending'`,
+      )
+      .get(publicId) as { n: number };
+    return row.n;
+  } finally {
+    db.close();
+  }
+}
 const verify = (secret: string, request: ReceivedWebhook) => new Webhook(secret).verify(request.body, signatureHeaders(request)) as any;
 
 const open: Lectern[] = [];
@@ -92,7 +112,7 @@ describe('webhook engine', () => {
     assert.equal(sameEvent.body, toArticles!.body);
     assert.throws(() => verify(articles.secret, sameEvent));
 
-    await sleep(300);
+    await sleep(100);
     assert.equal(receiver.to('/inactive').length, 0);
     assert.equal((await attempts(lectern, inactive.id)).length, 0);
     assert.equal(receiver.to('/articles').length, 1);
@@ -107,7 +127,7 @@ describe('webhook engine', () => {
     const hook = await subscribe(lectern, '/late', ['article.*']);
     const [afterwards] = await record(lectern, { type: 'article.updated', object: article });
     await receiver.waitFor((r) => r.path === '/late');
-    await sleep(200);
+    await sleep(100);
     assert.deepEqual(
       receiver.received.map((r) => verify(hook.secret, r).id),
       [afterwards!.id],
@@ -128,19 +148,20 @@ describe('webhook engine', () => {
   it('turning a subscription off drops its pending retries; turning it on resumes with new events', async () => {
     receiver = await WebhookReceiver.start();
     receiver.respond = () => ({ status: 500 });
-    const { lectern } = await startLectern({ retryScheduleSeconds: [0.3, 0.3, 0.3] });
+    const { lectern, file } = await startLectern({ retryScheduleSeconds: [0.3, 0.3, 0.3] });
     const hook = await subscribe(lectern, '/toggle', ['article.*']);
     const [old] = await record(lectern, { type: 'article.created', object: article });
     await attemptsUntil(lectern, hook.id, (list) => list.length === 1);
     await lectern.webhooks.update(lectern.context(), hook.id, { is_active: false });
-    await sleep(600);
+    assert.equal(pendingDeliveries(file, hook.id), 0, 'the retry it owed is dropped');
     assert.equal(receiver.received.length, 1);
 
     receiver.respond = () => ({ status: 204 });
     await lectern.webhooks.update(lectern.context(), hook.id, { is_active: true });
     const [fresh] = await record(lectern, { type: 'article.updated', object: article });
     await receiver.waitFor((r) => r.headers['webhook-id'] === fresh!.id);
-    await sleep(600);
+    await attemptsUntil(lectern, hook.id, (list) => list.length === 2);
+    assert.equal(pendingDeliveries(file, hook.id), 0, 'the old event is not sent again');
     assert.deepEqual(
       receiver.received.map((r) => r.headers['webhook-id']),
       [old!.id, fresh!.id],
@@ -150,7 +171,7 @@ describe('webhook engine', () => {
   it('disables an endpoint that keeps failing past the threshold, and cancels what it still owed', async () => {
     receiver = await WebhookReceiver.start();
     receiver.respond = () => ({ status: 500 });
-    const { lectern } = await startLectern({ retryScheduleSeconds: [0.2, 0.2, 0.2, 0.2, 0.2], disableAfterSeconds: 0.3 });
+    const { lectern, file } = await startLectern({ retryScheduleSeconds: [0.2, 0.2, 0.2, 0.2, 0.2], disableAfterSeconds: 0.3 });
     const hook = await subscribe(lectern, '/failing', ['article.*']);
     await record(lectern, { type: 'article.created', object: article });
     const list = await attemptsUntil(lectern, hook.id, (l) => l.length >= 2 && l[0].next_attempt_at === null);
@@ -158,10 +179,16 @@ describe('webhook engine', () => {
     assert.equal(after.is_active, false);
     assert.match(after.disabled_reason!, /No successful delivery/);
     assert.ok(list.length < 5, `disabled before the schedule ran out (${list.length} attempts)`);
+    assert.equal(pendingDeliveries(file, hook.id), 0, 'what it still owed is cancelled');
     const count = receiver.received.length;
     await record(lectern, { type: 'article.updated', object: article });
-    await sleep(500);
-    assert.equal(receiver.received.length, count);
+    // a witness subscribed to the same event: once it has its copy, the fan-out has passed the event
+    const witness = await subscribe(lectern, '/witness', ['article.*']);
+    const [later] = await record(lectern, { type: 'article.updated', object: article });
+    await receiver.waitFor((r) => r.path === '/witness' && r.headers['webhook-id'] === later!.id);
+    assert.equal(pendingDeliveries(file, hook.id), 0, 'a disabled endpoint is owed nothing new');
+    assert.equal(receiver.received.filter((r) => r.path === '/failing').length, count);
+    assert.ok(witness.id);
   });
 
   it('counts an attempt without a complete answer in time as failed', async () => {

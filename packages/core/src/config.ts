@@ -47,6 +47,11 @@ export const lecternConfigSchema = z.object({
       leaseSeconds: z.number().int().min(1).max(3600).default(30),
       /** How often a process looks for jobs it may take: submitted elsewhere, or left by a process that died. */
       pollIntervalMs: z.number().int().min(10).max(60_000).default(1000),
+      /**
+       * Waits before retrying a chunk that hit an unexpected error (a database busy with another
+       * process, most likely); the job fails when they are used up.
+       */
+      retryDelaysMs: z.array(z.number().int().min(0).max(60_000)).max(10).default([100, 500, 2000]),
     })
     .prefault({}),
 });

@@ -64,16 +64,17 @@ export interface JobEngineOptions {
   leaseSeconds: number;
   /** how often to look for jobs to take */
   pollIntervalMs: number;
+  /**
+   * Unexpected errors are retried after these waits before the job is declared failed; the
+   * chunk's transaction rolled back, so a retry starts clean.
+   */
+  retryDelaysMs: readonly number[];
   /** this process, as the holder of job leases */
   instanceId: string;
 }
 
 /** The chunk's lease renewal found another process holding the job: this process leaves it. */
 class LeaseLost extends Error {}
-
-// Unexpected errors (a busy database held by another process, most likely) are retried before the
-// job is declared failed; the chunk's transaction rolled back, so a retry starts clean.
-const RETRY_DELAYS_MS = [100, 500, 2000];
 
 const sleep = (ms: number) => new Promise<void>((resolve) => (ms > 0 ? setTimeout(resolve, ms) : setImmediate(resolve)));
 
@@ -222,11 +223,11 @@ export class JobEngine {
         failures = 0;
       } catch (error) {
         if (error instanceof LeaseLost) return;
-        if (failures >= RETRY_DELAYS_MS.length) {
+        if (failures >= this.options.retryDelaysMs.length) {
           await this.finish(jobId, 'failed', `An unexpected error stopped the job: ${(error as Error)?.message ?? String(error)}`);
           return;
         }
-        await sleep(RETRY_DELAYS_MS[failures++]!);
+        await sleep(this.options.retryDelaysMs[failures++]!);
         continue;
       }
       if (finished) return;
