@@ -12,7 +12,10 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 async function open(file: string, seen: unknown[]): Promise<Lectern> {
   // retried at once: the waits between retries are for a busy database, not for this test
-  const lectern = createLectern({ storage: await openSqliteStorage({ file }), config: { jobs: { chunkSize: 3, retryDelaysMs: [0, 0, 0] } } });
+  const lectern = createLectern({
+    storage: await openSqliteStorage({ file }),
+    config: { jobs: { chunkSize: 3, retryDelaysMs: [0, 0, 0] } },
+  });
   lectern.jobs.register({
     name: 'echoes',
     maxItems: 10,
