@@ -30,6 +30,6 @@ export async function embeddingApiIsTyped(lectern: Lectern, app: RequestContext)
 
   // bulk submissions are wrapped in their key, each item typed like a single create
   // @ts-expect-error the wrapper key is checked
-  await lectern.users.bulkCreate(app, { user: [{ email: 'b@example.com', name: 'B' }] });
-  await lectern.users.bulkCreate(app, { users: [{ email: 'b@example.com', name: 'B' }] });
+  await lectern.users.bulk.submit(app, { user: [{ email: 'b@example.com', name: 'B' }] });
+  await lectern.users.bulk.submit(app, { users: [{ email: 'b@example.com', name: 'B' }] });
 }

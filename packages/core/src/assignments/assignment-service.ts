@@ -1,10 +1,11 @@
+import { BulkJobs } from '../jobs/bulk-jobs.ts';
 import { requireUserReference } from '../users/user-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { ContentWrites } from '../content/content-writes.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job, JobItem } from '../jobs/job.ts';
+
 import type { AssignmentChanges } from '../ports/assignment-store.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
@@ -56,12 +57,16 @@ export interface ReadResult {
 }
 
 export class AssignmentService {
+  /** `…/bulk/` routes: submit a job of this area's items, read it and its items */
+  readonly bulk: BulkJobs<BulkInputOf<'assignments', typeof createAssignmentInput>>;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly content: ContentWrites,
     private readonly writes: AssignmentWrites,
     private readonly jobs: JobEngine,
   ) {
+    this.bulk = new BulkJobs(jobs, ASSIGNMENTS_JOB, { read: 'assignments:read', write: 'assignments:write' });
     jobs.register({
       name: ASSIGNMENTS_JOB,
       maxItems: MAX_BULK_ASSIGNMENTS,
@@ -197,22 +202,6 @@ export class AssignmentService {
       await this.writes.delete(tx, current);
       return current;
     });
-  }
-
-  /** `POST /assignments/bulk/`: 202 with the stored job. */
-  async bulkCreate(ctx: RequestContext, body: BulkInputOf<'assignments', typeof createAssignmentInput>): Promise<Job> {
-    authorize(ctx.actor, 'assignments:write');
-    return this.jobs.submit(ctx, ASSIGNMENTS_JOB, body);
-  }
-
-  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
-    authorize(ctx.actor, 'assignments:read');
-    return this.jobs.get(ctx, ASSIGNMENTS_JOB, publicId);
-  }
-
-  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
-    authorize(ctx.actor, 'assignments:read');
-    return this.jobs.items(ctx, ASSIGNMENTS_JOB, publicId, params);
   }
 
   // ---- internals ------------------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { BulkJobs } from '../jobs/bulk-jobs.ts';
 import { requireUserReference } from '../users/user-references.ts';
 import { findEventAnyVisibility, requireEventReference } from '../events/event-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
@@ -6,7 +7,6 @@ import type { AssignmentWrites } from '../assignments/assignment-writes.ts';
 
 import type { EventRecord } from '../events/event.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { Job, JobItem } from '../jobs/job.ts';
 
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -47,12 +47,16 @@ export interface EnrollResult {
 }
 
 export class EnrollmentService {
+  /** `…/bulk/` routes: submit a job of this area's items, read it and its items */
+  readonly bulk: BulkJobs<BulkInputOf<'enrollments', typeof createEnrollmentInput>>;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly assignments: AssignmentWrites,
     private readonly waitlist: Waitlist,
     private readonly jobs: JobEngine,
   ) {
+    this.bulk = new BulkJobs(jobs, ENROLLMENTS_JOB, { read: 'enrollments:read', write: 'enrollments:write' });
     jobs.register({
       name: ENROLLMENTS_JOB,
       maxItems: MAX_BULK_ENROLLMENTS,
@@ -107,22 +111,6 @@ export class EnrollmentService {
       const change = action === 'checkin' ? checkin(lifecycle, now) : action === 'drop' ? drop(lifecycle) : undoCheckin(lifecycle);
       return (await this.applyChange(tx, current, change)).view;
     });
-  }
-
-  /** `POST /enrollments/bulk/`: 202 with the stored job. */
-  async bulkCreate(ctx: RequestContext, body: BulkInputOf<'enrollments', typeof createEnrollmentInput>): Promise<Job> {
-    authorize(ctx.actor, 'enrollments:write');
-    return this.jobs.submit(ctx, ENROLLMENTS_JOB, body);
-  }
-
-  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
-    authorize(ctx.actor, 'enrollments:read');
-    return this.jobs.get(ctx, ENROLLMENTS_JOB, publicId);
-  }
-
-  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
-    authorize(ctx.actor, 'enrollments:read');
-    return this.jobs.items(ctx, ENROLLMENTS_JOB, publicId, params);
   }
 
   /**

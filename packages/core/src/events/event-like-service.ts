@@ -1,7 +1,8 @@
+import { BulkJobs } from '../jobs/bulk-jobs.ts';
 import type { z } from 'zod';
 import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import type { AppliedItem, Job, JobItem } from '../jobs/job.ts';
+import type { AppliedItem } from '../jobs/job.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { assertIfMatch } from '../shared/etag.ts';
@@ -34,12 +35,16 @@ export interface EventLikeKind<V, W> {
  * a PATCH applies.
  */
 export abstract class EventLikeService<V, W extends object> {
+  /** `PATCH /events/bulk/`, `PATCH /event-series/bulk/` and the job they start */
+  readonly bulk: BulkJobs<Record<string, (W & { public_id: string })[]>>;
+
   constructor(
     protected readonly deps: ServiceDeps,
     protected readonly items: EventItems,
     private readonly jobs: JobEngine,
     private readonly shape: EventLikeKind<V, W>,
   ) {
+    this.bulk = new BulkJobs(jobs, shape.jobKind, { read: 'events:read', write: 'events:write' });
     jobs.register({
       name: shape.jobKind,
       maxItems: MAX_BULK_EVENT_UPDATES,
@@ -80,22 +85,6 @@ export abstract class EventLikeService<V, W extends object> {
     const { public_id: publicId, ...input } = parseInput(this.shape.bulkItemInput, item);
     await this.applyUpdate(tx, actor, await this.require(tx, actor, publicId), input as unknown as W);
     return { publicId, created: false };
-  }
-
-  /** `PATCH /events/bulk/`, `PATCH /event-series/bulk/`: 202 with the stored job. */
-  async bulkUpdate(ctx: RequestContext, body: Record<string, (W & { public_id: string })[]>): Promise<Job> {
-    authorize(ctx.actor, 'events:write');
-    return this.jobs.submit(ctx, this.shape.jobKind, body);
-  }
-
-  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
-    authorize(ctx.actor, 'events:read');
-    return this.jobs.get(ctx, this.shape.jobKind, publicId);
-  }
-
-  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
-    authorize(ctx.actor, 'events:read');
-    return this.jobs.items(ctx, this.shape.jobKind, publicId, params);
   }
 
   async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {

@@ -1,7 +1,8 @@
+import { BulkJobs } from '../jobs/bulk-jobs.ts';
 import type { z } from 'zod';
 import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import { ItemFailure, type Job, type JobItem } from '../jobs/job.ts';
+import { ItemFailure } from '../jobs/job.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { fieldError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
@@ -27,10 +28,14 @@ export const USERS_JOB = 'users';
 export const MAX_BULK_USERS = 500;
 
 export class UserService {
+  /** `…/bulk/` routes: submit a job of this area's items, read it and its items */
+  readonly bulk: BulkJobs<BulkInputOf<'users', typeof bulkUserItem>>;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly jobs: JobEngine,
   ) {
+    this.bulk = new BulkJobs(jobs, USERS_JOB, { read: 'users:read', write: 'users:write' });
     jobs.register({
       name: USERS_JOB,
       maxItems: MAX_BULK_USERS,
@@ -61,22 +66,6 @@ export class UserService {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(createUserInput, body);
     return this.deps.storage.transaction(async (tx) => (await this.insertInTx(tx, input)).view);
-  }
-
-  /** `POST /users/bulk/`: 202 with the stored job; a duplicate email or invalid item fails on its own. */
-  async bulkCreate(ctx: RequestContext, body: BulkInputOf<'users', typeof bulkUserItem>): Promise<Job> {
-    authorize(ctx.actor, 'users:write');
-    return this.jobs.submit(ctx, USERS_JOB, body);
-  }
-
-  async getBulk(ctx: RequestContext, publicId: string): Promise<Job> {
-    authorize(ctx.actor, 'users:read');
-    return this.jobs.get(ctx, USERS_JOB, publicId);
-  }
-
-  async getBulkItems(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<JobItem>> {
-    authorize(ctx.actor, 'users:read');
-    return this.jobs.items(ctx, USERS_JOB, publicId, params);
   }
 
   async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {

@@ -5,9 +5,9 @@ import type { RouteHandler, RouteTable } from '../router.ts';
 export function assignmentRoutes(routes: RouteTable, lectern: Lectern): void {
   const assignments = lectern.assignments;
   routes
-    .post('/api/v2/assignments/bulk', async (rc) => accepted(await assignments.bulkCreate(rc.ctx, rc.body())))
-    .get('/api/v2/assignments/bulk/:id', async (rc) => ok(await assignments.getBulk(rc.ctx, rc.params.id!)))
-    .get('/api/v2/assignments/bulk/:id/items', async (rc) => ok(await assignments.getBulkItems(rc.ctx, rc.params.id!, rc.query)));
+    .post('/api/v2/assignments/bulk', async (rc) => accepted(await assignments.bulk.submit(rc.ctx, rc.body())))
+    .get('/api/v2/assignments/bulk/:id', async (rc) => ok(await assignments.bulk.get(rc.ctx, rc.params.id!)))
+    .get('/api/v2/assignments/bulk/:id/items', async (rc) => ok(await assignments.bulk.items(rc.ctx, rc.params.id!, rc.query)));
 
   routes
     .get('/api/v2/assignments', async (rc) => ok(await assignments.list(rc.ctx, rc.query)))

@@ -5,9 +5,9 @@ import type { RouteHandler, RouteTable } from '../router.ts';
 export function enrollmentRoutes(routes: RouteTable, lectern: Lectern): void {
   const enrollments = lectern.enrollments;
   routes
-    .post('/api/v2/enrollments/bulk', async (rc) => accepted(await enrollments.bulkCreate(rc.ctx, rc.body())))
-    .get('/api/v2/enrollments/bulk/:id', async (rc) => ok(await enrollments.getBulk(rc.ctx, rc.params.id!)))
-    .get('/api/v2/enrollments/bulk/:id/items', async (rc) => ok(await enrollments.getBulkItems(rc.ctx, rc.params.id!, rc.query)))
+    .post('/api/v2/enrollments/bulk', async (rc) => accepted(await enrollments.bulk.submit(rc.ctx, rc.body())))
+    .get('/api/v2/enrollments/bulk/:id', async (rc) => ok(await enrollments.bulk.get(rc.ctx, rc.params.id!)))
+    .get('/api/v2/enrollments/bulk/:id/items', async (rc) => ok(await enrollments.bulk.items(rc.ctx, rc.params.id!, rc.query)))
     .get('/api/v2/enrollments', async (rc) => ok(await enrollments.list(rc.ctx, rc.query)))
     .post('/api/v2/enrollments', async (rc) => {
       const { enrollment, created } = await enrollments.create(rc.ctx, rc.body());

@@ -5,9 +5,9 @@ import type { RouteHandler, RouteTable } from '../router.ts';
 /** What `/events/` and `/event-series/` both do; each service supplies its own shape and rules. */
 function eventLikeHandlers(service: EventService | EventSeriesService) {
   return {
-    bulkUpdate: (async (rc) => accepted(await service.bulkUpdate(rc.ctx, rc.body()))) satisfies RouteHandler,
-    getBulk: (async (rc) => ok(await service.getBulk(rc.ctx, rc.params.id!))) satisfies RouteHandler,
-    getBulkItems: (async (rc) => ok(await service.getBulkItems(rc.ctx, rc.params.id!, rc.query))) satisfies RouteHandler,
+    bulkUpdate: (async (rc) => accepted(await service.bulk.submit(rc.ctx, rc.body()))) satisfies RouteHandler,
+    getBulk: (async (rc) => ok(await service.bulk.get(rc.ctx, rc.params.id!))) satisfies RouteHandler,
+    getBulkItems: (async (rc) => ok(await service.bulk.items(rc.ctx, rc.params.id!, rc.query))) satisfies RouteHandler,
     list: (async (rc) => ok(await service.list(rc.ctx, rc.query))) satisfies RouteHandler,
     create: (async (rc) => withEtag(await service.create(rc.ctx, rc.body()), 201)) satisfies RouteHandler,
     get: (async (rc) => withEtag(await service.get(rc.ctx, rc.params.id!))) satisfies RouteHandler,

@@ -23,6 +23,7 @@ import {
   selectAssignments,
   toAssignmentRecord,
 } from './assignment-resource.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 export { overdueSql } from './assignment-resource.ts';
 
@@ -30,30 +31,20 @@ export class AssignmentRepository implements AssignmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewAssignmentRow): Promise<number> {
-    const inserted = await this.db
-      .insertInto('assignments')
-      .values({
-        public_id: row.publicId,
-        user_id: row.userId,
-        content_id: row.contentId,
-        enrollment_id: row.enrollmentId,
-        state: 'not_started',
-        progress: 0,
-        due_date: row.dueDate,
-        expires_at: row.expiresAt,
-        attempt: 1,
-        created: row.created,
-        modified: row.created,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertRow(this.db, 'assignments', {
+      ...assignmentResource.toColumns(row),
+      state: 'not_started',
+      progress: 0,
+      attempt: 1,
+      modified: row.created,
+    });
     await applyCounts(this.db, null, { contentId: row.contentId, state: 'not_started', rating: 0, success: 2, reviewed: 0 });
-    return inserted.id;
+    return id;
   }
 
   async update(id: number, changes: AssignmentChanges): Promise<void> {
     const before = await countedRowOf(this.db, id);
-    const columns = assignmentResource.changes(changes);
+    const columns = assignmentResource.toColumns(changes);
     await this.db.updateTable('assignments').set(columns).where('id', '=', id).execute();
     if (before) await applyCounts(this.db, factsOf(before), factsOf({ ...before, ...(columns as Partial<CountedRow>) }));
   }

@@ -3,6 +3,7 @@ import type { ChannelRecord, ListQuery, Page } from '@lectern/core';
 import type { ChannelStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { applyFilters, fetchPage, type ListDefinition } from '../shared/list-builder.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 interface ChannelRow {
   id: number;
@@ -31,12 +32,13 @@ export class ChannelRepository implements ChannelStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: { publicId: string; name: string; created: string }): Promise<ChannelRecord> {
-    const inserted = await this.db
-      .insertInto('channels')
-      .values({ public_id: row.publicId, name: row.name, created: row.created, modified: row.created })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return (await this.findById(inserted.id))!;
+    const id = await insertRow(this.db, 'channels', {
+      public_id: row.publicId,
+      name: row.name,
+      created: row.created,
+      modified: row.created,
+    });
+    return (await this.findById(id))!;
   }
 
   async update(id: number, changes: { name?: string; modified: string }): Promise<void> {

@@ -3,9 +3,10 @@ import type { ContentMediaStatus, ContentRecord, ContentRef, ContentType, ListQu
 import type { ContainmentEdge, ContentChanges, ContentListOptions, ContentStore, ContentViewer, NewContentRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
-import { fromBool, type AnyEb } from '../shared/list-builder.ts';
+import { type AnyEb } from '../shared/list-builder.ts';
 import { contentResource } from './content-resource.ts';
 import { visibleTo } from './content-visibility.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 export { visibleTo } from './content-visibility.ts';
 
@@ -15,33 +16,15 @@ export class ContentRepository implements ContentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewContentRow): Promise<number> {
-    const inserted = await this.db
-      .insertInto('content_items')
-      .values({
-        public_id: row.publicId,
-        content_type: row.contentType,
-        name: row.name,
-        description: row.description,
-        is_hidden: fromBool(row.isHidden),
-        is_completable: fromBool(row.isCompletable),
-        is_self_assignable: fromBool(row.isSelfAssignable),
-        duration_minutes: row.durationMinutes,
-        channel_id: row.channelId,
-        url: row.url,
-        media_asset_id: row.mediaAssetId,
-        media_status: row.mediaStatus,
-        starts_on: row.startsOn,
-        ends_on: row.endsOn,
-        created: row.created,
-        modified: row.created,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return inserted.id;
+    const id = await insertRow(this.db, 'content_items', {
+      ...contentResource.toColumns(row),
+      modified: row.created,
+    });
+    return id;
   }
 
   async update(id: number, changes: ContentChanges): Promise<void> {
-    const columns = contentResource.changes(changes);
+    const columns = contentResource.toColumns(changes);
     if (Object.keys(columns).length === 0) return;
     await this.db.updateTable('content_items').set(columns).where('id', '=', id).execute();
   }

@@ -10,6 +10,7 @@ import {
 import type { Database } from '../schema.ts';
 import type { AnyEb } from '../shared/list-builder.ts';
 import { defineResource } from '../shared/resource-definition.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 type EnrollmentInternals = {
   id: number;
@@ -84,24 +85,16 @@ export class EnrollmentRepository implements EnrollmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewEnrollmentRow): Promise<number> {
-    const inserted = await this.db
-      .insertInto('enrollments')
-      .values({
-        public_id: row.publicId,
-        event_id: row.eventId,
-        user_id: row.userId,
-        attendance_method: row.method,
-        status: row.status,
-        created: row.created,
-        modified: row.created,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return inserted.id;
+    const id = await insertRow(this.db, 'enrollments', {
+      ...enrollmentResource.toColumns({ ...row, method: undefined }),
+      attendance_method: row.method,
+      modified: row.created,
+    });
+    return id;
   }
 
   async update(id: number, changes: EnrollmentChanges): Promise<void> {
-    await this.db.updateTable('enrollments').set(enrollmentResource.changes(changes)).where('id', '=', id).execute();
+    await this.db.updateTable('enrollments').set(enrollmentResource.toColumns(changes)).where('id', '=', id).execute();
   }
 
   findById(id: number): Promise<EnrollmentRecord | undefined> {

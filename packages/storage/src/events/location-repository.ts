@@ -3,6 +3,7 @@ import type { ListQuery, Location, Page } from '@lectern/core';
 import type { LocationStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { applyFilters, fetchPage, type ListDefinition } from '../shared/list-builder.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 const locationListDefinition: ListDefinition = {
   filters: { timezone: (eb, value) => eb('l.timezone', '=', value) },
@@ -17,8 +18,8 @@ export class LocationRepository implements LocationStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: { name: string; timezone: string; created: string }): Promise<Location> {
-    const inserted = await this.db.insertInto('locations').values(row).returning('id').executeTakeFirstOrThrow();
-    return { id: inserted.id, name: row.name, timezone: row.timezone };
+    const id = await insertRow(this.db, 'locations', row);
+    return { id: id, name: row.name, timezone: row.timezone };
   }
 
   findById(id: number): Promise<Location | undefined> {

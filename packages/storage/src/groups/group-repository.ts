@@ -15,6 +15,7 @@ import { containsIgnoringCase, ignoringCase, type AnyEb } from '../shared/list-b
 import { defineResource } from '../shared/resource-definition.ts';
 import { rqlList } from '../reports/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 const memberCount = (eb: AnyEb) =>
   eb
@@ -52,16 +53,15 @@ export class GroupRepository implements GroupStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewGroupRow): Promise<GroupRecord> {
-    const inserted = await this.db
-      .insertInto('groups')
-      .values({ public_id: row.publicId, name: row.name, source: row.source, created: row.created, modified: row.created })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return (await this.findById(inserted.id))!;
+    const id = await insertRow(this.db, 'groups', {
+      ...groupResource.toColumns(row),
+      modified: row.created,
+    });
+    return (await this.findById(id))!;
   }
 
   async update(id: number, changes: { name?: string; modified: string }): Promise<void> {
-    await this.db.updateTable('groups').set(groupResource.changes(changes)).where('id', '=', id).execute();
+    await this.db.updateTable('groups').set(groupResource.toColumns(changes)).where('id', '=', id).execute();
   }
 
   async softDelete(id: number, at: string): Promise<void> {

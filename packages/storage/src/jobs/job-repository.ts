@@ -3,6 +3,7 @@ import { storedActorSchema, type JobItem, type ListQuery, type Page, type JobRec
 import { type JobItemOutcome, type JobStore, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
 import type { Database, JobItemsTable, JobsTable } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 // Bound parameters per multi-row insert stay well under SQLite's limit.
 const ITEMS_PER_INSERT = 200;
@@ -50,22 +51,18 @@ export class JobRepository implements JobStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewJobRow, items: readonly unknown[]): Promise<JobRecord> {
-    const { id } = await this.db
-      .insertInto('jobs')
-      .values({
-        public_id: row.publicId,
-        kind: row.kind,
-        status: 'pending',
-        actor: JSON.stringify(row.actor),
-        request_id: row.requestId,
-        total: items.length,
-        processed: 0,
-        succeeded: 0,
-        failed: 0,
-        created_at: row.createdAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertRow(this.db, 'jobs', {
+      public_id: row.publicId,
+      kind: row.kind,
+      status: 'pending',
+      actor: JSON.stringify(row.actor),
+      request_id: row.requestId,
+      total: items.length,
+      processed: 0,
+      succeeded: 0,
+      failed: 0,
+      created_at: row.createdAt,
+    });
     for (let start = 0; start < items.length; start += ITEMS_PER_INSERT) {
       const slice = items.slice(start, start + ITEMS_PER_INSERT);
       await this.db

@@ -4,6 +4,7 @@ import { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore 
 import type { Database } from '../schema.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, recordOf } from '../shared/resource-definition.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 /** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */
 const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 'view'>>(savedReportSchema, savedReportListSpec, {
@@ -25,25 +26,16 @@ export class SavedReportRepository implements SavedReportStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewSavedReportRow): Promise<number> {
-    const inserted = await this.db
-      .insertInto('saved_reports')
-      .values({
-        public_id: row.publicId,
-        name: row.name,
-        resource: row.resource,
-        expression: row.expression,
-        ordering: row.ordering,
-        created_by: row.createdById,
-        created: row.created,
-        modified: row.created,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return inserted.id;
+    const id = await insertRow(this.db, 'saved_reports', {
+      ...savedReportResource.toColumns({ ...row, createdById: undefined }),
+      created_by: row.createdById,
+      modified: row.created,
+    });
+    return id;
   }
 
   async update(id: number, changes: SavedReportChanges): Promise<void> {
-    await this.db.updateTable('saved_reports').set(savedReportResource.changes(changes)).where('id', '=', id).execute();
+    await this.db.updateTable('saved_reports').set(savedReportResource.toColumns(changes)).where('id', '=', id).execute();
   }
 
   async softDelete(id: number, at: string): Promise<void> {

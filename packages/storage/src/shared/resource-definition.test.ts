@@ -53,7 +53,7 @@ describe('a field added in one declaration', () => {
       // written through the derived update, as a repository's update() does
       await db
         .updateTable('users')
-        .set(resource.changes({ nickname, modified: user.view.date_joined }) as never)
+        .set(resource.toColumns({ nickname, modified: user.view.date_joined }) as never)
         .where('id', '=', user.id)
         .execute();
     }

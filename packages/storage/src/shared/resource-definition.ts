@@ -108,11 +108,11 @@ export interface ResourceDefinition<View, Internal> {
   /** a row selected with `columns` → the record's internal keys and its view */
   toRecord: (row: Record<string, unknown>) => { internal: Internal; view: View };
   /**
-   * core's changes of a record (camelCase keys, `undefined` for what stays) as the columns of the
-   * resource's table they set: `employeeId` → `employee_id`, booleans as the database stores them.
-   * The one way every repository writes an update.
+   * core's new row or changes of a record (camelCase keys, `undefined` for what stays) as the
+   * columns of the resource's table they set: `employeeId` → `employee_id`, booleans and JSON as the
+   * database stores them. The one way every repository writes an insert's and an update's values.
    */
-  changes: (changes: object) => Record<string, unknown>;
+  toColumns: (values: object) => Record<string, unknown>;
   /**
    * One page of the resource: the list query's filters, bounds and search, then a saved report's
    * narrowing (its RQL over the same SQL fields), counted and paged. `filtered` is the resource's
@@ -282,7 +282,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     fields.filter((field) => field.kind === 'boolean').map((field) => columnNameOf(field.name)?.split('.')[1]),
   );
   const jsonColumns = new Set(fields.filter((field) => override(field.name).json).map((field) => columnNameOf(field.name)?.split('.')[1]));
-  const changes = (changed: object) => {
+  const toColumns = (changed: object) => {
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(changed)) {
       if (value === undefined) continue;
@@ -310,7 +310,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     );
     return { total, records: rows.map(toRecord) };
   };
-  return { from, columns: selected, joins, joined, select, read, toRecord, changes, page, list: listFor, rql: rqlFor };
+  return { from, columns: selected, joins, joined, select, read, toRecord, toColumns, page, list: listFor, rql: rqlFor };
 }
 
 /** Derives once per day rather than once per request: only the day changes what is derived. */

@@ -3,8 +3,9 @@ import { type ListQuery, type Page, type User, type UserRecord, userListSpec, us
 import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type UserStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
-import { fromBool, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
 export const userResourceOptions: ResourceOptions = {
@@ -72,27 +73,16 @@ export class UserRepository implements UserStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewUserRow): Promise<UserRecord> {
-    const inserted = await this.db
-      .insertInto('users')
-      .values({
-        public_id: row.publicId,
-        email: row.email,
-        email_lower: foldCase(row.email),
-        name: row.name,
-        role: row.role,
-        employee_id: row.employeeId,
-        is_active: fromBool(row.isActive),
-        manager_id: row.managerId,
-        date_joined: row.dateJoined,
-        modified: row.dateJoined,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return (await this.findById(inserted.id))!;
+    const id = await insertRow(this.db, 'users', {
+      ...userResource.toColumns(row),
+      email_lower: foldCase(row.email),
+      modified: row.dateJoined,
+    });
+    return (await this.findById(id))!;
   }
 
   async update(id: number, changes: UserChanges): Promise<void> {
-    await this.db.updateTable('users').set(userResource.changes(changes)).where('id', '=', id).execute();
+    await this.db.updateTable('users').set(userResource.toColumns(changes)).where('id', '=', id).execute();
   }
 
   async findById(id: number): Promise<UserRecord | undefined> {

@@ -9,8 +9,9 @@ import {
 } from '@lectern/core';
 import { type NewWebhookEndpointRow, type WebhookEndpointChanges, type WebhookEndpointStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { fromBool } from '../shared/list-builder.ts';
+
 import { defineResource, recordOf } from '../shared/resource-definition.ts';
+import { insertRow } from '../shared/insert-row.ts';
 
 /** Subscriptions, from core's webhookSubscriptionSchema: the API's `id` is the public id; events are kept as JSON. */
 const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>>(
@@ -37,31 +38,22 @@ export class WebhookEndpointRepository implements WebhookEndpointStore {
   }
 
   async insert(row: NewWebhookEndpointRow): Promise<WebhookEndpointRecord> {
-    const inserted = await this.db
-      .insertInto('webhook_endpoints')
-      .values({
-        public_id: row.publicId,
-        url: row.url,
-        events: JSON.stringify(row.events),
-        description: row.description,
-        is_active: fromBool(row.isActive),
-        disabled_reason: null,
-        secret: row.secret,
-        first_failure_at: null,
-        // read in the insert itself, so no event can slip in between (the write lock is held)
-        starts_after_sequence: sql<number>`(select coalesce(max(sequence), 0) from outbox_events)`,
-        created: row.created,
-        modified: row.created,
-        deleted_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await this.subscribe(inserted.id, row.events);
-    return (await this.findById(inserted.id))!;
+    const id = await insertRow(this.db, 'webhook_endpoints', {
+      ...endpointResource.toColumns(row),
+      disabled_reason: null,
+      first_failure_at: null,
+      // read in the insert itself, so no event can slip in between (the write lock is held)
+      starts_after_sequence: sql<number>`(select coalesce(max(sequence), 0) from outbox_events)`,
+      created: row.created,
+      modified: row.created,
+      deleted_at: null,
+    });
+    await this.subscribe(id, row.events);
+    return (await this.findById(id))!;
   }
 
   async update(id: number, changes: WebhookEndpointChanges): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set(endpointResource.changes(changes)).where('id', '=', id).execute();
+    await this.db.updateTable('webhook_endpoints').set(endpointResource.toColumns(changes)).where('id', '=', id).execute();
     if (changes.events !== undefined) {
       await this.db.deleteFrom('webhook_endpoint_events').where('endpoint_id', '=', id).execute();
       await this.subscribe(id, changes.events);
