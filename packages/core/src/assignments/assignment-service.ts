@@ -66,16 +66,19 @@ export class AssignmentService {
     private readonly writes: AssignmentWrites,
     private readonly jobs: JobEngine,
   ) {
-    this.bulk = new BulkJobs(jobs, ASSIGNMENTS_JOB, { read: 'assignments:read', write: 'assignments:write' });
-    jobs.register({
-      name: ASSIGNMENTS_JOB,
-      maxItems: MAX_BULK_ASSIGNMENTS,
-      scope: 'assignments:write',
-      handle: async (tx, ctx, item) => {
-        const { record, created } = await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
-        return { publicId: record.data.public_id, created };
+    this.bulk = new BulkJobs(
+      jobs,
+      {
+        name: ASSIGNMENTS_JOB,
+        maxItems: MAX_BULK_ASSIGNMENTS,
+        scope: 'assignments:write',
+        handle: async (tx, ctx, item) => {
+          const { record, created } = await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
+          return { publicId: record.data.public_id, created };
+        },
       },
-    });
+      'assignments:read',
+    );
   }
 
   private today(): string {

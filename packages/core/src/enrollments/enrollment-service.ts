@@ -56,16 +56,19 @@ export class EnrollmentService {
     private readonly waitlist: Waitlist,
     private readonly jobs: JobEngine,
   ) {
-    this.bulk = new BulkJobs(jobs, ENROLLMENTS_JOB, { read: 'enrollments:read', write: 'enrollments:write' });
-    jobs.register({
-      name: ENROLLMENTS_JOB,
-      maxItems: MAX_BULK_ENROLLMENTS,
-      scope: 'enrollments:write',
-      handle: async (tx, ctx, item) => {
-        const { record, created } = await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
-        return { publicId: record.view.public_id, created };
+    this.bulk = new BulkJobs(
+      jobs,
+      {
+        name: ENROLLMENTS_JOB,
+        maxItems: MAX_BULK_ENROLLMENTS,
+        scope: 'enrollments:write',
+        handle: async (tx, ctx, item) => {
+          const { record, created } = await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
+          return { publicId: record.view.public_id, created };
+        },
       },
-    });
+      'enrollments:read',
+    );
   }
 
   /** `narrowing` is a saved report's (see SavedReportService.results); learners still see only their own. */

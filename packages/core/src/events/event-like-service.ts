@@ -44,13 +44,16 @@ export abstract class EventLikeService<V, W extends object> {
     private readonly jobs: JobEngine,
     private readonly shape: EventLikeKind<V, W>,
   ) {
-    this.bulk = new BulkJobs(jobs, shape.jobKind, { read: 'events:read', write: 'events:write' });
-    jobs.register({
-      name: shape.jobKind,
-      maxItems: MAX_BULK_EVENT_UPDATES,
-      scope: 'events:write',
-      handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx.actor, item),
-    });
+    this.bulk = new BulkJobs(
+      jobs,
+      {
+        name: shape.jobKind,
+        maxItems: MAX_BULK_EVENT_UPDATES,
+        scope: 'events:write',
+        handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx.actor, item),
+      },
+      'events:read',
+    );
   }
 
   /** Applies a validated PATCH body to `current` and answers the stored result. */

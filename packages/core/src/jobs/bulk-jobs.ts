@@ -1,19 +1,27 @@
 /**
- * The three use cases every bulk route family has (`POST|PATCH …/bulk/`, `GET …/bulk/<id>/`,
- * `GET …/bulk/<id>/items/`) for one job kind: the caller's scopes checked, then the engine.
+ * A bulk route family (`POST|PATCH …/bulk/`, `GET …/bulk/<id>/`, `GET …/bulk/<id>/items/`) for one
+ * job kind: registers the kind on the engine, and offers the three use cases, the caller's scope
+ * checked first (the kind's `scope` to submit, `readScope` to read).
  */
 import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { ListResult, QueryParams } from '../shared/list-query.ts';
-import type { JobEngine } from './job-engine.ts';
+import type { JobEngine, JobKind } from './job-engine.ts';
 import type { Job, JobItem } from './job.ts';
 
 export class BulkJobs<Body> {
+  private readonly kind: string;
+  private readonly scopes: { read: Scope; write: Scope };
+
   constructor(
     private readonly jobs: JobEngine,
-    private readonly kind: string,
-    private readonly scopes: { read: Scope; write: Scope },
-  ) {}
+    kind: JobKind,
+    readScope: Scope,
+  ) {
+    jobs.register(kind);
+    this.kind = kind.name;
+    this.scopes = { read: readScope, write: kind.scope };
+  }
 
   /** Stores the job and answers it (the route's 202); items run in the background. */
   submit(ctx: RequestContext, body: Body): Promise<Job> {

@@ -35,19 +35,22 @@ export class UserService {
     private readonly deps: ServiceDeps,
     private readonly jobs: JobEngine,
   ) {
-    this.bulk = new BulkJobs(jobs, USERS_JOB, { read: 'users:read', write: 'users:write' });
-    jobs.register({
-      name: USERS_JOB,
-      maxItems: MAX_BULK_USERS,
-      scope: 'users:write',
-      handle: async (tx, _ctx, item) => {
-        const input = parseInput(bulkUserItem, item);
-        // a bulk item fails as `duplicate` naming the existing user, so an importer can link to it
-        const existing = await tx.users.findByEmail(input.email);
-        if (existing) throw new ItemFailure('duplicate', 'A user with this email already exists.', existing.view.public_id);
-        return { publicId: (await this.insertInTx(tx, input)).view.public_id, created: true };
+    this.bulk = new BulkJobs(
+      jobs,
+      {
+        name: USERS_JOB,
+        maxItems: MAX_BULK_USERS,
+        scope: 'users:write',
+        handle: async (tx, _ctx, item) => {
+          const input = parseInput(bulkUserItem, item);
+          // a bulk item fails as `duplicate` naming the existing user, so an importer can link to it
+          const existing = await tx.users.findByEmail(input.email);
+          if (existing) throw new ItemFailure('duplicate', 'A user with this email already exists.', existing.view.public_id);
+          return { publicId: (await this.insertInTx(tx, input)).view.public_id, created: true };
+        },
       },
-    });
+      'users:read',
+    );
   }
 
   /** `narrowing` is a saved report's (see SavedReportService.results). */

@@ -9,7 +9,7 @@ import { outstandingStates } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../shared/list-builder.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 
 /**
  * Core's overdue rule (`isOverdue`, over `outstandingStates`) as SQL on the assignment aliased `a`:
@@ -58,19 +58,8 @@ export const assignmentResource = defineResource<StoredAssignmentView, Assignmen
     is_enrollment_managed: { column: () => flag(sql<SqlBool>`a.enrollment_id IS NOT NULL`) },
   },
   references: {
-    user: {
-      alias: 'u',
-      key: 'a.user_id',
-      table: 'users',
-      join: (query) => query.innerJoin('users as u', 'u.id', 'a.user_id'),
-      folded: { email: 'u.email_lower' },
-    },
-    content_item: {
-      alias: 'c',
-      key: 'a.content_id',
-      table: 'content_items',
-      join: (query) => query.innerJoin('content_items as c', 'c.id', 'a.content_id'),
-    },
+    user: referenceTo('users', 'u', 'a.user_id', 'inner'),
+    content_item: referenceTo('content_items', 'c', 'a.content_id', 'inner'),
   },
   filters: {
     content_type: (eb, value) =>

@@ -13,7 +13,7 @@ import { type NewTokenRow, type TokenCredentials, type TokenStore } from '@lecte
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { toBool } from '../shared/list-builder.ts';
-import { defineResource, recordOf } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo, recordOf } from '../shared/resource-definition.ts';
 
 /** Tokens, from core's apiTokenSchema: the owner is the user `u`; scopes are kept as JSON. */
 const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>>(apiTokenSchema, tokenListSpec, {
@@ -22,7 +22,7 @@ const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>>(api
   internal: { id: 't.id', userId: 't.user_id' },
   fields: { scopes: { json: true } },
   references: {
-    user: { alias: 'u', key: 't.user_id', table: 'users', join: (query) => query.innerJoin('users as u', 'u.id', 't.user_id') },
+    user: referenceTo('users', 'u', 't.user_id', 'inner'),
   },
   tiebreak: 't.id',
 });

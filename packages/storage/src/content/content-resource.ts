@@ -8,7 +8,7 @@ import { contentListSpec, contentSummarySchema, type ContentSummary } from '@lec
 import { rqlList } from '../reports/rql-list.ts';
 import type { Database } from '../schema.ts';
 import type { AnyEb } from '../shared/list-builder.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 
 /**
  * `avg_feedback_rating`, computed in SQL so that the value an item shows and the value a saved
@@ -63,12 +63,7 @@ export const contentResource = defineResource<ContentSummary, ContentInternals>(
   },
   fields: { avg_feedback_rating: { column: () => averageRating } },
   references: {
-    channel: {
-      alias: 'ch',
-      key: 'ci.channel_id',
-      table: 'channels',
-      join: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id'),
-    },
+    channel: referenceTo('channels', 'ch', 'ci.channel_id', 'left'),
   },
   rql: {
     'groups.public_id': accessGroupList('rg.public_id'),

@@ -9,7 +9,7 @@ import {
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import type { AnyEb } from '../shared/list-builder.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 
 type EnrollmentInternals = {
@@ -45,19 +45,8 @@ const enrollmentResource = defineResource<Enrollment, EnrollmentInternals>(enrol
     },
   },
   references: {
-    user: {
-      alias: 'u',
-      key: 'e.user_id',
-      table: 'users',
-      join: (query) => query.innerJoin('users as u', 'u.id', 'e.user_id'),
-      folded: { email: 'u.email_lower' },
-    },
-    event: {
-      alias: 'ev',
-      key: 'e.event_id',
-      table: 'content_items',
-      join: (query) => query.innerJoin('content_items as ev', 'ev.id', 'e.event_id'),
-    },
+    user: referenceTo('users', 'u', 'e.user_id', 'inner'),
+    event: referenceTo('content_items', 'ev', 'e.event_id', 'inner'),
   },
   // the owned assignment, deleted or not: a dropped enrollment keeps reading its dropped assignment
   joins: { a: (query) => query.leftJoin('assignments as a', 'a.id', 'e.assignment_id') },

@@ -30,7 +30,7 @@ import type { ContentRepository } from '../content/content-repository.ts';
 import { contentResource, taggedWith } from '../content/content-resource.ts';
 import { visibleTo } from '../content/content-visibility.ts';
 import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
-import { defineResource, type ResourceOptions } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo, type ResourceOptions } from '../shared/resource-definition.ts';
 import type { Database, EventDetailsTable } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb } from '../shared/list-builder.ts';
@@ -83,12 +83,7 @@ const eventOptions = {
       join: (query) =>
         query.leftJoin('content_items as s', (join) => join.onRef('s.id', '=', 'ed.series_id').on('s.deleted_at', 'is', null)),
     },
-    channel: {
-      alias: 'ch',
-      key: 'ci.channel_id',
-      table: 'channels',
-      join: (query) => query.leftJoin('channels as ch', 'ch.id', 'ci.channel_id'),
-    },
+    channel: referenceTo('channels', 'ch', 'ci.channel_id', 'left'),
   },
   joins: { l: (query) => query.leftJoin('locations as l', 'l.id', 'ed.location_id') },
   rql: {

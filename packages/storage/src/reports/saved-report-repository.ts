@@ -3,7 +3,7 @@ import { savedReportListSpec, savedReportSchema, type ListQuery, type Page, type
 import { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { defineResource, recordOf } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo, recordOf } from '../shared/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 
 /** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */
@@ -13,7 +13,7 @@ const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 
   internal: { id: 'r.id', createdById: 'r.created_by' },
   fields: { name: { sort: ignoringCase('r.name') } },
   references: {
-    created_by: { alias: 'c', key: 'r.created_by', table: 'users', join: (query) => query.leftJoin('users as c', 'c.id', 'r.created_by') },
+    created_by: referenceTo('users', 'c', 'r.created_by', 'left'),
   },
   tiebreak: 'r.id',
 });

@@ -337,3 +337,18 @@ export const recordOf = <Internal, View>({ internal, view }: { internal: Interna
   ...internal,
   view,
 });
+
+/**
+ * The usual reference: the table under `alias`, joined on the foreign key `key` (`inner` when the
+ * reference is never absent). A user's email is matched through its folded copy (`email_lower`).
+ */
+export function referenceTo(table: string, alias: string, key: string, join: 'inner' | 'left'): ReferenceOverride {
+  const joined = `${table} as ${alias}`;
+  return {
+    alias,
+    key,
+    table,
+    join: (query) => (join === 'inner' ? query.innerJoin(joined, `${alias}.id`, key) : query.leftJoin(joined, `${alias}.id`, key)),
+    ...(table === 'users' ? { folded: { email: `${alias}.email_lower` } } : {}),
+  };
+}

@@ -4,7 +4,7 @@ import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type U
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { defineResource, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
@@ -17,13 +17,7 @@ export const userResourceOptions: ResourceOptions = {
     name: { sort: ignoringCase('u.name') },
   },
   references: {
-    manager: {
-      alias: 'm',
-      key: 'u.manager_id',
-      table: 'users',
-      join: (query) => query.leftJoin('users as m', 'm.id', 'u.manager_id'),
-      folded: { email: 'm.email_lower' },
-    },
+    manager: referenceTo('users', 'm', 'u.manager_id', 'left'),
   },
   filters: {
     group: (eb, value) =>
