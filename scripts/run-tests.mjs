@@ -1,7 +1,9 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -28,9 +30,43 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+/**
+ * The PostgreSQL server the storage contract runs against (and, with LECTERN_TEST_DATABASE=postgres,
+ * the black-box tests): the one LECTERN_TEST_POSTGRES_URL names, or a throwaway one started here
+ * with scripts/postgres.sh and stopped at the end. CI must have one; elsewhere its absence is said.
+ */
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+let postgres;
+if (!process.env.LECTERN_TEST_POSTGRES_URL) {
+  const dir = mkdtempSync(join(tmpdir(), 'lectern-pg-'));
+  const started = spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'start', dir, String(await freePort())], { encoding: 'utf8' });
+  if (started.status === 0) {
+    postgres = { dir, url: started.stdout.trim() };
+  } else {
+    rmSync(dir, { recursive: true, force: true });
+    const why = `PostgreSQL could not be started (scripts/postgres.sh): ${started.stderr.trim() || started.stdout.trim()}`;
+    if (process.env.CI) {
+      console.error(why);
+      process.exit(1);
+    }
+    console.warn(`${why}\nThe PostgreSQL runs of the storage contract are left out.`);
+  }
+}
+
 const result = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
   cwd: root,
   stdio: 'inherit',
-  env: { ...process.env, LECTERN_TEST: '1' },
+  env: { ...process.env, LECTERN_TEST: '1', ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}) },
 });
+if (postgres) {
+  spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'stop', postgres.dir]);
+  rmSync(postgres.dir, { recursive: true, force: true });
+}
 process.exit(result.status ?? 1);

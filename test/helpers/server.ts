@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkConformance } from './openapi-conformance.ts';
+import { freshPostgresDatabase } from './postgres.ts';
 
 export const repoRoot = new URL('../../', import.meta.url).pathname;
 export const lecternBin = join(repoRoot, 'packages/cli/bin/lectern.cjs');
@@ -114,7 +115,10 @@ export function tempDir(): string {
 }
 
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  const dbFile = options.dbFile ?? join(tempDir(), 'lectern.db');
+  // LECTERN_TEST_DATABASE=postgres runs the black-box tests on PostgreSQL: a fresh database each
+  // (its URL stands where the file would, so a restart reuses it)
+  const dbFile =
+    options.dbFile ?? (process.env.LECTERN_TEST_DATABASE === 'postgres' ? await freshPostgresDatabase() : join(tempDir(), 'lectern.db'));
   const child = spawn(process.execPath, [lecternBin, 'serve', '--db', dbFile, '--port', '0', ...(options.args ?? [])], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

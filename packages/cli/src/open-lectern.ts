@@ -1,6 +1,15 @@
 import { existsSync } from 'node:fs';
 import { createLectern, type EngineLogger, type Lectern, type LecternConfigInput } from '@lectern/core';
-import { backupSqliteFile, migrateSqliteFile, openSqliteStorage, type BackupResult, type SqliteStorageOptions } from '@lectern/storage';
+import {
+  backupSqliteFile,
+  isPostgresUrl,
+  migratePostgres,
+  migrateSqliteFile,
+  openPostgresStorage,
+  openSqliteStorage,
+  type BackupResult,
+  type SqliteStorageOptions,
+} from '@lectern/storage';
 import { seaNativeBinding } from './sea-native.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -12,21 +21,27 @@ export interface OpenOptions {
   create?: boolean;
   config?: LecternConfigInput;
   logger?: EngineLogger;
+  /** PostgreSQL: connections to keep at most */
+  poolSize?: number;
 }
 
-/** Core over the SQLite file, as every command uses it. */
-export async function openLectern(file: string, options: OpenOptions = {}): Promise<Lectern> {
-  const storage = await openSqliteStorage(await storageOptions(file, options.create ?? false));
+/** Core over the database `--db` names (a SQLite file or a postgres:// URL), as every command uses it. */
+export async function openLectern(target: string, options: OpenOptions = {}): Promise<Lectern> {
+  const storage = isPostgresUrl(target)
+    ? await openPostgresStorage({ url: target, ...(options.poolSize ? { poolSize: options.poolSize } : {}) })
+    : await openSqliteStorage(await storageOptions(target, options.create ?? false));
   return createLectern({ storage, config: options.config ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
 }
 
 /** `lectern migrate`: creates or upgrades the file; returns the migrations applied. */
-export async function migrateDatabase(file: string): Promise<string[]> {
-  return migrateSqliteFile(await storageOptions(file, true));
+export async function migrateDatabase(target: string): Promise<string[]> {
+  if (isPostgresUrl(target)) return migratePostgres({ url: target });
+  return migrateSqliteFile(await storageOptions(target, true));
 }
 
 /** `lectern backup`: a consistent copy of the (possibly live) database at `destination`. */
 export async function backupDatabase(file: string, destination: string): Promise<BackupResult> {
+  if (isPostgresUrl(file)) throw new UsageError('backup copies SQLite database files; back a PostgreSQL database up with pg_dump');
   return backupSqliteFile(await storageOptions(file, false), destination);
 }
 
@@ -39,5 +54,6 @@ async function storageOptions(file: string, create: boolean): Promise<SqliteStor
 
 /** Throws the usage error for a --db path where there is no database file. */
 export function requireDatabase(file: string): void {
+  if (isPostgresUrl(file)) return;
   if (!existsSync(file)) throw new UsageError(`no database at ${file}`);
 }

@@ -12,9 +12,15 @@ import { kinds } from './value-kinds.ts';
 export const serveSettings = {
   db: setting({
     kind: kinds.text,
-    argument: '<file>',
+    argument: '<file|url>',
     default: './lectern.db',
-    description: 'SQLite database file; created, with its schema, if missing',
+    description: 'SQLite database file (created, with its schema, if missing) or a postgres:// URL (docs/scaling.md)',
+  }),
+  db_pool_size: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: 10,
+    description: 'PostgreSQL: connections this process keeps to the server at most',
   }),
   host: setting({ kind: kinds.text, argument: '<host>', default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 for all)' }),
   port: setting({ kind: kinds.port, argument: '<n>', default: 8080, description: 'TCP port; 0 picks a free one' }),

@@ -1,6 +1,13 @@
 /** Public API of @lectern/storage. */
 export { openSqliteStorage, openSqliteDatabase, migrateSqliteFile, type SqliteStorageOptions } from './sqlite/open-sqlite-storage.ts';
 export { backupSqliteFile, type BackupResult } from './sqlite/backup-sqlite-file.ts';
+export {
+  openPostgresStorage,
+  migratePostgres,
+  isPostgresUrl,
+  describePostgresUrl,
+  type PostgresStorageOptions,
+} from './postgres/open-postgres-storage.ts';
 export { KyselyStorage, createStores, migrateToLatest } from './kysely-storage.ts';
 export type { Database } from './schema.ts';
 export { escapeLike, containsIgnoringCase, applyFilters, fetchPage, type ListDefinition } from './shared/list-builder.ts';

@@ -24,6 +24,9 @@ import { SavedReportRepository } from './reports/saved-report-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
+/** How often a PostgreSQL transaction is tried before a serialization conflict is the caller's error. */
+const MAX_SERIALIZATION_ATTEMPTS = 20;
+
 /** The repositories over `db`; `savepoint` says how this level nests a unit of work. */
 export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores {
   const content = new ContentRepository(db);
@@ -87,6 +90,7 @@ export class KyselyStorage implements Storage {
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
     readonly db: Kysely<Database>,
+    private readonly options: { serializable?: boolean } = {},
   ) {
     const stores = createStores(db, (work) => this.transaction(work));
     this.users = stores.users;
@@ -106,8 +110,28 @@ export class KyselyStorage implements Storage {
     this.savedReports = stores.savedReports;
   }
 
-  transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(transactionStores(trx, 0)));
+  /**
+   * One unit of work. SQLite runs one writer at a time, so its transactions are serial by nature.
+   * On PostgreSQL they run at SERIALIZABLE isolation and are retried when the server reports a
+   * conflict with a concurrent one (40001, or a deadlock, 40P01), so every rule the core checks
+   * inside a transaction (the last seat of an event, the last active admin) holds across processes
+   * as it does on SQLite. The work may therefore run more than once; it only touches the database.
+   */
+  async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+    if (!this.options.serializable) return this.db.transaction().execute((trx) => work(transactionStores(trx, 0)));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db
+          .transaction()
+          .setIsolationLevel('serializable')
+          .execute((trx) => work(transactionStores(trx, 0)));
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if ((code !== '40001' && code !== '40P01') || attempt >= MAX_SERIALIZATION_ATTEMPTS) throw error;
+        // a short random pause keeps the competing transactions from colliding again in step
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+      }
+    }
   }
 
   /** Outside a transaction, a unit of work that must be atomic is simply a transaction. */

@@ -11,13 +11,17 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createLectern, EventRecorder, randomIds, systemClock, type Storage } from '@lectern/core';
 import { openSqliteStorage } from './sqlite/open-sqlite-storage.ts';
+import { openPostgresStorage } from './postgres/open-postgres-storage.ts';
+import { freshPostgresDatabase, postgresServerUrl } from '../../../test/helpers/postgres.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-storage-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-const DIALECTS: Array<{ name: string; open: (shared?: string) => Promise<Storage> }> = [
-  { name: 'sqlite', open: (shared) => openSqliteStorage({ file: shared ?? join(dir, `contract-${files++}.db`) }) },
+const DIALECTS: Array<{ name: string; open: () => Promise<Storage> }> = [
+  { name: 'sqlite', open: () => openSqliteStorage({ file: join(dir, `contract-${files++}.db`) }) },
+  // scripts/run-tests.mjs starts a PostgreSQL server for the run (see test/helpers/postgres.ts)
+  ...(postgresServerUrl ? [{ name: 'postgres', open: async () => openPostgresStorage({ url: await freshPostgresDatabase() }) }] : []),
 ];
 
 const userRow = (email: string) => ({
@@ -81,32 +85,6 @@ for (const dialect of DIALECTS) {
         ),
       );
       assert.equal(await storage.users.count(), 20);
-      await storage.close();
-    });
-
-    it('waits for another process holding the write lock instead of failing', async () => {
-      const file = join(dir, `shared-${dialect.name}.db`);
-      const storage = await dialect.open(file);
-      // A second process (as the CLI is while the server runs) takes the write lock for a while.
-      const holder = spawn(
-        process.execPath,
-        [
-          '-e',
-          `const db = new (require('better-sqlite3'))(${JSON.stringify(file)});
-           db.exec('begin immediate');
-           db.prepare("insert into groups (public_id, name, created, modified) values ('held', 'held', 'x', 'x')").run();
-           process.stdout.write('locked\\n');
-           setTimeout(() => { db.exec('commit'); process.exit(0); }, 300);`,
-        ],
-        { cwd: new URL('../../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
-      await once(holder.stdout!, 'data');
-      await storage.transaction(async (tx) => {
-        await tx.users.insert(userRow('waited@example.com'));
-      });
-      assert.equal(await storage.users.count(), 1);
-      assert.ok(await storage.groups.findByPublicId('held'), 'the other process committed too');
-      await once(holder, 'exit');
       await storage.close();
     });
 
@@ -196,3 +174,32 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+// SQLite has one writer at a time; a writer waits for another process's lock (busy timeout).
+describe('storage: sqlite', () => {
+  it('waits for another process holding the write lock instead of failing', async () => {
+    const file = join(dir, 'shared-lock.db');
+    const storage = await openSqliteStorage({ file });
+    // A second process (as the CLI is while the server runs) takes the write lock for a while.
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require('better-sqlite3'))(${JSON.stringify(file)});
+         db.exec('begin immediate');
+         db.prepare("insert into groups (public_id, name, created, modified) values ('held', 'held', 'x', 'x')").run();
+         process.stdout.write('locked\\n');
+         setTimeout(() => { db.exec('commit'); process.exit(0); }, 300);`,
+      ],
+      { cwd: new URL('../../..', import.meta.url).pathname, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await once(holder.stdout!, 'data');
+    await storage.transaction(async (tx) => {
+      await tx.users.insert(userRow('waited@example.com'));
+    });
+    assert.equal(await storage.users.count(), 1);
+    assert.ok(await storage.groups.findByPublicId('held'), 'the other process committed too');
+    await once(holder, 'exit');
+    await storage.close();
+  });
+});

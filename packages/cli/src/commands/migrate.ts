@@ -14,6 +14,8 @@ async function migrate(flags: { db: string }): Promise<void> {
 export function migrateCommand(): Command {
   return new Command('migrate')
     .description('Create the database, or upgrade it to this version’s schema, and list the migrations applied')
-    .addOption(new Option('--db <file>', 'SQLite database file (created if missing)').env('LECTERN_DB').makeOptionMandatory())
+    .addOption(
+      new Option('--db <file|url>', 'SQLite database file (created if missing) or postgres:// URL').env('LECTERN_DB').makeOptionMandatory(),
+    )
     .action(migrate);
 }

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { createApp, listen } from '@lectern/http';
+import { describePostgresUrl, isPostgresUrl } from '@lectern/storage';
 import type { Logger } from 'pino';
 import { createLogger } from '../logger.ts';
 import { seaViewerFiles } from '../sea-assets.ts';
@@ -49,7 +50,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     },
     jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
   };
-  const lectern = await openLectern(settings.db, { create: true, config, logger });
+  const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();
   const app = createApp(lectern, {
     rateLimit: { limit: settings.rate_limit, windowSeconds: settings.rate_limit_window },
@@ -71,7 +72,14 @@ async function serve(settings: ServeSettings): Promise<void> {
   if (bootstrap) process.stdout.write(bootstrapBanner(bootstrap.user.email, bootstrap.token.token, listening.url));
   // the address is printed even when the level hides info lines: scripts and people wait for it
   const announce = settings.log_level === 'silent' ? logger : logger.child({}, { level: 'info' });
-  announce.info({ url: listening.url, db: settings.db, webhooks: !settings.disable_webhooks }, `Lectern listening on ${listening.url}`);
+  announce.info(
+    {
+      url: listening.url,
+      db: isPostgresUrl(settings.db) ? describePostgresUrl(settings.db) : settings.db,
+      webhooks: !settings.disable_webhooks,
+    },
+    `Lectern listening on ${listening.url}`,
+  );
   if (settings.allow_private_webhook_targets) warnPrivateWebhookTargets(announce);
 
   let stopping = false;
@@ -94,7 +102,9 @@ async function serve(settings: ServeSettings): Promise<void> {
 
 export function serveCommand(): Command {
   const command = new Command('serve')
-    .description('Run the API server on a SQLite database file; every setting also comes from LECTERN_* variables or a config file')
+    .description(
+      'Run the API server on a SQLite database file or PostgreSQL; every setting also comes from LECTERN_* variables or a config file',
+    )
     .addOption(new Option('--config <file>', 'TOML file of settings; flags and environment variables override it').env('LECTERN_CONFIG'));
   return addSettingOptions(command, serveSettings).action(async (flags: Record<string, unknown> & { config?: string }) =>
     serve(resolveSettings(serveSettings, { flags, env: process.env, configFile: flags.config })),

@@ -4,7 +4,8 @@ import { openLectern } from '../open-lectern.ts';
 import { commaList, isoDatetime } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
 
-const dbOption = () => new Option('--db <file>', 'SQLite database file (must exist)').env('LECTERN_DB').default('./lectern.db');
+const dbOption = () =>
+  new Option('--db <file|url>', 'SQLite database file (must exist) or postgres:// URL').env('LECTERN_DB').default('./lectern.db');
 
 /** Runs a command against the database, closing it afterwards; domain errors become one line and exit 1. */
 async function withLectern(file: string, work: (lectern: Lectern) => Promise<void>): Promise<void> {

@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
+import { identity } from './dialect.ts';
 
 /** Users, groups and their memberships, API tokens, and the webhook outbox. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('users')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('email_lower', 'text', (c) => c.notNull().unique())
@@ -31,7 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('groups')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('source', 'text')
@@ -59,7 +60,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('api_tokens')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -75,7 +76,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('outbox_events')
-    .addColumn('sequence', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('sequence', 'integer', identity(db))
     .addColumn('event_id', 'text', (c) => c.notNull().unique())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('created_at', 'text', (c) => c.notNull())

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { identity } from './dialect.ts';
 
 /**
  * Content items of every type, their channels, tags, access groups and container items.
@@ -8,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('channels')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('created', 'text', (c) => c.notNull())
@@ -19,7 +20,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('content_items')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('content_type', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -60,7 +61,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('tags')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('name', 'text', (c) => c.notNull().unique())
     .execute();
 

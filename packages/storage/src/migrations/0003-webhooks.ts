@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
+import { identity } from './dialect.ts';
 
 /** Webhook subscriptions, the deliveries owed to them, every attempt, and the dispatcher's cursor. */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('webhook_endpoints')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('events', 'text', (c) => c.notNull())
@@ -32,7 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('webhook_deliveries')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('endpoint_id', 'integer', (c) => c.notNull().references('webhook_endpoints.id'))
     .addColumn('event_id', 'text', (c) => c.notNull())
     .addColumn('event_type', 'text', (c) => c.notNull())
@@ -55,7 +56,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('webhook_attempts')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('delivery_id', 'integer', (c) => c.notNull().references('webhook_deliveries.id'))
     .addColumn('endpoint_id', 'integer', (c) => c.notNull().references('webhook_endpoints.id'))

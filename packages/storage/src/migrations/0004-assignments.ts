@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { identity, withoutRowid } from './dialect.ts';
 
 /**
  * Assignments with the statistics the insights read, and the durable bulk jobs. Assignment
@@ -8,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('assignments')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))
     .addColumn('content_id', 'integer', (c) => c.notNull().references('content_items.id'))
@@ -61,11 +62,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     reviewed integer not null,
     n integer not null,
     primary key (content_id, state, rating, success, reviewed)
-  ) without rowid`.execute(db);
+  )${withoutRowid(db)}`.execute(db);
 
   await db.schema
     .createTable('jobs')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('status', 'text', (c) => c.notNull())
@@ -93,7 +94,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     outcome text,
     error_code text,
     primary key (job_id, position)
-  ) without rowid`.execute(db);
+  )${withoutRowid(db)}`.execute(db);
   await db.schema
     .createIndex('job_items_pending_idx')
     .on('job_items')

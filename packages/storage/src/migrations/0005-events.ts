@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { identity } from './dialect.ts';
 
 /**
  * Locations, what events and event series keep beside their content row (settings, facilitators
@@ -8,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('locations')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('timezone', 'text', (c) => c.notNull())
     .addColumn('created', 'text', (c) => c.notNull())
@@ -42,7 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('event_timeslots')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('event_id', 'integer', (c) => c.notNull().references('content_items.id'))
     .addColumn('starts_at', 'text', (c) => c.notNull())
     .addColumn('ends_at', 'text', (c) => c.notNull())
@@ -66,7 +67,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('enrollments')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('event_id', 'integer', (c) => c.notNull().references('content_items.id'))
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id'))

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { identity } from './dialect.ts';
 
 /**
  * Saved reports, and the indexes that let a report filter on a user's email: `eq(user.email,…)`
@@ -13,7 +14,7 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('saved_reports')
-    .addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+    .addColumn('id', 'integer', identity(db))
     .addColumn('public_id', 'text', (c) => c.notNull().unique())
     .addColumn('name', 'text', (c) => c.notNull())
     .addColumn('resource', 'text', (c) => c.notNull())

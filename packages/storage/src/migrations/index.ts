@@ -12,6 +12,7 @@ import * as reports from './0006-reports.ts';
 import * as unicodeCase from './0007-unicode-case.ts';
 import * as jobItemResults from './0008-job-item-results.ts';
 import * as processLeases from './0009-process-leases.ts';
+import * as postgresFunctions from './0010-postgres-functions.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0007-unicode-case': unicodeCase,
   '0008-job-item-results': jobItemResults,
   '0009-process-leases': processLeases,
+  '0010-postgres-functions': postgresFunctions,
 };
 
 export const migrationProvider: MigrationProvider = {

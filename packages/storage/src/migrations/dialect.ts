@@ -1,0 +1,16 @@
+/**
+ * Where the schema's DDL differs between SQLite and PostgreSQL. Everything else in the migrations
+ * is written once, in SQL both accept.
+ */
+import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder } from 'kysely';
+
+export const isPostgres = (db: Kysely<unknown>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** An integer primary key the database numbers: SQLite's rowid alias, a PostgreSQL identity column. */
+export const identity =
+  (db: Kysely<unknown>) =>
+  (column: ColumnDefinitionBuilder): ColumnDefinitionBuilder =>
+    isPostgres(db) ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement();
+
+/** SQLite stores a table keyed by its primary key alone `WITHOUT ROWID`; PostgreSQL has no such clause (nor need). */
+export const withoutRowid = (db: Kysely<unknown>): RawBuilder<unknown> => (isPostgres(db) ? sql`` : sql` without rowid`);

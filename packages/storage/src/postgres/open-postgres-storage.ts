@@ -1,0 +1,60 @@
+/**
+ * PostgreSQL: the same repositories and queries as SQLite, through kysely's PostgreSQL dialect on a
+ * `pg` pool. The schema keeps SQLite's column types (text timestamps, 0/1 integers for booleans),
+ * so every row reads back identically on both databases.
+ */
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import type { Database } from '../schema.ts';
+
+export interface PostgresStorageOptions {
+  /** `postgres://user@host:port/database` (or `postgresql://`) */
+  url: string;
+  /** connections the process keeps to the server at most */
+  poolSize?: number;
+}
+
+export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
+
+/** The URL without its password, for logs and messages. */
+export function describePostgresUrl(target: string): string {
+  const url = new URL(target);
+  url.password = '';
+  return url.toString();
+}
+
+// COUNT(*) and bigint columns arrive as text by default: counts are numbers in the API, and stay
+// far below 2^53
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+function openPostgres(options: PostgresStorageOptions): Kysely<Database> {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Connects and migrates to the current schema. Several processes starting together migrate once:
+ * kysely's migrator holds a PostgreSQL advisory lock while it runs.
+ */
+export async function openPostgresStorage(options: PostgresStorageOptions): Promise<KyselyStorage> {
+  const db = openPostgres(options);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new KyselyStorage(db, { serializable: true });
+}
+
+/** Creates or upgrades the schema and disconnects; returns the migrations applied. */
+export async function migratePostgres(options: PostgresStorageOptions): Promise<string[]> {
+  const db = openPostgres(options);
+  try {
+    return await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+}
