@@ -77,7 +77,7 @@ export class AssignmentRepository implements AssignmentStore {
   async list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>> {
     let live = this.db.selectFrom('assignments as a').where('a.deleted_at', 'is', null);
     if (options.ownerId !== null) live = live.where('a.user_id', '=', options.ownerId);
-    const { total, records } = await assignmentResource.page(live, query, options, { today: options.today });
+    const { total, records } = await assignmentResource.page(this.db, live, query, options, { today: options.today });
     return { total, items: records.map(toAssignmentRecord) };
   }
 

@@ -109,7 +109,7 @@ export class TokenRepository implements TokenStore {
   async list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>> {
     let filtered = this.db.selectFrom('api_tokens as t').where('t.revoked_at', 'is', null);
     if (ownerId !== null) filtered = filtered.where('t.user_id', '=', ownerId);
-    const { total, records } = await tokenResource.page(filtered, query);
+    const { total, records } = await tokenResource.page(this.db, filtered, query);
     return { total, items: records.map(recordOf) };
   }
 

@@ -55,7 +55,7 @@ export class ContentRepository implements ContentStore {
   async list(query: ListQuery, viewer: ContentViewer, options: ContentListOptions = {}): Promise<Page<ContentRecord>> {
     let filtered = this.db.selectFrom('content_items as ci').where((eb) => visibleTo(eb, viewer, 'ci'));
     if (options.contentType !== undefined) filtered = filtered.where('ci.content_type', '=', options.contentType);
-    const { total, records } = await contentResource.page(filtered, query, options);
+    const { total, records } = await contentResource.page(this.db, filtered, query, options);
     return { total, items: await this.toRecords(records, viewer) };
   }
 

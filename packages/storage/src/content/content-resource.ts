@@ -14,7 +14,8 @@ import { defineResource, referenceTo } from '../shared/resource-definition.ts';
  * `avg_feedback_rating`, computed in SQL so that the value an item shows and the value a saved
  * report compares (`gt(avg_feedback_rating,4)`) are one and the same number.
  */
-const averageRating = sql<number | null>`(CASE WHEN ci.rating_count > 0 THEN round(CAST(ci.rating_sum AS REAL) / ci.rating_count, 2) END)`;
+// `* 1.0` divides as a fraction on both databases (SQLite real, PostgreSQL numeric, which round takes)
+const averageRating = sql<number | null>`(CASE WHEN ci.rating_count > 0 THEN round(ci.rating_sum * 1.0 / ci.rating_count, 2) END)`;
 
 /** Items carrying the tag `name`, driven from the tag's index entries rather than a scan of items. */
 export const taggedWith = (eb: AnyEb, name: string) =>

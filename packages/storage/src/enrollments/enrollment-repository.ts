@@ -128,7 +128,7 @@ export class EnrollmentRepository implements EnrollmentStore {
   async list(query: ListQuery, options: EnrollmentListOptions): Promise<Page<EnrollmentRecord>> {
     let mine = this.db.selectFrom('enrollments as e');
     if (options.ownerId !== null) mine = mine.where('e.user_id', '=', options.ownerId);
-    const { total, records } = await enrollmentResource.page(mine, query, options);
+    const { total, records } = await enrollmentResource.page(this.db, mine, query, options);
     return { total, items: records.map(asEnrollmentRecord) };
   }
 

@@ -30,6 +30,7 @@ import type { ContentRepository } from '../content/content-repository.ts';
 import { contentResource, taggedWith } from '../content/content-resource.ts';
 import { visibleTo } from '../content/content-visibility.ts';
 import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
+import { rqlDialectOf } from '../reports/rql-to-sql.ts';
 import { defineResource, referenceTo, type ResourceOptions } from '../shared/resource-definition.ts';
 import type { Database, EventDetailsTable } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
@@ -212,7 +213,7 @@ export class EventRepository implements EventStore {
   async list(query: ListQuery, kind: EventKind, viewer: ContentViewer, narrowing?: ListNarrowing): Promise<Page<EventRecord>> {
     const resource = resources[kind];
     const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, resource.list());
-    const narrowed = narrowList(filtered, query, resource.list(), resource.rql(), resource.joins, narrowing);
+    const narrowed = narrowList(filtered, query, resource.list(), resource.rql(), resource.joins, narrowing, rqlDialectOf(this.db));
     const { rows, total } = await fetchPage<{ id: number }>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
       q.select('ci.id'),
     );

@@ -78,7 +78,7 @@ export class GroupRepository implements GroupStore {
 
   async list(query: ListQuery, narrowing?: ListNarrowing): Promise<Page<GroupRecord>> {
     const live = this.db.selectFrom('groups as g').where('g.deleted_at', 'is', null);
-    const { total, records } = await groupResource.page(live, query, narrowing);
+    const { total, records } = await groupResource.page(this.db, live, query, narrowing);
     return { total, items: await this.withOwners(records) };
   }
 

@@ -7,7 +7,7 @@ import { expressionBuilder, sql, type Expression } from 'kysely';
 import type { ListQuery } from '@lectern/core';
 import type { ListNarrowing, RqlFilter } from '@lectern/core/ports';
 import type { AnyQuery, ListDefinition } from '../shared/list-builder.ts';
-import { rqlToSql, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
+import { rqlToSql, sqliteRqlDialect, type RqlSqlDialect, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 
 /**
  * A field read from a column of the list query, e.g. `u.email`; a joined alias is the join it needs.
@@ -78,6 +78,7 @@ export function narrowList<Q extends AnyQuery>(
   fields: RqlSqlFields,
   joins: ListJoins,
   narrowing: ListNarrowing = {},
+  dialect: RqlSqlDialect = sqliteRqlDialect,
 ): NarrowedList<Q> {
   const rql = narrowing.rql;
   const used = new Set(rql?.ordering.map((term) => term.field));
@@ -95,7 +96,7 @@ export function narrowList<Q extends AnyQuery>(
     Object.entries(joins).reduce((current, [alias, join]) => (joined.has(alias) ? current : join(current)), page);
   if (!rql) return { filtered, query, definition, joinRest };
 
-  const narrowed = rql.filter === null ? filtered : (filtered.where(rqlToSql(rql.filter, fields)) as Q);
+  const narrowed = rql.filter === null ? filtered : (filtered.where(rqlToSql(rql.filter, fields, dialect)) as Q);
   if (rql.ordering.length === 0) return { filtered: narrowed, query, definition, joinRest };
   const ordering = { ...definition.ordering };
   for (const { field } of rql.ordering) {

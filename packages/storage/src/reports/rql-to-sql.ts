@@ -10,7 +10,7 @@
  * - Booleans are bound as the dialect stores them; dates and datetimes are the ISO strings the
  *   validator produced, which compare correctly as strings against the stored ISO strings.
  */
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { foldPattern } from '@lectern/core/ports';
 import type { RqlFilter, RqlPattern, RqlScalar, RqlTest } from '@lectern/core/ports';
 import { foldedSql } from '../shared/fold-sql.ts';
@@ -101,6 +101,25 @@ export const sqliteRqlDialect: RqlSqlDialect = {
   },
   boolean: (value) => sql.val(value ? 1 : 0),
 };
+
+/**
+ * PostgreSQL: its LIKE is case-sensitive, so `like` is LIKE with `\` escaping (SQLite needs GLOB for
+ * that); `ilike` compares text folded by `lectern_fold` (migration 0010) or a stored folded column,
+ * as on SQLite.
+ */
+export const postgresRqlDialect: RqlSqlDialect = {
+  like(text, pattern) {
+    if (pattern.segments.length === 1) return sql<SqlBool>`${text} = ${sql.val(pattern.segments[0])}`;
+    return sql<SqlBool>`${text} LIKE ${sql.val(likePattern(pattern))} ESCAPE '\\'`;
+  },
+  fold: foldedSql,
+  ilikeFolded: sqliteRqlDialect.ilikeFolded,
+  boolean: sqliteRqlDialect.boolean,
+};
+
+/** The dialect of the database `db` talks to. */
+export const rqlDialectOf = (db: Pick<Kysely<never>, 'getExecutor'>): RqlSqlDialect =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? postgresRqlDialect : sqliteRqlDialect;
 
 const COMPARISON_SQL = { eq: sql.raw('='), gt: sql.raw('>'), ge: sql.raw('>='), lt: sql.raw('<'), le: sql.raw('<=') } as const;
 

@@ -52,7 +52,7 @@ export class SavedReportRepository implements SavedReportStore {
 
   async list(query: ListQuery): Promise<Page<SavedReportRecord>> {
     const live = this.db.selectFrom('saved_reports as r').where('r.deleted_at', 'is', null);
-    const { total, records } = await savedReportResource.page(live, query);
+    const { total, records } = await savedReportResource.page(this.db, live, query);
     return { total, items: records.map(recordOf) };
   }
 

@@ -61,7 +61,7 @@ describe('a field added in one declaration', () => {
   after(() => db.destroy());
 
   const names = async (params: Record<string, string>, narrowing?: ListNarrowing) => {
-    const { records } = await resource.page(db.selectFrom('users as u'), parseListQuery(spec, params), narrowing);
+    const { records } = await resource.page(db, db.selectFrom('users as u'), parseListQuery(spec, params), narrowing);
     return records.map(({ view }) => view.name);
   };
 

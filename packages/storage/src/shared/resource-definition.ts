@@ -13,6 +13,7 @@ import { sql, type AliasedExpression, type Expression, type Kysely, type SqlBool
 import { describeFields, type DescribedField, type FilterValue, type ListQuery, type ListSpec } from '@lectern/core';
 import { foldCase, type ListNarrowing } from '@lectern/core/ports';
 import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
+import { rqlDialectOf } from '../reports/rql-to-sql.ts';
 import type { Database } from '../schema.ts';
 import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
 import {
@@ -120,6 +121,7 @@ export interface ResourceDefinition<View, Internal> {
    * This is the one resolver from list parameters and RQL to SQL, so lists and reports agree.
    */
   page: (
+    db: Kysely<Database>,
     filtered: AnyQuery,
     query: ListQuery,
     narrowing?: ListNarrowing,
@@ -302,9 +304,10 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
   list({ today: '1970-01-01' });
   const listFor = perDay(list);
   const rqlFor = perDay(rql);
-  const page = async (filtered: AnyQuery, query: ListQuery, narrowing?: ListNarrowing, context?: ReadContext) => {
+  const page = async (db: Kysely<Database>, filtered: AnyQuery, query: ListQuery, narrowing?: ListNarrowing, context?: ReadContext) => {
     const definition = listFor(context);
-    const narrowed = narrowList(applyFilters(filtered, query, definition), query, definition, rqlFor(context), joins, narrowing);
+    const filters = applyFilters(filtered, query, definition);
+    const narrowed = narrowList(filters, query, definition, rqlFor(context), joins, narrowing, rqlDialectOf(db));
     const { rows, total } = await fetchPage<Record<string, unknown>>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
       select(narrowed.joinRest(q), context),
     );

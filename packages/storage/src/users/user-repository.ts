@@ -59,7 +59,7 @@ export async function listUsers(
 ): Promise<Page<UserRecord>> {
   let filtered = db.selectFrom('users as u');
   if (within) filtered = filtered.where(within);
-  const { total, records } = await userResource.page(filtered, query, narrowing);
+  const { total, records } = await userResource.page(db, filtered, query, narrowing);
   return { total, items: records.map(recordOf) };
 }
 

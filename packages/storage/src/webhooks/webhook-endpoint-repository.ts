@@ -75,7 +75,7 @@ export class WebhookEndpointRepository implements WebhookEndpointStore {
   }
 
   async list(query: ListQuery): Promise<Page<WebhookEndpointRecord>> {
-    const { total, records } = await endpointResource.page(this.live(), query);
+    const { total, records } = await endpointResource.page(this.db, this.live(), query);
     return { total, items: records.map(recordOf) };
   }
 
