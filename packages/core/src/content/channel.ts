@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField } from '../shared/schema.ts';
 
 /** A channel groups content for browsing; an item belongs to at most one. */
 export const channelSchema = z.object({
   public_id: z.string(),
-  name: z.string(),
-  created: z.string(),
-  modified: z.string(),
+  name: listed(z.string(), { sort: true, search: true }),
+  created: listed(z.string(), { range: 'datetime', sort: true }),
+  modified: listed(z.string(), { range: 'datetime', sort: true }),
 });
 export type Channel = z.infer<typeof channelSchema>;
 
@@ -19,10 +19,4 @@ export interface ChannelRecord {
 export const createChannelInput = z.strictObject({ name: nameField() });
 export const updateChannelInput = z.strictObject({ name: nameField().optional() });
 
-export const channelListSpec = {
-  filters: {},
-  ranges: { created: 'datetime', modified: 'datetime' },
-  search: true,
-  ordering: ['name', 'created', 'modified'],
-  defaultOrdering: ['name'],
-} as const satisfies ListSpec;
+export const channelListSpec = listSpecOf(channelSchema, { defaultOrdering: ['name'] });

@@ -3,11 +3,15 @@
  * wall-clock timeslots become instants. The one resource the API names by an integer id.
  */
 import { z } from 'zod';
-import type { ListSpec } from '../shared/list-query.ts';
+import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField } from '../shared/schema.ts';
 import { isValidTimeZone } from './wall-clock.ts';
 
-export const locationSchema = z.object({ id: z.number().int(), name: z.string(), timezone: z.string() });
+export const locationSchema = z.object({
+  id: listed(z.number().int(), { sort: true }),
+  name: listed(z.string(), { sort: true, search: true }),
+  timezone: listed(z.string(), { filter: true }),
+});
 export type Location = z.infer<typeof locationSchema>;
 
 export const createLocationInput = z.strictObject({
@@ -19,9 +23,4 @@ export const createLocationInput = z.strictObject({
  * No PATCH or DELETE [the specification lists GET and POST only]: a location's zone fixes the
  * instants of every event held there, and keeping it immutable keeps those instants true.
  */
-export const locationListSpec = {
-  filters: { timezone: { kind: 'string' } },
-  search: true,
-  ordering: ['id', 'name'],
-  defaultOrdering: ['id'],
-} as const satisfies ListSpec;
+export const locationListSpec = listSpecOf(locationSchema, { defaultOrdering: ['id'] });

@@ -1,67 +1,49 @@
 import type { Kysely } from 'kysely';
-import type { ChannelRecord, ListQuery, Page } from '@lectern/core';
+import { channelListSpec, channelSchema, type Channel, type ChannelRecord, type ListQuery, type Page } from '@lectern/core';
 import type { ChannelStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { applyFilters, fetchPage, type ListDefinition } from '../shared/list-builder.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { defineResource, recordOf } from '../shared/resource-definition.ts';
 
-interface ChannelRow {
-  id: number;
-  public_id: string;
-  name: string;
-  created: string;
-  modified: string;
-}
-
-const channelListDefinition: ListDefinition = {
-  filters: {},
-  ranges: { created: 'c.created', modified: 'c.modified' },
-  search: ['c.name'],
-  ordering: { name: 'c.name', created: 'c.created', modified: 'c.modified' },
+/** Channels, from core's channelSchema: every field is the column of its name. */
+const channelResource = defineResource<Channel, Omit<ChannelRecord, 'view'>>(channelSchema, channelListSpec, {
+  table: 'channels',
+  alias: 'c',
+  internal: { id: 'c.id' },
   tiebreak: 'c.id',
-};
-
-const channelColumns = ['c.id', 'c.public_id', 'c.name', 'c.created', 'c.modified'] as const;
-
-const toChannelRecord = (row: ChannelRow): ChannelRecord => ({
-  id: row.id,
-  view: { public_id: row.public_id, name: row.name, created: row.created, modified: row.modified },
 });
 
 export class ChannelRepository implements ChannelStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: { publicId: string; name: string; created: string }): Promise<ChannelRecord> {
-    const id = await insertRow(this.db, 'channels', {
-      public_id: row.publicId,
-      name: row.name,
-      created: row.created,
-      modified: row.created,
-    });
+    const id = await insertRow(this.db, 'channels', { ...channelResource.toColumns(row), modified: row.created });
     return (await this.findById(id))!;
   }
 
   async update(id: number, changes: { name?: string; modified: string }): Promise<void> {
-    await this.db.updateTable('channels').set(changes).where('id', '=', id).execute();
+    await this.db.updateTable('channels').set(channelResource.toColumns(changes)).where('id', '=', id).execute();
   }
 
-  async findById(id: number): Promise<ChannelRecord | undefined> {
-    const row = await this.live().where('c.id', '=', id).executeTakeFirst();
-    return row ? toChannelRecord(row) : undefined;
+  findById(id: number): Promise<ChannelRecord | undefined> {
+    return this.findOne('c.id', id);
   }
 
-  async findByPublicId(publicId: string): Promise<ChannelRecord | undefined> {
-    const row = await this.live().where('c.public_id', '=', publicId).executeTakeFirst();
-    return row ? toChannelRecord(row) : undefined;
+  findByPublicId(publicId: string): Promise<ChannelRecord | undefined> {
+    return this.findOne('c.public_id', publicId);
   }
 
   async list(query: ListQuery): Promise<Page<ChannelRecord>> {
-    const filtered = applyFilters(this.db.selectFrom('channels as c').where('c.deleted_at', 'is', null), query, channelListDefinition);
-    const { rows, total } = await fetchPage<ChannelRow>(filtered, query, channelListDefinition, (q) => q.select(channelColumns));
-    return { total, items: rows.map(toChannelRecord) };
+    const { total, records } = await channelResource.page(this.db, this.live(), query);
+    return { total, items: records.map(recordOf) };
   }
 
   private live() {
-    return this.db.selectFrom('channels as c').select(channelColumns).where('c.deleted_at', 'is', null);
+    return this.db.selectFrom('channels as c').where('c.deleted_at', 'is', null);
+  }
+
+  private async findOne(column: 'c.id' | 'c.public_id', value: number | string): Promise<ChannelRecord | undefined> {
+    const row = await channelResource.select(this.live(), undefined).where(column, '=', value).executeTakeFirst();
+    return row ? recordOf(channelResource.toRecord(row)) : undefined;
   }
 }

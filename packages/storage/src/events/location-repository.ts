@@ -1,34 +1,33 @@
 import type { Kysely } from 'kysely';
-import type { ListQuery, Location, Page } from '@lectern/core';
+import { locationListSpec, locationSchema, type ListQuery, type Location, type Page } from '@lectern/core';
 import type { LocationStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { applyFilters, fetchPage, type ListDefinition } from '../shared/list-builder.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { defineResource } from '../shared/resource-definition.ts';
 
-const locationListDefinition: ListDefinition = {
-  filters: { timezone: (eb, value) => eb('l.timezone', '=', value) },
-  search: ['l.name'],
-  ordering: { id: 'l.id', name: 'l.name' },
+/** Locations, from core's locationSchema: the view is the row; its `id` is the API's id. */
+const locationResource = defineResource<Location, Record<string, never>>(locationSchema, locationListSpec, {
+  table: 'locations',
+  alias: 'l',
+  internal: {},
   tiebreak: 'l.id',
-};
-
-const locationColumns = ['l.id', 'l.name', 'l.timezone'] as const;
+});
 
 export class LocationRepository implements LocationStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: { name: string; timezone: string; created: string }): Promise<Location> {
     const id = await insertRow(this.db, 'locations', row);
-    return { id: id, name: row.name, timezone: row.timezone };
+    return { id, name: row.name, timezone: row.timezone };
   }
 
-  findById(id: number): Promise<Location | undefined> {
-    return this.db.selectFrom('locations as l').select(locationColumns).where('l.id', '=', id).executeTakeFirst();
+  async findById(id: number): Promise<Location | undefined> {
+    const row = await locationResource.read(this.db).where('l.id', '=', id).executeTakeFirst();
+    return row ? locationResource.toRecord(row).view : undefined;
   }
 
   async list(query: ListQuery): Promise<Page<Location>> {
-    const filtered = applyFilters(this.db.selectFrom('locations as l'), query, locationListDefinition);
-    const { rows, total } = await fetchPage<Location>(filtered, query, locationListDefinition, (q) => q.select(locationColumns));
-    return { total, items: rows };
+    const { total, records } = await locationResource.page(this.db, this.db.selectFrom('locations as l'), query);
+    return { total, items: records.map((record) => record.view) };
   }
 }
