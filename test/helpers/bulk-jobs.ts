@@ -9,3 +9,15 @@ export async function jobItems(api: ApiClient, jobPath: string, query = ''): Pro
   assert.equal(response.body.data.length, response.body.meta.total_count);
   return response.body.data;
 }
+
+/** Polls a job's status route until it is terminal (the spec's 2–5 s interval is for clients on a network). */
+export async function waitForJob(api: ApiClient, path: string, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await api.get(path);
+    assert.equal(response.status, 200, response.text);
+    if (response.body.status === 'completed' || response.body.status === 'failed') return response.body;
+    if (Date.now() > deadline) throw new Error(`job still ${response.body.status}: ${response.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -1,5 +1,5 @@
-/** Reads the webhook outbox straight from a test server's database file. */
-import Database from 'better-sqlite3';
+/** Reads the webhook outbox straight from a test server's database (a SQLite file or a PostgreSQL URL). */
+import { queryDatabase } from './database.ts';
 
 export interface OutboxRow {
   sequence: number;
@@ -8,16 +8,11 @@ export interface OutboxRow {
 }
 
 /** The events recorded after `sequence`, oldest first, as the server committed them. */
-export function outboxAfter(dbFile: string, sequence: number): OutboxRow[] {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
-    const rows = db
-      .prepare('select sequence, type, payload from outbox_events where sequence > ? order by sequence')
-      .all(sequence) as any[];
-    return rows.map((row) => ({ sequence: row.sequence, type: row.type, payload: JSON.parse(row.payload) }));
-  } finally {
-    db.close();
-  }
+export async function outboxAfter(dbFile: string, sequence: number): Promise<OutboxRow[]> {
+  const rows = await queryDatabase(dbFile, 'select sequence, type, payload from outbox_events where sequence > ? order by sequence', [
+    sequence,
+  ]);
+  return rows.map((row) => ({ sequence: Number(row.sequence), type: row.type, payload: JSON.parse(row.payload) }));
 }
 
-export const lastSequence = (dbFile: string): number => outboxAfter(dbFile, 0).at(-1)?.sequence ?? 0;
+export const lastSequence = async (dbFile: string): Promise<number> => (await outboxAfter(dbFile, 0)).at(-1)?.sequence ?? 0;

@@ -30,14 +30,33 @@ export interface RequestOptions {
   token?: string | null;
 }
 
-export class ApiClient {
-  constructor(
-    readonly baseUrl: string,
-    readonly token: string | null,
-  ) {}
+/** The servers a client sends to: one, or several sharing a database, taken in turn request by request. */
+class Targets {
+  private next = 0;
+  constructor(readonly urls: readonly string[]) {}
+  take(): string {
+    return this.urls[this.next++ % this.urls.length]!;
+  }
+}
 
+export class ApiClient {
+  private readonly targets: Targets;
+
+  constructor(
+    targets: string | Targets,
+    readonly token: string | null,
+  ) {
+    this.targets = typeof targets === 'string' ? new Targets([targets]) : targets;
+  }
+
+  /** the first server's address */
+  get baseUrl(): string {
+    return this.targets.urls[0]!;
+  }
+
+  /** the same servers, taken in the same turn, with another token */
   withToken(token: string | null): ApiClient {
-    return new ApiClient(this.baseUrl, token);
+    return new ApiClient(this.targets, token);
   }
 
   async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -50,7 +69,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const response = await fetch(this.targets.take() + path, { method, headers, body });
     const text = await response.text();
     let parsed: any = undefined;
     if (text.length > 0) parsed = JSON.parse(text);
@@ -77,16 +96,21 @@ export class ApiClient {
 }
 
 export interface TestServer {
+  /** the first server's address; `api` alternates between every server's */
   url: string;
+  /** every server's address (several when they share a PostgreSQL database) */
+  urls: string[];
   /** the bootstrap admin token */
   adminToken: string;
   api: ApiClient;
   dbFile: string;
+  /** the first server's process */
   process: ChildProcess;
+  /** every server's output, interleaved */
   output(): string;
   /** resolves once the server's output matches (log lines arrive after the responses they describe) */
   waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
-  /** SIGTERM and wait for exit; resolves with the exit code */
+  /** SIGTERM every server and wait for them to exit; resolves with the first nonzero exit code, else 0 */
   stop(): Promise<number | null>;
   kill(): Promise<void>;
 }
@@ -96,6 +120,16 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** reuse an existing database file (e.g. after a restart) */
   dbFile?: string;
+  /**
+   * How many servers share the database, requests alternating between them: by default two on
+   * PostgreSQL (LECTERN_TEST_DATABASE=postgres), one on SQLite. A test about one process sets 1.
+   */
+  instances?: number;
+  /**
+   * `--instance-id` of each server in turn; by default `test-1`, `test-2`…, stable across restarts
+   * as a server's host and port are in production, so a restart takes back at once what it held
+   */
+  instanceIds?: string[];
 }
 
 const tempDirs: string[] = [];
@@ -114,18 +148,29 @@ export function tempDir(): string {
   return dir;
 }
 
-export async function startServer(options: StartOptions = {}): Promise<TestServer> {
-  // LECTERN_TEST_DATABASE=postgres runs the black-box tests on PostgreSQL: a fresh database each
-  // (its URL stands where the file would, so a restart reuses it)
-  const dbFile =
-    options.dbFile ?? (process.env.LECTERN_TEST_DATABASE === 'postgres' ? await freshPostgresDatabase() : join(tempDir(), 'lectern.db'));
-  const child = spawn(process.execPath, [lecternBin, 'serve', '--db', dbFile, '--port', '0', ...(options.args ?? [])], {
+const onPostgres = process.env.LECTERN_TEST_DATABASE === 'postgres';
+
+interface Instance {
+  child: ChildProcess;
+  url: string;
+  exited: Promise<number | null>;
+}
+
+/** Spawns `lectern serve` and resolves once it listens; its output is added to `sink`. */
+async function spawnInstance(dbFile: string, options: StartOptions, index: number, sink: { output: string }): Promise<Instance> {
+  let own = '';
+  const id = options.instanceIds?.[index] ?? `test-${index + 1}`;
+  const args = ['serve', '--db', dbFile, '--port', '0', '--instance-id', id, ...(options.args ?? [])];
+  const child = spawn(process.execPath, [lecternBin, ...args], {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  const collect = (chunk: Buffer) => {
+    own += chunk;
+    sink.output += chunk;
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
   running.add(child);
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
@@ -138,45 +183,67 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   (child.stderr as unknown as { unref(): void }).unref();
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${own}`)), 15_000);
     const check = () => {
-      const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
+      const match = /"url":"(http:\/\/[^"]+)"/.exec(own);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
       }
     };
     child.stdout!.on('data', check);
-    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${own}`)));
   });
-  const adminToken = /lpat_[0-9A-Za-z]{43}/.exec(output)?.[0] ?? '';
+  return { child, url, exited };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<TestServer> {
+  // LECTERN_TEST_DATABASE=postgres runs the black-box tests on PostgreSQL: a fresh database each
+  // (its URL stands where the file would, so a restart reuses it)
+  const dbFile = options.dbFile ?? (onPostgres ? await freshPostgresDatabase() : join(tempDir(), 'lectern.db'));
+  const count = options.instances ?? (onPostgres ? 2 : 1);
+  const sink = { output: '' };
+  // one after the other: the first creates the schema and prints the bootstrap token
+  const instances: Instance[] = [];
+  try {
+    for (let i = 0; i < count; i++) instances.push(await spawnInstance(dbFile, options, i, sink));
+  } catch (error) {
+    for (const instance of instances) instance.child.kill('SIGKILL');
+    throw error;
+  }
+  const first = instances[0]!;
+  const urls = instances.map((instance) => instance.url);
+  const adminToken = /lpat_[0-9A-Za-z]{43}/.exec(sink.output)?.[0] ?? '';
+  const exitAll = async (signal: NodeJS.Signals) => {
+    const codes = await Promise.all(
+      instances.map(async ({ child, exited }) => {
+        if (child.exitCode !== null) return child.exitCode;
+        child.ref(); // keep the test process alive until the server has exited
+        child.kill(signal);
+        return exited;
+      }),
+    );
+    return codes.find((code) => code !== 0) ?? 0;
+  };
 
   return {
-    url,
+    url: first.url,
+    urls,
     adminToken,
-    api: new ApiClient(url, adminToken),
+    api: new ApiClient(new Targets(urls), adminToken),
     dbFile,
-    process: child,
-    output: () => output,
+    process: first.child,
+    output: () => sink.output,
     async waitForOutput(pattern: RegExp, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(output)) {
-        if (Date.now() > deadline) throw new Error(`output never matched ${pattern}:\n${output}`);
+      while (!pattern.test(sink.output)) {
+        if (Date.now() > deadline) throw new Error(`output never matched ${pattern}:\n${sink.output}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
-    async stop() {
-      if (child.exitCode !== null) return child.exitCode;
-      child.ref(); // keep the test process alive until the server has exited
-      child.kill('SIGTERM');
-      return exited;
-    },
+    stop: () => exitAll('SIGTERM'),
     async kill() {
-      if (child.exitCode === null) {
-        child.ref();
-        child.kill('SIGKILL');
-        await exited;
-      }
+      await exitAll('SIGKILL');
     },
   };
 }

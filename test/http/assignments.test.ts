@@ -188,7 +188,7 @@ describe('assignments', () => {
       const track = await newContent('tracks', { items: [first.public_id, second.public_id] });
       const learner = await userWithToken(server, 'user');
       const assigned = await assign(learner.user, track, {}, learner.api);
-      const from = lastSequence(server.dbFile);
+      const from = await lastSequence(server.dbFile);
 
       const progressed = await post(await mine(learner.user, first), 'progress', { progress: 1 }, learner.api);
       assert.equal(progressed.body.state, 'completed', progressed.text);
@@ -203,7 +203,7 @@ describe('assignments', () => {
       assert.equal(state.state, 'completed');
       assert.equal(state.progress, 1);
       assert.ok(state.completed_datetime);
-      const completed = outboxAfter(server.dbFile, from)
+      const completed = (await outboxAfter(server.dbFile, from))
         .filter((e) => e.type === 'assignment.completed')
         .map((e) => e.payload.data.object);
       assert.deepEqual(
@@ -218,7 +218,7 @@ describe('assignments', () => {
       assert.equal(state.progress, 0.5);
       assert.equal(state.completed_datetime, null);
       assert.ok(
-        outboxAfter(server.dbFile, from).some(
+        (await outboxAfter(server.dbFile, from)).some(
           (e) => e.type === 'assignment.completion_undone' && e.payload.data.object.public_id === state.public_id,
         ),
       );

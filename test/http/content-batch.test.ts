@@ -20,7 +20,7 @@ describe('content batches and webhook events', () => {
 
   /** The outbox as the server wrote it, read from the database file after the requests. */
   const outboxAfter = (sequence: number) => readOutbox(server.dbFile, sequence);
-  const lastSequence = () => outboxAfter(0).at(-1)?.sequence ?? 0;
+  const lastSequence = async () => (await outboxAfter(0)).at(-1)?.sequence ?? 0;
 
   describe('archive and unarchive', () => {
     it('answers 200 when every item succeeded, counting an idempotent repeat as success', async () => {
@@ -165,7 +165,7 @@ describe('content batches and webhook events', () => {
 
   describe('webhook events in the outbox', () => {
     it('records the generic and the type-specific event for every change, in the same transaction', async () => {
-      const since = lastSequence();
+      const since = await lastSequence();
       const track = (await api.post('/api/v2/tracks/', { name: 'Evented', tags: ['t1'] })).body;
       await api.patch(`/api/v2/tracks/${track.public_id}/`, { description: 'changed' });
       await api.post('/api/v2/content-items/bulk/archive/', { items: items(track.public_id) });
@@ -177,7 +177,7 @@ describe('content batches and webhook events', () => {
       const beforeTyped = (await api.get(`/api/v2/tracks/${track.public_id}/`)).body;
       await api.delete(`/api/v2/content-items/${track.public_id}/`);
 
-      const events = outboxAfter(since);
+      const events = await outboxAfter(since);
       assert.deepEqual(
         events.map((e) => e.type),
         ['created', 'updated', 'archived', 'unarchived', 'updated', 'deleted'].flatMap((action) => [
@@ -207,11 +207,11 @@ describe('content batches and webhook events', () => {
 
     it('records nothing for a failed batch item or a rejected request', async () => {
       const a = await article();
-      const since = lastSequence();
+      const since = await lastSequence();
       await api.post('/api/v2/content-items/bulk/archive/', { items: items(crypto.randomUUID(), a.public_id) });
       await api.post('/api/v2/articles/', { name: '' });
       assert.deepEqual(
-        outboxAfter(since).map((e) => e.type),
+        (await outboxAfter(since)).map((e) => e.type),
         ['content_item.archived', 'article.archived'],
       );
     });

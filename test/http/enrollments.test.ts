@@ -78,11 +78,11 @@ describe('enrollments', () => {
       const user = await newUser();
       const event = await newEvent({ enrollment_limit: 1 });
       const first = await enrolled(user, event, 'online');
-      const since = lastSequence(server.dbFile);
+      const since = await lastSequence(server.dbFile);
       const again = await enroll(user, event, 'online', { accept_waitlist: true });
       assert.equal(again.status, 200, again.text);
       assert.deepEqual(again.body, first);
-      assert.deepEqual(outboxAfter(server.dbFile, since), [], 'a repeat records nothing');
+      assert.deepEqual(await outboxAfter(server.dbFile, since), [], 'a repeat records nothing');
       expectError(await enroll(user, event, 'in_person'), 409, 'method_conflict');
     });
 
@@ -186,7 +186,7 @@ describe('enrollments', () => {
       await enrolled(d, event, 'online');
 
       // leaving the wait list frees no seat
-      const since = lastSequence(server.dbFile);
+      const since = await lastSequence(server.dbFile);
       await action(second, 'drop');
       assert.equal((await read(first)).status, 'waitlisted');
       const third = await enrolled(c, event, 'in_person', { accept_waitlist: true });
@@ -195,7 +195,7 @@ describe('enrollments', () => {
       assert.equal(dropped.status, 200);
       assert.deepEqual([(await read(first)).status, (await read(third)).status], ['enrolled', 'waitlisted']);
       assert.deepEqual(await counts(event), { in_person: { enrolled: 1, waitlisted: 1 }, online: { enrolled: 1, waitlisted: 0 } });
-      const types = outboxAfter(server.dbFile, since).map((e) => `${e.type}:${e.payload.data.object.public_id}`);
+      const types = (await outboxAfter(server.dbFile, since)).map((e) => `${e.type}:${e.payload.data.object.public_id}`);
       const assignmentOfA = (await ownedAssignment(a, event)).public_id;
       assert.deepEqual(types.slice(-3), [
         `assignment.dropped:${assignmentOfA}`,
@@ -363,7 +363,7 @@ describe('enrollments', () => {
     it('records every enrollment.* and assignment.* event in the transaction of the change, with the full resources', async () => {
       const [a, b] = await Promise.all([newUser(), newUser()]);
       const event = await newEvent({ enrollment_limit: 1 });
-      const since = lastSequence(server.dbFile);
+      const since = await lastSequence(server.dbFile);
       const seat = await enrolled(a, event);
       const waiting = await enrolled(b, event, 'in_person', { accept_waitlist: true });
       const checked = (await action(seat, 'checkin')).body;
@@ -372,7 +372,7 @@ describe('enrollments', () => {
       const promoted = await read(waiting);
       expectError(await action(seat, 'checkin'), 409, 'dropped');
 
-      const events = outboxAfter(server.dbFile, since);
+      const events = await outboxAfter(server.dbFile, since);
       assert.deepEqual(
         events.map((e) => e.type),
         [

@@ -715,7 +715,7 @@ describe('events, event series and locations', () => {
 
   describe('webhook events', () => {
     it('records content_item.* with the summary and event.* / event_type.* with the GET shape, in the same transaction', async () => {
-      const since = lastSequence(server.dbFile);
+      const since = await lastSequence(server.dbFile);
       const series = await fullSeries();
       const event = await createEvent({ event_series_id: series.public_id });
       const patched = (await api.patch(`/api/v2/events/${event.public_id}/`, { enrollment_limit: 11 })).body;
@@ -726,7 +726,7 @@ describe('events, event series and locations', () => {
       expectFieldError(await api.patch(`/api/v2/events/${event.public_id}/`, { enrollment_limit: -5 }), 'enrollment_limit');
       await api.delete(`/api/v2/events/${event.public_id}/`);
 
-      const events = outboxAfter(server.dbFile, since);
+      const events = await outboxAfter(server.dbFile, since);
       assert.deepEqual(
         events.map((e) => e.type),
         [

@@ -1,8 +1,8 @@
 /** `/healthz` and `/readyz`: anonymous, never rate-limited, and readiness follows the database. */
 import assert from 'node:assert/strict';
-import Database from 'better-sqlite3';
+import { queryDatabase } from '../helpers/database.ts';
 import { describe, it } from 'node:test';
-import { expectError, useServer } from '../helpers/server.ts';
+import { ApiClient, expectError, useServer } from '../helpers/server.ts';
 
 describe('health and readiness probes', () => {
   const server = useServer({ args: ['--rate-limit', '2'] });
@@ -48,21 +48,25 @@ describe('health and readiness probes', () => {
 
   it('readyz is 503 service_unavailable while the schema lacks a migration, and 200 again once it is applied', async () => {
     assert.deepEqual((await server.api.get('/readyz', { token: null })).body, { status: 'ok' });
-    const db = new Database(server.dbFile);
+    // as if an older schema were put back under the running server
+    const [last] = await queryDatabase<{ name: string; timestamp: string }>(
+      server.dbFile,
+      'select * from kysely_migration order by name desc limit 1',
+    );
+    await queryDatabase(server.dbFile, 'delete from kysely_migration where name = ?', [last!.name]);
     try {
-      // as if an older schema were put back under the running server
-      const last = db.prepare('select * from kysely_migration order by name desc limit 1').get() as { name: string; timestamp: string };
-      db.prepare('delete from kysely_migration where name = ?').run(last.name);
-      const unready = await server.api.get('/readyz', { token: null });
-      expectError(unready, 503, 'service_unavailable');
-      assert.match(unready.body.error.message, new RegExp(last.name));
-      assert.equal(unready.body.error.request_id, unready.headers.get('x-request-id'));
-      assert.equal((await server.api.get('/healthz', { token: null })).status, 200, 'the process itself still serves');
-
-      db.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(last.name, last.timestamp);
-      assert.equal((await server.api.get('/readyz/', { token: null })).status, 200);
+      // every server sharing the database sees it
+      for (const url of server.urls) {
+        const anonymous = new ApiClient(url, null);
+        const unready = await anonymous.get('/readyz');
+        expectError(unready, 503, 'service_unavailable');
+        assert.match(unready.body.error.message, new RegExp(last!.name));
+        assert.equal(unready.body.error.request_id, unready.headers.get('x-request-id'));
+        assert.equal((await anonymous.get('/healthz')).status, 200, 'the process itself still serves');
+      }
     } finally {
-      db.close();
+      await queryDatabase(server.dbFile, 'insert into kysely_migration (name, timestamp) values (?, ?)', [last!.name, last!.timestamp]);
     }
+    assert.equal((await server.api.get('/readyz/', { token: null })).status, 200);
   });
 });

@@ -36,14 +36,14 @@ describe('shutdown and contention', () => {
   it('answers 503 service_unavailable with Retry-After when another process holds the database too long', async () => {
     const server = await startServer();
     try {
-      const holder = spawn(
-        process.execPath,
-        [
-          '-e',
-          `const db = new (require('better-sqlite3'))(${JSON.stringify(server.dbFile)}); db.exec('begin exclusive'); process.stdout.write('locked\\n'); setTimeout(() => process.exit(0), 7000);`,
-        ],
-        { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
+      // SQLite: a writer holding the file; PostgreSQL: a transaction holding the table the request writes
+      const hold = /^postgres/.test(server.dbFile)
+        ? `const c = new (require('pg').Client)(${JSON.stringify(server.dbFile)}); c.connect().then(() => c.query('begin; lock table groups in access exclusive mode')).then(() => process.stdout.write('locked\\n'));`
+        : `const db = new (require('better-sqlite3'))(${JSON.stringify(server.dbFile)}); db.exec('begin exclusive'); process.stdout.write('locked\\n');`;
+      const holder = spawn(process.execPath, ['-e', `${hold} setTimeout(() => process.exit(0), 7000);`], {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       await once(holder.stdout!, 'data');
       const response = await server.api.post('/api/v2/groups/', { name: 'Blocked' });
       expectError(response, 503, 'service_unavailable');

@@ -29,7 +29,7 @@ export const serveSettings = {
     argument: '<id>',
     defaultText: '<hostname>:<port>',
     description:
-      'names this process among those sharing a database, on the bulk jobs and webhook deliveries it works on; each needs its own (set it when several use --port 0), and a restart under the same id takes back at once what the process held',
+      'names this process among those sharing a database, on the bulk jobs and webhook deliveries it works on; each needs its own, and a restart under the same id takes back at once what the process held (with --port 0 the default is <hostname>:pid-<pid>)',
   }),
   public_url: setting({
     kind: kinds.url,

@@ -10,7 +10,7 @@ import { badRequest, LecternError, type Actor, type ErrorCode, type Lectern, typ
 import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
-import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders } from './middleware/rate-limit.ts';
+import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
@@ -103,7 +103,11 @@ const expectationProblem = (expect: string | undefined) =>
 export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const routes = registerRoutes(new RouteTable(), lectern, options.viewerFiles ? { viewerFiles: options.viewerFiles } : {});
   const probes = probeRoutes(lectern);
-  const limiter = new FixedWindowRateLimiter(options.rateLimit ?? { limit: 600, windowSeconds: 60 });
+  const rateLimit = options.rateLimit ?? { limit: 600, windowSeconds: 60 };
+  // refusals (malformed requests, answered before they are parsed) are counted by this server alone
+  const limiter = new FixedWindowRateLimiter(rateLimit);
+  const sharedCounters = lectern.storage.sharedRateCounters();
+  const requestLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, rateLimit) : limiter;
   const cors = new CorsPolicy(options.corsOrigins);
   const logger = options.logger;
   const newRequestId = (headers: PlainRequest['headers'] = {}) =>
@@ -156,7 +160,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         reply = await probe.answer();
       } else {
         const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
-        const rate = limiter.hit(rateKey(auth.actor, request));
+        const rate = await requestLimiter.hit(rateKey(auth.actor, request));
         rateHeaders = rateLimitHeaders(rate);
         if (!rate.allowed) throw rateLimited(rate);
         const targetProblem = requestTargetProblem(request.url);

@@ -56,6 +56,18 @@ export function errorBody(code: ErrorCode, message: string, requestId: string, d
   return { error: { code, message, request_id: requestId, ...filled } };
 }
 
+/**
+ * The database could not do the work now but may in a moment, so the client may safely retry:
+ * another process held a lock longer than the wait allows (SQLite's SQLITE_BUSY after busy_timeout,
+ * PostgreSQL's lock_not_available after lock_timeout), or concurrent transactions kept conflicting
+ * past the retries (serialization_failure, deadlock_detected).
+ */
+function isDatabaseBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return code.startsWith('SQLITE_BUSY') || code === '55P03' || code === '40001' || code === '40P01';
+}
+
 /** Renders any thrown value; unknown errors are logged and hidden behind a generic 500. */
 export function errorReply(error: unknown, requestId: string, logger?: ErrorLogger): Reply {
   if (isLecternError(error)) {
@@ -68,9 +80,7 @@ export function errorReply(error: unknown, requestId: string, logger?: ErrorLogg
       }),
     };
   }
-  const sqliteCode = (error as { code?: unknown } | null)?.code;
-  if (typeof sqliteCode === 'string' && sqliteCode.startsWith('SQLITE_BUSY')) {
-    // another process held the database lock longer than busy_timeout: safe to retry
+  if (isDatabaseBusy(error)) {
     return {
       status: 503,
       headers: { 'Retry-After': '1' },

@@ -3,7 +3,7 @@ export { createApp, type App, type AppOptions, type HttpLogger, type Refusal } f
 export { createNodeServer, DEFAULT_SERVER_LIMITS, listen, type Listening, type ServerLimits, type ServerOptions } from './node-server.ts';
 export { createFetchHandler, type FetchHandler } from './fetch-handler.ts';
 export { errorStatus, errorReply } from './error-response.ts';
-export { FixedWindowRateLimiter, type RateLimitOptions, type RateLimitState } from './middleware/rate-limit.ts';
+export { FixedWindowRateLimiter, SharedWindowRateLimiter, type RateLimitOptions, type RateLimitState } from './middleware/rate-limit.ts';
 export type { PlainRequest, PlainResponse } from './plain.ts';
 export type { Reply } from './reply.ts';
 export { RouteTable, type RouteContext, type RouteHandler } from './router.ts';

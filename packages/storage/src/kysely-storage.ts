@@ -4,6 +4,7 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
+import type { RateCounterStore } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
@@ -21,11 +22,18 @@ import { OutboxRepository } from './webhooks/outbox-repository.ts';
 import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repository.ts';
 import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 import { SavedReportRepository } from './reports/saved-report-repository.ts';
+import { RateCounterRepository } from './rate-limits/rate-counter-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
-/** How often a PostgreSQL transaction is tried before a serialization conflict is the caller's error. */
-const MAX_SERIALIZATION_ATTEMPTS = 20;
+/**
+ * The PostgreSQL advisory lock every write transaction holds until it ends ('Lect' in ASCII): the
+ * one writer at a time that SQLite has by nature, across every server sharing the database.
+ */
+const WRITE_LOCK_KEY = 0x4c656374;
+
+/** How often a PostgreSQL transaction is tried when the server broke a deadlock by failing it. */
+const MAX_DEADLOCK_ATTEMPTS = 5;
 
 /** The repositories over `db`; `savepoint` says how this level nests a unit of work. */
 export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores {
@@ -90,7 +98,13 @@ export class KyselyStorage implements Storage {
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
     readonly db: Kysely<Database>,
-    private readonly options: { serializable?: boolean } = {},
+    private readonly options: {
+      /**
+       * several servers share the database (PostgreSQL): write transactions take turns through
+       * one lock, and rate limits are counted in the database
+       */
+      shared?: boolean;
+    } = {},
   ) {
     const stores = createStores(db, (work) => this.transaction(work));
     this.users = stores.users;
@@ -111,25 +125,25 @@ export class KyselyStorage implements Storage {
   }
 
   /**
-   * One unit of work. SQLite runs one writer at a time, so its transactions are serial by nature.
-   * On PostgreSQL they run at SERIALIZABLE isolation and are retried when the server reports a
-   * conflict with a concurrent one (40001, or a deadlock, 40P01), so every rule the core checks
-   * inside a transaction (the last seat of an event, the last active admin) holds across processes
-   * as it does on SQLite. The work may therefore run more than once; it only touches the database.
+   * One unit of work. SQLite runs one writer at a time (BEGIN IMMEDIATE), so its transactions are
+   * serial by nature. On PostgreSQL every transaction first takes one advisory lock, so they are
+   * serial too, across every server: each rule the core checks inside a transaction (the last seat
+   * of an event, the last active admin, create-or-get) holds as it does on SQLite, and outbox events
+   * commit in the order of their sequence, which the webhook dispatcher's cursor relies on. Reads
+   * outside transactions do not wait. A lock held longer than lock_timeout fails the work (55P03).
    */
   async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
-    if (!this.options.serializable) return this.db.transaction().execute((trx) => work(transactionStores(trx, 0)));
+    if (!this.options.shared) return this.db.transaction().execute((trx) => work(transactionStores(trx, 0)));
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.db
-          .transaction()
-          .setIsolationLevel('serializable')
-          .execute((trx) => work(transactionStores(trx, 0)));
+        return await this.db.transaction().execute(async (trx) => {
+          await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
+          return work(transactionStores(trx, 0));
+        });
       } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if ((code !== '40001' && code !== '40P01') || attempt >= MAX_SERIALIZATION_ATTEMPTS) throw error;
-        // a short random pause keeps the competing transactions from colliding again in step
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+        // with one writer at a time a deadlock needs a row a reader outside transactions locked
+        // (a lease claim); the server fails one side, which may simply run again
+        if ((error as { code?: unknown }).code !== '40P01' || attempt >= MAX_DEADLOCK_ATTEMPTS) throw error;
       }
     }
   }
@@ -137,6 +151,13 @@ export class KyselyStorage implements Storage {
   /** Outside a transaction, a unit of work that must be atomic is simply a transaction. */
   savepoint<T>(work: (sp: Stores) => Promise<T>): Promise<T> {
     return this.transaction(work);
+  }
+
+  private rateCounters: RateCounterRepository | undefined;
+
+  sharedRateCounters(): RateCounterStore | null {
+    if (!this.options.shared) return null;
+    return (this.rateCounters ??= new RateCounterRepository(this.db));
   }
 
   async unavailableReason(): Promise<string | null> {

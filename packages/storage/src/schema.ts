@@ -339,6 +339,14 @@ export interface SavedReportsTable {
   deleted_at: string | null;
 }
 
+/** requests per rate-limit key and window, when servers share the database */
+export interface RateLimitWindowsTable {
+  key: string;
+  /** epoch milliseconds */
+  window_start: number;
+  hits: number;
+}
+
 export interface Database {
   users: UsersTable;
   groups: GroupsTable;
@@ -366,4 +374,5 @@ export interface Database {
   event_facilitators: EventFacilitatorsTable;
   enrollments: EnrollmentsTable;
   saved_reports: SavedReportsTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }

@@ -172,6 +172,31 @@ for (const dialect of DIALECTS) {
       assert.equal(await claim('b', 30), true, "a's lease ran out");
       await storage.close();
     });
+
+    it('counts rate-limit hits across the servers that share the database, and only then', async () => {
+      if (dialect.name === 'sqlite') {
+        const storage = await dialect.open();
+        assert.equal(storage.sharedRateCounters(), null, 'an embedded file is one server: its counters stay in memory');
+        await storage.close();
+        return;
+      }
+      // two storages on one database stand for two servers
+      const url = await freshPostgresDatabase();
+      const storage = await openPostgresStorage({ url });
+      const other = await openPostgresStorage({ url });
+      const counters = storage.sharedRateCounters();
+      const both = [counters!, other.sharedRateCounters()!];
+      const counts = await Promise.all(Array.from({ length: 60 }, (_, i) => both[i % 2]!.hit('token:1', 60_000)));
+      assert.deepEqual(
+        [...counts].sort((a, b) => a - b),
+        Array.from({ length: 60 }, (_, i) => i + 1),
+        'every hit counted once, in some order, whichever server took it',
+      );
+      assert.equal(await counters!.hit('token:2', 60_000), 1, 'keys are independent');
+      assert.equal(await counters!.hit('token:1', 120_000), 1, 'a new window starts at one');
+      await other.close();
+      await storage.close();
+    });
   });
 }
 

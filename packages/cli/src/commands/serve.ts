@@ -38,10 +38,16 @@ function warnPrivateWebhookTargets(logger: Logger): void {
 
 type ServeSettings = Resolved<typeof serveSettings>;
 
+/**
+ * Host and port name a server across restarts, so one that starts again takes back at once what
+ * it held (docs/scaling.md). A server on a port the system picks has no such name: its process does.
+ */
+const defaultInstanceId = (port: number) => (port === 0 ? `${hostname()}:pid-${process.pid}` : `${hostname()}:${port}`);
+
 async function serve(settings: ServeSettings): Promise<void> {
   const logger = createLogger(settings.log_level);
   const config = {
-    instanceId: settings.instance_id ?? `${hostname()}:${settings.port}`,
+    instanceId: settings.instance_id ?? defaultInstanceId(settings.port),
     ...(settings.public_url ? { publicUrl: settings.public_url } : {}),
     webhooks: {
       enabled: !settings.disable_webhooks,

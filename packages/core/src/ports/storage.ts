@@ -11,6 +11,7 @@ import type { GroupStore } from './group-store.ts';
 import type { InsightStore } from './insight-store.ts';
 import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
+import type { RateCounterStore } from './rate-counter-store.ts';
 import type { SavedReportStore } from './saved-report-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
@@ -50,5 +51,10 @@ export interface Storage extends Stores {
    * migrations this build expects), or null when it can. Readiness probes poll this: keep it cheap.
    */
   unavailableReason(): Promise<string | null>;
+  /**
+   * Counters several servers sharing this storage count requests in, or null when the storage
+   * is one server's own (an embedded file), whose counters stay in memory.
+   */
+  sharedRateCounters(): RateCounterStore | null;
   close(): Promise<void>;
 }

@@ -87,6 +87,12 @@ describe('parseListQuery', () => {
     assert.equal(parse('search=%20').search, undefined);
   });
 
+  it('refuses the NUL character in any parameter it reads', () => {
+    rejects('search=a%00b', 'search');
+    rejects('label=%00', 'label');
+    rejects('ordering=name%00', 'ordering');
+  });
+
   it('builds the pagination envelope', () => {
     const query = parse('page=2&page_size=2');
     assert.deepEqual(

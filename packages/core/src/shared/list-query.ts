@@ -59,8 +59,15 @@ export interface Page<T> {
 /** Query parameters as the edge hands them over: a URLSearchParams or a plain record. */
 export type QueryParams = URLSearchParams | Record<string, string | undefined>;
 
-export const readParam = (params: QueryParams, key: string): string | undefined =>
-  params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
+/**
+ * One query parameter's value. No parameter may hold the NUL character: PostgreSQL's text cannot,
+ * and refusing it on every database keeps the two alike (docs/api.md, "Conventions").
+ */
+export function readParam(params: QueryParams, key: string): string | undefined {
+  const value = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
+  if (value?.includes('\u0000')) throw badRequest(`Query parameter '${key}' must not contain the NUL character (%00).`);
+  return value;
+}
 const read = readParam;
 
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {

@@ -27,6 +27,11 @@ describe('parseInput', () => {
     assert.deepEqual(fieldErrorsOf({ name: null }).fields, { name: ['This field may not be null.'] });
   });
 
+  it('refuses the NUL character in any text of a valid body, naming where it is', () => {
+    const nul = 'Must not contain the NUL character (U+0000).';
+    assert.deepEqual(fieldErrorsOf({ name: 'a\u0000b', tags: ['ok', '\u0000'] }).fields, { name: [nul], 'tags.1': [nul] });
+  });
+
   it('keeps a __proto__ key from the body inert', () => {
     const body = JSON.parse('{"name": "x", "__proto__": {"polluted": true}}');
     const { fields } = fieldErrorsOf(body);

@@ -68,11 +68,29 @@ export type InputOf<S extends z.ZodType> = z.input<S>;
 /** A job's submission: the wrapper key holding the items, each an `InputOf` the item schema. */
 export type BulkInputOf<Key extends string, S extends z.ZodType> = { [K in Key]: InputOf<S>[] };
 
+/**
+ * Issues for every text of `value` holding the NUL character: PostgreSQL's text cannot store it,
+ * and refusing it on every database keeps the two alike (docs/api.md, "Conventions").
+ */
+function nulCharacterIssues(value: unknown, path: PropertyKey[] = []): z.core.$ZodIssue[] {
+  if (typeof value === 'string') {
+    return value.includes('\u0000')
+      ? [{ code: 'custom', path, message: 'Must not contain the NUL character (U+0000).', input: value }]
+      : [];
+  }
+  if (Array.isArray(value)) return value.flatMap((item, index) => nulCharacterIssues(item, [...path, index]));
+  if (value !== null && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, item]) => nulCharacterIssues(item, [...path, key]));
+  }
+  return [];
+}
+
 /** Validates a request body; anything the schema rejects is a 422 `validation_error`. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input, { error: messageFor });
-  if (result.success) return result.data;
-  const { fieldErrors, nonFieldErrors } = issuesToErrors(result.error.issues);
+  const issues = result.success ? nulCharacterIssues(result.data) : result.error.issues;
+  if (result.success && issues.length === 0) return result.data;
+  const { fieldErrors, nonFieldErrors } = issuesToErrors(issues);
   throw new LecternError('validation_error', 'The request body failed validation.', {
     fieldErrors,
     ...(nonFieldErrors.length > 0 ? { nonFieldErrors } : {}),

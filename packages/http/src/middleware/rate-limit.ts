@@ -1,4 +1,5 @@
 import { LecternError } from '@lectern/core';
+import type { RateCounterStore } from '@lectern/core/ports';
 
 export interface RateLimitOptions {
   /** requests allowed per window */
@@ -17,6 +18,25 @@ export interface RateLimitState {
 
 const SWEEP_EVERY = 10_000;
 
+/** The fixed window `now` falls in, and the state of a key that has made `count` requests in it. */
+function windowAt(now: number, windowMs: number): number {
+  return now - (now % windowMs);
+}
+
+function stateOf(count: number, limit: number, windowStart: number, windowMs: number, now: number): RateLimitState {
+  return {
+    allowed: count <= limit,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
+  };
+}
+
+function checkOptions(options: RateLimitOptions): void {
+  if (!Number.isInteger(options.limit) || options.limit < 1) throw new Error('rate limit must be a whole number of at least 1');
+  if (!(options.windowSeconds > 0)) throw new Error('rate limit window must be positive');
+}
+
 /**
  * Fixed-window counters kept in memory: a database write per request would cost more than the
  * request. Counters reset on restart, which errs on the side of letting clients through.
@@ -28,33 +48,54 @@ export class FixedWindowRateLimiter {
   private hits = 0;
 
   constructor(private readonly options: RateLimitOptions) {
-    if (!Number.isInteger(options.limit) || options.limit < 1) throw new Error('rate limit must be a whole number of at least 1');
-    if (!(options.windowSeconds > 0)) throw new Error('rate limit window must be positive');
+    checkOptions(options);
     this.windowMs = options.windowSeconds * 1000;
     this.now = options.now ?? Date.now;
   }
 
   hit(key: string): RateLimitState {
     const now = this.now();
-    const start = now - (now % this.windowMs);
+    const start = windowAt(now, this.windowMs);
     let window = this.windows.get(key);
     if (!window || window.start !== start) {
       window = { start, count: 0 };
       this.windows.set(key, window);
     }
-    const allowed = window.count < this.options.limit;
-    if (allowed) window.count++;
+    // a refused request is not counted: the window's count stops at the limit
+    const state = stateOf(window.count + 1, this.options.limit, start, this.windowMs, now);
+    if (state.allowed) window.count++;
     if (++this.hits % SWEEP_EVERY === 0) this.sweep(start);
-    return {
-      allowed,
-      limit: this.options.limit,
-      remaining: this.options.limit - window.count,
-      resetSeconds: Math.max(1, Math.ceil((start + this.windowMs - now) / 1000)),
-    };
+    return state;
   }
 
   private sweep(currentStart: number): void {
     for (const [key, window] of this.windows) if (window.start !== currentStart) this.windows.delete(key);
+  }
+}
+
+/**
+ * The same fixed windows counted in the database that several servers share, so a token's limit
+ * holds across all of them (docs/scaling.md). Refused requests count too: a client hammering
+ * past its limit keeps being refused until the window ends, which the headers say.
+ */
+export class SharedWindowRateLimiter {
+  private readonly windowMs: number;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly counters: RateCounterStore,
+    private readonly options: RateLimitOptions,
+  ) {
+    checkOptions(options);
+    this.windowMs = options.windowSeconds * 1000;
+    this.now = options.now ?? Date.now;
+  }
+
+  async hit(key: string): Promise<RateLimitState> {
+    const now = this.now();
+    const start = windowAt(now, this.windowMs);
+    const count = await this.counters.hit(key, start);
+    return stateOf(count, this.options.limit, start, this.windowMs, now);
   }
 }
 

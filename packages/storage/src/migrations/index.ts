@@ -13,6 +13,7 @@ import * as unicodeCase from './0007-unicode-case.ts';
 import * as jobItemResults from './0008-job-item-results.ts';
 import * as processLeases from './0009-process-leases.ts';
 import * as postgresFunctions from './0010-postgres-functions.ts';
+import * as rateLimitWindows from './0011-rate-limit-windows.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0008-job-item-results': jobItemResults,
   '0009-process-leases': processLeases,
   '0010-postgres-functions': postgresFunctions,
+  '0011-rate-limit-windows': rateLimitWindows,
 };
 
 export const migrationProvider: MigrationProvider = {

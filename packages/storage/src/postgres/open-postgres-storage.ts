@@ -29,8 +29,19 @@ export function describePostgresUrl(target: string): string {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
+const LOCK_TIMEOUT_MS = 5000;
+const CONNECT_TIMEOUT_MS = 10_000;
+
 function openPostgres(options: PostgresStorageOptions): Kysely<Database> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+  // a lock held elsewhere for longer than SQLite's busy timeout fails the statement (55P03) rather
+  // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    lock_timeout: LOCK_TIMEOUT_MS,
+    // a request waiting this long for a free connection fails instead of hanging
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -46,7 +57,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await db.destroy();
     throw error;
   }
-  return new KyselyStorage(db, { serializable: true });
+  return new KyselyStorage(db, { shared: true });
 }
 
 /** Creates or upgrades the schema and disconnects; returns the migrations applied. */

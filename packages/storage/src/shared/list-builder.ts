@@ -2,7 +2,7 @@
  * The one filter builder: turns a parsed ListQuery into WHERE / ORDER BY / LIMIT on a kysely
  * query, and counts in the same SQL, so no list endpoint loads rows it does not return.
  */
-import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from './fold-sql.ts';
@@ -110,7 +110,9 @@ async function fetchPageUnguarded<Row>(
   for (const term of list.ordering) {
     const target = def.ordering[term.field];
     if (!target) continue;
-    const direction = term.descending ? 'desc' : 'asc';
+    // nulls come first going up and last going down, on both databases (PostgreSQL's default is
+    // the reverse; for SQLite this is its default, so its plans do not change)
+    const direction = (order: OrderByItemBuilder) => (term.descending ? order.desc().nullsLast() : order.asc().nullsFirst());
     page = typeof target === 'string' ? page.orderBy(target, direction) : page.orderBy((eb) => target(eb), direction);
   }
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
