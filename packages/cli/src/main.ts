@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { backupCommand } from './commands/backup.ts';
 import { importCommand } from './commands/import.ts';
 import { migrateCommand } from './commands/migrate.ts';
+import { migrateDataCommand } from './commands/migrate-data.ts';
 import { openapiCommand } from './commands/openapi.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .exitOverride();
   program.addCommand(serveCommand().exitOverride());
   program.addCommand(migrateCommand().exitOverride());
+  program.addCommand(migrateDataCommand().exitOverride());
   program.addCommand(backupCommand().exitOverride());
   const tokens = tokensCommand().exitOverride();
   for (const sub of tokens.commands) sub.exitOverride();

@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { createLectern, type EngineLogger, type Lectern, type LecternConfigInput } from '@lectern/core';
 import {
   backupSqliteFile,
+  copySqliteToPostgres,
+  TargetNotEmptyError,
+  type CopiedTable,
   isPostgresUrl,
   migratePostgres,
   migrateSqliteFile,
@@ -37,6 +40,16 @@ export async function openLectern(target: string, options: OpenOptions = {}): Pr
 export async function migrateDatabase(target: string): Promise<string[]> {
   if (isPostgresUrl(target)) return migratePostgres({ url: target });
   return migrateSqliteFile(await storageOptions(target, true));
+}
+
+/** `lectern migrate-data`: the SQLite file's rows copied into the empty PostgreSQL database. */
+export async function copyToPostgres(file: string, url: string, onTable: (copied: CopiedTable) => void): Promise<CopiedTable[]> {
+  try {
+    return await copySqliteToPostgres(await storageOptions(file, false), { url }, onTable);
+  } catch (error) {
+    if (error instanceof TargetNotEmptyError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 /** `lectern backup`: a consistent copy of the (possibly live) database at `destination`. */

@@ -8,6 +8,7 @@ export {
   describePostgresUrl,
   type PostgresStorageOptions,
 } from './postgres/open-postgres-storage.ts';
+export { copySqliteToPostgres, TargetNotEmptyError, type CopiedTable } from './postgres/copy-sqlite-to-postgres.ts';
 export { KyselyStorage, createStores, migrateToLatest } from './kysely-storage.ts';
 export type { Database } from './schema.ts';
 export { escapeLike, containsIgnoringCase, applyFilters, fetchPage, type ListDefinition } from './shared/list-builder.ts';

@@ -32,7 +32,8 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 const LOCK_TIMEOUT_MS = 5000;
 const CONNECT_TIMEOUT_MS = 10_000;
 
-function openPostgres(options: PostgresStorageOptions): Kysely<Database> {
+/** A pool on the database, as every connection of the adapter is configured; not migrated. */
+export function openPostgres(options: PostgresStorageOptions): Kysely<Database> {
   // a lock held elsewhere for longer than SQLite's busy timeout fails the statement (55P03) rather
   // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
   const pool = new pg.Pool({
