@@ -4,6 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Pool } from 'undici';
+import { report } from './_report.ts';
 
 export interface LoadResult {
   requests: number;
@@ -43,8 +44,13 @@ export async function load(
   return { requests: latencies.length, perSecond: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors };
 }
 
-export const format = (label: string, r: LoadResult) =>
-  `${label.padEnd(52)} ${String(r.perSecond).padStart(6)} req/s   p50 ${r.p50.toFixed(2)} ms   p99 ${r.p99.toFixed(2)} ms${r.errors ? `   ERRORS ${r.errors}` : ''}`;
+/** Reports a load run: its p50 when one connection measures latency, else its throughput. */
+export function reportLoad(label: string, r: LoadResult, measure: 'latency' | 'throughput'): void {
+  const detail = `${r.perSecond} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms${r.errors ? `, ERRORS ${r.errors}` : ''}`;
+  if (r.errors > 0) console.error(`${label}: ${r.errors} requests failed`);
+  if (measure === 'latency') report(`${label} p50`, r.p50, 'ms', detail);
+  else report(label, r.perSecond, 'req/s', detail);
+}
 
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
 
@@ -70,4 +76,12 @@ export async function startBenchServer(dbFile: string, extraArgs: string[] = [])
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${output}`)));
   });
   return { url, child };
+}
+
+/** Stops a bench server and waits for it to exit (its database may be dropped next). */
+export async function stopBenchServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }

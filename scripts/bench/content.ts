@@ -5,13 +5,12 @@
  *
  *   node --conditions=source --import tsx scripts/bench/content.ts [--items 100000] [--runs 7]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
+import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import { createLectern, grantedScopes, type Actor } from '@lectern/core';
-import { KyselyStorage, openSqliteDatabase, openSqliteStorage, type Database } from '@lectern/storage';
+import { KyselyStorage, openSqliteDatabase, type Database } from '@lectern/storage';
+import { benchDatabase } from './_database.ts';
+import { report } from './_report.ts';
 
 const { values: flags } = parseArgs({ options: { items: { type: 'string', default: '100000' }, runs: { type: 'string', default: '7' } } });
 const ITEMS = Number(flags.items);
@@ -22,9 +21,8 @@ const GROUPS = 20;
 const CHANNELS = 10;
 const BATCH = 400;
 
-const dir = mkdtempSync(join(tmpdir(), 'lectern-bench-'));
-const file = join(dir, 'bench.db');
-const storage = await openSqliteStorage({ file });
+const database = await benchDatabase('content');
+const storage = await database.open();
 const lectern = createLectern({ storage });
 const db = storage.db;
 
@@ -128,7 +126,7 @@ async function seedCatalogue(): Promise<{ learner: Actor; groupId: string; chann
       if (groupRows.length > 0) await trx.insertInto('content_groups').values(groupRows).execute();
     }
   });
-  await db.executeQuery({ sql: 'analyze', parameters: [], query: undefined } as unknown as CompiledQuery);
+  await sql`analyze`.execute(db);
   const group = await db.selectFrom('groups').select('public_id').orderBy('id').executeTakeFirstOrThrow();
   const channel = await db.selectFrom('channels').select('public_id').orderBy('id').executeTakeFirstOrThrow();
   console.log(
@@ -174,19 +172,24 @@ async function time(actor: Actor | undefined, params: Record<string, string>): P
   return { ms: median(samples), total: result.meta.total_count, rows: result.data.length };
 }
 
-console.log(`\nmedian of ${RUNS} runs, page_size=100 (count + page + groups/tags/items for the page)\n`);
-console.log(`${'query'.padEnd(40)} ${'admin ms'.padStart(9)} ${'total'.padStart(7)}   ${'learner ms'.padStart(10)} ${'total'.padStart(7)}`);
+console.log(`\nmedian of ${RUNS} runs, page_size=100 (count + page + groups/tags/items for the page), through the service\n`);
 for (const [label, params] of cases) {
   const admin = await time(undefined, params);
   const user = await time(learner, params);
-  console.log(
-    `${label.padEnd(40)} ${admin.ms.toFixed(2).padStart(9)} ${String(admin.total).padStart(7)}   ${user.ms.toFixed(2).padStart(10)} ${String(user.total).padStart(7)}`,
-  );
+  report(`${label}, admin`, admin.ms, 'ms', `${admin.total} rows`);
+  report(`${label}, learner`, user.ms, 'ms', `${user.total} rows`);
+}
+
+await lectern.close();
+if (database.dialect !== 'sqlite') {
+  console.log('\n(the query plans below are printed for SQLite only)');
+  await database.dispose();
+  process.exit(0);
 }
 
 // The plans: the same service calls through a logging connection, then EXPLAIN QUERY PLAN on each.
 const captured: CompiledQuery[] = [];
-const raw = openSqliteDatabase({ file });
+const raw = openSqliteDatabase({ file: database.target });
 const logging = new Kysely<Database>({
   dialect: new SqliteDialect({ database: raw }),
   log: (event) => {
@@ -206,5 +209,4 @@ for (const [label, params] of [cases[0]!, cases[1]!, cases[3]!, cases[5]!, cases
 }
 
 await planned.close();
-await lectern.close();
-rmSync(dir, { recursive: true, force: true });
+await database.dispose();

@@ -3,19 +3,14 @@
  * page with its COUNT, and a search page. Reference points measured on this machine (toolchain
  * notes): bare node:http + better-sqlite3 GET-by-UUID ≈ 8 000 req/s, with a token lookup ≈ 6 000.
  */
-import { join } from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { createLectern, randomIds } from '@lectern/core';
-import { openSqliteStorage } from '@lectern/storage';
-import { format, load, pinSelf, startBenchServer } from './_load.ts';
+import { benchDatabase } from './_database.ts';
+import { load, pinSelf, reportLoad, startBenchServer, stopBenchServer } from './_load.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const dir = mkdtempSync(join(tmpdir(), 'lectern-bench-'));
-const dbFile = join(dir, 'bench.db');
-
-const storage = await openSqliteStorage({ file: dbFile });
+const database = await benchDatabase('http');
+const storage = await database.open();
 const lectern = createLectern({ storage });
 const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
 const seededAt = Date.now();
@@ -51,34 +46,21 @@ await lectern.close();
 console.log(`seeded ${USERS} users in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
 
 pinSelf();
-const server = await startBenchServer(dbFile);
+const server = await startBenchServer(database.target);
 try {
   const options = { token, seconds: SECONDS, connections: 16 };
   await load(server.url, ['/api/v2/users/?page_size=1'], { ...options, seconds: 1 }); // warm-up
-  console.log(
-    format(
-      'GET /users/<id>',
-      await load(
-        server.url,
-        ids.map((id) => `/api/v2/users/${id}/`),
-        options,
-      ),
-    ),
+  const throughput = async (label: string, paths: string[]) => reportLoad(label, await load(server.url, paths, options), 'throughput');
+  await throughput(
+    'GET /users/<id>',
+    ids.map((id) => `/api/v2/users/${id}/`),
   );
-  console.log(
-    format(
-      'GET /users/?role=organizer&is_active=true (page+count)',
-      await load(server.url, ['/api/v2/users/?role=organizer&is_active=true&ordering=-date_joined'], options),
-    ),
-  );
-  console.log(format('GET /users/?search=user 4242', await load(server.url, ['/api/v2/users/?search=user%204242'], options)));
-  console.log(
-    format(
-      'GET /users/?page=50&page_size=100 (name order)',
-      await load(server.url, ['/api/v2/users/?page=50&page_size=100&ordering=name'], options),
-    ),
-  );
+  await throughput('GET /users/?role=organizer&is_active=true (page+count)', [
+    '/api/v2/users/?role=organizer&is_active=true&ordering=-date_joined',
+  ]);
+  await throughput('GET /users/?search=user 4242', ['/api/v2/users/?search=user%204242']);
+  await throughput('GET /users/?page=50&page_size=100 (name order)', ['/api/v2/users/?page=50&page_size=100&ordering=name']);
 } finally {
-  server.child.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  await stopBenchServer(server.child);
+  await database.dispose();
 }

@@ -5,21 +5,21 @@
  * peak memory. BENCH_IMPORT_ROWS scales both files down for a quick look.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLectern } from '@lectern/core';
-import { openSqliteStorage } from '@lectern/storage';
-import { pinSelf, startBenchServer } from './_load.ts';
+import { benchDatabase } from './_database.ts';
+import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
+import { report } from './_report.ts';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 const ITEMS_PER_USER = 5;
 const RATE_LIMIT = process.env.BENCH_RATE_LIMIT ?? '600';
-const dir = mkdtempSync(join(tmpdir(), 'lectern-bench-import-'));
-const dbFile = join(dir, 'bench.db');
+const database = await benchDatabase('import');
+const dir = database.dir;
 const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
 
-const storage = await openSqliteStorage({ file: dbFile });
+const storage = await database.open();
 const lectern = createLectern({ storage });
 const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
 const ctx = lectern.context();
@@ -28,7 +28,7 @@ for (let i = 0; i < ITEMS_PER_USER; i++) content.push((await lectern.content.cre
 await lectern.close();
 
 pinSelf();
-const { url, child } = await startBenchServer(dbFile, ['--rate-limit', RATE_LIMIT]);
+const { url, child } = await startBenchServer(database.target, ['--rate-limit', RATE_LIMIT]);
 
 interface ImportRun {
   summary: { total: number; created: number; existing: number; failed: number };
@@ -68,9 +68,11 @@ function runImport(kind: string, file: string): Promise<ImportRun> {
 }
 
 const print = (label: string, r: ImportRun) =>
-  console.log(
-    `${label.padEnd(44)} ${r.seconds.toFixed(1).padStart(7)} s  ${String(Math.round(r.summary.total / r.seconds)).padStart(6)} rows/s  ` +
-      `created ${r.summary.created}, existing ${r.summary.existing}, failed ${r.summary.failed}  peak RSS ${r.peakMb} MB`,
+  report(
+    label,
+    Math.round(r.summary.total / r.seconds),
+    'rows/s',
+    `${r.seconds.toFixed(1)} s; created ${r.summary.created}, existing ${r.summary.existing}, failed ${r.summary.failed}; importer peak RSS ${r.peakMb} MB`,
   );
 
 try {
@@ -88,6 +90,6 @@ try {
   print(`assignments: ${lines.length} rows, ${learners} users`, await runImport('assignments', assignmentsFile));
   print(`assignments again (all existing)`, await runImport('assignments', assignmentsFile));
 } finally {
-  child.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  await stopBenchServer(child);
+  await database.dispose();
 }

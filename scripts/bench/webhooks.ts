@@ -11,13 +11,11 @@
  *    arrival of the first attempt at the receiver; p50/p95/p99.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLectern, verifyWebhook, type Lectern } from '@lectern/core';
-import { openSqliteStorage } from '@lectern/storage';
+import { benchDatabase } from './_database.ts';
+import { report } from './_report.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -99,9 +97,9 @@ async function main(): Promise<void> {
     }),
   );
 
-  const dir = mkdtempSync(join(tmpdir(), 'lectern-bench-'));
+  const database = await benchDatabase('webhooks');
   const lectern: Lectern = createLectern({
-    storage: await openSqliteStorage({ file: join(dir, 'bench.db') }),
+    storage: await database.open(),
     config: { webhooks: { allowPrivateTargets: true } },
   });
   lectern.start();
@@ -151,19 +149,19 @@ async function main(): Promise<void> {
 
   await lectern.close();
   child.disconnect();
-  rmSync(dir, { recursive: true, force: true });
+  await database.dispose();
 
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   console.log(
     `webhook delivery benchmark (node ${process.version}, ${subscriptionCount} subscription(s), receiver verifies every signature)`,
   );
-  console.log(`throughput: ${deliveries} deliveries in ${ms(elapsed)} = ${Math.round(deliveries / (elapsed / 1000))} deliveries/s`);
-  console.log(`            (recording the ${eventCount} events took ${ms(recordedIn)})`);
-  console.log(
-    `latency:    change → first attempt over ${latencyCount} events: p50 ${ms(percentile(delays, 50))}, p95 ${ms(percentile(delays, 95))}, ` +
-      `p99 ${ms(percentile(delays, 99))}, max ${ms(delays.at(-1)!)}`,
-  );
-  console.log(`checks:     ${verificationFailures} signature failures, ${duplicates} events delivered more than once`);
+  report('deliveries/s', Math.round(deliveries / (elapsed / 1000)), 'per s', `${deliveries} deliveries in ${ms(elapsed)}`);
+  report(`recording ${eventCount} events (transactions of 50)`, recordedIn, 'ms');
+  report('change → first attempt p50', percentile(delays, 50), 'ms', `over ${latencyCount} events`);
+  report('change → first attempt p95', percentile(delays, 95), 'ms');
+  report('change → first attempt max', delays.at(-1)!, 'ms');
+  report('signature failures', verificationFailures, '');
+  report('events delivered more than once', duplicates, '');
 }
 
 if (options.receiver) runReceiver();
