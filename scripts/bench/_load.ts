@@ -62,14 +62,21 @@ export function pinSelf(): void {
 /** Starts `lectern serve` on `dbFile`, pinned to core 0, and resolves with its URL. */
 export async function startBenchServer(dbFile: string, extraArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
-  const args = [bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', '--log-level', 'warn', ...extraArgs];
+  // the default log level: a line per request is part of the cost measured
+  const args = [bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs];
   const child = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args]) : spawn(process.execPath, args);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
+    let found = false;
+    // the log is read (a full pipe would stall the server) but kept only until the address shows
     const onData = (chunk: Buffer) => {
+      if (found) return;
       output += chunk;
       const match = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
-      if (match) resolve(match[0]);
+      if (match) {
+        found = true;
+        resolve(match[0]);
+      }
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);

@@ -87,6 +87,8 @@ async function serve(settings: ServeSettings): Promise<void> {
     `Lectern listening on ${listening.url}`,
   );
   if (settings.allow_private_webhook_targets) warnPrivateWebhookTargets(announce);
+  // scripts and people wait for the address: it is not left in the log buffer
+  logger.flushNow();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -99,7 +101,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     await listening.close();
     await lectern.close();
     logger.info('stopped');
-    logger.flush();
+    logger.flushNow();
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
