@@ -62,6 +62,7 @@ async function seedCatalogue(): Promise<{ learner: Actor; groupId: string; chann
           email,
           email_lower: email,
           name: `Member ${u}`,
+          name_folded: `member ${u}`,
           role: 'user',
           employee_id: null,
           is_active: 1,
@@ -96,10 +97,13 @@ async function seedCatalogue(): Promise<{ learner: Actor; groupId: string; chann
       const count = Math.min(BATCH, ITEMS - start);
       const rows = Array.from({ length: count }, (_, k) => {
         const i = start + k;
+        const name = `Item ${i} ${['intro', 'advanced', 'primer', 'deep dive'][pick(4)]}`;
         return {
           public_id: crypto.randomUUID(),
           content_type: TYPES[i % TYPES.length]!,
-          name: `Item ${i} ${['intro', 'advanced', 'primer', 'deep dive'][pick(4)]}`,
+          name,
+          // what the repository writes with every name (the search index holds it)
+          name_folded: name.toLowerCase(),
           description: '',
           is_archived: random() < 0.05 ? 1 : 0,
           is_hidden: random() < 0.05 ? 1 : 0,

@@ -27,6 +27,7 @@ for (let start = 0; start < USERS; start += 5_000) {
         email: `user${i}@example.com`,
         email_lower: `user${i}@example.com`,
         name: `User ${i}`,
+        name_folded: `user ${i}`,
         role: i % 10 === 0 ? 'organizer' : 'user',
         employee_id: `E${i}`,
         is_active: i % 7 === 0 ? 0 : 1,
@@ -59,6 +60,10 @@ try {
     '/api/v2/users/?role=organizer&is_active=true&ordering=-date_joined',
   ]);
   await throughput('GET /users/?search=user 4242', ['/api/v2/users/?search=user%204242']);
+  for (const term of ['user 4242', 'ser 77', '@example']) {
+    const path = `/api/v2/users/?search=${encodeURIComponent(term)}`;
+    reportLoad(`GET /users/?search=${term} (one connection)`, await load(server.url, [path], { ...options, connections: 1 }), 'latency');
+  }
   await throughput('GET /users/?page=50&page_size=100 (name order)', ['/api/v2/users/?page=50&page_size=100&ordering=name']);
 } finally {
   await stopBenchServer(server.child);

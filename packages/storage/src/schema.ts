@@ -9,6 +9,8 @@ export interface UsersTable {
   public_id: string;
   email: string;
   email_lower: string;
+  /** foldCase(name), written with the name: what `search` compares and indexes */
+  name_folded: string | null;
   name: string;
   role: string;
   employee_id: string | null;
@@ -74,6 +76,8 @@ export interface ContentItemsTable {
   public_id: string;
   content_type: string;
   name: string;
+  /** foldCase(name), written with the name: what `search` compares and indexes */
+  name_folded: string | null;
   description: string;
   is_archived: Generated<number>;
   is_hidden: number;

@@ -62,7 +62,8 @@ export const contentResource = defineResource<ContentSummary, ContentInternals>(
     startsOn: 'ci.starts_on',
     endsOn: 'ci.ends_on',
   },
-  fields: { avg_feedback_rating: { column: () => averageRating } },
+  fields: { name: { folded: 'ci.name_folded' }, avg_feedback_rating: { column: () => averageRating } },
+  searchIndex: { table: 'content_items_search', columns: ['ci.name_folded'] },
   references: {
     channel: referenceTo('channels', 'ch', 'ci.channel_id', 'left'),
   },

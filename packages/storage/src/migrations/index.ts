@@ -14,6 +14,7 @@ import * as jobItemResults from './0008-job-item-results.ts';
 import * as processLeases from './0009-process-leases.ts';
 import * as postgresFunctions from './0010-postgres-functions.ts';
 import * as rateLimitWindows from './0011-rate-limit-windows.ts';
+import * as searchIndex from './0012-search-index.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0009-process-leases': processLeases,
   '0010-postgres-functions': postgresFunctions,
   '0011-rate-limit-windows': rateLimitWindows,
+  '0012-search-index': searchIndex,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -22,12 +22,31 @@ export interface ListDefinition {
   /** `<field>__gte/__lte` → the column compared */
   ranges?: Record<string, string>;
   /** columns `search` looks in, case-insensitively */
-  search?: readonly string[];
+  search?: readonly SearchColumn[];
+  /**
+   * The full-text index of the searched columns (SQLite FTS5, trigram): `search` of three or more
+   * characters takes its candidates from it before the substring rule checks them, instead of
+   * reading every row. Left out on PostgreSQL, whose trigram indexes serve the rule itself.
+   */
+  searchIndex?: SearchIndex;
   /** sortable field → column or expression */
   ordering: Record<string, string | ((eb: AnyEb) => Expression<unknown>)>;
   /** a unique column that makes every order total, so pages never overlap */
   tiebreak: string;
 }
+
+/** A searched column: its name, or, as `{ folded }`, a column that already holds foldCase of the text. */
+export type SearchColumn = string | { folded: string };
+
+export interface SearchIndex {
+  /** the FTS5 table, whose rowid is the resource's id */
+  table: string;
+  /** the resource's id column, as `u.id` */
+  key: string;
+}
+
+/** The shortest search term a trigram index can answer. */
+const TRIGRAM = 3;
 
 /** Escapes LIKE wildcards so user text matches literally (used with `escape '\'`). */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
@@ -36,6 +55,10 @@ export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch)
 export function containsIgnoringCase(column: string, needle: string): Expression<SqlBool> {
   return sql<SqlBool>`${foldedSql(sql.ref(column))} like ${`%${escapeLike(foldCase(needle))}%`} escape '\\'`;
 }
+
+/** The folded `column` contains the folded `needle`: a bare LIKE, which a trigram index can serve. */
+const containsFolded = (column: string, folded: string): Expression<SqlBool> =>
+  sql<SqlBool>`${sql.ref(column)} like ${`%${escapeLike(folded)}%`} escape '\\'`;
 
 /** Sort key for names: people expect alphabetical order regardless of case. */
 export const ignoringCase = (column: string) => () => sql`lower(${sql.ref(column)})`;
@@ -54,7 +77,29 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
   }
   if (list.search && def.search && def.search.length > 0) {
     const needle = list.search;
-    q = q.where((eb) => eb.or(def.search!.map((column) => containsIgnoringCase(column, needle))));
+    const index = def.searchIndex;
+    const folded = foldCase(needle);
+    if (index && [...folded].length >= TRIGRAM) {
+      // the phrase matches where the folded text contains it; quoted, the term is never FTS5 syntax
+      const phrase = `"${folded.replace(/"/g, '""')}"`;
+      q = q.where((eb) =>
+        eb(
+          index.key,
+          'in',
+          eb
+            .selectFrom(index.table)
+            .select(sql<number>`rowid`.as('rowid'))
+            .where(sql<SqlBool>`${sql.table(index.table)} match ${phrase}`),
+        ),
+      );
+    }
+    q = q.where((eb) =>
+      eb.or(
+        def.search!.map((column) =>
+          typeof column === 'string' ? containsIgnoringCase(column, needle) : containsFolded(column.folded, folded),
+        ),
+      ),
+    );
   }
   return q as Q;
 }

@@ -14,6 +14,7 @@ import { describeFields, type DescribedField, type FilterValue, type ListQuery, 
 import { foldCase, type ListNarrowing } from '@lectern/core/ports';
 import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
 import { rqlDialectOf } from '../reports/rql-to-sql.ts';
+import { isPostgres } from '../migrations/dialect.ts';
 import type { Database } from '../schema.ts';
 import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
 import {
@@ -25,6 +26,7 @@ import {
   type AnyQuery,
   type FilterSql,
   type ListDefinition,
+  type SearchColumn,
 } from './list-builder.ts';
 
 /** What a field's SQL may depend on besides the row: the day, for rules such as overdue. */
@@ -91,6 +93,13 @@ export interface ResourceOptions {
   fieldsOn?: Readonly<Record<string, readonly string[]>>;
   /** a unique column that makes every order total */
   tiebreak: string;
+  /**
+   * SQLite's FTS5 trigram table over the folded searched columns, keyed by the resource's id
+   * (migration 0012), and the columns it holds: `search` of three or more characters narrows
+   * through it, as long as it holds every searched column (a searched field added later is
+   * searched by scanning until a migration adds it to the index)
+   */
+  searchIndex?: { table: string; columns: readonly string[] };
 }
 
 export interface ResourceDefinition<View, Internal> {
@@ -132,6 +141,10 @@ export interface ResourceDefinition<View, Internal> {
   /** the report fields, by their dotted names */
   rql: (context?: ReadContext) => RqlSqlFields;
 }
+
+/** A list definition as `db` runs it: PostgreSQL has no FTS5 table, its trigram indexes serve the substring rule itself. */
+export const listOn = (db: Kysely<Database>, definition: ListDefinition): ListDefinition =>
+  definition.searchIndex && isPostgres(db as Kysely<unknown>) ? { ...definition, searchIndex: undefined } : definition;
 
 /** A row alias for an internal key, apart from the view's names (a subscription's view has its own `id`). */
 const internalAlias = (key: string) => `__${key}`;
@@ -220,7 +233,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     const filters: Record<string, FilterSql> = {};
     const ranges: Record<string, string> = { ...options.ranges };
     const ordering: ListDefinition['ordering'] = {};
-    const search: string[] = [];
+    const search: SearchColumn[] = [];
     for (const field of fields) {
       const traits = field.traits;
       if (!traits) continue;
@@ -247,12 +260,15 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       const name = columnNameOf(field.name);
       if (traits.range && name) ranges[field.name] = name;
       if (traits.sort) ordering[field.name] = sort ?? name ?? (() => columnOf(field.name, context));
-      if (traits.search && name) search.push(name);
+      if (traits.search && name) search.push(folded ? { folded } : name);
     }
     for (const [name, filter] of Object.entries(options.filters ?? {})) filters[name] = filter;
     Object.assign(ordering, options.ordering);
     assertCovers(spec, filters, ranges, ordering);
-    return { filters, ranges, ...(search.length > 0 ? { search } : {}), ordering, tiebreak: options.tiebreak };
+    const index = options.searchIndex;
+    const indexed = index && search.every((column) => index.columns.includes(typeof column === 'string' ? column : column.folded));
+    const searchIndex = indexed ? { searchIndex: { table: index.table, key: `${alias}.id` } } : {};
+    return { filters, ranges, ...(search.length > 0 ? { search, ...searchIndex } : {}), ordering, tiebreak: options.tiebreak };
   };
 
   const rql = (context: ReadContext): RqlSqlFields => {
@@ -284,6 +300,14 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     fields.filter((field) => field.kind === 'boolean').map((field) => columnNameOf(field.name)?.split('.')[1]),
   );
   const jsonColumns = new Set(fields.filter((field) => override(field.name).json).map((field) => columnNameOf(field.name)?.split('.')[1]));
+  // a folded copy is written with the text it folds, so the two never disagree
+  const foldedColumns = new Map(
+    fields.flatMap((field) => {
+      const folded = override(field.name).folded;
+      const column = columnNameOf(field.name)?.split('.')[1];
+      return folded && column ? [[column, folded.split('.')[1]!] as const] : [];
+    }),
+  );
   const toColumns = (changed: object) => {
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(changed)) {
@@ -291,6 +315,8 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       const column = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
       if (jsonColumns.has(column)) set[column] = JSON.stringify(value);
       else set[column] = booleanColumns.has(column) && typeof value === 'boolean' ? fromBool(value) : value;
+      const folded = foldedColumns.get(column);
+      if (folded) set[folded] = typeof value === 'string' ? foldCase(value) : value;
     }
     return set;
   };
@@ -305,7 +331,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
   const listFor = perDay(list);
   const rqlFor = perDay(rql);
   const page = async (db: Kysely<Database>, filtered: AnyQuery, query: ListQuery, narrowing?: ListNarrowing, context?: ReadContext) => {
-    const definition = listFor(context);
+    const definition = listOn(db, listFor(context));
     const filters = applyFilters(filtered, query, definition);
     const narrowed = narrowList(filters, query, definition, rqlFor(context), joins, narrowing, rqlDialectOf(db));
     const { rows, total } = await fetchPage<Record<string, unknown>>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>

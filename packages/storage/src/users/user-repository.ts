@@ -14,8 +14,9 @@ export const userResourceOptions: ResourceOptions = {
   internal: { id: 'u.id', managerId: 'u.manager_id' },
   fields: {
     email: { folded: 'u.email_lower', sort: 'u.email_lower' },
-    name: { sort: ignoringCase('u.name') },
+    name: { folded: 'u.name_folded', sort: ignoringCase('u.name') },
   },
+  searchIndex: { table: 'users_search', columns: ['u.email_lower', 'u.name_folded'] },
   references: {
     manager: referenceTo('users', 'm', 'u.manager_id', 'left'),
   },
@@ -69,7 +70,6 @@ export class UserRepository implements UserStore {
   async insert(row: NewUserRow): Promise<UserRecord> {
     const id = await insertRow(this.db, 'users', {
       ...userResource.toColumns(row),
-      email_lower: foldCase(row.email),
       modified: row.dateJoined,
     });
     return (await this.findById(id))!;
