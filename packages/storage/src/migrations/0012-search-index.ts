@@ -17,9 +17,15 @@ const SEARCHED = [
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const { table } of SEARCHED) {
     await db.schema.alterTable(table).addColumn('name_folded', 'text').execute();
-    const rows = await sql<{ id: number; name: string }>`select id, name from ${sql.table(table)}`.execute(db);
-    for (const row of rows.rows)
-      await sql`update ${sql.table(table)} set name_folded = ${foldCase(row.name)} where id = ${row.id}`.execute(db);
+    if (isPostgres(db)) {
+      // PostgreSQL's lectern_fold differs from foldCase on a few letters: fold in JavaScript, row by row
+      const rows = await sql<{ id: number; name: string }>`select id, name from ${sql.table(table)}`.execute(db);
+      for (const row of rows.rows)
+        await sql`update ${sql.table(table)} set name_folded = ${foldCase(row.name)} where id = ${row.id}`.execute(db);
+    } else {
+      // on SQLite lectern_fold is foldCase itself: one statement, all or nothing
+      await sql`update ${sql.table(table)} set name_folded = lectern_fold(name)`.execute(db);
+    }
   }
   if (isPostgres(db)) await indexOnPostgres(db);
   else await indexOnSqlite(db);
