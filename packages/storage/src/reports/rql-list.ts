@@ -107,7 +107,12 @@ export function narrowList<Q extends AnyQuery>(
   return {
     filtered: narrowed,
     query: { ...query, ordering: rql.ordering.map(({ field, descending }) => ({ field: `rql:${field}`, descending })) },
-    definition: { ...definition, ordering },
+    // a report may order by any field, a joined one among them: its nulls are placed alike on both databases
+    definition: {
+      ...definition,
+      ordering,
+      nullable: new Set([...(definition.nullable ?? []), ...rql.ordering.map(({ field }) => `rql:${field}`)]),
+    },
     joinRest,
   };
 }

@@ -31,6 +31,12 @@ export interface ListDefinition {
   searchIndex?: SearchIndex;
   /** sortable field → column or expression */
   ordering: Record<string, string | ((eb: AnyEb) => Expression<unknown>)>;
+  /**
+   * sort keys whose value may be null: ordered with nulls first going up and last going down on
+   * both databases (SQLite's default, PostgreSQL's reverse). Other keys are left to each database's
+   * own order, which its indexes on them serve.
+   */
+  nullable?: ReadonlySet<string>;
   /** a unique column that makes every order total, so pages never overlap */
   tiebreak: string;
 }
@@ -155,9 +161,12 @@ async function fetchPageUnguarded<Row>(
   for (const term of list.ordering) {
     const target = def.ordering[term.field];
     if (!target) continue;
-    // nulls come first going up and last going down, on both databases (PostgreSQL's default is
-    // the reverse; for SQLite this is its default, so its plans do not change)
-    const direction = (order: OrderByItemBuilder) => (term.descending ? order.desc().nullsLast() : order.asc().nullsFirst());
+    const nullable = def.nullable?.has(term.field);
+    const direction = (order: OrderByItemBuilder) => {
+      const ordered = term.descending ? order.desc() : order.asc();
+      if (!nullable) return ordered;
+      return term.descending ? ordered.nullsLast() : ordered.nullsFirst();
+    };
     page = typeof target === 'string' ? page.orderBy(target, direction) : page.orderBy((eb) => target(eb), direction);
   }
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';

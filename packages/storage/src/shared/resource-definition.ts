@@ -234,6 +234,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     const ranges: Record<string, string> = { ...options.ranges };
     const ordering: ListDefinition['ordering'] = {};
     const search: SearchColumn[] = [];
+    const nullable = new Set<string>();
     for (const field of fields) {
       const traits = field.traits;
       if (!traits) continue;
@@ -260,6 +261,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       const name = columnNameOf(field.name);
       if (traits.range && name) ranges[field.name] = name;
       if (traits.sort) ordering[field.name] = sort ?? name ?? (() => columnOf(field.name, context));
+      if (traits.sort && field.nullable) nullable.add(field.name);
       if (traits.search && name) search.push(folded ? { folded } : name);
     }
     for (const [name, filter] of Object.entries(options.filters ?? {})) filters[name] = filter;
@@ -268,7 +270,14 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     const index = options.searchIndex;
     const indexed = index && search.every((column) => index.columns.includes(typeof column === 'string' ? column : column.folded));
     const searchIndex = indexed ? { searchIndex: { table: index.table, key: `${alias}.id` } } : {};
-    return { filters, ranges, ...(search.length > 0 ? { search, ...searchIndex } : {}), ordering, tiebreak: options.tiebreak };
+    return {
+      filters,
+      ranges,
+      ...(search.length > 0 ? { search, ...searchIndex } : {}),
+      ordering,
+      ...(nullable.size > 0 ? { nullable } : {}),
+      tiebreak: options.tiebreak,
+    };
   };
 
   const rql = (context: ReadContext): RqlSqlFields => {
