@@ -3,8 +3,9 @@
  * helpers to run the server pinned to its own core (the load generator takes the other one).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
-import { report } from './_report.ts';
+import { report, type Target } from './_report.ts';
 
 export interface LoadResult {
   requests: number;
@@ -45,11 +46,18 @@ export async function load(
 }
 
 /** Reports a load run: its p50 when one connection measures latency, else its throughput. */
-export function reportLoad(label: string, r: LoadResult, measure: 'latency' | 'throughput'): void {
+export function reportLoad(label: string, r: LoadResult, measure: 'latency' | 'throughput', target?: Target): void {
   const detail = `${r.perSecond} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms${r.errors ? `, ERRORS ${r.errors}` : ''}`;
   if (r.errors > 0) console.error(`${label}: ${r.errors} requests failed`);
-  if (measure === 'latency') report(`${label} p50`, r.p50, 'ms', detail);
-  else report(label, r.perSecond, 'req/s', detail);
+  if (measure === 'latency') report(`${label} p50`, r.p50, 'ms', detail, target);
+  else report(label, r.perSecond, 'req/s', detail, target);
+}
+
+/** CPU seconds (user + system, every thread) a process has used so far, from /proc. */
+export function cpuSeconds(pid: number): number {
+  // fields after the command name: state is the 3rd, utime and stime the 14th and 15th
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const hasTaskset = spawnSync('taskset', ['--version']).status === 0;
@@ -63,7 +71,17 @@ export function pinSelf(): void {
 export async function startBenchServer(dbFile: string, extraArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
   // the default log level: a line per request is part of the cost measured
-  const args = [bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs];
+  return startPinned([bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs]);
+}
+
+/** Starts the bare node:http + better-sqlite3 server (`_bare-server.ts`) on a SQLite file, pinned to core 0. */
+export async function startBareServer(dbFile: string): Promise<{ url: string; child: ChildProcess }> {
+  return startPinned(['--import', 'tsx', new URL('./_bare-server.ts', import.meta.url).pathname, dbFile]);
+}
+
+/** Runs node with `args` on core 0 and resolves with the first local URL it prints. */
+async function startPinned(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  // taskset execs node, so the child's pid is the server's own (cpuSeconds reads it)
   const child = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args]) : spawn(process.execPath, args);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -85,9 +103,14 @@ export async function startBenchServer(dbFile: string, extraArgs: string[] = [])
   return { url, child };
 }
 
-/** Stops a bench server and waits for it to exit (its database may be dropped next). */
-export async function stopBenchServer(child: ChildProcess): Promise<void> {
+/**
+ * Stops a bench server and waits for it to exit (its database may be dropped next), reporting
+ * the most memory it held over the whole run (its peak resident set, from /proc).
+ */
+export async function stopBenchServer(child: ChildProcess, options: { quiet?: boolean } = {}): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
+  const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1];
+  if (peak && !options.quiet) report('server peak RSS', Math.round(Number(peak) / 1024), 'MB', '', { reported: true });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   await exited;
