@@ -3,7 +3,8 @@
  * a PostgreSQL server (`npm run bench -- --db postgres://…` sets it), a fresh database created on
  * that server and dropped afterwards. `target` is what `lectern serve --db` takes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -21,6 +22,17 @@ export interface BenchDatabase {
 
 const postgresServer = process.env.LECTERN_BENCH_POSTGRES;
 
+/** One statement on the PostgreSQL server's maintenance database (create and drop databases). */
+async function admin(statement: string): Promise<Array<Record<string, unknown>>> {
+  const client = new pg.Client({ connectionString: postgresServer });
+  await client.connect();
+  try {
+    return (await client.query(statement)).rows as Array<Record<string, unknown>>;
+  } finally {
+    await client.end();
+  }
+}
+
 export async function benchDatabase(name: string): Promise<BenchDatabase> {
   const dir = mkdtempSync(join(tmpdir(), `lectern-bench-${name}-`));
   if (!postgresServer) {
@@ -34,15 +46,6 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
     };
   }
   const database = `lectern_bench_${name}_${process.pid}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: postgresServer });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
   await admin(`create database ${database}`);
   const url = new URL(postgresServer);
   url.pathname = `/${database}`;
@@ -56,4 +59,66 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+const root = new URL('../../', import.meta.url).pathname;
+const cacheDir = join(root, 'node_modules/.cache/lectern-bench');
+
+/**
+ * A database seeded once and kept between runs: the large data sets take longer to write than to
+ * measure. The cache is keyed by what decides its contents (the seeding script, the migrations and
+ * `parameters`), so a change to any of them seeds again. On SQLite the cached file is copied for
+ * each run; on PostgreSQL a cached database stays on the server and each run's database is created
+ * from it as a template. `seed` fills the fresh database and returns what the run needs to know
+ * about it (ids, a token), which is kept beside the data.
+ */
+export async function seededDatabase<Meta>(
+  name: string,
+  seedScript: string,
+  parameters: Record<string, unknown>,
+  seed: (database: BenchDatabase) => Promise<Meta>,
+): Promise<{ database: BenchDatabase; meta: Meta }> {
+  const migrations = join(root, 'packages/storage/src/migrations');
+  const hash = createHash('sha256').update(readFileSync(seedScript)).update(JSON.stringify(parameters));
+  for (const file of readdirSync(migrations).sort()) hash.update(file).update(readFileSync(join(migrations, file)));
+  const key = `${name}-${hash.digest('hex').slice(0, 16)}`;
+  mkdirSync(cacheDir, { recursive: true });
+  const metaFile = join(cacheDir, `${key}${postgresServer ? `-${new URL(postgresServer).host.replace(/\W/g, '_')}` : ''}.json`);
+  const database = await benchDatabase(name);
+  const started = Date.now();
+
+  if (!postgresServer) {
+    const file = join(cacheDir, `${key}.db`);
+    if (existsSync(file) && existsSync(metaFile)) {
+      copyFileSync(file, database.target);
+      console.log(`${name}: the seeded data set from the cache (${file})`);
+      return { database, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as Meta };
+    }
+    for (const stale of readdirSync(cacheDir).filter((entry) => entry.startsWith(`${name}-`))) rmSync(join(cacheDir, stale));
+    const meta = await seed(database);
+    // the seeding closed its connections, so the file holds everything (no WAL beside it)
+    copyFileSync(database.target, `${file}.partial`);
+    renameSync(`${file}.partial`, file);
+    writeFileSync(metaFile, JSON.stringify(meta));
+    console.log(`${name}: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s and cached (${file})`);
+    return { database, meta };
+  }
+
+  const cached = `lectern_bench_cache_${key.replace(/\W/g, '_')}`;
+  const runName = new URL(database.target).pathname.slice(1);
+  const present = await admin(`select 1 from pg_database where datname = '${cached}'`);
+  if (present.length > 0 && existsSync(metaFile)) {
+    await admin(`drop database ${runName}`);
+    await admin(`create database ${runName} template ${cached}`);
+    console.log(`${name}: the seeded data set from the cache (database ${cached})`);
+    return { database, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as Meta };
+  }
+  for (const { datname } of await admin(`select datname from pg_database where datname like 'lectern_bench_cache_${name}_%'`)) {
+    await admin(`drop database ${datname as string} with (force)`);
+  }
+  const meta = await seed(database);
+  await admin(`create database ${cached} template ${runName}`);
+  writeFileSync(metaFile, JSON.stringify(meta));
+  console.log(`${name}: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s and cached (database ${cached})`);
+  return { database, meta };
 }
