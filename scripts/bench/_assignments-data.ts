@@ -109,9 +109,9 @@ export async function seedAssignments(database: BenchDatabase): Promise<Assignme
   console.log(`users, content and groups in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
   for (let start = 0; start < ASSIGNMENTS; start += 100_000) {
     await db.transaction().execute(async (trx) => {
-      for (let batch = start; batch < start + 100_000; batch += 800) {
+      for (let batch = start; batch < Math.min(start + 100_000, ASSIGNMENTS); batch += 800) {
         const rows = [];
-        for (let n = batch; n < batch + 800; n++) {
+        for (let n = batch; n < Math.min(batch + 800, ASSIGNMENTS); n++) {
           const userIndex = Math.floor(n / perUser);
           const k = n % perUser;
           const state = pickState();

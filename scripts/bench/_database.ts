@@ -33,7 +33,8 @@ async function admin(statement: string): Promise<Array<Record<string, unknown>>>
   }
 }
 
-export async function benchDatabase(name: string): Promise<BenchDatabase> {
+/** `template`: on PostgreSQL, a database the new one starts as a copy of. */
+export async function benchDatabase(name: string, template?: string): Promise<BenchDatabase> {
   const dir = mkdtempSync(join(tmpdir(), `lectern-bench-${name}-`));
   if (!postgresServer) {
     const file = join(dir, 'bench.db');
@@ -46,7 +47,7 @@ export async function benchDatabase(name: string): Promise<BenchDatabase> {
     };
   }
   const database = `lectern_bench_${name}_${process.pid}`;
-  await admin(`create database ${database}`);
+  await admin(`create database ${database}${template ? ` template ${template}` : ''}`);
   const url = new URL(postgresServer);
   url.pathname = `/${database}`;
   return {
@@ -84,17 +85,19 @@ export async function seededDatabase<Meta>(
   const key = `${name}-${hash.digest('hex').slice(0, 16)}`;
   mkdirSync(cacheDir, { recursive: true });
   const metaFile = join(cacheDir, `${key}${postgresServer ? `-${new URL(postgresServer).host.replace(/\W/g, '_')}` : ''}.json`);
-  const database = await benchDatabase(name);
   const started = Date.now();
 
   if (!postgresServer) {
+    const database = await benchDatabase(name);
     const file = join(cacheDir, `${key}.db`);
     if (existsSync(file) && existsSync(metaFile)) {
       copyFileSync(file, database.target);
       console.log(`${name}: the seeded data set from the cache (${file})`);
       return { database, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as Meta };
     }
-    for (const stale of readdirSync(cacheDir).filter((entry) => entry.startsWith(`${name}-`))) rmSync(join(cacheDir, stale));
+    // earlier keys' files; this key's PostgreSQL metadata stays with its database
+    const stale = readdirSync(cacheDir).filter((entry) => entry.startsWith(`${name}-`) && !entry.startsWith(key));
+    for (const entry of stale) rmSync(join(cacheDir, entry));
     const meta = await seed(database);
     // the seeding closed its connections, so the file holds everything (no WAL beside it)
     copyFileSync(database.target, `${file}.partial`);
@@ -105,19 +108,18 @@ export async function seededDatabase<Meta>(
   }
 
   const cached = `lectern_bench_cache_${key.replace(/\W/g, '_')}`;
-  const runName = new URL(database.target).pathname.slice(1);
   const present = await admin(`select 1 from pg_database where datname = '${cached}'`);
   if (present.length > 0 && existsSync(metaFile)) {
-    await admin(`drop database ${runName}`);
-    await admin(`create database ${runName} template ${cached}`);
+    const database = await benchDatabase(name, cached);
     console.log(`${name}: the seeded data set from the cache (database ${cached})`);
     return { database, meta: JSON.parse(readFileSync(metaFile, 'utf8')) as Meta };
   }
   for (const { datname } of await admin(`select datname from pg_database where datname like 'lectern_bench_cache_${name}_%'`)) {
     await admin(`drop database ${datname as string} with (force)`);
   }
+  const database = await benchDatabase(name);
   const meta = await seed(database);
-  await admin(`create database ${cached} template ${runName}`);
+  await admin(`create database ${cached} template ${new URL(database.target).pathname.slice(1)}`);
   writeFileSync(metaFile, JSON.stringify(meta));
   console.log(`${name}: seeded in ${((Date.now() - started) / 1000).toFixed(1)} s and cached (database ${cached})`);
   return { database, meta };
