@@ -81,38 +81,30 @@ try {
 async function hotPath(lectern: { url: string; child: ChildProcess }, paths: string[]) {
   const hot = { token, seconds: SECONDS, connections: 50 };
   if (database.dialect !== 'sqlite') {
-    const before = cpuSeconds(lectern.child.pid!);
-    const alone = await load(lectern.url, paths, hot);
-    report(
-      'GET /users/<id>, 50 connections: requests per CPU-second',
-      Math.round(alone.requests / (cpuSeconds(lectern.child.pid!) - before)),
-      'req/CPU-s',
-    );
+    const { perCpu } = await loadPerCpuSecond(lectern, paths, hot);
+    report('GET /users/<id>, 50 connections: requests per CPU-second', Math.round(perCpu), 'req/CPU-s');
     return;
   }
   const bare = await startBareServer(database.target);
   try {
     await load(bare.url, paths, { ...hot, seconds: 1 }); // warm-up
-    const servers = [lectern, bare];
-    const before = servers.map((server) => cpuSeconds(server.child.pid!));
-    const [ours, theirs] = await Promise.all(servers.map((server) => load(server.url, paths, hot)));
-    const [perCpuOurs, perCpuBare] = servers.map((server, i) => [ours, theirs][i]!.requests / (cpuSeconds(server.child.pid!) - before[i]!));
-    const errors = ours!.errors + theirs!.errors;
+    const [ours, theirs] = await Promise.all([loadPerCpuSecond(lectern, paths, hot), loadPerCpuSecond(bare, paths, hot)]);
+    const errors = ours.run.errors + theirs.run.errors;
     report(
       'GET /users/<id>, 50 connections: Lectern, req per CPU-second',
-      Math.round(perCpuOurs!),
+      Math.round(ours.perCpu),
       'req/CPU-s',
-      `${ours!.perSecond} req/s`,
+      `${ours.run.perSecond} req/s`,
     );
     report(
       'GET /users/<id>, 50 connections: bare server, req per CPU-second',
-      Math.round(perCpuBare!),
+      Math.round(theirs.perCpu),
       'req/CPU-s',
-      `${theirs!.perSecond} req/s`,
+      `${theirs.run.perSecond} req/s`,
     );
     report(
       'hot path: Lectern ÷ bare server (req per CPU-second)',
-      perCpuOurs! / perCpuBare!,
+      ours.perCpu / theirs.perCpu,
       '×',
       `both on one core at once${errors ? `, ERRORS ${errors}` : ''}`,
       { atLeast: 0.8 },
@@ -120,6 +112,13 @@ async function hotPath(lectern: { url: string; child: ChildProcess }, paths: str
   } finally {
     await stopBenchServer(bare.child, { quiet: true });
   }
+}
+
+/** Loads one server and counts the requests it answered per second of CPU it used meanwhile. */
+async function loadPerCpuSecond(server: { url: string; child: ChildProcess }, paths: string[], options: Parameters<typeof load>[2]) {
+  const before = cpuSeconds(server.child.pid!);
+  const run = await load(server.url, paths, options);
+  return { run, perCpu: run.requests / (cpuSeconds(server.child.pid!) - before) };
 }
 
 /** A 500-user bulk job from its submission to `completed`, three times; the median. */
