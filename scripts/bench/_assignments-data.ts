@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { createLectern, randomIds } from '@lectern/core';
+import { recountAssignments } from '@lectern/storage';
 import type { BenchDatabase } from './_database.ts';
 
 export const ASSIGNMENTS = Number(process.env.BENCH_ASSIGNMENTS ?? 1_000_000);
@@ -147,16 +148,7 @@ export async function seedAssignments(database: BenchDatabase): Promise<Assignme
     });
   }
   // the derived counts the repository keeps per write, computed once for the seeded rows
-  await sql`insert into assignment_stats (content_id, state, rating, success, reviewed, n)
-    select content_id, state, coalesce(feedback_rating, 0), coalesce(is_success, 2), case when feedback_text <> '' then 1 else 0 end, count(*)
-    from assignments where deleted_at is null group by 1, 2, 3, 4, 5`.execute(db);
-  await sql`update content_items set
-    total_assignments = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id),
-    completed_assignments_count = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state = 'completed'),
-    rating_sum = (select coalesce(sum(feedback_rating), 0) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state <> 'dropped'),
-    rating_count = (select count(feedback_rating) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state <> 'dropped')`.execute(
-    db,
-  );
+  await recountAssignments(db);
   const probe = await db
     .selectFrom('assignments as a')
     .innerJoin('users as u', 'u.id', 'a.user_id')

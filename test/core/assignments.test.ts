@@ -227,9 +227,12 @@ describe('assignments for other areas', () => {
     const ctx = lectern.context();
     const users = await Promise.all(Array.from({ length: 4 }, () => user()));
     const items: Array<{ public_id: string }> = [];
-    for (let i = 0; i < 3; i++) items.push(await lectern.content.create(ctx, 'article', { name: `Counted ${i}` }));
+    // two types, so the totals kept per content type are checked apart
+    for (let i = 0; i < 3; i++) items.push(await lectern.content.create(ctx, i === 2 ? 'video' : 'article', { name: `Counted ${i}` }));
+    const dueDate = fc.constantFrom(null, '2026-01-31', '2026-02-28');
     const operation = fc.oneof(
-      fc.record({ op: fc.constant('assign'), user: fc.nat(3), item: fc.nat(2) }),
+      fc.record({ op: fc.constant('assign'), user: fc.nat(3), item: fc.nat(2), due: dueDate }),
+      fc.record({ op: fc.constant('due'), pick: fc.nat(), due: dueDate }),
       fc.record({ op: fc.constantFrom('complete', 'drop', 'exempt', 'undo-complete', 'undo-exempt', 'delete'), pick: fc.nat() }),
       fc.record({
         op: fc.constant('progress'),
@@ -251,9 +254,14 @@ describe('assignments for other areas', () => {
           const target = 'pick' in op && live.length > 0 ? live[op.pick % live.length]!.public_id : undefined;
           try {
             if (op.op === 'assign') {
-              await lectern.assignments.create(ctx, { user_id: users[op.user]!.public_id, content_item_id: items[op.item]!.public_id });
+              await lectern.assignments.create(ctx, {
+                user_id: users[op.user]!.public_id,
+                content_item_id: items[op.item]!.public_id,
+                due_date: op.due,
+              });
             } else if (!target) continue;
             else if (op.op === 'delete') await lectern.assignments.delete(ctx, target);
+            else if (op.op === 'due') await lectern.assignments.update(ctx, target, { due_date: op.due });
             else if (op.op === 'progress')
               await lectern.assignments.progress(ctx, target, { progress: op.progress, is_success: op.success });
             else if (op.op === 'feedback') await lectern.assignments.feedback(ctx, target, { rating: op.rating, text: op.text });
@@ -292,4 +300,23 @@ async function assertCountsMatchRecount(storage: KyselyStorage): Promise<void> {
       case when feedback_text <> '' then 1 else 0 end as reviewed, count(*) as n
     from assignments where deleted_at is null group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`.execute(storage.db);
   assert.deepEqual(stats.rows, recount.rows);
+  const totals =
+    await sql`select content_type, state, rating, success, reviewed, n from assignment_totals where n <> 0 order by 1, 2, 3, 4, 5`.execute(
+      storage.db,
+    );
+  const totalsRecount = await sql`
+    select c.content_type, a.state, coalesce(a.feedback_rating, 0) as rating, coalesce(a.is_success, 2) as success,
+      case when a.feedback_text <> '' then 1 else 0 end as reviewed, count(*) as n
+    from assignments a join content_items c on c.id = a.content_id where a.deleted_at is null
+    group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`.execute(storage.db);
+  assert.deepEqual(totals.rows, totalsRecount.rows);
+  const due = await sql`select content_type, state, due_date, n from assignment_due_totals where n <> 0 order by 1, 2, 3`.execute(
+    storage.db,
+  );
+  const dueRecount = await sql`
+    select c.content_type, a.state, a.due_date, count(*) as n
+    from assignments a join content_items c on c.id = a.content_id
+    where a.deleted_at is null and a.due_date is not null and a.state in ('not_started', 'in_progress')
+    group by 1, 2, 3 order by 1, 2, 3`.execute(storage.db);
+  assert.deepEqual(due.rows, dueRecount.rows);
 }

@@ -229,6 +229,24 @@ export interface AssignmentStatsTable {
   n: number;
 }
 
+/** assignment_stats per content type instead of per content item (migration 0013) */
+export interface AssignmentTotalsTable {
+  content_type: string;
+  state: string;
+  rating: number;
+  success: number;
+  reviewed: number;
+  n: number;
+}
+
+/** outstanding assignments with a due date, per content type, state and day (migration 0013) */
+export interface AssignmentDueTotalsTable {
+  content_type: string;
+  state: string;
+  due_date: string;
+  n: number;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   public_id: string;
@@ -370,6 +388,8 @@ export interface Database {
   webhook_dispatch_state: WebhookDispatchStateTable;
   assignments: AssignmentsTable;
   assignment_stats: AssignmentStatsTable;
+  assignment_totals: AssignmentTotalsTable;
+  assignment_due_totals: AssignmentDueTotalsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
   locations: LocationsTable;

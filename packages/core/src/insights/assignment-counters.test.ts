@@ -4,10 +4,12 @@ import { counterDeltas, countedFacts, type CountedColumns, type CountedFacts } f
 
 const columns = (overrides: Partial<CountedColumns> = {}): CountedColumns => ({
   contentId: 7,
+  contentType: 'video',
   state: 'in_progress',
   feedbackRating: null,
   isSuccess: null,
   feedbackText: null,
+  dueDate: null,
   deleted: false,
   ...overrides,
 });
@@ -15,13 +17,23 @@ const facts = (overrides: Partial<CountedColumns> = {}) => countedFacts(columns(
 
 describe('assignment counters', () => {
   it('reads the facts from the columns: unrated is 0, success 1/0/2, reviewed when text was left', () => {
-    assert.deepEqual(facts(), { contentId: 7, state: 'in_progress', rating: 0, success: 2, reviewed: 0 });
-    assert.deepEqual(facts({ feedbackRating: 4, isSuccess: true, feedbackText: 'Good' }), {
+    assert.deepEqual(facts(), {
       contentId: 7,
+      contentType: 'video',
+      state: 'in_progress',
+      rating: 0,
+      success: 2,
+      reviewed: 0,
+      dueDate: null,
+    });
+    assert.deepEqual(facts({ feedbackRating: 4, isSuccess: true, feedbackText: 'Good', dueDate: '2026-01-31' }), {
+      contentId: 7,
+      contentType: 'video',
       state: 'in_progress',
       rating: 4,
       success: 1,
       reviewed: 1,
+      dueDate: '2026-01-31',
     });
     assert.equal(facts({ isSuccess: false }).success, 0);
     assert.equal(facts({ feedbackText: '' }).reviewed, 0);
@@ -32,12 +44,15 @@ describe('assignment counters', () => {
     assert.deepEqual(counterDeltas(null, facts()), {
       stats: [{ facts: facts(), by: 1 }],
       content: [{ contentId: 7, total: 1, completed: 0, ratingSum: 0, ratingCount: 0 }],
+      due: [],
     });
   });
 
   it('changes nothing when the counted facts stay the same', () => {
-    assert.deepEqual(counterDeltas(facts(), facts()), { stats: [], content: [] });
-    assert.deepEqual(counterDeltas(null, null), { stats: [], content: [] });
+    assert.deepEqual(counterDeltas(facts(), facts()), { stats: [], content: [], due: [] });
+    assert.deepEqual(counterDeltas(null, null), { stats: [], content: [], due: [] });
+    const due = facts({ dueDate: '2026-01-31' });
+    assert.deepEqual(counterDeltas(due, due), { stats: [], content: [], due: [] });
   });
 
   it('moves a completion and a rating between combinations; the item total stays', () => {
@@ -48,6 +63,7 @@ describe('assignment counters', () => {
         { facts: after, by: 1 },
       ],
       content: [{ contentId: 7, total: 0, completed: 1, ratingSum: 5, ratingCount: 1 }],
+      due: [],
     });
   });
 
@@ -72,5 +88,26 @@ describe('assignment counters', () => {
       { contentId: 7, total: -1, completed: -1, ratingSum: 0, ratingCount: 0 },
       { contentId: 8, total: 1, completed: 1, ratingSum: 0, ratingCount: 0 },
     ]);
+  });
+
+  it('counts outstanding assignments with a due date by type, state and day, and nothing else', () => {
+    const due = (state: CountedColumns['state'], dueDate = '2026-01-31') => ({ contentType: 'video', state, dueDate });
+    assert.deepEqual(counterDeltas(null, facts({ state: 'not_started', dueDate: '2026-01-31' })).due, [
+      { facts: due('not_started'), by: 1 },
+    ]);
+    assert.deepEqual(counterDeltas(null, facts({ dueDate: null })).due, [], 'no due date, never overdue');
+    assert.deepEqual(counterDeltas(null, facts({ state: 'completed', dueDate: '2026-01-31' })).due, [], 'done, never overdue');
+    assert.deepEqual(counterDeltas(facts({ dueDate: '2026-01-31' }), facts({ dueDate: '2026-01-31', state: 'completed' })).due, [
+      { facts: due('in_progress'), by: -1 },
+    ]);
+    assert.deepEqual(counterDeltas(facts({ dueDate: '2026-01-31' }), facts({ dueDate: '2026-02-28' })), {
+      stats: [],
+      content: [],
+      due: [
+        { facts: due('in_progress'), by: -1 },
+        { facts: due('in_progress', '2026-02-28'), by: 1 },
+      ],
+    });
+    assert.deepEqual(counterDeltas(facts({ dueDate: '2026-01-31', feedbackRating: 2 }), null).due, [{ facts: due('in_progress'), by: -1 }]);
   });
 });

@@ -1,16 +1,22 @@
 /**
- * What each assignment contributes to the counts the insights and content lists read, so they are
- * kept per write instead of counted per request. Storage is handed the deltas of a write and adds
- * them; the rules of what counts live here.
+ * What each assignment contributes to the counts the insights and lists read, so they are kept per
+ * write instead of counted per request. Storage is handed the deltas of a write and adds them; the
+ * rules of what counts live here.
  *
- * Two sets of counts: per content item and combination of the facts below (the insights group by
- * them), and per content item alone (total, completed, and the ratings its list shows).
+ * Three sets of counts:
+ * - per combination of the facts below (`stats`), which storage keeps twice: per content item and
+ *   per content type, so the insights and the list totals over all rows add up a few hundred rows;
+ * - per content item alone (total, completed, and the ratings its list shows);
+ * - outstanding assignments per content type, state and due date (`due`), from which the overdue
+ *   totals of any day follow, since overdue is "outstanding and due before today".
  */
-import type { AssignmentState } from '../assignments/assignment-machine.ts';
+import { isOutstanding, type AssignmentState } from '../assignments/assignment-machine.ts';
 
 /** The facts of one live assignment the counts depend on; a deleted assignment has none. */
 export interface CountedFacts {
   contentId: number;
+  /** a content item's type never changes, so the counts may be kept per type */
+  contentType: string;
   state: AssignmentState;
   /** 0 when not rated */
   rating: number;
@@ -18,15 +24,19 @@ export interface CountedFacts {
   success: 0 | 1 | 2;
   /** 1 when feedback text was left */
   reviewed: 0 | 1;
+  /** YYYY-MM-DD, or null when there is none */
+  dueDate: string | null;
 }
 
 /** The stored columns the facts come from. */
 export interface CountedColumns {
   contentId: number;
+  contentType: string;
   state: AssignmentState;
   feedbackRating: number | null;
   isSuccess: boolean | null;
   feedbackText: string | null;
+  dueDate: string | null;
   deleted: boolean;
 }
 
@@ -34,10 +44,12 @@ export function countedFacts(columns: CountedColumns): CountedFacts | null {
   if (columns.deleted) return null;
   return {
     contentId: columns.contentId,
+    contentType: columns.contentType,
     state: columns.state,
     rating: columns.feedbackRating ?? 0,
     success: columns.isSuccess === null ? 2 : columns.isSuccess ? 1 : 0,
     reviewed: columns.feedbackText ? 1 : 0,
+    dueDate: columns.dueDate,
   };
 }
 
@@ -55,14 +67,28 @@ export function contentContribution(facts: CountedFacts): ContentCounters {
   return { total: 1, completed: facts.state === 'completed' ? 1 : 0, ratingSum: rated ? facts.rating : 0, ratingCount: rated ? 1 : 0 };
 }
 
+/** An outstanding assignment with a due date: what the overdue totals of every day are counted from. */
+export interface DueFacts {
+  contentType: string;
+  state: AssignmentState;
+  dueDate: string;
+}
+
+export const dueFacts = (facts: CountedFacts | null): DueFacts | null =>
+  facts && facts.dueDate !== null && isOutstanding(facts.state)
+    ? { contentType: facts.contentType, state: facts.state, dueDate: facts.dueDate }
+    : null;
+
 export interface CounterDeltas {
   /** one combination's count up or down by one */
   stats: Array<{ facts: CountedFacts; by: 1 | -1 }>;
   /** the change to a content item's counters; items whose counters do not change are absent */
   content: Array<{ contentId: number } & ContentCounters>;
+  /** one (content type, state, due date) count of outstanding assignments up or down by one */
+  due: Array<{ facts: DueFacts; by: 1 | -1 }>;
 }
 
-const sameFacts = (a: CountedFacts | null, b: CountedFacts | null) =>
+const sameStats = (a: CountedFacts | null, b: CountedFacts | null) =>
   a === b ||
   (a !== null &&
     b !== null &&
@@ -72,10 +98,18 @@ const sameFacts = (a: CountedFacts | null, b: CountedFacts | null) =>
     a.success === b.success &&
     a.reviewed === b.reviewed);
 
+const sameDue = (a: DueFacts | null, b: DueFacts | null) =>
+  a === b || (a !== null && b !== null && a.contentType === b.contentType && a.state === b.state && a.dueDate === b.dueDate);
+
 /** What a write that turns `before` into `after` (null: absent or deleted) changes in the counts. */
 export function counterDeltas(before: CountedFacts | null, after: CountedFacts | null): CounterDeltas {
-  const deltas: CounterDeltas = { stats: [], content: [] };
-  if (sameFacts(before, after)) return deltas;
+  const deltas: CounterDeltas = { stats: [], content: [], due: [] };
+  const [dueBefore, dueAfter] = [dueFacts(before), dueFacts(after)];
+  if (!sameDue(dueBefore, dueAfter)) {
+    if (dueBefore) deltas.due.push({ facts: dueBefore, by: -1 });
+    if (dueAfter) deltas.due.push({ facts: dueAfter, by: 1 });
+  }
+  if (sameStats(before, after)) return deltas;
   if (before) deltas.stats.push({ facts: before, by: -1 });
   if (after) deltas.stats.push({ facts: after, by: 1 });
   const contentIds = new Set([before?.contentId, after?.contentId].filter((id): id is number => id !== undefined));

@@ -1,37 +1,56 @@
 /**
  * Keeps the per-write counts of assignments (core: insights/assignment-counters.ts decides what
- * each write changes; this applies it): `assignment_stats` per combination of counted facts, and
- * the counters on each content item.
+ * each write changes; this applies it): each combination of counted facts per content item
+ * (`assignment_stats`) and per content type (`assignment_totals`), the counters on each content
+ * item, and the outstanding assignments per content type, state and due date (`assignment_due_totals`).
  */
-import type { Kysely } from 'kysely';
-import { countedFacts, counterDeltas, type AssignmentState, type CountedFacts } from '@lectern/core/ports';
+import { sql, type Kysely } from 'kysely';
+import { countedFacts, counterDeltas, outstandingStates, type AssignmentState, type CountedFacts } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../shared/list-builder.ts';
 
 /** The stored columns the counted facts come from, as the row has them. */
 export interface CountedRow {
   content_id: number;
+  content_type: string;
   state: string;
   feedback_rating: number | null;
   is_success: number | null;
   feedback_text: string | null;
+  due_date: string | null;
   deleted_at: string | null;
 }
 
 export const countedRowOf = (db: Kysely<Database>, id: number): Promise<CountedRow | undefined> =>
   db
-    .selectFrom('assignments')
-    .select(['content_id', 'state', 'feedback_rating', 'is_success', 'feedback_text', 'deleted_at'])
-    .where('id', '=', id)
+    .selectFrom('assignments as a')
+    .innerJoin('content_items as c', 'c.id', 'a.content_id')
+    .select([
+      'a.content_id',
+      'c.content_type',
+      'a.state',
+      'a.feedback_rating',
+      'a.is_success',
+      'a.feedback_text',
+      'a.due_date',
+      'a.deleted_at',
+    ])
+    .where('a.id', '=', id)
     .executeTakeFirst();
+
+/** The type of the content item a new assignment is counted under. */
+export const contentTypeOf = async (db: Kysely<Database>, contentId: number): Promise<string> =>
+  (await db.selectFrom('content_items').select('content_type').where('id', '=', contentId).executeTakeFirstOrThrow()).content_type;
 
 export const factsOf = (row: CountedRow): CountedFacts | null =>
   countedFacts({
     contentId: row.content_id,
+    contentType: row.content_type,
     state: row.state as AssignmentState,
     feedbackRating: row.feedback_rating,
     isSuccess: row.is_success === null ? null : toBool(row.is_success),
     feedbackText: row.feedback_text,
+    dueDate: row.due_date,
     deleted: row.deleted_at !== null,
   });
 
@@ -55,6 +74,31 @@ export async function applyCounts(db: Kysely<Database>, before: CountedFacts | n
           .doUpdateSet((eb) => ({ n: eb('assignment_stats.n', '+', by) })),
       )
       .execute();
+    await db
+      .insertInto('assignment_totals')
+      .values({
+        content_type: facts.contentType,
+        state: facts.state,
+        rating: facts.rating,
+        success: facts.success,
+        reviewed: facts.reviewed,
+        n: by,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['content_type', 'state', 'rating', 'success', 'reviewed'])
+          .doUpdateSet((eb) => ({ n: eb('assignment_totals.n', '+', by) })),
+      )
+      .execute();
+  }
+  for (const { facts, by } of deltas.due) {
+    await db
+      .insertInto('assignment_due_totals')
+      .values({ content_type: facts.contentType, state: facts.state, due_date: facts.dueDate, n: by })
+      .onConflict((oc) =>
+        oc.columns(['content_type', 'state', 'due_date']).doUpdateSet((eb) => ({ n: eb('assignment_due_totals.n', '+', by) })),
+      )
+      .execute();
   }
   for (const change of deltas.content) {
     await db
@@ -68,4 +112,32 @@ export async function applyCounts(db: Kysely<Database>, before: CountedFacts | n
       .where('id', '=', change.contentId)
       .execute();
   }
+}
+
+/**
+ * Computes every kept count from the live rows, replacing what was kept: for data written straight
+ * to the tables (a bulk load, the benchmarks' data sets) rather than through the repository.
+ */
+export async function recountAssignments(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    for (const table of ['assignment_stats', 'assignment_totals', 'assignment_due_totals'] as const) await trx.deleteFrom(table).execute();
+    await sql`insert into assignment_stats (content_id, state, rating, success, reviewed, n)
+      select content_id, state, coalesce(feedback_rating, 0), coalesce(is_success, 2), case when feedback_text <> '' then 1 else 0 end, count(*)
+      from assignments where deleted_at is null group by 1, 2, 3, 4, 5`.execute(trx);
+    await sql`insert into assignment_totals (content_type, state, rating, success, reviewed, n)
+      select c.content_type, s.state, s.rating, s.success, s.reviewed, sum(s.n)
+      from assignment_stats s join content_items c on c.id = s.content_id group by 1, 2, 3, 4, 5`.execute(trx);
+    await sql`insert into assignment_due_totals (content_type, state, due_date, n)
+      select c.content_type, a.state, a.due_date, count(*) from assignments a join content_items c on c.id = a.content_id
+      where a.deleted_at is null and a.due_date is not null and a.state in (${sql.join([...outstandingStates])}) group by 1, 2, 3`.execute(
+      trx,
+    );
+    await sql`update content_items set
+      total_assignments = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id),
+      completed_assignments_count = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state = 'completed'),
+      rating_sum = (select coalesce(sum(feedback_rating), 0) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state <> 'dropped'),
+      rating_count = (select count(feedback_rating) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state <> 'dropped')`.execute(
+      trx,
+    );
+  });
 }

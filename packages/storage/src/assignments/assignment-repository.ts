@@ -13,8 +13,9 @@ import type {
 } from '@lectern/core/ports';
 import { visibleTo } from '../content/content-repository.ts';
 import type { Database } from '../schema.ts';
-import { toBool, type AnyEb } from '../shared/list-builder.ts';
-import { applyCounts, countedRowOf, factsOf, type CountedRow } from './assignment-counts.ts';
+import { toBool, type AnyEb, type ListHints } from '../shared/list-builder.ts';
+import { allAssignments, keptTotal } from './assignment-totals.ts';
+import { applyCounts, contentTypeOf, countedRowOf, factsOf, type CountedRow } from './assignment-counts.ts';
 import {
   assignmentById,
   assignmentByPair,
@@ -38,7 +39,15 @@ export class AssignmentRepository implements AssignmentStore {
       attempt: 1,
       modified: row.created,
     });
-    await applyCounts(this.db, null, { contentId: row.contentId, state: 'not_started', rating: 0, success: 2, reviewed: 0 });
+    await applyCounts(this.db, null, {
+      contentId: row.contentId,
+      contentType: await contentTypeOf(this.db, row.contentId),
+      state: 'not_started',
+      rating: 0,
+      success: 2,
+      reviewed: 0,
+      dueDate: row.dueDate,
+    });
     return id;
   }
 
@@ -77,7 +86,14 @@ export class AssignmentRepository implements AssignmentStore {
   async list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>> {
     let live = this.db.selectFrom('assignments as a').where('a.deleted_at', 'is', null);
     if (options.ownerId !== null) live = live.where('a.user_id', '=', options.ownerId);
-    const { total, records } = await assignmentResource.page(this.db, live, query, options, { today: options.today });
+    const hints: ListHints =
+      options.ownerId !== null
+        ? { narrow: 'assignments_pair_idx' }
+        : {
+            all: await allAssignments(this.db),
+            ...(options.rql ? {} : { total: await keptTotal(this.db, query, options.today) }),
+          };
+    const { total, records } = await assignmentResource.page(this.db, live, query, options, { today: options.today }, hints);
     return { total, items: records.map(toAssignmentRecord) };
   }
 

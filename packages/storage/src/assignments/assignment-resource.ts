@@ -56,6 +56,17 @@ export const assignmentResource = defineResource<StoredAssignmentView, Assignmen
         value === true ? overdueSql(today) : eb.or([eb('a.due_date', 'is', null), eb.not(overdueSql(today))]),
     },
     is_enrollment_managed: { column: () => flag(sql<SqlBool>`a.enrollment_id IS NOT NULL`) },
+    state: {
+      // outstanding states alone also name the overdue index's own condition, which SQLite needs
+      // to see literally before it reads that partial index (for `state` with a due date range)
+      filter: (eb, value) => {
+        const states = Array.isArray(value) ? value : [String(value)];
+        const matches = eb('a.state', 'in', states);
+        return states.every((state) => (outstandingStates as readonly string[]).includes(state))
+          ? eb.and([matches, sql<SqlBool>`a.state in (${OUTSTANDING_STATES})`])
+          : matches;
+      },
+    },
   },
   references: {
     user: referenceTo('users', 'u', 'a.user_id', 'inner'),
@@ -73,6 +84,10 @@ export const assignmentResource = defineResource<StoredAssignmentView, Assignmen
       ),
   },
   tiebreak: 'a.id',
+  indexes: {
+    narrow: { user: 'assignments_pair_idx', content_item: 'assignments_content_created_idx' },
+    ordered: { created: 'assignments_created_idx', due_date: 'assignments_due_date_idx' },
+  },
 });
 
 export function toAssignmentRecord({ internal, view }: ReturnType<typeof assignmentResource.toRecord>): AssignmentRecord {

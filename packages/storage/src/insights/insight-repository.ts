@@ -11,23 +11,32 @@ const answerableFromStats = (filter: InsightFilter) =>
 
 const count = (value: unknown) => Number(value ?? 0);
 
+/** No filter at all: the outstanding assignments kept per due date answer the overdue counts. */
+const isUnfiltered = (filter: InsightFilter) => answerableFromStats(filter) && filter.contentItem === undefined;
+
 /**
- * Every insight is one aggregate query. Unfiltered or content-filtered ones read
- * `assignment_stats` (a few rows per content item, kept exact by the assignment repository);
- * user, group and date filters aggregate live assignments through their indexes.
+ * Every insight is one aggregate query. Unfiltered ones read the totals kept per content type
+ * (`assignment_totals`, and `assignment_due_totals` for overdue), content-filtered ones the item's
+ * own `assignment_stats`, all kept exact by the assignment repository; user, group and date
+ * filters aggregate live assignments through their indexes.
  */
 export class InsightRepository implements InsightStore {
   constructor(private readonly db: Kysely<Database>) {}
 
+  /**
+   * The kept combinations: over all rows, per content type (a few hundred rows); for one content
+   * item, its own. Both tables have the columns the insights read, so one query shape reads either.
+   */
   private stats(filter: InsightFilter) {
-    let query = this.db.selectFrom('assignment_stats as s');
-    if (filter.contentItem !== undefined) {
-      const contentItem = filter.contentItem;
-      query = query.where('s.content_id', '=', (eb) =>
-        eb.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem),
+    const contentItem = filter.contentItem;
+    if (contentItem === undefined) return this.db.selectFrom('assignment_totals as s');
+    return this.db
+      .selectFrom('assignment_stats as s' as 'assignment_totals as s')
+      .where(
+        sql.ref('s.content_id'),
+        '=',
+        this.db.selectFrom('content_items as cf').select('cf.id').where('cf.public_id', '=', contentItem),
       );
-    }
-    return query;
   }
 
   private assignments(filter: InsightFilter) {
@@ -71,11 +80,18 @@ export class InsightRepository implements InsightStore {
   }
 
   async overdueByState(filter: InsightFilter, today: string): Promise<Partial<Record<'not_started' | 'in_progress', number>>> {
-    const rows = await this.assignments(filter)
-      .where(overdueSql(today))
-      .select(['a.state', (eb) => eb.fn.countAll<number>().as('n')])
-      .groupBy('a.state')
-      .execute();
+    const rows = isUnfiltered(filter)
+      ? await this.db
+          .selectFrom('assignment_due_totals')
+          .where('due_date', '<', today)
+          .select(['state', (eb) => eb.fn.sum<number>('n').as('n')])
+          .groupBy('state')
+          .execute()
+      : await this.assignments(filter)
+          .where(overdueSql(today))
+          .select(['a.state', (eb) => eb.fn.countAll<number>().as('n')])
+          .groupBy('a.state')
+          .execute();
     return Object.fromEntries(rows.map((row) => [row.state, count(row.n)]));
   }
 

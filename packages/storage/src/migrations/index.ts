@@ -15,6 +15,7 @@ import * as processLeases from './0009-process-leases.ts';
 import * as postgresFunctions from './0010-postgres-functions.ts';
 import * as rateLimitWindows from './0011-rate-limit-windows.ts';
 import * as searchIndex from './0012-search-index.ts';
+import * as assignmentTotals from './0013-assignment-totals.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010-postgres-functions': postgresFunctions,
   '0011-rate-limit-windows': rateLimitWindows,
   '0012-search-index': searchIndex,
+  '0013-assignment-totals': assignmentTotals,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -6,6 +6,7 @@ import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, 
 import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from './fold-sql.ts';
+import { indexedBy } from './index-hint.ts';
 
 // The builder serves every table, so it works on loosely typed queries; each repository keeps its
 // own queries typed and hands them over here only for the list mechanics.
@@ -39,6 +40,24 @@ export interface ListDefinition {
   nullable?: ReadonlySet<string>;
   /** a unique column that makes every order total, so pages never overlap */
   tiebreak: string;
+  /**
+   * SQLite's indexes that a page is read through when its planner, which has no statistics, would
+   * guess worse (shared/index-hint.ts); left out on PostgreSQL. `narrow`: a filter that keeps few
+   * rows, and the index that finds them, used for the count and the page whatever else is asked;
+   * `ordered`: a sort key and the index that reads rows in its order, used when walking it to fill
+   * the page reads fewer rows than the query matches (known only from `ListHints.all`).
+   */
+  indexes?: { narrow?: Readonly<Record<string, string>>; ordered?: Readonly<Record<string, string>> };
+}
+
+/** What a repository knows of a list beyond its SQL, for counting and planning it. */
+export interface ListHints {
+  /** the exact number of matches, from counts kept per write: no COUNT is run */
+  total?: number;
+  /** the number of rows in the whole table, from counts kept per write */
+  all?: number;
+  /** an index that finds few rows for a condition the repository added itself (a learner's own rows) */
+  narrow?: string;
 }
 
 /** A searched column: its name, or, as `{ folded }`, a column that already holds foldCase of the text. */
@@ -119,9 +138,10 @@ export async function fetchPage<Row>(
   list: ListQuery,
   def: ListDefinition,
   select: (query: AnyQuery) => AnyQuery,
+  hints: ListHints = {},
 ): Promise<{ rows: Row[]; total: number }> {
   try {
-    return await fetchPageUnguarded<Row>(filtered, list, def, select);
+    return await fetchPageUnguarded<Row>(filtered, list, def, select, hints);
   } catch (error) {
     throw isQueryTooLarge(error) ? queryTooLarge() : error;
   }
@@ -146,18 +166,40 @@ export function isQueryTooLarge(error: unknown): boolean {
 const queryTooLarge = () =>
   new LecternError('bad_request', 'The query is too large for the database to run; use fewer filter values or a shorter search.');
 
+/**
+ * The index SQLite reads a list through, if any (ListDefinition.indexes): a narrow filter's, else
+ * the first sort key's when walking it in order to fill the page (`end` rows in, at `total` matches
+ * among `all` rows, so about end × all / total rows) reads fewer rows than sorting every match.
+ */
+export function pageIndex(list: ListQuery, def: ListDefinition, hints: ListHints, total?: number): string | undefined {
+  const { indexes } = def;
+  if (!indexes) return undefined; // PostgreSQL, or a resource that needs no hint
+  const narrow = hints.narrow ?? Object.keys(list.filters).find((name) => indexes.narrow?.[name] !== undefined);
+  if (narrow !== undefined) return hints.narrow ?? indexes.narrow![narrow];
+  const first = list.ordering[0];
+  const ordered = first && indexes.ordered?.[first.field];
+  if (!ordered || total === undefined || hints.all === undefined || total === 0) return undefined;
+  const end = list.page * list.pageSize;
+  return (end * hints.all) / total < total ? ordered : undefined;
+}
+
 async function fetchPageUnguarded<Row>(
   filtered: AnyQuery,
   list: ListQuery,
   def: ListDefinition,
   select: (query: AnyQuery) => AnyQuery,
+  hints: ListHints,
 ): Promise<{ rows: Row[]; total: number }> {
-  const countRow = await filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
-  const total = Number(countRow?.total ?? 0);
+  let total = hints.total;
+  if (total === undefined) {
+    const counted = indexedBy(filtered, pageIndex(list, def, hints));
+    const countRow = await counted.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+    total = Number(countRow?.total ?? 0);
+  }
   const offset = (list.page - 1) * list.pageSize;
   if (offset >= total) return { rows: [], total };
 
-  let page = select(filtered);
+  let page = select(indexedBy(filtered, pageIndex(list, def, hints, total)));
   for (const term of list.ordering) {
     const target = def.ordering[term.field];
     if (!target) continue;

@@ -26,6 +26,7 @@ import {
   type AnyQuery,
   type FilterSql,
   type ListDefinition,
+  type ListHints,
   type SearchColumn,
 } from './list-builder.ts';
 
@@ -100,6 +101,8 @@ export interface ResourceOptions {
    * searched by scanning until a migration adds it to the index)
    */
   searchIndex?: { table: string; columns: readonly string[] };
+  /** SQLite's indexes for filters that keep few rows and for sort keys (ListDefinition.indexes) */
+  indexes?: ListDefinition['indexes'];
 }
 
 export interface ResourceDefinition<View, Internal> {
@@ -135,6 +138,7 @@ export interface ResourceDefinition<View, Internal> {
     query: ListQuery,
     narrowing?: ListNarrowing,
     context?: ReadContext,
+    hints?: ListHints,
   ) => Promise<{ total: number; records: Array<{ internal: Internal; view: View }> }>;
   /** the list filters, bounds, sort keys and search */
   list: (context?: ReadContext) => ListDefinition;
@@ -142,9 +146,14 @@ export interface ResourceDefinition<View, Internal> {
   rql: (context?: ReadContext) => RqlSqlFields;
 }
 
-/** A list definition as `db` runs it: PostgreSQL has no FTS5 table, its trigram indexes serve the substring rule itself. */
+/**
+ * A list definition as `db` runs it: PostgreSQL has no FTS5 table (its trigram indexes serve the
+ * substring rule itself) and takes no index hints (it plans from its own statistics).
+ */
 export const listOn = (db: Kysely<Database>, definition: ListDefinition): ListDefinition =>
-  definition.searchIndex && isPostgres(db as Kysely<unknown>) ? { ...definition, searchIndex: undefined } : definition;
+  (definition.searchIndex || definition.indexes) && isPostgres(db as Kysely<unknown>)
+    ? { ...definition, searchIndex: undefined, indexes: undefined }
+    : definition;
 
 /** A row alias for an internal key, apart from the view's names (a subscription's view has its own `id`). */
 const internalAlias = (key: string) => `__${key}`;
@@ -277,6 +286,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       ordering,
       ...(nullable.size > 0 ? { nullable } : {}),
       tiebreak: options.tiebreak,
+      ...(options.indexes ? { indexes: options.indexes } : {}),
     };
   };
 
@@ -339,12 +349,23 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
   list({ today: '1970-01-01' });
   const listFor = perDay(list);
   const rqlFor = perDay(rql);
-  const page = async (db: Kysely<Database>, filtered: AnyQuery, query: ListQuery, narrowing?: ListNarrowing, context?: ReadContext) => {
+  const page = async (
+    db: Kysely<Database>,
+    filtered: AnyQuery,
+    query: ListQuery,
+    narrowing?: ListNarrowing,
+    context?: ReadContext,
+    hints?: ListHints,
+  ) => {
     const definition = listOn(db, listFor(context));
     const filters = applyFilters(filtered, query, definition);
     const narrowed = narrowList(filters, query, definition, rqlFor(context), joins, narrowing, rqlDialectOf(db));
-    const { rows, total } = await fetchPage<Record<string, unknown>>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-      select(narrowed.joinRest(q), context),
+    const { rows, total } = await fetchPage<Record<string, unknown>>(
+      narrowed.filtered,
+      narrowed.query,
+      narrowed.definition,
+      (q) => select(narrowed.joinRest(q), context),
+      hints,
     );
     return { total, records: rows.map(toRecord) };
   };

@@ -1,0 +1,73 @@
+/**
+ * The exact totals of assignment lists from the counts kept per write (assignment-counts.ts), so a
+ * list over all assignments, a state, a content type or overdue ones adds up a few hundred rows
+ * instead of counting up to a million (docs/scaling.md, "Counts kept per write").
+ */
+import { sql, type Kysely } from 'kysely';
+import type { FilterValue, ListQuery } from '@lectern/core';
+import { outstandingStates } from '@lectern/core/ports';
+import type { Database } from '../schema.ts';
+
+/** The list filters the kept counts answer, alone or together. */
+const COUNTED_FILTERS = new Set(['state', 'content_type', 'is_overdue', 'content_item']);
+
+const valuesOf = (value: FilterValue): string[] => (Array.isArray(value) ? value : [String(value)]);
+const sumOf = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
+
+/** Every live assignment: the size the cost of reading a list in an index's order is measured against. */
+export const allAssignments = async (db: Kysely<Database>): Promise<number> =>
+  sumOf(
+    await db
+      .selectFrom('assignment_totals')
+      .select((eb) => eb.fn.sum<number>('n').as('n'))
+      .executeTakeFirst(),
+  );
+
+/**
+ * The number of live assignments `query` matches, when its filters are among those counted per
+ * write (a content item's with its state at most, since per-item due dates are not kept); undefined
+ * when they are not, or when ranges or search narrow it.
+ */
+export async function keptTotal(db: Kysely<Database>, query: ListQuery, today: string): Promise<number | undefined> {
+  const { filters } = query;
+  if (query.search !== undefined || Object.keys(query.ranges).length > 0) return undefined;
+  if (!Object.keys(filters).every((name) => COUNTED_FILTERS.has(name))) return undefined;
+  const states = filters.state === undefined ? undefined : valuesOf(filters.state);
+  const types = filters.content_type === undefined ? undefined : valuesOf(filters.content_type);
+
+  if (filters.content_item !== undefined) {
+    if (filters.is_overdue !== undefined) return undefined;
+    let stats = db
+      .selectFrom('assignment_stats as s')
+      .innerJoin('content_items as c', 'c.id', 's.content_id')
+      .where('c.public_id', 'in', valuesOf(filters.content_item));
+    if (states) stats = stats.where('s.state', 'in', states);
+    if (types) stats = stats.where('c.content_type', 'in', types);
+    return sumOf(await stats.select((eb) => eb.fn.sum<number>('s.n').as('n')).executeTakeFirst());
+  }
+
+  let totals = db.selectFrom('assignment_totals');
+  if (states) totals = totals.where('state', 'in', states);
+  if (types) totals = totals.where('content_type', 'in', types);
+  const matching = () =>
+    totals
+      .select((eb) => eb.fn.sum<number>('n').as('n'))
+      .executeTakeFirst()
+      .then(sumOf);
+  if (filters.is_overdue === undefined) return matching();
+
+  // overdue: outstanding and due before today (core's isOverdue), summed over the days before it
+  const overdueStates = outstandingStates.filter((state) => !states || states.includes(state));
+  let due = db.selectFrom('assignment_due_totals').where('due_date', '<', today);
+  if (types) due = due.where('content_type', 'in', types);
+  const overdue =
+    overdueStates.length === 0
+      ? 0
+      : sumOf(
+          await due
+            .where('state', 'in', overdueStates)
+            .select(sql<number>`sum(n)`.as('n'))
+            .executeTakeFirst(),
+        );
+  return filters.is_overdue === true ? overdue : (await matching()) - overdue;
+}

@@ -1,0 +1,40 @@
+import { sql, type Kysely } from 'kysely';
+import { withoutRowid } from './dialect.ts';
+
+/**
+ * Totals kept per write, so that lists and insights over all assignments add up a few hundred rows
+ * instead of counting a million (docs/scaling.md, "Counts kept per write"):
+ * - `assignment_totals`: `assignment_stats` per content type instead of per content item, for the
+ *   totals of every state and content type filter and the insights over all rows;
+ * - `assignment_due_totals`: outstanding assignments with a due date, per content type, state and
+ *   day, from which the overdue totals of any day follow.
+ * Both start from the live assignments, counted here in the migration's transaction.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`create table assignment_totals (
+    content_type text not null,
+    state text not null,
+    rating integer not null,
+    success integer not null,
+    reviewed integer not null,
+    n integer not null,
+    primary key (content_type, state, rating, success, reviewed)
+  )${withoutRowid(db)}`.execute(db);
+  await sql`create table assignment_due_totals (
+    content_type text not null,
+    state text not null,
+    due_date text not null,
+    n integer not null,
+    primary key (content_type, state, due_date)
+  )${withoutRowid(db)}`.execute(db);
+
+  await sql`insert into assignment_totals (content_type, state, rating, success, reviewed, n)
+    select c.content_type, s.state, s.rating, s.success, s.reviewed, sum(s.n)
+    from assignment_stats s join content_items c on c.id = s.content_id
+    group by c.content_type, s.state, s.rating, s.success, s.reviewed`.execute(db);
+  await sql`insert into assignment_due_totals (content_type, state, due_date, n)
+    select c.content_type, a.state, a.due_date, count(*)
+    from assignments a join content_items c on c.id = a.content_id
+    where a.deleted_at is null and a.due_date is not null and a.state in ('not_started', 'in_progress')
+    group by c.content_type, a.state, a.due_date`.execute(db);
+}

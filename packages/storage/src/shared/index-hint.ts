@@ -1,0 +1,26 @@
+/**
+ * SQLite's `INDEXED BY` on a list query's own table. SQLite plans without statistics (Lectern
+ * gathers none, docs/scaling.md "Planner statistics"), so on a list it cannot tell a filter that
+ * keeps a fifth of the rows from one that keeps twenty; the list builder, which knows the exact
+ * totals, names the index instead (`ListDefinition.indexes`). PostgreSQL plans from its own
+ * statistics and never gets a hint.
+ */
+import { FromNode, RawNode, SelectQueryNode, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import type { AnyQuery } from './list-builder.ts';
+
+/** Rewrites the outermost `FROM <table> as <alias>` only: subqueries keep their own plans. */
+const indexedByPlugin = (index: string): KyselyPlugin => ({
+  transformQuery: ({ node }): RootOperationNode => {
+    if (!SelectQueryNode.is(node) || !node.from) return node;
+    const [first, ...rest] = node.from.froms;
+    if (!first) return node;
+    // index names are the migrations' constants, never input
+    const hinted = RawNode.create(['', ` indexed by "${index}"`], [first]);
+    return { ...node, from: FromNode.create([hinted, ...rest]) };
+  },
+  transformResult: async ({ result }) => result,
+});
+
+/** `query` reading its table through `index`, or as it is when there is none. */
+export const indexedBy = <Q extends AnyQuery>(query: Q, index: string | undefined): Q =>
+  index === undefined ? query : (query.withPlugin(indexedByPlugin(index)) as Q);
