@@ -13,8 +13,8 @@ import type {
 } from '@lectern/core/ports';
 import { visibleTo } from '../content/content-repository.ts';
 import type { Database } from '../schema.ts';
-import { toBool, type AnyEb, type ListHints } from '../shared/list-builder.ts';
-import { allAssignments, keptTotal } from './assignment-totals.ts';
+import { toBool, type AnyEb } from '../shared/list-builder.ts';
+import { assignmentListHints } from './assignment-list-hints.ts';
 import { applyCounts, contentTypeOf, countedRowOf, factsOf, type CountedRow } from './assignment-counts.ts';
 import {
   assignmentById,
@@ -81,18 +81,13 @@ export class AssignmentRepository implements AssignmentStore {
 
   /**
    * A saved report's `user.email` joins the user before filtering, which makes it a condition of
-   * this query that SQLite can start from (users_email_idx, then the pair index).
+   * this query that SQLite can start from (users_email_idx, then the pair index); the hints say
+   * what else is known (assignment-list-hints.ts).
    */
   async list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>> {
     let live = this.db.selectFrom('assignments as a').where('a.deleted_at', 'is', null);
     if (options.ownerId !== null) live = live.where('a.user_id', '=', options.ownerId);
-    const hints: ListHints =
-      options.ownerId !== null
-        ? { narrow: 'assignments_pair_idx' }
-        : {
-            all: await allAssignments(this.db),
-            ...(options.rql ? {} : { total: await keptTotal(this.db, query, options.today) }),
-          };
+    const hints = await assignmentListHints(this.db, query, options);
     const { total, records } = await assignmentResource.page(this.db, live, query, options, { today: options.today }, hints);
     return { total, items: records.map(toAssignmentRecord) };
   }
