@@ -4,10 +4,10 @@
  * actually sends (captured from kysely's log) over a table of 200 000 assignments, and fail when a
  * query leaves its index for a scan of the table or a sort of every row.
  *
- * Lectern gathers no planner statistics on SQLite (docs/scaling.md, "Planner statistics"): the
- * plans are SQLite's defaults, the same on this small table as on a million rows, except where the
- * list names the index itself from the totals it keeps (shared/index-hint.ts). The first test
- * checks that nothing gathered statistics.
+ * Lectern gathers no planner statistics on SQLite (docs/scaling.md, "Planner statistics and query
+ * plans"): the plans are SQLite's defaults, the same on this small table as on a million rows,
+ * except where the list names the index itself from the totals it keeps (shared/index-hint.ts).
+ * The first test checks that nothing gathered statistics.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

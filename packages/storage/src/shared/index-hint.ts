@@ -1,9 +1,9 @@
 /**
  * SQLite's `INDEXED BY` on a list query's own table. SQLite plans without statistics (Lectern
- * gathers none, docs/scaling.md "Planner statistics"), so on a list it cannot tell a filter that
- * keeps a fifth of the rows from one that keeps twenty; the list builder, which knows the exact
- * totals, names the index instead (`ListDefinition.indexes`). PostgreSQL plans from its own
- * statistics and never gets a hint.
+ * gathers none: docs/scaling.md, "Planner statistics and query plans"), so on a list it cannot
+ * tell a filter that keeps a fifth of the rows from one that keeps twenty; the list builder, which
+ * knows the exact totals, names the index instead (`ListDefinition.indexes`). PostgreSQL plans
+ * from its own statistics and never gets a hint.
  */
 import { FromNode, RawNode, SelectQueryNode, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import type { AnyQuery } from './list-builder.ts';
