@@ -319,4 +319,8 @@ async function assertCountsMatchRecount(storage: KyselyStorage): Promise<void> {
     where a.deleted_at is null and a.due_date is not null and a.state in ('not_started', 'in_progress')
     group by 1, 2, 3 order by 1, 2, 3`.execute(storage.db);
   assert.deepEqual(due.rows, dueRecount.rows);
+  const users = await sql`
+    select u.id, u.live_assignments as n from users u
+    where u.live_assignments <> (select count(*) from assignments a where a.user_id = u.id and a.deleted_at is null)`.execute(storage.db);
+  assert.deepEqual(users.rows, [], "each user's live assignments");
 }

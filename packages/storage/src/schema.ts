@@ -18,6 +18,8 @@ export interface UsersTable {
   manager_id: number | null;
   date_joined: string;
   modified: string;
+  /** live assignments, kept per write by the assignments area (migration 0013) */
+  live_assignments: Generated<number>;
 }
 
 export interface GroupsTable {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { counterDeltas, countedFacts, type CountedColumns, type CountedFacts } from './assignment-counters.ts';
 
 const columns = (overrides: Partial<CountedColumns> = {}): CountedColumns => ({
+  userId: 3,
   contentId: 7,
   contentType: 'video',
   state: 'in_progress',
@@ -18,6 +19,7 @@ const facts = (overrides: Partial<CountedColumns> = {}) => countedFacts(columns(
 describe('assignment counters', () => {
   it('reads the facts from the columns: unrated is 0, success 1/0/2, reviewed when text was left', () => {
     assert.deepEqual(facts(), {
+      userId: 3,
       contentId: 7,
       contentType: 'video',
       state: 'in_progress',
@@ -27,6 +29,7 @@ describe('assignment counters', () => {
       dueDate: null,
     });
     assert.deepEqual(facts({ feedbackRating: 4, isSuccess: true, feedbackText: 'Good', dueDate: '2026-01-31' }), {
+      userId: 3,
       contentId: 7,
       contentType: 'video',
       state: 'in_progress',
@@ -45,14 +48,15 @@ describe('assignment counters', () => {
       stats: [{ facts: facts(), by: 1 }],
       content: [{ contentId: 7, total: 1, completed: 0, ratingSum: 0, ratingCount: 0 }],
       due: [],
+      users: [{ userId: 3, by: 1 }],
     });
   });
 
   it('changes nothing when the counted facts stay the same', () => {
-    assert.deepEqual(counterDeltas(facts(), facts()), { stats: [], content: [], due: [] });
-    assert.deepEqual(counterDeltas(null, null), { stats: [], content: [], due: [] });
+    assert.deepEqual(counterDeltas(facts(), facts()), { stats: [], content: [], due: [], users: [] });
+    assert.deepEqual(counterDeltas(null, null), { stats: [], content: [], due: [], users: [] });
     const due = facts({ dueDate: '2026-01-31' });
-    assert.deepEqual(counterDeltas(due, due), { stats: [], content: [], due: [] });
+    assert.deepEqual(counterDeltas(due, due), { stats: [], content: [], due: [], users: [] });
   });
 
   it('moves a completion and a rating between combinations; the item total stays', () => {
@@ -64,6 +68,7 @@ describe('assignment counters', () => {
       ],
       content: [{ contentId: 7, total: 0, completed: 1, ratingSum: 5, ratingCount: 1 }],
       due: [],
+      users: [],
     });
   });
 
@@ -103,11 +108,17 @@ describe('assignment counters', () => {
     assert.deepEqual(counterDeltas(facts({ dueDate: '2026-01-31' }), facts({ dueDate: '2026-02-28' })), {
       stats: [],
       content: [],
+      users: [],
       due: [
         { facts: due('in_progress'), by: -1 },
         { facts: due('in_progress', '2026-02-28'), by: 1 },
       ],
     });
     assert.deepEqual(counterDeltas(facts({ dueDate: '2026-01-31', feedbackRating: 2 }), null).due, [{ facts: due('in_progress'), by: -1 }]);
+  });
+
+  it("counts a user's live assignments: in on insert, out on delete, unchanged by every other write", () => {
+    assert.deepEqual(counterDeltas(facts({ state: 'completed' }), null).users, [{ userId: 3, by: -1 }]);
+    assert.deepEqual(counterDeltas(facts(), facts({ state: 'dropped', feedbackRating: 2 })).users, []);
   });
 });

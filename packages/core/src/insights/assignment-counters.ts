@@ -8,12 +8,15 @@
  *   per content type, so the insights and the list totals over all rows add up a few hundred rows;
  * - per content item alone (total, completed, and the ratings its list shows);
  * - outstanding assignments per content type, state and due date (`due`), from which the overdue
- *   totals of any day follow, since overdue is "outstanding and due before today".
+ *   totals of any day follow, since overdue is "outstanding and due before today";
+ * - live assignments per user (`users`), so a report on the user's fields alone is counted by
+ *   adding up the matching users' totals.
  */
 import { isOutstanding, type AssignmentState } from '../assignments/assignment-machine.ts';
 
 /** The facts of one live assignment the counts depend on; a deleted assignment has none. */
 export interface CountedFacts {
+  userId: number;
   contentId: number;
   /** a content item's type never changes, so the counts may be kept per type */
   contentType: string;
@@ -30,6 +33,7 @@ export interface CountedFacts {
 
 /** The stored columns the facts come from. */
 export interface CountedColumns {
+  userId: number;
   contentId: number;
   contentType: string;
   state: AssignmentState;
@@ -43,6 +47,7 @@ export interface CountedColumns {
 export function countedFacts(columns: CountedColumns): CountedFacts | null {
   if (columns.deleted) return null;
   return {
+    userId: columns.userId,
     contentId: columns.contentId,
     contentType: columns.contentType,
     state: columns.state,
@@ -86,6 +91,8 @@ export interface CounterDeltas {
   content: Array<{ contentId: number } & ContentCounters>;
   /** one (content type, state, due date) count of outstanding assignments up or down by one */
   due: Array<{ facts: DueFacts; by: 1 | -1 }>;
+  /** a user's count of live assignments up or down by one */
+  users: Array<{ userId: number; by: 1 | -1 }>;
 }
 
 const sameStats = (a: CountedFacts | null, b: CountedFacts | null) =>
@@ -103,7 +110,11 @@ const sameDue = (a: DueFacts | null, b: DueFacts | null) =>
 
 /** What a write that turns `before` into `after` (null: absent or deleted) changes in the counts. */
 export function counterDeltas(before: CountedFacts | null, after: CountedFacts | null): CounterDeltas {
-  const deltas: CounterDeltas = { stats: [], content: [], due: [] };
+  const deltas: CounterDeltas = { stats: [], content: [], due: [], users: [] };
+  if (before?.userId !== after?.userId) {
+    if (before) deltas.users.push({ userId: before.userId, by: -1 });
+    if (after) deltas.users.push({ userId: after.userId, by: 1 });
+  }
   const [dueBefore, dueAfter] = [dueFacts(before), dueFacts(after)];
   if (!sameDue(dueBefore, dueAfter)) {
     if (dueBefore) deltas.due.push({ facts: dueBefore, by: -1 });

@@ -2,7 +2,8 @@
  * Keeps the per-write counts of assignments (core: insights/assignment-counters.ts decides what
  * each write changes; this applies it): each combination of counted facts per content item
  * (`assignment_stats`) and per content type (`assignment_totals`), the counters on each content
- * item, and the outstanding assignments per content type, state and due date (`assignment_due_totals`).
+ * item, the outstanding assignments per content type, state and due date (`assignment_due_totals`),
+ * and each user's live assignments (`users.live_assignments`).
  */
 import { sql, type Kysely } from 'kysely';
 import { countedFacts, counterDeltas, outstandingStates, type AssignmentState, type CountedFacts } from '@lectern/core/ports';
@@ -11,6 +12,7 @@ import { toBool } from '../shared/list-builder.ts';
 
 /** The stored columns the counted facts come from, as the row has them. */
 export interface CountedRow {
+  user_id: number;
   content_id: number;
   content_type: string;
   state: string;
@@ -26,6 +28,7 @@ export const countedRowOf = (db: Kysely<Database>, id: number): Promise<CountedR
     .selectFrom('assignments as a')
     .innerJoin('content_items as c', 'c.id', 'a.content_id')
     .select([
+      'a.user_id',
       'a.content_id',
       'c.content_type',
       'a.state',
@@ -44,6 +47,7 @@ export const contentTypeOf = async (db: Kysely<Database>, contentId: number): Pr
 
 export const factsOf = (row: CountedRow): CountedFacts | null =>
   countedFacts({
+    userId: row.user_id,
     contentId: row.content_id,
     contentType: row.content_type,
     state: row.state as AssignmentState,
@@ -91,6 +95,13 @@ export async function applyCounts(db: Kysely<Database>, before: CountedFacts | n
       )
       .execute();
   }
+  for (const { userId, by } of deltas.users) {
+    await db
+      .updateTable('users')
+      .set((eb) => ({ live_assignments: eb('live_assignments', '+', by) }))
+      .where('id', '=', userId)
+      .execute();
+  }
   for (const { facts, by } of deltas.due) {
     await db
       .insertInto('assignment_due_totals')
@@ -132,6 +143,8 @@ export async function recountAssignments(db: Kysely<Database>): Promise<void> {
       where a.deleted_at is null and a.due_date is not null and a.state in (${sql.join([...outstandingStates])}) group by 1, 2, 3`.execute(
       trx,
     );
+    await sql`update users set
+      live_assignments = (select count(*) from assignments a where a.user_id = users.id and a.deleted_at is null)`.execute(trx);
     await sql`update content_items set
       total_assignments = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id),
       completed_assignments_count = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state = 'completed'),

@@ -1,15 +1,18 @@
 /**
  * What the assignments list knows beyond its SQL (shared/list-builder.ts, ListHints): the exact
  * total from the counts kept per write when a list's filters, or a saved report's conjunction of
- * simple tests, are among those kept; the number of all rows, against which reading in an index's
- * order is costed; and, for a learner's own rows or a report that names one user, the index that
- * finds them.
+ * simple tests, are among those kept, or when a report reads only the user's fields; the number
+ * of all rows, against which reading in an index's order is costed; and, for a learner's own rows
+ * or a report that names one user, the index that finds them.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FilterValue, ListQuery } from '@lectern/core';
 import type { AssignmentListOptions, RqlFilter, RqlTest } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import type { ListHints } from '../shared/list-builder.ts';
+import { fieldsOf } from '../reports/rql-list.ts';
+import { rqlDialectOf, rqlToSql } from '../reports/rql-to-sql.ts';
+import { assignmentResource } from './assignment-resource.ts';
 import { allAssignments, keptTotal } from './assignment-totals.ts';
 
 /** The index of one user's assignments (user_id first). */
@@ -55,11 +58,31 @@ const namesOneUser = (conjunct: RqlFilter) =>
   (conjunct.field === 'user.email' || conjunct.field === 'user.public_id') &&
   (conjunct.test.op === 'eq' || conjunct.test.op === 'in' || (conjunct.test.op === 'like' && conjunct.test.pattern.segments.length === 1));
 
+/**
+ * A report that reads only the user's fields matches every live assignment of the users it
+ * matches: their kept `live_assignments` added up, over the users table alone.
+ */
+async function usersReportTotal(db: Kysely<Database>, filter: RqlFilter, today: string): Promise<number | undefined> {
+  if (![...fieldsOf(filter)].every((field) => field.startsWith('user.'))) return undefined;
+  const row = await db
+    .selectFrom('users as u')
+    .where(rqlToSql(filter, assignmentResource.rql({ today }), rqlDialectOf(db)))
+    .select(sql<number>`coalesce(sum(u.live_assignments), 0)`.as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 export async function assignmentListHints(db: Kysely<Database>, query: ListQuery, options: AssignmentListOptions): Promise<ListHints> {
   if (options.ownerId !== null) return { narrow: USER_INDEX };
   const all = await allAssignments(db);
   const rql = options.rql?.filter ?? null;
-  if (rql !== null && conjunctsOf(rql).some(namesOneUser)) return { all, narrow: USER_INDEX };
+  const narrow = rql !== null && conjunctsOf(rql).some(namesOneUser) ? { narrow: USER_INDEX } : {};
+  const plain = query.search === undefined && Object.keys(query.ranges).length === 0;
+  if (rql !== null && plain && Object.keys(query.filters).length === 0) {
+    const total = await usersReportTotal(db, rql, options.today);
+    if (total !== undefined) return { all, total, ...narrow };
+  }
+  if ('narrow' in narrow) return { all, ...narrow };
   const filters = reportAsFilters(rql, query.filters);
   const total = filters && (await keptTotal(db, { ...query, filters }, options.today));
   return total === undefined ? { all } : { all, total };

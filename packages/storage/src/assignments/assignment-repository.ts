@@ -40,6 +40,7 @@ export class AssignmentRepository implements AssignmentStore {
       modified: row.created,
     });
     await applyCounts(this.db, null, {
+      userId: row.userId,
       contentId: row.contentId,
       contentType: await contentTypeOf(this.db, row.contentId),
       state: 'not_started',

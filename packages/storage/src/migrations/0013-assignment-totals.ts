@@ -7,8 +7,10 @@ import { withoutRowid } from './dialect.ts';
  * - `assignment_totals`: `assignment_stats` per content type instead of per content item, for the
  *   totals of every state and content type filter and the insights over all rows;
  * - `assignment_due_totals`: outstanding assignments with a due date, per content type, state and
- *   day, from which the overdue totals of any day follow.
- * Both start from the live assignments, counted here in the migration's transaction.
+ *   day, from which the overdue totals of any day follow;
+ * - `users.live_assignments`: each user's live assignments, so a report on the user's fields alone
+ *   adds up the matching users instead of joining every assignment.
+ * All start from the live assignments, counted here in the migration's transaction.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create table assignment_totals (
@@ -37,4 +39,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     from assignments a join content_items c on c.id = a.content_id
     where a.deleted_at is null and a.due_date is not null and a.state in ('not_started', 'in_progress')
     group by c.content_type, a.state, a.due_date`.execute(db);
+  await db.schema
+    .alterTable('users')
+    .addColumn('live_assignments', 'integer', (column) => column.notNull().defaultTo(0))
+    .execute();
+  await sql`update users set live_assignments = (select count(*) from assignments a where a.user_id = users.id and a.deleted_at is null)`.execute(
+    db,
+  );
 }

@@ -50,7 +50,8 @@ export interface NarrowedList<Q extends AnyQuery> {
   joinRest: (query: AnyQuery) => AnyQuery;
 }
 
-function fieldsOf(filter: RqlFilter, into: Set<string>): Set<string> {
+/** The fields a report's filter reads. */
+export function fieldsOf(filter: RqlFilter, into: Set<string> = new Set()): Set<string> {
   switch (filter.kind) {
     case 'field':
     case 'some':
