@@ -64,6 +64,7 @@ export const contentResource = defineResource<ContentSummary, ContentInternals>(
   },
   fields: { name: { folded: 'ci.name_folded' }, avg_feedback_rating: { column: () => averageRating } },
   searchIndex: { table: 'content_items_search', columns: ['ci.name_folded'] },
+  indexes: { ordered: { created: 'content_items_created_idx', modified: 'content_items_modified_idx', name: 'content_items_name_idx' } },
   references: {
     channel: referenceTo('channels', 'ch', 'ci.channel_id', 'left'),
   },

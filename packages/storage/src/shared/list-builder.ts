@@ -54,7 +54,7 @@ export interface ListDefinition {
 export interface ListHints {
   /** the exact number of matches, from counts kept per write: no COUNT is run */
   total?: number;
-  /** the number of rows in the whole table, from counts kept per write */
+  /** the number of rows in the whole table, from counts kept per write, or an estimate (its largest id) */
   all?: number;
   /** an index that finds few rows for a condition the repository added itself (a learner's own rows) */
   narrow?: string;
@@ -131,7 +131,10 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
 
 /**
  * Counts the filtered rows and fetches one page of them. `select` adds the columns to the page
- * query only, so the count stays a bare COUNT(*) over the filtered set.
+ * query only, so the count stays a bare COUNT(*) over the filtered set. `walked`, when given, is
+ * the same rows without the search index's candidates (the substring rule alone decides the same
+ * rows): a page read through a named index uses it, since building the candidates of a common
+ * term costs more than the page.
  */
 export async function fetchPage<Row>(
   filtered: AnyQuery,
@@ -139,9 +142,10 @@ export async function fetchPage<Row>(
   def: ListDefinition,
   select: (query: AnyQuery) => AnyQuery,
   hints: ListHints = {},
+  walked?: AnyQuery,
 ): Promise<{ rows: Row[]; total: number }> {
   try {
-    return await fetchPageUnguarded<Row>(filtered, list, def, select, hints);
+    return await fetchPageUnguarded<Row>(filtered, list, def, select, hints, walked);
   } catch (error) {
     throw isQueryTooLarge(error) ? queryTooLarge() : error;
   }
@@ -189,6 +193,7 @@ async function fetchPageUnguarded<Row>(
   def: ListDefinition,
   select: (query: AnyQuery) => AnyQuery,
   hints: ListHints,
+  walked: AnyQuery | undefined,
 ): Promise<{ rows: Row[]; total: number }> {
   let total = hints.total;
   if (total === undefined) {
@@ -199,7 +204,8 @@ async function fetchPageUnguarded<Row>(
   const offset = (list.page - 1) * list.pageSize;
   if (offset >= total) return { rows: [], total };
 
-  let page = select(indexedBy(filtered, pageIndex(list, def, hints, total)));
+  const index = pageIndex(list, def, hints, total);
+  let page = select(indexedBy(index !== undefined && walked ? walked : filtered, index));
   for (const term of list.ordering) {
     const target = def.ordering[term.field];
     if (!target) continue;

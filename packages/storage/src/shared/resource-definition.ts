@@ -355,21 +355,32 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     query: ListQuery,
     narrowing?: ListNarrowing,
     context?: ReadContext,
-    hints?: ListHints,
+    hints: ListHints = {},
   ) => {
     const definition = listOn(db, listFor(context));
-    const filters = applyFilters(filtered, query, definition);
-    const narrowed = narrowList(filters, query, definition, rqlFor(context), joins, narrowing, rqlDialectOf(db));
+    const narrow = (list: ListDefinition) =>
+      narrowList(applyFilters(filtered, query, list), query, list, rqlFor(context), joins, narrowing, rqlDialectOf(db));
+    const narrowed = narrow(definition);
+    const walked = definition.searchIndex && query.search !== undefined ? narrow({ ...definition, searchIndex: undefined }) : undefined;
+    // a named index is costed against the whole table: kept counts know its size, its largest id bounds it
+    const all = hints.all ?? (definition.indexes?.ordered ? await largestId(db, options.table) : undefined);
     const { rows, total } = await fetchPage<Record<string, unknown>>(
       narrowed.filtered,
       narrowed.query,
       narrowed.definition,
       (q) => select(narrowed.joinRest(q), context),
-      hints,
+      { ...hints, ...(all === undefined ? {} : { all }) },
+      walked?.filtered,
     );
     return { total, records: rows.map(toRecord) };
   };
   return { from, columns: selected, joins, joined, select, read, toRecord, toColumns, page, list: listFor, rql: rqlFor };
+}
+
+/** The largest id of `table` (SQLite's rowid): at least its number of rows, read from the end of its key. */
+async function largestId(db: Kysely<Database>, table: string): Promise<number> {
+  const row = await sql<{ id: number | null }>`select max(rowid) as id from ${sql.table(table)}`.execute(db);
+  return Number(row.rows[0]?.id ?? 0);
 }
 
 /** Derives once per day rather than once per request: only the day changes what is derived. */

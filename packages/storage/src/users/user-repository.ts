@@ -17,6 +17,7 @@ export const userResourceOptions: ResourceOptions = {
     name: { folded: 'u.name_folded', sort: ignoringCase('u.name') },
   },
   searchIndex: { table: 'users_search', columns: ['u.email_lower', 'u.name_folded'] },
+  indexes: { ordered: { date_joined: 'users_date_joined_idx', name: 'users_name_lower_idx' } },
   references: {
     manager: referenceTo('users', 'm', 'u.manager_id', 'left'),
   },
