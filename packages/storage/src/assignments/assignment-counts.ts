@@ -58,57 +58,34 @@ export const factsOf = (row: CountedRow): CountedFacts | null =>
     deleted: row.deleted_at !== null,
   });
 
+/** The tables of counts `n` per combination of their other columns. */
+type CountTable = 'assignment_stats' | 'assignment_totals' | 'assignment_due_totals';
+
+/** Adds `by` to the count of `combination` in `table`, starting it at `by` when it has none yet. */
+async function addToCount(db: Kysely<Database>, table: CountTable, combination: Record<string, string | number>, by: number) {
+  await db
+    .insertInto(table)
+    .values({ ...combination, n: by } as never)
+    .onConflict((oc) => oc.columns(Object.keys(combination) as never).doUpdateSet({ n: sql`${sql.ref(`${table}.n`)} + ${by}` } as never))
+    .execute();
+}
+
 /** Applies what a write that turned `before` into `after` changes in the counts. */
 export async function applyCounts(db: Kysely<Database>, before: CountedFacts | null, after: CountedFacts | null): Promise<void> {
   const deltas = counterDeltas(before, after);
   for (const { facts, by } of deltas.stats) {
-    await db
-      .insertInto('assignment_stats')
-      .values({
-        content_id: facts.contentId,
-        state: facts.state,
-        rating: facts.rating,
-        success: facts.success,
-        reviewed: facts.reviewed,
-        n: by,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['content_id', 'state', 'rating', 'success', 'reviewed'])
-          .doUpdateSet((eb) => ({ n: eb('assignment_stats.n', '+', by) })),
-      )
-      .execute();
-    await db
-      .insertInto('assignment_totals')
-      .values({
-        content_type: facts.contentType,
-        state: facts.state,
-        rating: facts.rating,
-        success: facts.success,
-        reviewed: facts.reviewed,
-        n: by,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['content_type', 'state', 'rating', 'success', 'reviewed'])
-          .doUpdateSet((eb) => ({ n: eb('assignment_totals.n', '+', by) })),
-      )
-      .execute();
+    const { state, rating, success, reviewed } = facts;
+    await addToCount(db, 'assignment_stats', { content_id: facts.contentId, state, rating, success, reviewed }, by);
+    await addToCount(db, 'assignment_totals', { content_type: facts.contentType, state, rating, success, reviewed }, by);
+  }
+  for (const { facts, by } of deltas.due) {
+    await addToCount(db, 'assignment_due_totals', { content_type: facts.contentType, state: facts.state, due_date: facts.dueDate }, by);
   }
   for (const { userId, by } of deltas.users) {
     await db
       .updateTable('users')
       .set((eb) => ({ live_assignments: eb('live_assignments', '+', by) }))
       .where('id', '=', userId)
-      .execute();
-  }
-  for (const { facts, by } of deltas.due) {
-    await db
-      .insertInto('assignment_due_totals')
-      .values({ content_type: facts.contentType, state: facts.state, due_date: facts.dueDate, n: by })
-      .onConflict((oc) =>
-        oc.columns(['content_type', 'state', 'due_date']).doUpdateSet((eb) => ({ n: eb('assignment_due_totals.n', '+', by) })),
-      )
       .execute();
   }
   for (const change of deltas.content) {
