@@ -86,7 +86,7 @@ export const assignmentResource = defineResource<StoredAssignmentView, Assignmen
   tiebreak: 'a.id',
   indexes: {
     narrow: { user: 'assignments_pair_idx', content_item: 'assignments_content_created_idx' },
-    ordered: { created: 'assignments_created_idx', due_date: 'assignments_due_date_idx' },
+    ordered: { created: 'assignments_created_idx' },
   },
 });
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { contentListSpec, isLecternError, parseListQuery, type Storage } from '@lectern/core';
+import { assignmentListSpec, contentListSpec, isLecternError, parseListQuery, type Storage } from '@lectern/core';
 import { everyItem } from '@lectern/core/ports';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
-import { isQueryTooLarge } from './list-builder.ts';
+import { isQueryTooLarge, pageIndex, type ListDefinition } from './list-builder.ts';
 
 describe('list builder', () => {
   let storage: Storage | undefined;
@@ -29,5 +29,29 @@ describe('list builder', () => {
     assert.ok(!isQueryTooLarge(sqliteError('SQLITE_ERROR', 'no such column: x')));
     assert.ok(!isQueryTooLarge(sqliteError('SQLITE_CONSTRAINT_UNIQUE', 'UNIQUE constraint failed: too many')));
     assert.ok(!isQueryTooLarge('too large'));
+  });
+
+  it('names the index SQLite reads a page through from what the list knows', () => {
+    const def: ListDefinition = {
+      filters: {},
+      ordering: { created: 'a.created', due_date: 'a.due_date' },
+      nullable: new Set(['due_date']),
+      tiebreak: 'a.id',
+      indexes: { narrow: { user: 'by_user' }, ordered: { created: 'by_created', due_date: 'by_due_date' } },
+    };
+    const query = (params: Record<string, string>) => parseListQuery(assignmentListSpec, params);
+    const million = { all: 1_000_000 };
+    assert.equal(pageIndex(query({}), def, million, 1_000_000), 'by_created', 'every row matches: walk the order');
+    assert.equal(pageIndex(query({ ordering: '-created' }), def, million, 200_000), 'by_created', '1 in 5: about 125 rows');
+    assert.equal(pageIndex(query({}), def, million, 1_000), undefined, '1 in 1 000: sorting 1 000 beats walking 25 000');
+    assert.equal(pageIndex(query({}), def, million, 10_000), undefined, 'walking 2 500 looks 4× cheaper, short of the margin');
+    assert.equal(pageIndex(query({ page: '400', page_size: '100' }), def, million, 200_000), undefined, 'deep pages sort');
+    assert.equal(pageIndex(query({ ordering: 'due_date' }), def, million, 1_000_000), undefined, 'a nullable key is never walked');
+    assert.equal(pageIndex(query({}), def, {}, 1_000_000), undefined, 'no size, no walk');
+    assert.equal(pageIndex(query({}), def, million), undefined, 'no total (the count), no walk');
+    const user = query({ user: '00000000-0000-4000-8000-000000000001' });
+    assert.equal(pageIndex(user, def, million), 'by_user', 'a narrow filter, for the count too');
+    assert.equal(pageIndex(query({}), def, { narrow: 'mine' }), 'mine', "the repository's own narrow condition");
+    assert.equal(pageIndex(query({}), { ...def, indexes: undefined }, { narrow: 'mine' }), undefined, 'PostgreSQL: never a hint');
   });
 });
