@@ -358,10 +358,11 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     hints: ListHints = {},
   ) => {
     const definition = listOn(db, listFor(context));
-    const narrow = (list: ListDefinition) =>
+    const listed = (list: ListDefinition) =>
       narrowList(applyFilters(filtered, query, list), query, list, rqlFor(context), joins, narrowing, rqlDialectOf(db));
-    const narrowed = narrow(definition);
-    const walked = definition.searchIndex && query.search !== undefined ? narrow({ ...definition, searchIndex: undefined }) : undefined;
+    const narrowed = listed(definition);
+    // the same rows without the search index's candidates, for a page that walks an index in order
+    const walked = definition.searchIndex && query.search !== undefined ? listed({ ...definition, searchIndex: undefined }) : undefined;
     // a named index is costed against the whole table: kept counts know its size, its largest id bounds it
     const all = hints.all ?? (definition.indexes?.ordered ? await largestId(db, options.table) : undefined);
     const { rows, total } = await fetchPage<Record<string, unknown>>(
