@@ -20,8 +20,25 @@ import { registerRoutes } from './routes/index.ts';
 import type { ViewerFileSource } from './api-reference/reference-page.ts';
 import { probeRoutes } from './routes/probes.ts';
 
+/** The access-log line of one response. */
+export interface AccessLogEntry {
+  request_id: string;
+  method: string | null;
+  /** the route pattern matched, or null */
+  route: string | null;
+  status: number;
+  duration_ms: number;
+  /** why a request was refused before the pipeline (the parser's error code, `timeout`, …) */
+  reason?: string;
+}
+
 export interface HttpLogger extends ErrorLogger {
   info(details: object, message?: string): void;
+  /**
+   * Writes the access line, as `info(entry, 'request')` would: a logger that writes a line per
+   * request can build it cheaper than a generic object logger. Without it, `info` is called.
+   */
+  access?(entry: AccessLogEntry): void;
 }
 
 export interface AppOptions {
@@ -131,17 +148,18 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       headers['Content-Type'] = reply.content?.type ?? 'application/json; charset=utf-8';
       headers['Content-Length'] = String(Buffer.byteLength(body));
     }
-    logger?.info(
-      {
+    if (logger) {
+      const entry: AccessLogEntry = {
         request_id: request.requestId,
         method: request.method,
         route: extra.route ?? null,
         status: reply.status,
         duration_ms: Math.round((performance.now() - request.started) * 100) / 100,
-        ...(extra.reason ? { reason: extra.reason } : {}),
-      },
-      'request',
-    );
+      };
+      if (extra.reason) entry.reason = extra.reason;
+      if (logger.access) logger.access(entry);
+      else logger.info(entry, 'request');
+    }
     // HEAD answers with GET's status and headers, Content-Length included, and no body
     return { status: reply.status, headers, body: request.method === 'HEAD' ? null : body };
   }
