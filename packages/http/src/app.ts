@@ -14,7 +14,7 @@ import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders, SharedWindowRate
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
-import { requestTargetProblem } from './request-target.ts';
+import { parseTarget, requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ViewerFileSource } from './api-reference/reference-page.ts';
@@ -136,13 +136,13 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     request: { method: string | null; headers: PlainRequest['headers']; requestId: string; started: number },
     extra: { rateHeaders: Record<string, string>; route?: string | null; reason?: string; preflightAllow?: string },
   ): PlainResponse {
-    const headers: Record<string, string> = {
-      ...reply.headers,
-      ...extra.rateHeaders,
-      ...cors.headers(headerValue(request.headers, 'origin'), extra.preflightAllow),
-      'X-Request-Id': request.requestId,
-    };
-    const json = reply.body !== undefined && reply.status !== 204 && reply.status !== 304 ? JSON.stringify(reply.body) : null;
+    const headers: Record<string, string> = {};
+    if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
+    for (const name in extra.rateHeaders) headers[name] = extra.rateHeaders[name]!;
+    if (cors.enabled) Object.assign(headers, cors.headers(headerValue(request.headers, 'origin'), extra.preflightAllow));
+    headers['X-Request-Id'] = request.requestId;
+    const json =
+      reply.body !== undefined && reply.status !== 204 && reply.status !== 304 ? (reply.json ?? JSON.stringify(reply.body)) : null;
     const body = reply.content?.data ?? json;
     if (body !== null) {
       headers['Content-Type'] = reply.content?.type ?? 'application/json; charset=utf-8';
@@ -178,7 +178,9 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         reply = await probe.answer();
       } else {
         const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
-        const rate = await requestLimiter.hit(rateKey(auth.actor, request));
+        const hit = requestLimiter.hit(rateKey(auth.actor, request));
+        // the in-memory limiter answers at once: no need to wait a turn for it
+        const rate = hit instanceof Promise ? await hit : hit;
         rateHeaders = rateLimitHeaders(rate);
         if (!rate.allowed) throw rateLimited(rate);
         const targetProblem = requestTargetProblem(request.url);
@@ -190,9 +192,9 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
           throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
         }
 
-        const url = new URL(request.url, 'http://lectern.invalid');
-        state = new RequestState(auth, requestId, url.searchParams, request);
-        const matched = await routes.dispatch(request.method, url.href, state);
+        const { pathname, query } = parseTarget(request.url);
+        state = new RequestState(auth, requestId, query, request);
+        const matched = await routes.dispatchPath(request.method, pathname, state);
         reply = matched
           ? conditionalRead(request.method, matched, {
               ifNoneMatch: state.header('if-none-match'),
@@ -200,7 +202,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
             })
           : {
               status: 404,
-              body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
+              body: errorBody('not_found', `No route matches ${request.method} ${pathname}.`, requestId),
             };
       }
     } catch (error) {
