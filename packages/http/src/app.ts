@@ -177,7 +177,8 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       if (probe) {
         reply = await probe.answer();
       } else {
-        const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
+        const resolved = authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
+        const auth = resolved instanceof Promise ? await resolved : resolved;
         const hit = requestLimiter.hit(rateKey(auth.actor, request));
         // the in-memory limiter answers at once: no need to wait a turn for it
         const rate = hit instanceof Promise ? await hit : hit;
@@ -208,12 +209,9 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     } catch (error) {
       reply = errorReply(error, requestId, logger);
     }
-    const preflightAllow = preflight && reply.status === 204 ? reply.headers?.Allow : undefined;
-    return respond(
-      reply,
-      { method: request.method, headers: request.headers, requestId, started },
-      { rateHeaders, route: probe?.route ?? state?.route ?? null, ...(preflightAllow ? { preflightAllow } : {}) },
-    );
+    const extra: Parameters<typeof respond>[2] = { rateHeaders, route: probe?.route ?? state?.route ?? null };
+    if (preflight && reply.status === 204 && reply.headers?.Allow) extra.preflightAllow = reply.headers.Allow;
+    return respond(reply, { method: request.method, headers: request.headers, requestId, started }, extra);
   }
 
   function refuse(refusal: Refusal): PlainResponse {

@@ -114,9 +114,9 @@ export class TokenRepository implements TokenStore {
     return row ? toTokenRecord(row) : undefined;
   }
 
-  async findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
-    const [row] = await credentialsByHash(this.db, tokenHash);
-    return row ? toCredentials(row) : undefined;
+  findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
+    // chained rather than awaited: every authenticated request comes through here
+    return credentialsByHash(this.db, tokenHash).then(([row]) => (row ? toCredentials(row) : undefined));
   }
 
   async findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined> {
