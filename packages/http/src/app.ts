@@ -73,13 +73,18 @@ class RequestState implements RouteContext {
   params: Record<string, string> = {};
   route?: string;
   private context?: RequestContext;
+  private parameters?: URLSearchParams;
 
   constructor(
     private readonly auth: Authentication,
     private readonly requestId: string,
-    readonly query: URLSearchParams,
+    private readonly parseQuery: () => URLSearchParams,
     private readonly request: PlainRequest,
   ) {}
+
+  get query(): URLSearchParams {
+    return (this.parameters ??= this.parseQuery());
+  }
 
   get ctx(): RequestContext {
     if (this.auth.error) throw this.auth.error;

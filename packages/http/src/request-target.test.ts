@@ -50,7 +50,7 @@ describe('parsing request targets', () => {
   };
   const parsed = (target: string) => {
     const { pathname, query } = parseTarget(target);
-    return { pathname, query: [...query] };
+    return { pathname, query: [...query()] };
   };
 
   it('reads plain and unusual targets as the URL parser does', () => {

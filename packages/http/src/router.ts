@@ -208,7 +208,7 @@ export class RouteTable {
     const segments = segmentsOf(pathname);
     const count = segments.length;
     const candidates =
-      (count >= INDEXED_SEGMENTS && this.index.get(`${count}/${segments.slice(0, INDEXED_SEGMENTS).join('/')}`)) ||
+      (count >= INDEXED_SEGMENTS && this.index.get(`${count}/${segments[0]}/${segments[1]}/${segments[2]}`)) ||
       this.index.get(String(count));
     if (!candidates) return undefined;
     for (const candidate of candidates) {
@@ -231,7 +231,7 @@ export class RouteTable {
   }
 }
 
-/** How many leading segments index the patterns (`api/v2/users`). */
+/** How many leading segments index the patterns (`api/v2/users`); route() spells the key out. */
 const INDEXED_SEGMENTS = 3;
 
 /** The parameters of a path the pattern matches, or undefined. */
