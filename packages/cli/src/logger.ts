@@ -28,7 +28,7 @@ const jsonString = (value: string | null): string => (value === null ? 'null' : 
  * method, route pattern, status, duration and a parser reason, none of which can carry a secret.
  * It is byte for byte what pino writes for `info(entry, 'request')` with this logger's options.
  */
-function accessLine(logger: Logger, write: (line: string) => void): (entry: AccessLogEntry) => void {
+export function accessLine(logger: Logger, write: (line: string) => void): (entry: AccessLogEntry) => void {
   // a millisecond-resolution clock: under load many lines share a timestamp
   let lastMs = -1;
   let lastTime = '';
@@ -40,10 +40,18 @@ function accessLine(logger: Logger, write: (line: string) => void): (entry: Acce
       lastTime = new Date(now).toISOString();
     }
     write(
-      `{"level":${INFO},"time":"${lastTime}","service":"${SERVICE}","request_id":${jsonString(entry.request_id)},"method":${jsonString(entry.method)},"route":${jsonString(entry.route)},"status":${entry.status},"duration_ms":${entry.duration_ms}${entry.reason ? `,"reason":${jsonString(entry.reason)}` : ''},"msg":"request"}\n`,
+      `{"level":${INFO},"time":"${lastTime}","service":"${SERVICE}","request_id":${jsonString(entry.request_id)},"method":${jsonString(entry.method)},"route":${jsonString(entry.route)},"status":${entry.status},"duration_ms":${entry.duration_ms}${entry.reason !== undefined ? `,"reason":${jsonString(entry.reason)}` : ''},"msg":"request"}\n`,
     );
   };
 }
+
+/** The server logger's pino options (the access line is built to match what they write). */
+export const pinoOptions = (level: LogLevel) => ({
+  level,
+  base: { service: SERVICE },
+  timestamp: pino.stdTimeFunctions.isoTime,
+  redact: { paths: ['token', '*.token', 'authorization', '*.authorization', 'secret', '*.secret'], censor: '[redacted]' },
+});
 
 /**
  * Lines gathered into one string before they reach the destination. SonicBoom measures the byte
@@ -91,14 +99,6 @@ export function createLogger(level: LogLevel): ServerLogger {
     }
   };
   process.on('exit', flushNow);
-  const logger = pino(
-    {
-      level,
-      base: { service: SERVICE },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: ['token', '*.token', 'authorization', '*.authorization', 'secret', '*.secret'], censor: '[redacted]' },
-    },
-    lines,
-  );
+  const logger = pino(pinoOptions(level), lines);
   return Object.assign(logger, { flushNow, access: accessLine(logger, (line) => lines.write(line)) });
 }
