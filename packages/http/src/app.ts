@@ -14,14 +14,31 @@ import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders, SharedWindowRate
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
-import { requestTargetProblem } from './request-target.ts';
+import { parseTarget, requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ViewerFileSource } from './api-reference/reference-page.ts';
 import { probeRoutes } from './routes/probes.ts';
 
+/** The access-log line of one response. */
+export interface AccessLogEntry {
+  request_id: string;
+  method: string | null;
+  /** the route pattern matched, or null */
+  route: string | null;
+  status: number;
+  duration_ms: number;
+  /** why a request was refused before the pipeline (the parser's error code, `timeout`, …) */
+  reason?: string;
+}
+
 export interface HttpLogger extends ErrorLogger {
   info(details: object, message?: string): void;
+  /**
+   * Writes the access line, as `info(entry, 'request')` would: a logger that writes a line per
+   * request can build it cheaper than a generic object logger. Without it, `info` is called.
+   */
+  access?(entry: AccessLogEntry): void;
 }
 
 export interface AppOptions {
@@ -56,13 +73,18 @@ class RequestState implements RouteContext {
   params: Record<string, string> = {};
   route?: string;
   private context?: RequestContext;
+  private parameters?: URLSearchParams;
 
   constructor(
     private readonly auth: Authentication,
     private readonly requestId: string,
-    readonly query: URLSearchParams,
+    private readonly parseQuery: () => URLSearchParams,
     private readonly request: PlainRequest,
   ) {}
+
+  get query(): URLSearchParams {
+    return (this.parameters ??= this.parseQuery());
+  }
 
   get ctx(): RequestContext {
     if (this.auth.error) throw this.auth.error;
@@ -119,29 +141,30 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     request: { method: string | null; headers: PlainRequest['headers']; requestId: string; started: number },
     extra: { rateHeaders: Record<string, string>; route?: string | null; reason?: string; preflightAllow?: string },
   ): PlainResponse {
-    const headers: Record<string, string> = {
-      ...reply.headers,
-      ...extra.rateHeaders,
-      ...cors.headers(headerValue(request.headers, 'origin'), extra.preflightAllow),
-      'X-Request-Id': request.requestId,
-    };
-    const json = reply.body !== undefined && reply.status !== 204 && reply.status !== 304 ? JSON.stringify(reply.body) : null;
+    const headers: Record<string, string> = {};
+    if (reply.headers) for (const name in reply.headers) headers[name] = reply.headers[name]!;
+    for (const name in extra.rateHeaders) headers[name] = extra.rateHeaders[name]!;
+    if (cors.enabled) Object.assign(headers, cors.headers(headerValue(request.headers, 'origin'), extra.preflightAllow));
+    headers['X-Request-Id'] = request.requestId;
+    const json =
+      reply.body !== undefined && reply.status !== 204 && reply.status !== 304 ? (reply.json ?? JSON.stringify(reply.body)) : null;
     const body = reply.content?.data ?? json;
     if (body !== null) {
       headers['Content-Type'] = reply.content?.type ?? 'application/json; charset=utf-8';
       headers['Content-Length'] = String(Buffer.byteLength(body));
     }
-    logger?.info(
-      {
+    if (logger) {
+      const entry: AccessLogEntry = {
         request_id: request.requestId,
         method: request.method,
         route: extra.route ?? null,
         status: reply.status,
         duration_ms: Math.round((performance.now() - request.started) * 100) / 100,
-        ...(extra.reason ? { reason: extra.reason } : {}),
-      },
-      'request',
-    );
+      };
+      if (extra.reason) entry.reason = extra.reason;
+      if (logger.access) logger.access(entry);
+      else logger.info(entry, 'request');
+    }
     // HEAD answers with GET's status and headers, Content-Length included, and no body
     return { status: reply.status, headers, body: request.method === 'HEAD' ? null : body };
   }
@@ -159,8 +182,11 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       if (probe) {
         reply = await probe.answer();
       } else {
-        const auth = await authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
-        const rate = await requestLimiter.hit(rateKey(auth.actor, request));
+        const resolved = authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
+        const auth = resolved instanceof Promise ? await resolved : resolved;
+        const hit = requestLimiter.hit(rateKey(auth.actor, request));
+        // the in-memory limiter answers at once: no need to wait a turn for it
+        const rate = hit instanceof Promise ? await hit : hit;
         rateHeaders = rateLimitHeaders(rate);
         if (!rate.allowed) throw rateLimited(rate);
         const targetProblem = requestTargetProblem(request.url);
@@ -172,9 +198,9 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
           throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
         }
 
-        const url = new URL(request.url, 'http://lectern.invalid');
-        state = new RequestState(auth, requestId, url.searchParams, request);
-        const matched = await routes.dispatch(request.method, url.href, state);
+        const { pathname, query } = parseTarget(request.url);
+        state = new RequestState(auth, requestId, query, request);
+        const matched = await routes.dispatchPath(request.method, pathname, state);
         reply = matched
           ? conditionalRead(request.method, matched, {
               ifNoneMatch: state.header('if-none-match'),
@@ -182,18 +208,15 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
             })
           : {
               status: 404,
-              body: errorBody('not_found', `No route matches ${request.method} ${url.pathname}.`, requestId),
+              body: errorBody('not_found', `No route matches ${request.method} ${pathname}.`, requestId),
             };
       }
     } catch (error) {
       reply = errorReply(error, requestId, logger);
     }
-    const preflightAllow = preflight && reply.status === 204 ? reply.headers?.Allow : undefined;
-    return respond(
-      reply,
-      { method: request.method, headers: request.headers, requestId, started },
-      { rateHeaders, route: probe?.route ?? state?.route ?? null, ...(preflightAllow ? { preflightAllow } : {}) },
-    );
+    const extra: Parameters<typeof respond>[2] = { rateHeaders, route: probe?.route ?? state?.route ?? null };
+    if (preflight && reply.status === 204 && reply.headers?.Allow) extra.preflightAllow = reply.headers.Allow;
+    return respond(reply, { method: request.method, headers: request.headers, requestId, started }, extra);
   }
 
   function refuse(refusal: Refusal): PlainResponse {

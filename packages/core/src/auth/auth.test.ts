@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { LecternError } from '../shared/errors.ts';
 import { authorize, systemActor, type Actor } from './actor.ts';
@@ -51,6 +52,8 @@ describe('token secrets', () => {
     assert.equal(seen.size, 200);
     const token = generateTokenSecret();
     assert.match(hashToken(token), /^[0-9a-f]{64}$/);
+    // the stored hashes of tokens issued before stay valid: it is plain SHA-256 in hex
+    assert.equal(hashToken(token), createHash('sha256').update(token).digest('hex'));
     assert.equal(tokenDisplayPrefix(token), token.slice(0, 11));
     assert.equal(looksLikeToken('lpat_short'), false);
   });

@@ -23,6 +23,8 @@ export interface IssueTokenRequest {
 export class TokenService {
   /** last use per token id, written to storage in the background rather than on every request */
   private readonly pendingUses = new Map<number, string>();
+  private readonly grantedSets = new WeakMap<readonly Scope[], Map<Role, ReadonlySet<Scope>>>();
+  private lastNow = { ms: NaN, iso: '' };
 
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -88,7 +90,7 @@ export class TokenService {
   async authenticate(token: string): Promise<Actor> {
     if (!looksLikeToken(token)) throw invalidToken();
     const credentials = await this.deps.storage.tokens.findCredentials(hashToken(token));
-    const now = nowIso(this.deps.clock);
+    const now = this.nowIso();
     if (!credentials || !credentials.user.isActive) throw invalidToken();
     if (credentials.expiresAt !== null && credentials.expiresAt <= now) throw invalidToken();
     this.pendingUses.set(credentials.tokenId, now);
@@ -97,10 +99,29 @@ export class TokenService {
       userId: credentials.user.id,
       publicId: credentials.user.publicId,
       role: credentials.user.role,
-      // a token never exceeds its user's current role, even if the role was lowered after issue
-      scopes: new Set(credentials.scopes.filter((scope) => roleGrants[credentials.user.role].has(scope))),
+      scopes: this.grantedOf(credentials.user.role, credentials.scopes),
       tokenId: credentials.tokenId,
     };
+  }
+
+  /**
+   * A token never exceeds its user's current role, even if the role was lowered after issue. The
+   * store hands out one array per distinct scope list, so the set is derived once per list and role
+   * rather than on every request.
+   */
+  private grantedOf(role: Role, scopes: readonly Scope[]): ReadonlySet<Scope> {
+    let byRole = this.grantedSets.get(scopes);
+    if (!byRole) this.grantedSets.set(scopes, (byRole = new Map()));
+    let granted = byRole.get(role);
+    if (!granted) byRole.set(role, (granted = new Set(scopes.filter((scope) => roleGrants[role].has(scope)))));
+    return granted;
+  }
+
+  /** The clock's time as ISO text, formatted once per millisecond: requests arrive many to one. */
+  private nowIso(): string {
+    const now = this.deps.clock.now().getTime();
+    if (now !== this.lastNow.ms) this.lastNow = { ms: now, iso: new Date(now).toISOString() };
+    return this.lastNow.iso;
   }
 
   /** Writes buffered `last_used_at` values; called periodically and at shutdown. */

@@ -29,7 +29,7 @@ export class CorsPolicy {
     this.origins = new Set(origins);
   }
 
-  private get enabled(): boolean {
+  get enabled(): boolean {
     return this.anyOrigin || this.origins.size > 0;
   }
 

@@ -24,6 +24,7 @@ export function probeRoutes(lectern: Lectern): (method: string, target: string) 
   };
   return (method, target) => {
     // a plain string match: anything unusual about the target is left to the regular pipeline
+    if (!target.startsWith('/healthz') && !target.startsWith('/readyz')) return undefined;
     const path = target.split('?', 1)[0]!.replace(/(.)\/$/, '$1');
     const answer = Object.hasOwn(probes, path) ? probes[path] : undefined;
     if (!answer) return undefined;

@@ -53,10 +53,28 @@ const credentialsByHash = preparedQuery<CredentialsRow>(1, (db: Kysely<Database>
   credentialsQuery(db).where('t.token_hash', '=', tokenHash!),
 );
 
+/**
+ * Scope lists as parsed, by their stored JSON: every request reads its token's, and tokens share
+ * a few lists, so the same frozen array is handed out (which also lets core cache what it derives
+ * from it).
+ */
+const parsedScopes = new Map<string, Scope[]>();
+const MAX_PARSED_SCOPES = 1000;
+
+function scopesOf(json: string): Scope[] {
+  let scopes = parsedScopes.get(json);
+  if (!scopes) {
+    if (parsedScopes.size >= MAX_PARSED_SCOPES) parsedScopes.clear();
+    // frozen: a caller that changed it would change every later request's scopes
+    parsedScopes.set(json, (scopes = Object.freeze(JSON.parse(json)) as Scope[]));
+  }
+  return scopes;
+}
+
 function toCredentials(row: CredentialsRow): TokenCredentials {
   return {
     tokenId: row.id,
-    scopes: JSON.parse(row.scopes) as Scope[],
+    scopes: scopesOf(row.scopes),
     expiresAt: row.expires_at,
     user: { id: row.user_id, publicId: row.public_id, role: row.role as Role, isActive: toBool(row.is_active) },
   };
@@ -96,9 +114,9 @@ export class TokenRepository implements TokenStore {
     return row ? toTokenRecord(row) : undefined;
   }
 
-  async findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
-    const [row] = await credentialsByHash(this.db, tokenHash);
-    return row ? toCredentials(row) : undefined;
+  findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
+    // chained rather than awaited: every authenticated request comes through here
+    return credentialsByHash(this.db, tokenHash).then(([row]) => (row ? toCredentials(row) : undefined));
   }
 
   async findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined> {

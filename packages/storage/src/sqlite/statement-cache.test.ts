@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
+import { CachedStatementDatabase } from './statement-cache.ts';
+
+describe('cached statements', () => {
+  const setup = () => {
+    const raw = new BetterSqlite3(':memory:');
+    raw.exec(`create table t (id integer primary key, name text, score real, data blob);
+              insert into t (name, score, data) values ('a', 1.5, x'00ff'), (null, null, null), ('"c"', -2, x'')`);
+    return { raw, cached: new CachedStatementDatabase(raw), plain: new BetterSqlite3(raw.serialize()) };
+  };
+
+  it('return the rows better-sqlite3 builds, for every kind of column list', () => {
+    const { cached, plain } = setup();
+    for (const sql of [
+      'select "t"."id" as "__id", "t"."name", "t"."score" as "score", "t"."data" from "t" where "t"."id" > ? order by "t"."id"',
+      'select t.id as x, t.name as x, t.score from t where t.id > ? order by t.id',
+      'select t.id as "__proto__", t.name from t where t.id > ?',
+      'select * from t where id > ? order by id',
+      'select count(*) as n from t where id > ?',
+    ]) {
+      const expected = plain.prepare(sql).all([0]);
+      assert.deepEqual(cached.prepare(sql).all([0]), expected, sql);
+      assert.deepEqual([...cached.prepare(sql).iterate([0])], expected, sql);
+    }
+    const [proto] = cached.prepare('select t.id as "__proto__", t.name from t where t.id > ?').all([0]) as object[];
+    assert.equal(Object.getPrototypeOf(proto), Object.prototype);
+  });
+
+  it('run writes and answer with the columns a schema change adds', () => {
+    const { cached } = setup();
+    const select = 'select * from t where id = ?';
+    assert.deepEqual(Object.keys(cached.prepare(select).all([1])[0] as object), ['id', 'name', 'score', 'data']);
+    assert.equal(cached.prepare('update t set name = ? where id = ?').run(['b', 1]).changes, 1);
+    cached.prepare('alter table t add column extra text').run([]);
+    assert.deepEqual(cached.prepare(select).all([1]), [{ id: 1, name: 'b', score: 1.5, data: Buffer.from([0, 255]), extra: null }]);
+  });
+});
