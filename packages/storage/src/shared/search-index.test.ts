@@ -112,8 +112,8 @@ for (const dialect of DIALECTS) {
     it('pages a common term in order, page by page, with the same rows as the substring rule', async () => {
       // small pages make walking the order's index cheaper than the index's candidates (SQLite)
       const ctx = lectern.context();
-      // enough matches that the first pages are cheaper to walk than the candidates (ten times, the
-      // list's margin); the newest users, and the first by name, match none of the terms
+      // enough matches that the pages are cheaper to walk in order than to sort (SQLite); the newest
+      // users, and the first by name, match none of the terms
       for (let i = 0; i < 40; i++) await lectern.users.create(ctx, { email: `more${i}@example.com`, name: `More ${i}` });
       await lectern.users.create(ctx, { email: 'aaron@elsewhere.org', name: 'Aaron' });
       await lectern.users.create(ctx, { email: 'abe@elsewhere.org', name: 'Abe' });
