@@ -3,7 +3,7 @@
  * store interfaces and their rows, the records and resource declarations it maps, and the domain
  * functions its SQL must agree with (case folding, the overdue rule, the counter rules, RQL's AST).
  */
-export { type AssignmentState, assignmentStates, isOverdue, outstandingStates } from './assignments/assignment-machine.ts';
+export { type AssignmentState, assignmentStates, isOutstanding, isOverdue, outstandingStates } from './assignments/assignment-machine.ts';
 export { type TrackGraph, type TrackNode } from './assignments/track-expansion.ts';
 export { type TrackItemStatus } from './assignments/track-progress.ts';
 export { type AttendanceMethod } from './enrollments/enrollment-rules.ts';

@@ -3,7 +3,7 @@
  * write instead of counted per request. Storage is handed the deltas of a write and adds them; the
  * rules of what counts live here.
  *
- * Three sets of counts:
+ * Four sets of counts:
  * - per combination of the facts below (`stats`), which storage keeps twice: per content item and
  *   per content type, so the insights and the list totals over all rows add up a few hundred rows;
  * - per content item alone (total, completed, and the ratings its list shows);

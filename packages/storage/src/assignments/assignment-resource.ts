@@ -5,9 +5,9 @@
  */
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { assignmentListSpec, assignmentSchema, type AssignmentRecord, type ContentType, type StoredAssignmentView } from '@lectern/core';
-import { outstandingStates } from '@lectern/core/ports';
+import { isOutstanding, outstandingStates, type AssignmentState } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { toBool } from '../shared/list-builder.ts';
+import { filterValues, toBool } from '../shared/list-builder.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 
@@ -60,9 +60,9 @@ export const assignmentResource = defineResource<StoredAssignmentView, Assignmen
       // outstanding states alone also name the overdue index's own condition, which SQLite needs
       // to see literally before it reads that partial index (for `state` with a due date range)
       filter: (eb, value) => {
-        const states = Array.isArray(value) ? value : [String(value)];
+        const states = filterValues(value);
         const matches = eb('a.state', 'in', states);
-        return states.every((state) => (outstandingStates as readonly string[]).includes(state))
+        return states.every((state) => isOutstanding(state as AssignmentState))
           ? eb.and([matches, sql<SqlBool>`a.state in (${OUTSTANDING_STATES})`])
           : matches;
       },

@@ -73,6 +73,9 @@ export interface SearchIndex {
 /** The shortest search term a trigram index can answer. */
 const TRIGRAM = 3;
 
+/** A filter's value as the list of values it accepts (a single value is a list of one). */
+export const filterValues = (value: FilterValue): string[] => (Array.isArray(value) ? value : [String(value)]);
+
 /** Escapes LIKE wildcards so user text matches literally (used with `escape '\'`). */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
 
