@@ -52,7 +52,7 @@ export function reportAsFilters(filter: RqlFilter | null, filters: ListQuery['fi
   return merged;
 }
 
-/** A test of one user's email that finds at most a few users: equal, one of a list, or equal ignoring case. */
+/** A test that finds at most a few users, by email or id: equal, one of a list, or equal ignoring case. */
 const namesOneUser = (conjunct: RqlFilter) =>
   conjunct.kind === 'field' &&
   (conjunct.field === 'user.email' || conjunct.field === 'user.public_id') &&
@@ -76,14 +76,15 @@ export async function assignmentListHints(db: Kysely<Database>, query: ListQuery
   if (options.ownerId !== null) return { narrow: USER_INDEX };
   const all = await allAssignments(db);
   const rql = options.rql?.filter ?? null;
-  const narrow = rql !== null && conjunctsOf(rql).some(namesOneUser) ? { narrow: USER_INDEX } : {};
-  const plain = query.search === undefined && Object.keys(query.ranges).length === 0;
-  if (rql !== null && plain && Object.keys(query.filters).length === 0) {
-    const total = await usersReportTotal(db, rql, options.today);
-    if (total !== undefined) return { all, total, ...narrow };
-  }
-  if ('narrow' in narrow) return { all, ...narrow };
+  const narrow = rql !== null && conjunctsOf(rql).some(namesOneUser) ? USER_INDEX : undefined;
+  const plain = query.search === undefined && Object.keys(query.ranges).length === 0 && Object.keys(query.filters).length === 0;
+  const usersTotal = rql !== null && plain ? await usersReportTotal(db, rql, options.today) : undefined;
+  const total = usersTotal ?? (narrow === undefined ? await keptTotalOf(db, query, rql, options.today) : undefined);
+  return { all, ...(total === undefined ? {} : { total }), ...(narrow === undefined ? {} : { narrow }) };
+}
+
+/** The kept total of the list with the report's filter read as list filters, when it reads as them. */
+async function keptTotalOf(db: Kysely<Database>, query: ListQuery, rql: RqlFilter | null, today: string): Promise<number | undefined> {
   const filters = reportAsFilters(rql, query.filters);
-  const total = filters && (await keptTotal(db, { ...query, filters }, options.today));
-  return total === undefined ? { all } : { all, total };
+  return filters && keptTotal(db, { ...query, filters }, today);
 }

@@ -4,24 +4,20 @@
  * instead of counting up to a million (docs/scaling.md, "Counts kept per write").
  */
 import { sql, type Kysely } from 'kysely';
-import type { FilterValue, ListQuery } from '@lectern/core';
+import type { ListQuery } from '@lectern/core';
 import { outstandingStates } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { filterValues, type AnyQuery } from '../shared/list-builder.ts';
 
 /** The list filters the kept counts answer, alone or together. */
 const COUNTED_FILTERS = new Set(['state', 'content_type', 'is_overdue', 'content_item']);
 
-const valuesOf = (value: FilterValue): string[] => (Array.isArray(value) ? value : [String(value)]);
-const sumOf = (row: { n: unknown } | undefined) => Number(row?.n ?? 0);
+/** The sum of the kept counts (`n`) of the rows `query` selects: 0 when it selects none. */
+const sumOfCounts = async (query: AnyQuery): Promise<number> =>
+  Number((await query.select(sql<number>`sum(n)`.as('n')).executeTakeFirst())?.n ?? 0);
 
 /** Every live assignment: the size the cost of reading a list in an index's order is measured against. */
-export const allAssignments = async (db: Kysely<Database>): Promise<number> =>
-  sumOf(
-    await db
-      .selectFrom('assignment_totals')
-      .select((eb) => eb.fn.sum<number>('n').as('n'))
-      .executeTakeFirst(),
-  );
+export const allAssignments = (db: Kysely<Database>): Promise<number> => sumOfCounts(db.selectFrom('assignment_totals'));
 
 /**
  * The number of live assignments `query` matches, when its filters are among those counted per
@@ -32,42 +28,29 @@ export async function keptTotal(db: Kysely<Database>, query: ListQuery, today: s
   const { filters } = query;
   if (query.search !== undefined || Object.keys(query.ranges).length > 0) return undefined;
   if (!Object.keys(filters).every((name) => COUNTED_FILTERS.has(name))) return undefined;
-  const states = filters.state === undefined ? undefined : valuesOf(filters.state);
-  const types = filters.content_type === undefined ? undefined : valuesOf(filters.content_type);
+  const states = filters.state === undefined ? undefined : filterValues(filters.state);
+  const types = filters.content_type === undefined ? undefined : filterValues(filters.content_type);
 
   if (filters.content_item !== undefined) {
     if (filters.is_overdue !== undefined) return undefined;
     let stats = db
       .selectFrom('assignment_stats as s')
       .innerJoin('content_items as c', 'c.id', 's.content_id')
-      .where('c.public_id', 'in', valuesOf(filters.content_item));
+      .where('c.public_id', 'in', filterValues(filters.content_item));
     if (states) stats = stats.where('s.state', 'in', states);
     if (types) stats = stats.where('c.content_type', 'in', types);
-    return sumOf(await stats.select((eb) => eb.fn.sum<number>('s.n').as('n')).executeTakeFirst());
+    return sumOfCounts(stats);
   }
 
   let totals = db.selectFrom('assignment_totals');
   if (states) totals = totals.where('state', 'in', states);
   if (types) totals = totals.where('content_type', 'in', types);
-  const matching = () =>
-    totals
-      .select((eb) => eb.fn.sum<number>('n').as('n'))
-      .executeTakeFirst()
-      .then(sumOf);
-  if (filters.is_overdue === undefined) return matching();
+  if (filters.is_overdue === undefined) return sumOfCounts(totals);
 
   // overdue: outstanding and due before today (core's isOverdue), summed over the days before it
   const overdueStates = outstandingStates.filter((state) => !states || states.includes(state));
   let due = db.selectFrom('assignment_due_totals').where('due_date', '<', today);
   if (types) due = due.where('content_type', 'in', types);
-  const overdue =
-    overdueStates.length === 0
-      ? 0
-      : sumOf(
-          await due
-            .where('state', 'in', overdueStates)
-            .select(sql<number>`sum(n)`.as('n'))
-            .executeTakeFirst(),
-        );
-  return filters.is_overdue === true ? overdue : (await matching()) - overdue;
+  const overdue = overdueStates.length === 0 ? 0 : await sumOfCounts(due.where('state', 'in', overdueStates));
+  return filters.is_overdue === true ? overdue : (await sumOfCounts(totals)) - overdue;
 }
