@@ -192,7 +192,7 @@ export {
   notFound,
   validationError,
 } from './shared/errors.ts';
-export { etagOf, ifNoneMatchHits } from './shared/etag.ts';
+export { etagOf, etagOfJson, ifNoneMatchHits } from './shared/etag.ts';
 export { type IdGenerator, isUuid, randomBase32, randomIds } from './shared/ids.ts';
 export {
   type CursorListResult,

@@ -1,5 +1,4 @@
-import * as crypto from 'node:crypto';
-import { ifNoneMatchHits, type SyncBatchResult } from '@lectern/core';
+import { etagOfJson, ifNoneMatchHits, type SyncBatchResult } from '@lectern/core';
 import { errorBody } from './error-response.ts';
 
 /** What a route handler returns; the app serialises it and adds the common headers. */
@@ -29,21 +28,10 @@ export const document = (type: string, data: string | Buffer, headers: Record<st
  * can go straight to If-Match; on a read the app answers If-None-Match with it (conditionalRead).
  */
 export function withEtag(resource: unknown, status = 200): Reply {
+  // the reply sends the JSON the tag was made from: serialised once, not twice
   const json = JSON.stringify(resource);
   return { status, body: resource, json, headers: { ETag: etagOfJson(json) } };
 }
-
-/**
- * core's etagOf(resource) from the JSON it hashes: the reply sends the same JSON, so it is made
- * once per response rather than twice (reply.test.ts holds the two equal).
- */
-export const etagOfJson = (json: string): string => `"${sha256Base64url(json).slice(0, 27)}"`;
-
-// Node's one-shot hash (from 20.12) spares a Hash object per reply
-const sha256Base64url: (data: string) => string =
-  typeof crypto.hash === 'function'
-    ? (data) => crypto.hash('sha256', data, 'base64url')
-    : (data) => crypto.createHash('sha256').update(data).digest('base64url');
 
 /**
  * A single resource with both validators: the ETag, and `Last-Modified` (HTTP dates have whole

@@ -1,14 +1,16 @@
-import { createHash } from 'node:crypto';
 import { LecternError } from './errors.ts';
+import { sha256 } from './sha256.ts';
 
 /**
  * Strong ETag of a resource representation. Hashing what the client sees (not a row version)
  * means the tag also changes when a referenced object's name or email changes.
  */
 export function etagOf(representation: unknown): string {
-  const digest = createHash('sha256').update(JSON.stringify(representation)).digest('base64url');
-  return `"${digest.slice(0, 27)}"`;
+  return etagOfJson(JSON.stringify(representation));
 }
+
+/** etagOf a representation from its JSON, for a reply that sends the JSON it hashed. */
+export const etagOfJson = (json: string): string => `"${sha256(json, 'base64url').slice(0, 27)}"`;
 
 function parseTagList(header: string): string[] {
   return header
