@@ -24,7 +24,6 @@ export class TokenService {
   /** last use per token id, written to storage in the background rather than on every request */
   private readonly pendingUses = new Map<number, string>();
   private readonly grantedSets = new WeakMap<readonly Scope[], Map<Role, ReadonlySet<Scope>>>();
-  private lastNow = { ms: NaN, iso: '' };
 
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -90,7 +89,7 @@ export class TokenService {
   async authenticate(token: string): Promise<Actor> {
     if (!looksLikeToken(token)) throw invalidToken();
     const credentials = await this.deps.storage.tokens.findCredentials(hashToken(token));
-    const now = this.nowIso();
+    const now = nowIso(this.deps.clock);
     if (!credentials || !credentials.user.isActive) throw invalidToken();
     if (credentials.expiresAt !== null && credentials.expiresAt <= now) throw invalidToken();
     this.pendingUses.set(credentials.tokenId, now);
@@ -115,13 +114,6 @@ export class TokenService {
     let granted = byRole.get(role);
     if (!granted) byRole.set(role, (granted = new Set(scopes.filter((scope) => roleGrants[role].has(scope)))));
     return granted;
-  }
-
-  /** The clock's time as ISO text, formatted once per millisecond: requests arrive many to one. */
-  private nowIso(): string {
-    const now = this.deps.clock.now().getTime();
-    if (now !== this.lastNow.ms) this.lastNow = { ms: now, iso: new Date(now).toISOString() };
-    return this.lastNow.iso;
   }
 
   /** Writes buffered `last_used_at` values; called periodically and at shutdown. */
