@@ -363,8 +363,11 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     const narrowed = listed(definition);
     // the same rows without the search index's candidates, for a page that walks an index in order
     const walked = definition.searchIndex && query.search !== undefined ? listed({ ...definition, searchIndex: undefined }) : undefined;
-    // a named index is costed against the whole table: kept counts know its size, its largest id bounds it
-    const all = hints.all ?? (definition.indexes?.ordered ? await largestId(db, options.table) : undefined);
+    // walking an order's index is costed against the whole table: kept counts know its size, its
+    // largest id bounds it (read only when the page's first sort key has an index to walk)
+    const first = narrowed.query.ordering[0];
+    const walkable = first !== undefined && definition.indexes?.ordered?.[first.field] !== undefined;
+    const all = hints.all ?? (walkable ? await largestId(db, options.table) : undefined);
     const { rows, total } = await fetchPage<Record<string, unknown>>(
       narrowed.filtered,
       narrowed.query,
