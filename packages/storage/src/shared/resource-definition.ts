@@ -214,20 +214,30 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     return list;
   };
 
+  // what becomes of each selected column, worked out once: a list maps every row through this
+  const internalColumns = Object.keys(options.internal).map((key) => [key, internalAlias(key)] as const);
+  const viewColumns = fields.filter(isSelected).map((field) => ({
+    field,
+    json: override(field.name).json === true,
+    subs: reference(field) ? field.fields!.map((sub) => ({ sub, alias: subAlias(field.name, sub.name) })) : undefined,
+    absentWhenNull: subAlias(field.name, 'public_id'),
+  }));
   const toRecord = (row: Record<string, unknown>) => {
     const internal: Record<string, unknown> = {};
-    for (const key of Object.keys(options.internal)) internal[key] = row[internalAlias(key)];
+    for (const [key, column] of internalColumns) internal[key] = row[column];
     const view: Record<string, unknown> = {};
-    for (const field of fields) {
-      if (!isSelected(field)) continue;
-      if (reference(field)) {
-        const absent = row[subAlias(field.name, 'public_id')] === null;
-        view[field.name] = absent
-          ? null
-          : Object.fromEntries(field.fields!.map((sub) => [sub.name, readValue(sub, row[subAlias(field.name, sub.name)])]));
+    for (const { field, json, subs, absentWhenNull } of viewColumns) {
+      if (subs) {
+        if (row[absentWhenNull] === null) {
+          view[field.name] = null;
+          continue;
+        }
+        const referenced: Record<string, unknown> = {};
+        for (const { sub, alias } of subs) referenced[sub.name] = readValue(sub, row[alias]);
+        view[field.name] = referenced;
       } else {
         const value = row[field.name];
-        view[field.name] = override(field.name).json && typeof value === 'string' ? JSON.parse(value) : readValue(field, value);
+        view[field.name] = json && typeof value === 'string' ? JSON.parse(value) : readValue(field, value);
       }
     }
     return { internal: internal as Internal, view: view as View };
