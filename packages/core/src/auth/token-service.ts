@@ -1,4 +1,5 @@
 import type { Stores } from '../ports/storage.ts';
+import type { TokenCredentials } from '../ports/token-store.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
@@ -87,8 +88,21 @@ export class TokenService {
    * deactivated users, are all `invalid_token`; the caller handles a missing header.
    */
   async authenticate(token: string): Promise<Actor> {
+    return this.actorOf(token);
+  }
+
+  /**
+   * `authenticate` without the promise when the store answers at once (SQLite does): the HTTP
+   * layer resolves every request's token this way. Throws `invalid_token` rather than rejecting
+   * when it answers at once.
+   */
+  actorOf(token: string): Actor | Promise<Actor> {
     if (!looksLikeToken(token)) throw invalidToken();
-    const credentials = await this.deps.storage.tokens.findCredentials(hashToken(token));
+    const found = this.deps.storage.tokens.findCredentials(hashToken(token));
+    return found instanceof Promise ? found.then((credentials) => this.actorFrom(credentials)) : this.actorFrom(found);
+  }
+
+  private actorFrom(credentials: TokenCredentials | undefined): Actor {
     const now = nowIso(this.deps.clock);
     if (!credentials || !credentials.user.isActive) throw invalidToken();
     if (credentials.expiresAt !== null && credentials.expiresAt <= now) throw invalidToken();

@@ -26,7 +26,8 @@ export interface TokenStore {
   /** Tokens that are not revoked. */
   findByPublicId(publicId: string): Promise<ApiTokenRecord | undefined>;
   findById(id: number): Promise<ApiTokenRecord | undefined>;
-  findCredentials(tokenHash: string): Promise<TokenCredentials | undefined>;
+  /** Every authenticated request asks: a store that can answer at once (SQLite) returns the value itself. */
+  findCredentials(tokenHash: string): TokenCredentials | undefined | Promise<TokenCredentials | undefined>;
   /** The same by internal id, for work that outlives the request (a bulk job re-checks its token). */
   findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined>;
   /** `ownerId` null lists every user's tokens. */

@@ -19,12 +19,15 @@ export function authenticate(tokens: TokenService, header: string | undefined): 
   if (!match) {
     return { error: new LecternError('unauthenticated', "Malformed Authorization header: expected 'Bearer <API token>'.") };
   }
-  // chained rather than awaited: one turn less on every authenticated request
-  return tokens.authenticate(match[1]!).then(
-    (actor) => ({ actor }),
-    (error: unknown) => {
-      if (error instanceof LecternError) return { error };
-      throw error;
-    },
-  );
+  const refused = (error: unknown): Authentication => {
+    if (error instanceof LecternError) return { error };
+    throw error;
+  };
+  // answered at once when the token store answers at once (SQLite): no turn of the event loop
+  try {
+    const actor = tokens.actorOf(match[1]!);
+    return actor instanceof Promise ? actor.then((resolved) => ({ actor: resolved }), refused) : { actor };
+  } catch (error) {
+    return refused(error);
+  }
 }

@@ -114,9 +114,11 @@ export class TokenRepository implements TokenStore {
     return row ? toTokenRecord(row) : undefined;
   }
 
-  findCredentials(tokenHash: string): Promise<TokenCredentials | undefined> {
-    // chained rather than awaited: every authenticated request comes through here
-    return credentialsByHash(this.db, tokenHash).then(([row]) => (row ? toCredentials(row) : undefined));
+  findCredentials(tokenHash: string): TokenCredentials | undefined | Promise<TokenCredentials | undefined> {
+    // answered at once when the read runs at once: every authenticated request comes through here
+    const rows = credentialsByHash(this.db, tokenHash);
+    const credentials = ([row]: CredentialsRow[]) => (row ? toCredentials(row) : undefined);
+    return rows instanceof Promise ? rows.then(credentials) : credentials(rows);
   }
 
   async findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined> {

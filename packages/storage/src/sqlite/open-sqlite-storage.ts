@@ -3,6 +3,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { foldCase } from '@lectern/core/ports';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
 import { FOLD_FUNCTION } from '../shared/fold-sql.ts';
+import { allowLoneReads } from '../shared/prepared-query.ts';
 import type { Database } from '../schema.ts';
 import { CachedStatementDatabase } from './statement-cache.ts';
 
@@ -64,6 +65,7 @@ export async function migrateSqliteFile(options: SqliteStorageOptions): Promise<
 async function openAndMigrate(options: SqliteStorageOptions): Promise<{ db: Kysely<Database>; applied: string[] }> {
   const database = new CachedStatementDatabase(openSqliteDatabase(options));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  allowLoneReads(db, (sql, parameters) => database.loneRead(sql, parameters));
   try {
     return { db, applied: await migrateToLatest(db) };
   } catch (error) {

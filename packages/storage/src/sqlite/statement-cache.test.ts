@@ -36,4 +36,22 @@ describe('cached statements', () => {
     cached.prepare('alter table t add column extra text').run([]);
     assert.deepEqual(cached.prepare(select).all([1]), [{ id: 1, name: 'b', score: 1.5, data: Buffer.from([0, 255]), extra: null }]);
   });
+
+  it('run a lone read at once only when no transaction is open and no statement is being stepped through', () => {
+    const { raw, cached } = setup();
+    const read = 'select t.name from t where t.id = ?';
+    assert.deepEqual(cached.loneRead(read, [1]), [{ name: 'a' }]);
+    cached.prepare('begin immediate').run([]);
+    cached.prepare('update t set name = ? where id = ?').run(['uncommitted', 1]);
+    assert.equal(cached.loneRead(read, [1]), undefined, 'inside a transaction the read waits its turn');
+    cached.prepare('rollback').run([]);
+    assert.equal(raw.inTransaction, false);
+    const cursor = cached.prepare('select t.id from t where t.id > ? order by t.id').iterate([0]);
+    cursor.next();
+    assert.equal(cached.loneRead(read, [1]), undefined, 'a statement being stepped through holds the connection');
+    cursor.return?.(undefined);
+    assert.deepEqual(cached.loneRead(read, [1]), [{ name: 'a' }]);
+    assert.equal(cached.loneRead('update t set name = ? where id = ?', ['x', 1]), undefined, 'a write is never a lone read');
+    assert.equal(raw.prepare('select name from t where id = 1').pluck().get(), 'a');
+  });
 });

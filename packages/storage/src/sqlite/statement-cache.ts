@@ -20,29 +20,37 @@ function rowBuilder(columns: readonly string[]): (values: Values) => Record<stri
  * row object property by property in C++, looking every column name up in V8's string table,
  * which cost more than the lookup itself on the per-request reads (token, resource by id).
  */
-function cachedStatement(statement: BetterSqlite3.Statement, sql: string): SqliteStatement {
+function cachedStatement(statement: BetterSqlite3.Statement, sql: string, cursors: OpenCursors): SqliteStatement {
   // SQLite prepares a statement again after a schema change, and `*` may then stand for other
   // columns: only statements that name every column keep their builder
-  if (!statement.reader || sql.includes('*')) return statement as unknown as SqliteStatement;
-  const columns = statement.columns().map((column) => column.name);
+  const columns = statement.reader && !sql.includes('*') ? statement.columns().map((column) => column.name) : undefined;
   // an object literal would set the prototype rather than a property of that name
-  if (columns.includes('__proto__')) return statement as unknown as SqliteStatement;
-  statement.raw(true);
-  const build = rowBuilder(columns);
+  const build = columns && !columns.includes('__proto__') ? rowBuilder(columns) : undefined;
+  if (build) statement.raw(true);
   return {
-    reader: true,
+    reader: statement.reader,
     all(parameters) {
       const rows = statement.all(parameters) as unknown[];
-      for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as Values);
+      if (build) for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as Values);
       return rows;
     },
     *iterate(parameters) {
-      for (const values of statement.iterate(parameters)) yield build(values as Values);
+      cursors.open++;
+      try {
+        for (const values of statement.iterate(parameters)) yield build ? build(values as Values) : values;
+      } finally {
+        cursors.open--;
+      }
     },
     run(parameters) {
       return statement.run(parameters);
     },
   };
+}
+
+/** Statements being stepped through a row at a time: the connection runs nothing else meanwhile. */
+interface OpenCursors {
+  open: number;
 }
 
 /**
@@ -55,6 +63,7 @@ function cachedStatement(statement: BetterSqlite3.Statement, sql: string): Sqlit
  */
 export class CachedStatementDatabase implements SqliteDatabase {
   private readonly statements = new Map<string, SqliteStatement>();
+  private readonly cursors: OpenCursors = { open: 0 };
 
   constructor(readonly raw: BetterSqlite3.Database) {}
 
@@ -63,10 +72,22 @@ export class CachedStatementDatabase implements SqliteDatabase {
     let statement = this.statements.get(text);
     if (!statement) {
       if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
-      statement = cachedStatement(this.raw.prepare(text), text);
+      statement = cachedStatement(this.raw.prepare(text), text, this.cursors);
       this.statements.set(text, statement);
     }
     return statement;
+  }
+
+  /**
+   * Runs a read now, outside kysely's queue, unless the connection is inside a transaction (the
+   * read would see its uncommitted rows) or stepping through another statement's rows: then
+   * `undefined`, and the read queues like any other. A lone statement runs start to finish within
+   * this call, so nothing can come between its steps.
+   */
+  loneRead(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+    if (this.raw.inTransaction || this.cursors.open > 0) return undefined;
+    const statement = this.prepare(sql);
+    return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
   }
 
   close(): void {
