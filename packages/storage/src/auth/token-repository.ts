@@ -56,25 +56,31 @@ const credentialsByHash = preparedQuery<CredentialsRow>(1, (db: Kysely<Database>
 /**
  * Scope lists as parsed, by their stored JSON: every request reads its token's, and tokens share
  * a few lists, so the same frozen array is handed out (which also lets core cache what it derives
- * from it).
+ * from it). A token's own entry is found by its id first: comparing its JSON with the stored text
+ * costs less than hashing that text for the lookup by JSON.
  */
 const parsedScopes = new Map<string, Scope[]>();
+const scopesByToken = new Map<number, { json: string; scopes: Scope[] }>();
 const MAX_PARSED_SCOPES = 1000;
 
-function scopesOf(json: string): Scope[] {
+function scopesOf(tokenId: number, json: string): Scope[] {
+  const known = scopesByToken.get(tokenId);
+  if (known?.json === json) return known.scopes;
   let scopes = parsedScopes.get(json);
   if (!scopes) {
     if (parsedScopes.size >= MAX_PARSED_SCOPES) parsedScopes.clear();
     // frozen: a caller that changed it would change every later request's scopes
     parsedScopes.set(json, (scopes = Object.freeze(JSON.parse(json)) as Scope[]));
   }
+  if (scopesByToken.size >= MAX_PARSED_SCOPES) scopesByToken.clear();
+  scopesByToken.set(tokenId, { json, scopes });
   return scopes;
 }
 
 function toCredentials(row: CredentialsRow): TokenCredentials {
   return {
     tokenId: row.id,
-    scopes: scopesOf(row.scopes),
+    scopes: scopesOf(row.id, row.scopes),
     expiresAt: row.expires_at,
     user: { id: row.user_id, publicId: row.public_id, role: row.role as Role, isActive: toBool(row.is_active) },
   };
