@@ -1,6 +1,8 @@
 /**
  * Runs attempts: claims due deliveries within the concurrency bounds (overall and per endpoint),
- * and takes each through prepare → send → record on a p-queue.
+ * and takes each through prepare → send → record on a p-queue. The bounds count requests in
+ * flight: an attempt's slot is free again once its response is in, while its record waits for the
+ * recorder's next commit (the delivery stays leased until then, so nothing else claims it).
  */
 import PQueue from 'p-queue';
 import type { Storage } from '../ports/storage.ts';
@@ -23,7 +25,7 @@ export interface WorkerDeps {
   allowPrivateTargets: boolean;
   /** this process, as the holder of the deliveries it claims */
   instanceId: string;
-  /** called when an attempt ends, since a slot is free again */
+  /** called when an attempt's request ends, since a slot is free again */
   onSettled: () => void;
   onError: (error: unknown, message: string) => void;
 }
@@ -75,7 +77,9 @@ export class DeliveryWorker {
   private accepting = true;
 
   constructor(private readonly deps: WorkerDeps) {
-    this.queue = new PQueue({ concurrency: deps.concurrency });
+    // requests in flight are bounded by the claims (see fill); the queue also holds attempts that
+    // are only waiting for their record to commit, at most as many again
+    this.queue = new PQueue({ concurrency: deps.concurrency * 2 });
   }
 
   /** Learns which endpoints have deliveries due: new events, retries coming due, another process's work. */
@@ -139,19 +143,23 @@ export class DeliveryWorker {
   private begin({ delivery, endpoint }: Claim): void {
     this.inFlight++;
     this.perEndpoint.set(delivery.endpointId, (this.perEndpoint.get(delivery.endpointId) ?? 0) + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.inFlight--;
+      const left = (this.perEndpoint.get(delivery.endpointId) ?? 1) - 1;
+      if (left === 0) this.perEndpoint.delete(delivery.endpointId);
+      else this.perEndpoint.set(delivery.endpointId, left);
+      this.deps.onSettled();
+    };
     void this.queue
-      .add(() => this.attempt(delivery, endpoint))
+      .add(() => this.attempt(delivery, endpoint, release))
       .catch((error: unknown) => this.deps.onError(error, 'webhook attempt could not be recorded; it will be retried'))
-      .finally(() => {
-        this.inFlight--;
-        const left = (this.perEndpoint.get(delivery.endpointId) ?? 1) - 1;
-        if (left === 0) this.perEndpoint.delete(delivery.endpointId);
-        else this.perEndpoint.set(delivery.endpointId, left);
-        this.deps.onSettled();
-      });
+      .finally(release);
   }
 
-  private async attempt(delivery: DueDelivery, endpoint: WebhookEndpointRecord | undefined): Promise<void> {
+  private async attempt(delivery: DueDelivery, endpoint: WebhookEndpointRecord | undefined, requestEnded: () => void): Promise<void> {
     const prepared = await prepareAttempt(delivery, endpoint, {
       allowPrivateTargets: this.deps.allowPrivateTargets,
       now: this.deps.clock.now(),
@@ -164,6 +172,7 @@ export class DeliveryWorker {
       result = await this.deps.sender.send(prepared.request, this.interrupt.signal);
     }
     if (result === 'interrupted') return;
+    requestEnded();
     await this.deps.recorder.recordAttempt(delivery, result);
   }
 }

@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 
-type BindValue = string | number;
+type BindValue = string | number | null;
 
 /**
  * Runs a compiled read at once, without kysely's connection queue, or answers `undefined` when the

@@ -8,10 +8,92 @@ import {
   type WebhookDeliveryStore,
 } from '@lectern/core/ports';
 import type { Database, WebhookDeliveriesTable } from '../schema.ts';
+import { preparedQuery } from '../shared/prepared-query.ts';
 
 // Inlined rather than bound: SQLite uses the partial index on pending deliveries only when the
 // query's condition is visibly the index's own.
 const PENDING = sql.lit('pending');
+
+// Every attempt writes these two rows: built and compiled once (see prepared-query.ts), since
+// building a kysely query costs more than SQLite takes to write the row.
+const insertAttempt = preparedQuery(
+  13,
+  (
+    db: Kysely<Database>,
+    publicId,
+    deliveryId,
+    endpointId,
+    eventId,
+    eventType,
+    attempt,
+    status,
+    responseStatus,
+    body,
+    error,
+    ms,
+    at,
+    next,
+  ) =>
+    db.insertInto('webhook_attempts').values({
+      public_id: publicId!,
+      delivery_id: deliveryId as unknown as number,
+      endpoint_id: endpointId as unknown as number,
+      event_id: eventId!,
+      event_type: eventType!,
+      attempt: attempt as unknown as number,
+      status: status!,
+      response_status: responseStatus as unknown as number,
+      response_body: body!,
+      error: error!,
+      duration_ms: ms as unknown as number,
+      created_at: at!,
+      next_attempt_at: next!,
+    }),
+);
+const advanceDelivery = preparedQuery(6, (db: Kysely<Database>, state, attempts, next, at, id) =>
+  db
+    .updateTable('webhook_deliveries')
+    .set({ state: state!, attempts: attempts as unknown as number, next_attempt_at: next!, lease_until: null, modified: at! })
+    .where('id', '=', id as unknown as number),
+);
+
+/** Deliveries that are pending and due, of an endpoint still taking them (pings go to any endpoint). */
+function whereDue<Q extends SelectQueryBuilder<Database & { d: WebhookDeliveriesTable }, 'd', object>>(query: Q, now: string): Q {
+  return query
+    .where('d.state', '=', PENDING)
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb('d.event_type', '=', PING_EVENT_TYPE),
+        eb.exists(
+          eb
+            .selectFrom('webhook_endpoints as te')
+            .select('te.id')
+            .whereRef('te.id', '=', 'd.endpoint_id')
+            .where('te.is_active', '=', 1)
+            .where('te.deleted_at', 'is', null),
+        ),
+      ]),
+    ) as Q;
+}
+
+// CROSS JOIN fixes the deliveries as the outer loop, so SQLite walks the due index in order and
+// stops at the limit, instead of starting from the endpoint and sorting its whole history. Every
+// claim runs it: compiled once (see prepared-query.ts).
+const dueOfEndpoint = preparedQuery(3, (db: Kysely<Database>, endpointId, now, limit) =>
+  whereDue(
+    db
+      .selectFrom('webhook_deliveries as d')
+      .crossJoin('outbox_events as o')
+      .whereRef('o.event_id', '=', 'd.event_id')
+      .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'o.payload']),
+    now!,
+  )
+    .where('d.endpoint_id', '=', endpointId as unknown as number)
+    .orderBy('d.next_attempt_at')
+    .orderBy('d.id')
+    .limit(limit as unknown as number),
+);
 
 // Qualified throughout: the public id is selected *as* `id`, which would otherwise shadow the
 // internal id in ORDER BY.
@@ -119,28 +201,14 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       .select('e.id')
       .where('e.deleted_at', 'is', null)
       .where(({ exists, selectFrom }) =>
-        exists(this.due(selectFrom('webhook_deliveries as d').select('d.id'), now).whereRef('d.endpoint_id', '=', 'e.id')),
+        exists(whereDue(selectFrom('webhook_deliveries as d').select('d.id'), now).whereRef('d.endpoint_id', '=', 'e.id')),
       )
       .execute();
     return rows.map((row) => row.id);
   }
 
   async findDue(endpointId: number, now: string, limit: number): Promise<DueDelivery[]> {
-    // CROSS JOIN fixes the deliveries as the outer loop, so SQLite walks the due index in order
-    // and stops at the limit, instead of starting from the endpoint and sorting its whole history.
-    const rows = await this.due(
-      this.db
-        .selectFrom('webhook_deliveries as d')
-        .crossJoin('outbox_events as o')
-        .whereRef('o.event_id', '=', 'd.event_id')
-        .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'o.payload']),
-      now,
-    )
-      .where('d.endpoint_id', '=', endpointId)
-      .orderBy('d.next_attempt_at')
-      .orderBy('d.id')
-      .limit(limit)
-      .execute();
+    const rows = await dueOfEndpoint(this.db, endpointId, now, limit);
     return rows.map((row) => ({
       id: row.id,
       endpointId: row.endpoint_id,
@@ -149,30 +217,6 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       attempts: row.attempts,
       payload: row.payload,
     }));
-  }
-
-  /**
-   * Narrows a query over deliveries `d` to those due by `now`, of an endpoint that takes them. A
-   * leased delivery is due only when its lease runs out (lease() moves it), so deliveries in flight
-   * never sit in the way of the index walk.
-   */
-  private due<Q extends SelectQueryBuilder<Database & { d: WebhookDeliveriesTable }, 'd', object>>(query: Q, now: string): Q {
-    return query
-      .where('d.state', '=', PENDING)
-      .where('d.next_attempt_at', '<=', now)
-      .where((eb) =>
-        eb.or([
-          eb('d.event_type', '=', PING_EVENT_TYPE),
-          eb.exists(
-            eb
-              .selectFrom('webhook_endpoints as te')
-              .select('te.id')
-              .whereRef('te.id', '=', 'd.endpoint_id')
-              .where('te.is_active', '=', 1)
-              .where('te.deleted_at', 'is', null),
-          ),
-        ]),
-      ) as Q;
   }
 
   async claim(ids: readonly number[], owner: string, until: string, now: string): Promise<number[]> {
@@ -200,35 +244,23 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
   }
 
   async recordAttempt(attempt: NewAttemptRow, progress: DeliveryProgress): Promise<void> {
-    await this.db
-      .insertInto('webhook_attempts')
-      .values({
-        public_id: attempt.publicId,
-        delivery_id: attempt.deliveryId,
-        endpoint_id: attempt.endpointId,
-        event_id: attempt.eventId,
-        event_type: attempt.eventType,
-        attempt: attempt.attempt,
-        status: attempt.succeeded ? 'succeeded' : 'failed',
-        response_status: attempt.responseStatus,
-        response_body: attempt.responseBody,
-        error: attempt.error,
-        duration_ms: attempt.durationMs,
-        created_at: attempt.createdAt,
-        next_attempt_at: attempt.nextAttemptAt,
-      })
-      .execute();
-    await this.db
-      .updateTable('webhook_deliveries')
-      .set({
-        state: progress.state,
-        attempts: progress.attempts,
-        next_attempt_at: progress.nextAttemptAt,
-        lease_until: null,
-        modified: attempt.createdAt,
-      })
-      .where('id', '=', attempt.deliveryId)
-      .execute();
+    await insertAttempt(
+      this.db,
+      attempt.publicId,
+      attempt.deliveryId,
+      attempt.endpointId,
+      attempt.eventId,
+      attempt.eventType,
+      attempt.attempt,
+      attempt.succeeded ? 'succeeded' : 'failed',
+      attempt.responseStatus,
+      attempt.responseBody,
+      attempt.error,
+      attempt.durationMs,
+      attempt.createdAt,
+      attempt.nextAttemptAt,
+    );
+    await advanceDelivery(this.db, progress.state, progress.attempts, progress.nextAttemptAt, attempt.createdAt, attempt.deliveryId);
   }
 
   async cancel(id: number): Promise<void> {
