@@ -19,6 +19,7 @@ import type { Database } from '../schema.ts';
 import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
 import {
   applyFilters,
+  commonSearch,
   fetchPage,
   fromBool,
   toBool,
@@ -367,17 +368,26 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
     context?: ReadContext,
     hints: ListHints = {},
   ) => {
-    const definition = listOn(db, listFor(context));
+    const listedOn = listOn(db, listFor(context));
+    // the table's size, where kept counts do not give it: its largest id bounds it
+    let size = hints.all;
+    const tableSize = async () => (size ??= await largestId(db, options.table));
+    // a common search term is checked row by row rather than through the trigram index (commonSearch)
+    const common =
+      listedOn.searchIndex !== undefined &&
+      query.search !== undefined &&
+      (await commonSearch(db, listedOn.searchIndex, query.search, await tableSize()));
+    const definition = common ? { ...listedOn, searchIndex: undefined } : listedOn;
     const listed = (list: ListDefinition) =>
       narrowList(applyFilters(filtered, query, list), query, list, rqlFor(context), joins, narrowing, rqlDialectOf(db));
     const narrowed = listed(definition);
     // the same rows without the search index's candidates, for a page that walks an index in order
     const walked = definition.searchIndex && query.search !== undefined ? listed({ ...definition, searchIndex: undefined }) : undefined;
-    // walking an order's index is costed against the whole table: kept counts know its size, its
-    // largest id bounds it (read only when the page's first sort key has an index to walk)
+    // walking an order's index is costed against the whole table (its size read only when the
+    // page's first sort key has an index to walk)
     const first = narrowed.query.ordering[0];
     const walkable = first !== undefined && definition.indexes?.ordered?.[first.field] !== undefined;
-    const all = hints.all ?? (walkable ? await largestId(db, options.table) : undefined);
+    const all = walkable ? await tableSize() : size;
     const { rows, total } = await fetchPage<Record<string, unknown>>(
       narrowed.filtered,
       narrowed.query,
