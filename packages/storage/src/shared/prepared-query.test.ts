@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import type { KyselyStorage } from '../kysely-storage.ts';
+import type { Database } from '../schema.ts';
 import { preparedQuery } from './prepared-query.ts';
 
 describe('prepared queries on SQLite', () => {
@@ -16,6 +17,8 @@ describe('prepared queries on SQLite', () => {
       .where('id', '=', id as unknown as number),
   );
 
+  const rename = (db: Kysely<Database>, name: string) => sql`update probe set name = ${name} where id = 1`.execute(db);
+
   it('answer at once when the connection is free, and never read another request’s uncommitted rows', async () => {
     storage = await openSqliteStorage({ file: ':memory:' });
     const db = storage.db;
@@ -26,11 +29,7 @@ describe('prepared queries on SQLite', () => {
 
     let during: ReturnType<typeof nameById> | undefined;
     await db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('probe' as never)
-        .set({ name: 'after' } as never)
-        .where('id' as never, '=', 1 as never)
-        .execute();
+      await rename(trx, 'after');
       during = nameById(db, 1);
       assert.ok(during instanceof Promise, 'while a transaction holds the connection, the read queues');
       assert.deepEqual(await nameById(trx, 1), [{ name: 'after' }], 'the transaction reads its own rows');
@@ -40,11 +39,7 @@ describe('prepared queries on SQLite', () => {
 
     await assert.rejects(
       db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('probe' as never)
-          .set({ name: 'rolled back' } as never)
-          .where('id' as never, '=', 1 as never)
-          .execute();
+        await rename(trx, 'rolled back');
         during = nameById(db, 1);
         throw new Error('abandon');
       }),
