@@ -5,7 +5,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent, request as undiciRequest } from 'undici';
 import { RESPONSE_BODY_LIMIT_BYTES } from './webhook-delivery.ts';
 import type { SendResult } from './delivery-outcome.ts';
 import { nonPublicAddressKind } from './webhook-target.ts';
@@ -71,26 +71,35 @@ async function readPrefix(body: AsyncIterable<Buffer>): Promise<string> {
 }
 
 export class DeliverySender {
-  private readonly agent: Agent;
+  // undici is loaded with the first attempt: its setup took a tenth of the server's start, and a
+  // server may never send a webhook
+  private agent: Promise<{ agent: Agent; request: typeof undiciRequest }> | undefined;
 
-  constructor(private readonly options: SenderOptions) {
-    // undici 7 follows redirects only through its redirect interceptor, which this agent does not
-    // compose: a 3xx comes back as the answer, and judgeAttempt counts it as a failure.
-    this.agent = new Agent({
-      connect: { timeout: options.timeoutMs, ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup() }) },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
+  constructor(private readonly options: SenderOptions) {}
+
+  private client() {
+    const { options } = this;
+    return (this.agent ??= import('undici').then(({ Agent, request }) => ({
+      // undici 7 follows redirects only through its redirect interceptor, which this agent does not
+      // compose: a 3xx comes back as the answer, and judgeAttempt counts it as a failure.
+      agent: new Agent({
+        connect: { timeout: options.timeoutMs, ...(options.allowPrivateTargets ? {} : { lookup: publicOnlyLookup() }) },
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      }),
+      request,
+    })));
   }
 
   /** The attempt's result, or 'interrupted' when `stop` aborted it (shutdown): then nothing is known. */
   async send(signed: SignedRequest, stop: AbortSignal): Promise<SendResult | 'interrupted'> {
+    const { agent, request } = await this.client();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     try {
       const response = await request(signed.url, {
-        dispatcher: this.agent,
+        dispatcher: agent,
         method: 'POST',
         headers: { ...signed.headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
         body: signed.body,
@@ -113,6 +122,6 @@ export class DeliverySender {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.agent) await (await this.agent).agent.close();
   }
 }

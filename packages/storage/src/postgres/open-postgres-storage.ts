@@ -4,7 +4,7 @@
  * so every row reads back identically on both databases.
  */
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
 import type { Database } from '../schema.ts';
 
@@ -24,10 +24,19 @@ export function describePostgresUrl(target: string): string {
   return url.toString();
 }
 
-// COUNT(*) and bigint columns arrive as text by default: counts are numbers in the API, and stay
-// far below 2^53
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+/**
+ * `pg`, loaded with the first connection rather than at start: merely loading it set up Node's
+ * fetch (pg looks for Cloudflare's runtime by building a Response), a tenth of the start of a
+ * server that uses SQLite. COUNT(*) and bigint columns arrive as text by default: counts are
+ * numbers in the API, and stay far below 2^53.
+ */
+let driver: Promise<typeof pg> | undefined;
+const loadDriver = () =>
+  (driver ??= import('pg').then(({ default: loaded }) => {
+    loaded.types.setTypeParser(loaded.types.builtins.INT8, (value) => Number(value));
+    loaded.types.setTypeParser(loaded.types.builtins.NUMERIC, (value) => Number(value));
+    return loaded;
+  }));
 
 const LOCK_TIMEOUT_MS = 5000;
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -36,13 +45,14 @@ const CONNECT_TIMEOUT_MS = 10_000;
 export function openPostgres(options: PostgresStorageOptions): Kysely<Database> {
   // a lock held elsewhere for longer than SQLite's busy timeout fails the statement (55P03) rather
   // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    max: options.poolSize ?? 10,
-    lock_timeout: LOCK_TIMEOUT_MS,
-    // a request waiting this long for a free connection fails instead of hanging
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-  });
+  const pool = async () =>
+    new (await loadDriver()).Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      lock_timeout: LOCK_TIMEOUT_MS,
+      // a request waiting this long for a free connection fails instead of hanging
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
