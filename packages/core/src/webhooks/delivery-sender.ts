@@ -73,13 +73,13 @@ async function readPrefix(body: AsyncIterable<Buffer>): Promise<string> {
 export class DeliverySender {
   // undici is loaded with the first attempt: its setup took a tenth of the server's start, and a
   // server may never send a webhook
-  private agent: Promise<{ agent: Agent; request: typeof undiciRequest }> | undefined;
+  private undici: Promise<{ agent: Agent; request: typeof undiciRequest }> | undefined;
 
   constructor(private readonly options: SenderOptions) {}
 
   private client() {
     const { options } = this;
-    return (this.agent ??= import('undici').then(({ Agent, request }) => ({
+    return (this.undici ??= import('undici').then(({ Agent, request }) => ({
       // undici 7 follows redirects only through its redirect interceptor, which this agent does not
       // compose: a 3xx comes back as the answer, and judgeAttempt counts it as a failure.
       agent: new Agent({
@@ -122,6 +122,6 @@ export class DeliverySender {
   }
 
   async close(): Promise<void> {
-    if (this.agent) await (await this.agent).agent.close();
+    if (this.undici) await (await this.undici).agent.close();
   }
 }

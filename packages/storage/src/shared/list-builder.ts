@@ -86,6 +86,9 @@ const TRIGRAM = 3;
 export const filterValues = (value: FilterValue): string[] => (Array.isArray(value) ? value : [String(value)]);
 
 /** The FTS5 phrase matching where the folded text contains `folded`; quoted, the term is never FTS5 syntax. */
+/** Whether the trigram index can answer a folded term: it needs three characters or more. */
+const answersByTrigrams = (folded: string) => [...folded].length >= TRIGRAM;
+
 const trigramPhrase = (folded: string) => `"${folded.replace(/"/g, '""')}"`;
 
 /** A search term found in more than this share of a table's rows is checked row by row (see commonSearch). */
@@ -101,7 +104,7 @@ const COMMON_SHARE = 1 / 8;
  */
 export async function commonSearch(db: Kysely<Database>, index: SearchIndex, search: string, size: number): Promise<boolean> {
   const folded = foldCase(search);
-  if ([...folded].length < TRIGRAM) return false;
+  if (!answersByTrigrams(folded)) return false;
   const enough = Math.max(1, Math.ceil(size * COMMON_SHARE));
   const table = sql.table(index.table);
   const { rows } = await sql<{
@@ -141,7 +144,7 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
     const needle = list.search;
     const index = def.searchIndex;
     const folded = foldCase(needle);
-    if (index && [...folded].length >= TRIGRAM) {
+    if (index && answersByTrigrams(folded)) {
       const phrase = trigramPhrase(folded);
       q = q.where((eb) =>
         eb(

@@ -4,7 +4,7 @@ type BindValue = string | number | null;
 
 /**
  * Runs a compiled read at once, without kysely's connection queue, or answers `undefined` when the
- * connection is busy and the read must wait its turn (see sqlite/lone-reads.ts).
+ * connection is busy and the read must wait its turn (CachedStatementDatabase.loneRead).
  */
 export type LoneRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
 

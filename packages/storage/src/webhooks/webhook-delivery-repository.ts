@@ -57,7 +57,11 @@ const advanceDelivery = preparedQuery(6, (db: Kysely<Database>, state, attempts,
     .where('id', '=', id as unknown as number),
 );
 
-/** Deliveries that are pending and due, of an endpoint still taking them (pings go to any endpoint). */
+/**
+ * Deliveries that are pending and due by `now`, of an endpoint still taking them (pings go to any
+ * endpoint). A leased delivery is due only when its lease runs out (claim() moves it), so
+ * deliveries in flight never sit in the way of the index walk.
+ */
 function whereDue<Q extends SelectQueryBuilder<Database & { d: WebhookDeliveriesTable }, 'd', object>>(query: Q, now: string): Q {
   return query
     .where('d.state', '=', PENDING)
