@@ -87,6 +87,8 @@ export interface ContentItemsTable {
   is_self_assignable: number;
   duration_minutes: number;
   channel_id: number | null;
+  /** 1 when the item has rows in content_groups, kept by triggers on that table (migration 0014) */
+  has_access_groups: Generated<number>;
   total_assignments: Generated<number>;
   completed_assignments_count: Generated<number>;
   rating_sum: Generated<number>;

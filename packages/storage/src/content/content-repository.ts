@@ -5,7 +5,7 @@ import type { Database } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { type AnyEb } from '../shared/list-builder.ts';
 import { contentResource } from './content-resource.ts';
-import { visibleTo } from './content-visibility.ts';
+import { inAccessGroupsOf, listedFor, visibleTo } from './content-visibility.ts';
 import { insertRow } from '../shared/insert-row.ts';
 
 export { visibleTo } from './content-visibility.ts';
@@ -53,9 +53,10 @@ export class ContentRepository implements ContentStore {
 
   /** The viewer's visibility rule applies to a saved report's narrowing as to any list. */
   async list(query: ListQuery, viewer: ContentViewer, options: ContentListOptions = {}): Promise<Page<ContentRecord>> {
-    let filtered = this.db.selectFrom('content_items as ci').where((eb) => visibleTo(eb, viewer, 'ci'));
+    let filtered = this.db.selectFrom('content_items as ci').where((eb) => listedFor(eb, viewer, 'ci'));
     if (options.contentType !== undefined) filtered = filtered.where('ci.content_type', '=', options.contentType);
-    const { total, records } = await contentResource.page(this.db, filtered, query, options);
+    const checkedLast = inAccessGroupsOf(viewer, 'ci');
+    const { total, records } = await contentResource.page(this.db, filtered, query, options, undefined, checkedLast ? { checkedLast } : {});
     return { total, items: await this.toRecords(records, viewer) };
   }
 

@@ -3,17 +3,30 @@ import type { ContentViewer } from '@lectern/core/ports';
 import type { AnyEb } from '../shared/list-builder.ts';
 
 /**
- * What role `user` may see (docs/content.md), as SQL on the item aliased `alias`: not hidden, not
- * archived, and either without access groups or in a live group the user is a member of. An item
- * whose access groups were all deleted stays restricted: deleting a group must not publish content.
+ * What role `user` may see (docs/content.md): an item not deleted, not hidden, not archived, and
+ * either without access groups or in a live group the user is a member of. An item whose access
+ * groups were all deleted stays restricted: deleting a group must not publish content.
+ *
+ * The rule comes in two parts because their costs differ: the item's own flags are columns, while
+ * its access groups are looked up per item. A list checks the groups after its own filters
+ * (`ListHints.checkedLast`), so a search or a tag rules an item out before its groups are read.
  */
-function visibleToMember(eb: AnyEb, alias: string, userId: number): Expression<SqlBool> {
+export function listedFor(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
+  const live = eb(`${alias}.deleted_at`, 'is', null);
+  if (viewer.memberId === null) return live;
+  // literals, not parameters: SQLite then leaves to the partial index the conditions its WHERE implies
+  return eb.and([live, eb(`${alias}.is_hidden`, '=', eb.lit(0)), eb(`${alias}.is_archived`, '=', eb.lit(0))]);
+}
+
+/** The access-group part of the rule, or undefined for a viewer who sees every live item. */
+export function inAccessGroupsOf(viewer: ContentViewer, alias: string): ((eb: AnyEb) => Expression<SqlBool>) | undefined {
+  const userId = viewer.memberId;
+  if (userId === null) return undefined;
   const itemId = `${alias}.id`;
-  return eb.and([
-    eb(`${alias}.is_hidden`, '=', 0),
-    eb(`${alias}.is_archived`, '=', 0),
+  return (eb) =>
     eb.or([
-      eb.not(eb.exists(eb.selectFrom('content_groups as vr').select('vr.group_id').whereRef('vr.content_id', '=', itemId))),
+      // kept by triggers on content_groups, so only restricted items look up their groups
+      eb(`${alias}.has_access_groups`, '=', eb.lit(0)),
       eb.exists(
         eb
           .selectFrom('content_groups as va')
@@ -32,12 +45,12 @@ function visibleToMember(eb: AnyEb, alias: string, userId: number): Expression<S
               .where('vg.deleted_at', 'is', null),
           ),
       ),
-    ]),
-  ]);
+    ]);
 }
 
 /** Items that are not deleted and that `viewer` may see; the events area lists its items with it too. */
 export function visibleTo(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
-  const live = eb(`${alias}.deleted_at`, 'is', null);
-  return viewer.memberId === null ? live : eb.and([live, visibleToMember(eb, alias, viewer.memberId)]);
+  const groups = inAccessGroupsOf(viewer, alias);
+  const listed = listedFor(eb, viewer, alias);
+  return groups ? eb.and([listed, groups(eb)]) : listed;
 }

@@ -16,6 +16,7 @@ import * as postgresFunctions from './0010-postgres-functions.ts';
 import * as rateLimitWindows from './0011-rate-limit-windows.ts';
 import * as searchIndex from './0012-search-index.ts';
 import * as assignmentTotals from './0013-assignment-totals.ts';
+import * as contentAccessFlag from './0014-content-access-flag.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0011-rate-limit-windows': rateLimitWindows,
   '0012-search-index': searchIndex,
   '0013-assignment-totals': assignmentTotals,
+  '0014-content-access-flag': contentAccessFlag,
 };
 
 export const migrationProvider: MigrationProvider = {

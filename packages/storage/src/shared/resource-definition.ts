@@ -149,12 +149,13 @@ export interface ResourceDefinition<View, Internal> {
 
 /**
  * A list definition as `db` runs it: PostgreSQL has no FTS5 table (its trigram indexes serve the
- * substring rule itself) and takes no index hints (it plans from its own statistics).
+ * substring rule itself, written as LIKE) and takes no index hints (it plans from its own
+ * statistics); SQLite searches folded text with instr().
  */
-export const listOn = (db: Kysely<Database>, definition: ListDefinition): ListDefinition =>
-  (definition.searchIndex || definition.indexes) && isPostgres(db as Kysely<unknown>)
-    ? { ...definition, searchIndex: undefined, indexes: undefined }
-    : definition;
+export const listOn = (db: Kysely<Database>, definition: ListDefinition): ListDefinition => {
+  if (!isPostgres(db as Kysely<unknown>)) return definition.search ? { ...definition, substring: 'instr' } : definition;
+  return definition.searchIndex || definition.indexes ? { ...definition, searchIndex: undefined, indexes: undefined } : definition;
+};
 
 /** A row alias for an internal key, apart from the view's names (a subscription's view has its own `id`). */
 const internalAlias = (key: string) => `__${key}`;
@@ -378,8 +379,12 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       query.search !== undefined &&
       (await commonSearch(db, listedOn.searchIndex, query.search, await tableSize()));
     const definition = common ? { ...listedOn, searchIndex: undefined } : listedOn;
-    const listed = (list: ListDefinition) =>
-      narrowList(applyFilters(filtered, query, list), query, list, rqlFor(context), joins, narrowing, rqlDialectOf(db));
+    const { checkedLast } = hints;
+    const listed = (list: ListDefinition) => {
+      const applied = applyFilters(filtered, query, list);
+      const checked = checkedLast ? applied.where(checkedLast) : applied;
+      return narrowList(checked, query, list, rqlFor(context), joins, narrowing, rqlDialectOf(db));
+    };
     const narrowed = listed(definition);
     // the same rows without the search index's candidates, for a page that walks an index in order
     const walked = definition.searchIndex && query.search !== undefined ? listed({ ...definition, searchIndex: undefined }) : undefined;

@@ -17,6 +17,7 @@ import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
 import type { Database } from '../schema.ts';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import { contentResource } from '../content/content-resource.ts';
+import { inAccessGroupsOf, listedFor } from '../content/content-visibility.ts';
 import { userResource } from '../users/user-repository.ts';
 import { applyFilters, commonSearch } from './list-builder.ts';
 import { listOn } from './resource-definition.ts';
@@ -147,6 +148,28 @@ for (const dialect of DIALECTS) {
         // the rows a common term is read for are the substring rule's, page by page (tested above)
         const listed = await lectern.users.list(lectern.context(), { search: 'EXAMPLE', page_size: '100' });
         assert.equal(listed.meta.total_count, size - 2);
+      });
+    }
+
+    // PostgreSQL answers a common term from its trigram indexes as any other
+    if (dialect.name === 'sqlite') {
+      it("counts a common term's content items in a narrow index, the admin's and the learner's", async () => {
+        const db = storage.db;
+        const definition = { ...listOn(db, contentResource.list()), searchIndex: undefined };
+        const learner = { memberId: 1 };
+        const count = (viewer: { memberId: number | null }) => {
+          const listed = db.selectFrom('content_items as ci').where((eb) => listedFor(eb, viewer, 'ci'));
+          const searched = applyFilters(listed, parseListQuery(contentListSpec, { search: 'lovelace' }), definition);
+          const groups = inAccessGroupsOf(viewer, 'ci');
+          return (groups ? searched.where(groups) : searched).select(sql`count(*)`.as('n'));
+        };
+        const admin = await planOf(db, count({ memberId: null }));
+        assert.match(admin, /SCAN ci USING COVERING INDEX content_items_search_scan_idx/, admin);
+        const learnerPlan = await planOf(db, count(learner));
+        assert.match(learnerPlan, /SCAN ci USING COVERING INDEX content_items_listed_search_idx/, learnerPlan);
+        // the text is compared with instr(), before the access groups are looked up
+        const compiled = count(learner).compile().sql;
+        assert.ok(compiled.indexOf('instr(') < compiled.indexOf('has_access_groups'), compiled);
       });
     }
 
