@@ -3,9 +3,10 @@
  * travel as assets of the executable (build.mjs) and are read from there.
  */
 import type { ViewerFileSource } from '@lectern/http';
+import { singleExecutable } from './sea.ts';
 
 export async function seaViewerFiles(): Promise<ViewerFileSource | undefined> {
-  const sea = await import('node:sea').catch(() => undefined);
-  if (!sea || !sea.isSea()) return undefined;
+  const sea = singleExecutable();
+  if (!sea) return undefined;
   return (name) => Buffer.from(sea.getRawAsset(name) as ArrayBuffer);
 }

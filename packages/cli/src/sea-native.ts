@@ -11,12 +11,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { singleExecutable } from './sea.ts';
 
 export const SEA_NATIVE_ASSET = 'better_sqlite3.node';
 
 export async function seaNativeBinding(): Promise<unknown | undefined> {
-  const sea = await import('node:sea').catch(() => undefined);
-  if (!sea || !sea.isSea()) return undefined;
+  const sea = singleExecutable();
+  if (!sea) return undefined;
   const asset = Buffer.from(sea.getRawAsset(SEA_NATIVE_ASSET) as ArrayBuffer);
   const file = installAddon(asset);
   const module = { exports: {} as unknown };
