@@ -95,10 +95,10 @@ const TRIGRAM = 3;
 /** A filter's value as the list of values it accepts (a single value is a list of one). */
 export const filterValues = (value: FilterValue): string[] => (Array.isArray(value) ? value : [String(value)]);
 
-/** The FTS5 phrase matching where the folded text contains `folded`; quoted, the term is never FTS5 syntax. */
 /** Whether the trigram index can answer a folded term: it needs three characters or more. */
 const answersByTrigrams = (folded: string) => [...folded].length >= TRIGRAM;
 
+/** The FTS5 phrase matching where the folded text contains `folded`; quoted, the term is never FTS5 syntax. */
 const trigramPhrase = (folded: string) => `"${folded.replace(/"/g, '""')}"`;
 
 /** A search term found in more than this share of a table's rows is checked row by row (see commonSearch). */
