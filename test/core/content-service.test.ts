@@ -1,8 +1,9 @@
 /** In-process checks of what the content area offers other areas (events, assignments). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createLectern, grantedScopes, LecternError, type Actor, type Lectern } from '@lectern/core';
+import { createLectern, LecternError, type Actor, type Lectern } from '@lectern/core';
 import { openSqliteStorage, type KyselyStorage } from '@lectern/storage';
+import { createLearner } from '../helpers/learner.ts';
 
 describe('content service for other areas', () => {
   let storage: KyselyStorage;
@@ -15,11 +16,7 @@ describe('content service for other areas', () => {
     await lectern.close();
   });
 
-  const learner = async (): Promise<Actor> => {
-    const view = await lectern.users.create(lectern.context(), { email: `u${Date.now()}${Math.random()}@example.com`, name: 'L' });
-    const record = (await lectern.users.findByEmail(view.email))!;
-    return { kind: 'user', userId: record.id, publicId: view.public_id, role: 'user', scopes: new Set(grantedScopes('user')) };
-  };
+  const learner = async (): Promise<Actor> => (await createLearner(lectern, `u${Date.now()}${Math.random()}@example.com`)).actor;
   const rejectsWith = async (work: Promise<unknown>, code: string) =>
     assert.rejects(work, (error) => error instanceof LecternError && error.code === code);
 

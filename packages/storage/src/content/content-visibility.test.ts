@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createLectern, grantedScopes, type Actor } from '@lectern/core';
+import { createLectern } from '@lectern/core';
+import { createLearner } from '../../../../test/helpers/learner.ts';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
 import type { KyselyStorage } from '../kysely-storage.ts';
 import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
@@ -29,18 +30,10 @@ for (const dialect of DIALECTS) {
       const lectern = createLectern({ storage });
       const ctx = lectern.context();
       try {
-        const learner = await lectern.users.create(ctx, { email: 'learner@example.com', name: 'Learner' });
-        const learnerId = (await lectern.users.findByEmail(learner.email))!.id;
+        const learner = await createLearner(lectern, 'learner@example.com');
         const mine = await lectern.groups.create(ctx, { name: 'Mine' });
         const other = await lectern.groups.create(ctx, { name: 'Other' });
-        await lectern.groups.changeMembership(ctx, mine.public_id, 'member', 'add', { member_ids: [learner.public_id] });
-        const actor: Actor = {
-          kind: 'user',
-          userId: learnerId,
-          publicId: learner.public_id,
-          role: 'user',
-          scopes: new Set(grantedScopes('user')),
-        };
+        await lectern.groups.changeMembership(ctx, mine.public_id, 'member', 'add', { member_ids: [learner.publicId] });
 
         const create = (name: string, groups: string[]) => lectern.content.create(ctx, 'article', { name, groups });
         const open = await create('open', []);
@@ -52,7 +45,8 @@ for (const dialect of DIALECTS) {
           const rows = await storage.db.selectFrom('content_items').select(['name', 'has_access_groups']).orderBy('id').execute();
           return Object.fromEntries(rows.map((row) => [row.name, Number(row.has_access_groups)]));
         };
-        const seen = async () => (await lectern.content.list(lectern.context(actor), { ordering: 'name' })).data.map((item) => item.name);
+        const seen = async () =>
+          (await lectern.content.list(lectern.context(learner.actor), { ordering: 'name' })).data.map((item) => item.name);
 
         assert.deepEqual(await flags(), { open: 0, 'in mine': 1, 'in other': 1, 'in both': 1 });
         assert.deepEqual(await seen(), ['in both', 'in mine', 'open']);

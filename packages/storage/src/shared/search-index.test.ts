@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { Kysely, SqliteDialect, sql, type Compilable, type CompiledQuery } from 'kysely';
-import { contentListSpec, createLectern, grantedScopes, parseListQuery, userListSpec, type Actor, type Lectern } from '@lectern/core';
+import { contentListSpec, createLectern, parseListQuery, userListSpec, type Lectern } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
+import { createLearner } from '../../../../test/helpers/learner.ts';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
 import { KyselyStorage } from '../kysely-storage.ts';
 import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
@@ -164,15 +165,7 @@ for (const dialect of DIALECTS) {
           },
         });
         const planned = createLectern({ storage: new KyselyStorage(logging) });
-        const member = await lectern.users.create(lectern.context(), { email: 'learner@elsewhere.org', name: 'Learner' });
-        const memberId = (await lectern.users.findByEmail(member.email))!.id;
-        const learner: Actor = {
-          kind: 'user',
-          userId: memberId,
-          publicId: member.public_id,
-          role: 'user',
-          scopes: new Set(grantedScopes('user')),
-        };
+        const { actor: learner } = await createLearner(lectern, 'learner@elsewhere.org');
         // a term in most names is common: it is checked row by row
         for (let i = 0; i < 40; i++) await lectern.content.create(lectern.context(), 'article', { name: `An article ${i}` });
         for (const actor of [undefined, learner]) await planned.content.list(planned.context(actor), { search: 'article', page_size: '1' });
