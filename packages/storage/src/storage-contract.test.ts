@@ -55,6 +55,9 @@ for (const dialect of DIALECTS) {
       assert.match(outbox[0]!.event.id, /^msg_[0-9A-Z]{26}$/);
       assert.equal(outbox[0]!.event.api_version, '2.0');
       assert.deepEqual(await storage.outbox.readAfter(outbox[1]!.sequence, 10), []);
+      assert.equal(await storage.outbox.hasEventsAfter(0), true);
+      assert.equal(await storage.outbox.hasEventsAfter(outbox[0]!.sequence), true);
+      assert.equal(await storage.outbox.hasEventsAfter(outbox[1]!.sequence), false);
       await storage.close();
     });
 
@@ -70,6 +73,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(await storage.users.count(), 0);
       assert.deepEqual(await storage.outbox.readAfter(0, 10), []);
+      assert.equal(await storage.outbox.hasEventsAfter(0), false);
       await storage.close();
     });
 

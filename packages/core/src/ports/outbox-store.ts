@@ -10,4 +10,6 @@ export interface OutboxStore {
   append(event: WebhookEvent): Promise<void>;
   /** Events recorded after `sequence`, oldest first. */
   readAfter(sequence: number, limit: number): Promise<OutboxEntry[]>;
+  /** Whether any event was recorded after `sequence`: the delivery engine asks on every pass. */
+  hasEventsAfter(sequence: number): Promise<boolean>;
 }

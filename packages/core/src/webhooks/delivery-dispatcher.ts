@@ -23,7 +23,7 @@ export class DeliveryDispatcher {
     let created = 0;
     for (;;) {
       // Nothing new is the common case: answer it with a read, without taking the write lock.
-      if (this.seenCursor !== null && (await this.storage.outbox.readAfter(this.seenCursor, 1)).length === 0) return created;
+      if (this.seenCursor !== null && !(await this.storage.outbox.hasEventsAfter(this.seenCursor))) return created;
       const pass = await this.storage.transaction(async (tx) => {
         const cursor = await tx.webhookDeliveries.dispatchCursor();
         const fanned = await tx.webhookDeliveries.fanOut(cursor, BATCH_EVENTS, nowIso(this.clock));

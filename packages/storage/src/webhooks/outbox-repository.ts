@@ -1,7 +1,19 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { WebhookEvent } from '@lectern/core';
 import type { OutboxEntry, OutboxStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { preparedQuery } from '../shared/prepared-query.ts';
+
+// Asked on every engine pass (every 25 ms by default, idle or not), so compiled once (see
+// prepared-query.ts). The limit is written in: SQLite plans with a bound LIMIT's value, so binding
+// one makes it prepare the statement again on every run.
+const eventAfter = preparedQuery(1, (db: Kysely<Database>, sequence) =>
+  db
+    .selectFrom('outbox_events')
+    .select('sequence')
+    .where('sequence', '>', sequence as unknown as number)
+    .limit(sql.lit(1)),
+);
 
 export class OutboxRepository implements OutboxStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -22,5 +34,9 @@ export class OutboxRepository implements OutboxStore {
       .limit(limit)
       .execute();
     return rows.map((row) => ({ sequence: row.sequence, event: JSON.parse(row.payload) as WebhookEvent }));
+  }
+
+  async hasEventsAfter(sequence: number): Promise<boolean> {
+    return (await eventAfter(this.db, sequence)).length > 0;
   }
 }
