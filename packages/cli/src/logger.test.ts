@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { AccessLogEntry } from '@lectern/http';
-import { accessLine, pinoOptions } from './logger.ts';
+import { accessLine, LineBuffer, pinoOptions } from './logger.ts';
 
 describe('the access line', () => {
   const entries: AccessLogEntry[] = [
@@ -35,5 +35,54 @@ describe('the access line', () => {
     logger.level = 'debug';
     access(entries[0]!);
     assert.equal(written.length, 1);
+  });
+});
+
+describe('the line buffer', () => {
+  const collect = (blockBytes: number) => {
+    const blocks: Buffer[] = [];
+    const buffer = new LineBuffer({ write: (data) => blocks.push(data) > 0 }, blockBytes);
+    return { blocks, buffer };
+  };
+
+  it('hands lines on as whole blocks of bytes, in order, once a block is full or drained', () => {
+    const { blocks, buffer } = collect(32);
+    buffer.write('one\n');
+    buffer.write('two\n');
+    assert.equal(blocks.length, 0, 'nothing is written before the block fills');
+    buffer.write('three333\n');
+    assert.equal(blocks.length, 1, 'a line that might not fit starts a new block');
+    assert.equal(blocks[0]!.toString(), 'one\ntwo\n');
+    buffer.drain();
+    buffer.drain();
+    assert.deepEqual(
+      blocks.map((block) => block.toString()),
+      ['one\ntwo\n', 'three333\n'],
+      'draining twice writes nothing the second time',
+    );
+  });
+
+  it('keeps a block it handed on intact while later lines are written', () => {
+    const { blocks, buffer } = collect(16);
+    buffer.write('aaaa\n');
+    buffer.drain();
+    buffer.write('bbbb\n');
+    buffer.drain();
+    // the destination may still be writing the first block: the second must not reuse its memory
+    assert.deepEqual(
+      blocks.map((block) => block.toString()),
+      ['aaaa\n', 'bbbb\n'],
+    );
+  });
+
+  it('writes characters outside ASCII as UTF-8, and a line longer than a block whole, after what came before', () => {
+    const { blocks, buffer } = collect(24);
+    buffer.write('é ü 😀\n');
+    const long = `${'x'.repeat(40)}\n`;
+    buffer.write(long);
+    buffer.write('ß\n');
+    buffer.drain();
+    assert.equal(Buffer.concat(blocks).toString('utf8'), `é ü 😀\n${long}ß\n`);
+    assert.equal(blocks[1]!.toString(), long);
   });
 });
