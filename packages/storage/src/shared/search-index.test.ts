@@ -177,6 +177,8 @@ for (const dialect of DIALECTS) {
         // the text is compared with instr(), before the learner's access groups are looked up
         const learnerSql = captured[1]!.sql;
         assert.ok(learnerSql.indexOf('instr(') >= 0 && learnerSql.indexOf('instr(') < learnerSql.indexOf('has_access_groups'), learnerSql);
+        // a restricted item's groups are read by its id, not probed once per group of the learner's
+        assert.match(learnerPlan!, /SEARCH va USING COVERING INDEX sqlite_autoindex_content_groups_1 \(content_id=\?\)/, learnerPlan);
       });
     }
 
