@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, describe, it } from 'node:test';
 import { pino } from 'pino';
 import type { AccessLogEntry } from '@lectern/http';
-import { accessLine, LineBuffer, pinoOptions } from './logger.ts';
+import { accessLine, LineBuffer, openLineBuffer, pinoOptions } from './logger.ts';
 
 describe('the access line', () => {
   const entries: AccessLogEntry[] = [
@@ -39,10 +43,11 @@ describe('the access line', () => {
 });
 
 describe('the line buffer', () => {
+  // a destination that writes each block at once, as SonicBoom does when it is not busy
   const collect = (blockBytes: number) => {
     const blocks: Buffer[] = [];
-    const buffer = new LineBuffer({ write: (data) => blocks.push(data) > 0 }, blockBytes);
-    return { blocks, buffer };
+    const destination = { write: (data: Buffer) => blocks.push(data) > 0, flush: () => undefined, flushSync: () => undefined };
+    return { blocks, buffer: new LineBuffer(destination, blockBytes) };
   };
 
   it('hands lines on as whole blocks of bytes, in order, once a block is full or drained', () => {
@@ -84,5 +89,37 @@ describe('the line buffer', () => {
     buffer.drain();
     assert.equal(Buffer.concat(blocks).toString('utf8'), `é ü 😀\n${long}ß\n`);
     assert.equal(blocks[1]!.toString(), long);
+  });
+
+  describe('on a file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lectern-log-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    let files = 0;
+    const open = () => {
+      const file = join(dir, `log-${files++}`);
+      return { file, buffer: openLineBuffer(openSync(file, 'w'), 64) };
+    };
+    const lines = (from: number, count: number) => Array.from({ length: count }, (_, i) => `{"n":${from + i}}\n`);
+
+    it('writes what it holds before drainSync returns: the last lines before an exit', () => {
+      const { file, buffer } = open();
+      for (const line of lines(0, 5)) buffer.write(line);
+      assert.equal(readFileSync(file, 'utf8'), '', 'nothing is written while the block has room');
+      buffer.drainSync();
+      assert.equal(readFileSync(file, 'utf8'), lines(0, 5).join(''));
+    });
+
+    it('writes full blocks by itself, off the main thread, every line once and in order', async () => {
+      const { file, buffer } = open();
+      const written = lines(0, 200);
+      for (const line of written) buffer.write(line);
+      buffer.drain();
+      const expected = written.join('');
+      for (let i = 0; i < 100 && readFileSync(file, 'utf8').length < expected.length; i++) {
+        await sleep(10);
+        buffer.drain();
+      }
+      assert.equal(readFileSync(file, 'utf8'), expected);
+    });
   });
 });

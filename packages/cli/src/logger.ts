@@ -57,6 +57,16 @@ export const pinoOptions = (level: LogLevel) => ({
   redact: { paths: ['token', '*.token', 'authorization', '*.authorization', 'secret', '*.secret'], censor: '[redacted]' },
 });
 
+/** Where blocks go: SonicBoom in its 'buffer' mode (see openLineBuffer). */
+export interface BlockDestination {
+  /** queues a block */
+  write(data: Buffer): boolean;
+  /** starts writing what is queued, off the main thread, unless a write is under way */
+  flush(): void;
+  /** writes what is queued before returning */
+  flushSync(): void;
+}
+
 /**
  * Lines gathered into one block of bytes before they reach the destination. Each line is encoded
  * into the block as it comes; the destination gets whole blocks, each written by one call on
@@ -69,7 +79,7 @@ export class LineBuffer {
   private used = 0;
 
   constructor(
-    private readonly destination: { write(data: Buffer): boolean },
+    private readonly destination: BlockDestination,
     private readonly blockBytes = BLOCK_BYTES,
   ) {
     this.block = Buffer.allocUnsafe(blockBytes);
@@ -81,6 +91,7 @@ export class LineBuffer {
       this.drain();
       if (line.length * 3 > this.blockBytes) {
         this.destination.write(Buffer.from(line));
+        this.destination.flush();
         return true;
       }
     }
@@ -88,7 +99,28 @@ export class LineBuffer {
     return true;
   }
 
+  /**
+   * Hands the lines gathered so far on and has the destination write what it holds, without
+   * blocking. Blocks queued while a write was under way wait for the next call, FLUSH_EVERY_MS at
+   * most.
+   */
   drain(): void {
+    this.handOver();
+    this.destination.flush();
+  }
+
+  /**
+   * Writes every line gathered so far before returning: for output a person or a script waits
+   * for, and at exit. A block the thread pool is writing at that moment is left to it (it may land
+   * after these lines, or, at exit, not at all).
+   */
+  drainSync(): void {
+    this.destination.flushSync();
+    this.handOver();
+    this.destination.flushSync();
+  }
+
+  private handOver(): void {
     if (this.used === 0) return;
     // the destination keeps the block until it is written: the next lines go into a new one
     const full = this.block.subarray(0, this.used);
@@ -99,22 +131,33 @@ export class LineBuffer {
 }
 
 /**
+ * A line buffer writing to `fd`. SonicBoom writes by itself once `minLength` bytes are queued;
+ * that is set above a block so that a block is written only when asked (`flush`), and one handed
+ * over by `drainSync` stays queued for its synchronous write rather than leaving on the thread pool.
+ */
+export function openLineBuffer(fd: number, blockBytes = BLOCK_BYTES): LineBuffer {
+  const destination = pino.destination({
+    dest: fd,
+    sync: false,
+    contentMode: 'buffer',
+    minLength: 2 * blockBytes,
+    maxWrite: 4 * blockBytes,
+  });
+  // SonicBoom's types know only its default string mode; in 'buffer' mode it takes Buffers
+  return new LineBuffer(destination as unknown as BlockDestination, blockBytes);
+}
+
+/**
  * Structured JSON lines on stdout; secrets are never passed to it, and redaction guards mistakes.
  * Lines are buffered and written asynchronously (docs/operations.md, "Logs"): at most
  * FLUSH_EVERY_MS late, and whatever is buffered is written before the process exits.
  */
 export function createLogger(level: LogLevel): ServerLogger {
-  const destination = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
-  // SonicBoom's types know only its default string mode; in 'buffer' mode it takes Buffers
-  const lines = new LineBuffer(destination as unknown as { write(data: Buffer): boolean });
-  setInterval(() => {
-    lines.drain();
-    destination.flush();
-  }, FLUSH_EVERY_MS).unref();
+  const lines = openLineBuffer(1);
+  setInterval(() => lines.drain(), FLUSH_EVERY_MS).unref();
   const flushNow = () => {
-    lines.drain();
     try {
-      destination.flushSync();
+      lines.drainSync();
     } catch {
       // nothing to write yet, or stdout is gone: neither is worth failing over
     }
