@@ -5,9 +5,9 @@ export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 's
 export type LogLevel = (typeof logLevels)[number];
 
 /**
- * Bytes of log lines gathered before one write (a few hundred access lines). Each write is a round
- * trip to Node's thread pool, which costs far more than a line: a write per line cost more than
- * the request, a write per 8 KiB still a tenth of it.
+ * Bytes of log lines gathered before one write: a few hundred access lines. Each write is a round
+ * trip to Node's thread pool, which costs far more than encoding a line (a write per line cost
+ * more than the request it logged).
  */
 const BLOCK_BYTES = 64 * 1024;
 /** The longest a line waits in the buffer on a quiet server. */
