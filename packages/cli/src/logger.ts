@@ -115,6 +115,8 @@ export class LineBuffer {
    * after these lines, or, at exit, not at all).
    */
   drainSync(): void {
+    // what is queued goes first: the block handed over then stays under SonicBoom's minLength, so
+    // it waits for the synchronous write instead of leaving on the thread pool
     this.destination.flushSync();
     this.handOver();
     this.destination.flushSync();
