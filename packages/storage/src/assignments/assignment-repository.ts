@@ -11,7 +11,7 @@ import type {
   TrackItemStatus,
   TrackNode,
 } from '@lectern/core/ports';
-import { visibleTo } from '../content/content-repository.ts';
+import { visibleTo } from '../content/content-visibility.ts';
 import type { Database } from '../schema.ts';
 import { toBool, type AnyEb } from '../shared/list-builder.ts';
 import { assignmentListHints } from './assignment-list-hints.ts';

@@ -8,8 +8,6 @@ import { contentResource } from './content-resource.ts';
 import { inAccessGroupsOf, listedFor, visibleTo } from './content-visibility.ts';
 import { insertRow } from '../shared/insert-row.ts';
 
-export { visibleTo } from './content-visibility.ts';
-
 type ContentRead = ReturnType<typeof contentResource.toRecord>;
 
 export class ContentRepository implements ContentStore {
