@@ -66,17 +66,17 @@ export class AssignmentRepository implements AssignmentStore {
   }
 
   async findById(id: number): Promise<AssignmentRecord | undefined> {
-    const [row] = await assignmentById(this.db, id);
+    const row = await assignmentById(this.db, id);
     return row ? toAssignmentRecord(assignmentResource.toRecord(row)) : undefined;
   }
 
   async findByPublicId(publicId: string): Promise<AssignmentRecord | undefined> {
-    const [row] = await assignmentByPublicId(this.db, publicId);
+    const row = await assignmentByPublicId(this.db, publicId);
     return row ? toAssignmentRecord(assignmentResource.toRecord(row)) : undefined;
   }
 
   async findLive(userId: number, contentId: number): Promise<AssignmentRecord | undefined> {
-    const [row] = await assignmentByPair(this.db, userId, contentId);
+    const row = await assignmentByPair(this.db, userId, contentId);
     return row ? toAssignmentRecord(assignmentResource.toRecord(row)) : undefined;
   }
 

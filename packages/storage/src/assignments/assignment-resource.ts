@@ -8,7 +8,7 @@ import { assignmentListSpec, assignmentSchema, type AssignmentRecord, type Conte
 import { isOutstanding, outstandingStates, type AssignmentState } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { filterValues, toBool } from '../shared/list-builder.ts';
-import { preparedQuery } from '../shared/prepared-query.ts';
+import { preparedLookup } from '../shared/prepared-query.ts';
 import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 
 /**
@@ -99,9 +99,9 @@ export const selectAssignments = (db: Kysely<Database>) => assignmentResource.re
 
 // the per-request lookups, compiled once (see prepared-query.ts)
 type Row = Record<string, unknown>;
-export const assignmentByPublicId = preparedQuery<Row>(1, (db, publicId) => selectAssignments(db).where('a.public_id', '=', publicId!));
-export const assignmentById = preparedQuery<Row>(1, (db, id) => selectAssignments(db).where('a.id', '=', id as unknown as number));
-export const assignmentByPair = preparedQuery<Row>(2, (db, userId, contentId) =>
+export const assignmentByPublicId = preparedLookup<Row>(1, (db, publicId) => selectAssignments(db).where('a.public_id', '=', publicId!));
+export const assignmentById = preparedLookup<Row>(1, (db, id) => selectAssignments(db).where('a.id', '=', id as unknown as number));
+export const assignmentByPair = preparedLookup<Row>(2, (db, userId, contentId) =>
   selectAssignments(db)
     .where('a.user_id', '=', userId as unknown as number)
     .where('a.content_id', '=', contentId as unknown as number),

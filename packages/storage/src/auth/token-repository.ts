@@ -11,7 +11,7 @@ import {
 } from '@lectern/core';
 import { type NewTokenRow, type TokenCredentials, type TokenStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { preparedQuery } from '../shared/prepared-query.ts';
+import { preparedLookup } from '../shared/prepared-query.ts';
 import { toBool } from '../shared/list-builder.ts';
 import { defineResource, referenceTo, recordOf } from '../shared/resource-definition.ts';
 
@@ -49,7 +49,7 @@ const credentialsQuery = (db: Kysely<Database>) =>
     .select(['t.id', 't.scopes', 't.expires_at', 'u.id as user_id', 'u.public_id', 'u.role', 'u.is_active']);
 
 // every authenticated request runs this: compiled once (see prepared-query.ts)
-const credentialsByHash = preparedQuery<CredentialsRow>(1, (db: Kysely<Database>, tokenHash) =>
+const credentialsByHash = preparedLookup<CredentialsRow>(1, (db: Kysely<Database>, tokenHash) =>
   credentialsQuery(db).where('t.token_hash', '=', tokenHash!),
 );
 
@@ -122,9 +122,9 @@ export class TokenRepository implements TokenStore {
 
   findCredentials(tokenHash: string): TokenCredentials | undefined | Promise<TokenCredentials | undefined> {
     // answered at once when the read runs at once: every authenticated request comes through here
-    const rows = credentialsByHash(this.db, tokenHash);
-    const credentials = ([row]: CredentialsRow[]) => (row ? toCredentials(row) : undefined);
-    return rows instanceof Promise ? rows.then(credentials) : credentials(rows);
+    const row = credentialsByHash(this.db, tokenHash);
+    const credentials = (found: CredentialsRow | undefined) => (found ? toCredentials(found) : undefined);
+    return row instanceof Promise ? row.then(credentials) : credentials(row);
   }
 
   async findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined> {

@@ -4,9 +4,10 @@ type BindValue = string | number | null;
 
 /**
  * Runs a compiled read at once, without kysely's connection queue, or answers `undefined` when the
- * connection is busy and the read must wait its turn (CachedStatementDatabase.loneRead).
+ * connection is busy and the read must wait its turn (CachedStatementDatabase.loneRead). With
+ * `firstOnly`, it stops at the first row.
  */
-export type LoneRead = (sql: string, parameters: readonly unknown[]) => unknown[] | undefined;
+export type LoneRead = (sql: string, parameters: readonly unknown[], firstOnly: boolean) => unknown[] | undefined;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const loneReads = new WeakMap<Kysely<any>, LoneRead>();
@@ -15,6 +16,32 @@ const loneReads = new WeakMap<Kysely<any>, LoneRead>();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function allowLoneReads(db: Kysely<any>, read: LoneRead): void {
   loneReads.set(db, read);
+}
+
+const allRows = <Row>(rows: Row[]) => rows;
+const firstRow = <Row>(rows: Row[]) => rows[0];
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Build<Row> = (db: Kysely<any>, ...placeholders: string[]) => Compilable<Row>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Run<Result> = (db: Kysely<any>, ...values: BindValue[]) => Result | Promise<Result>;
+
+function prepared<Row, Result>(arity: number, build: Build<Row>, firstOnly: boolean, answer: (rows: Row[]) => Result): Run<Result> {
+  const sentinels = Array.from({ length: arity }, (_, i) => `\u0000lectern-bind-${i}\u0000`);
+  const slots = new Map(sentinels.map((sentinel, i) => [sentinel, i]));
+  const templates = new Map<unknown, CompiledQuery<Row>>();
+  return (db, ...values) => {
+    const dialect = db.getExecutor().adapter.constructor;
+    let template = templates.get(dialect);
+    if (!template) templates.set(dialect, (template = build(db, ...sentinels).compile()));
+    const parameters = template.parameters.map((parameter) => {
+      const slot = typeof parameter === 'string' ? slots.get(parameter) : undefined;
+      return slot === undefined ? parameter : values[slot];
+    });
+    const rows = loneReads.get(db)?.(template.sql, parameters, firstOnly);
+    if (rows) return answer(rows as Row[]);
+    return db.executeQuery<Row>({ ...template, parameters }).then((result) => answer(result.rows));
+  };
 }
 
 /**
@@ -28,25 +55,14 @@ export function allowLoneReads(db: Kysely<any>, read: LoneRead): void {
  * when nothing else holds the connection: kysely's queue and its chain of promises cost more than
  * SQLite takes to answer.
  */
-export function preparedQuery<Row>(
-  arity: number,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  build: (db: Kysely<any>, ...placeholders: string[]) => Compilable<Row>,
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-): (db: Kysely<any>, ...values: BindValue[]) => Row[] | Promise<Row[]> {
-  const sentinels = Array.from({ length: arity }, (_, i) => `\u0000lectern-bind-${i}\u0000`);
-  const slots = new Map(sentinels.map((sentinel, i) => [sentinel, i]));
-  const templates = new Map<unknown, CompiledQuery<Row>>();
-  return (db, ...values) => {
-    const dialect = db.getExecutor().adapter.constructor;
-    let template = templates.get(dialect);
-    if (!template) templates.set(dialect, (template = build(db, ...sentinels).compile()));
-    const parameters = template.parameters.map((parameter) => {
-      const slot = typeof parameter === 'string' ? slots.get(parameter) : undefined;
-      return slot === undefined ? parameter : values[slot];
-    });
-    const rows = loneReads.get(db)?.(template.sql, parameters);
-    if (rows) return rows as Row[];
-    return db.executeQuery<Row>({ ...template, parameters }).then((result) => result.rows);
-  };
+export function preparedQuery<Row>(arity: number, build: Build<Row>): Run<Row[]> {
+  return prepared(arity, build, false, allRows);
+}
+
+/**
+ * A prepared query (as above) by a unique key: its one row, or `undefined`. A lone read stops at
+ * that row rather than stepping on to learn that no other follows.
+ */
+export function preparedLookup<Row>(arity: number, build: Build<Row>): Run<Row | undefined> {
+  return prepared(arity, build, true, firstRow);
 }

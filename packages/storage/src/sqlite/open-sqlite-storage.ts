@@ -65,7 +65,7 @@ export async function migrateSqliteFile(options: SqliteStorageOptions): Promise<
 async function openAndMigrate(options: SqliteStorageOptions): Promise<{ db: Kysely<Database>; applied: string[] }> {
   const database = new CachedStatementDatabase(openSqliteDatabase(options));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  allowLoneReads(db, (sql, parameters) => database.loneRead(sql, parameters));
+  allowLoneReads(db, (sql, parameters, firstOnly) => database.loneRead(sql, parameters, firstOnly));
   try {
     return { db, applied: await migrateToLatest(db) };
   } catch (error) {

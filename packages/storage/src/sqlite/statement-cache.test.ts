@@ -23,6 +23,8 @@ describe('cached statements', () => {
       const expected = plain.prepare(sql).all([0]);
       assert.deepEqual(cached.prepare(sql).all([0]), expected, sql);
       assert.deepEqual([...cached.prepare(sql).iterate([0])], expected, sql);
+      assert.deepEqual(cached.prepare(sql).first([0]), expected.slice(0, 1), sql);
+      assert.deepEqual(cached.prepare(sql).first([99]), plain.prepare(sql).all([99]).slice(0, 1), sql);
     }
     const [proto] = cached.prepare('select t.id as "__proto__", t.name from t where t.id > ?').all([0]) as object[];
     assert.equal(Object.getPrototypeOf(proto), Object.prototype);
@@ -40,18 +42,23 @@ describe('cached statements', () => {
   it('run a lone read at once only when no transaction is open and no statement is being stepped through', () => {
     const { raw, cached } = setup();
     const read = 'select t.name from t where t.id = ?';
-    assert.deepEqual(cached.loneRead(read, [1]), [{ name: 'a' }]);
+    assert.deepEqual(cached.loneRead(read, [1], false), [{ name: 'a' }]);
     cached.prepare('begin immediate').run([]);
     cached.prepare('update t set name = ? where id = ?').run(['uncommitted', 1]);
-    assert.equal(cached.loneRead(read, [1]), undefined, 'inside a transaction the read waits its turn');
+    assert.equal(cached.loneRead(read, [1], false), undefined, 'inside a transaction the read waits its turn');
     cached.prepare('rollback').run([]);
     assert.equal(raw.inTransaction, false);
     const cursor = cached.prepare('select t.id from t where t.id > ? order by t.id').iterate([0]);
     cursor.next();
-    assert.equal(cached.loneRead(read, [1]), undefined, 'a statement being stepped through holds the connection');
+    assert.equal(cached.loneRead(read, [1], false), undefined, 'a statement being stepped through holds the connection');
     cursor.return?.(undefined);
-    assert.deepEqual(cached.loneRead(read, [1]), [{ name: 'a' }]);
-    assert.equal(cached.loneRead('update t set name = ? where id = ?', ['x', 1]), undefined, 'a write is never a lone read');
+    assert.deepEqual(cached.loneRead(read, [1], false), [{ name: 'a' }]);
+    assert.deepEqual(
+      cached.loneRead('select t.name from t where t.id > ? order by t.id', [0], true),
+      [{ name: 'a' }],
+      'the first row alone',
+    );
+    assert.equal(cached.loneRead('update t set name = ? where id = ?', ['x', 1], false), undefined, 'a write is never a lone read');
     assert.equal(raw.prepare('select name from t where id = 1').pluck().get(), 'a');
   });
 });

@@ -20,7 +20,13 @@ function rowBuilder(columns: readonly string[]): (values: Values) => Record<stri
  * row object property by property in C++, looking every column name up in V8's string table,
  * which cost more than the lookup itself on the per-request reads (token, resource by id).
  */
-function cachedStatement(statement: BetterSqlite3.Statement, sql: string, cursors: OpenCursors): SqliteStatement {
+/** A statement as kysely uses it, and its first row alone for the lookups by key. */
+interface CachedStatement extends SqliteStatement {
+  /** the first row, in a list of its own; none when there is none */
+  first(parameters: readonly unknown[]): unknown[];
+}
+
+function cachedStatement(statement: BetterSqlite3.Statement, sql: string, cursors: OpenCursors): CachedStatement {
   // SQLite prepares a statement again after a schema change, and `*` may then stand for other
   // columns: only statements that name every column keep their builder
   const columns = statement.reader && !sql.includes('*') ? statement.columns().map((column) => column.name) : undefined;
@@ -29,6 +35,10 @@ function cachedStatement(statement: BetterSqlite3.Statement, sql: string, cursor
   if (build) statement.raw(true);
   return {
     reader: statement.reader,
+    first(parameters) {
+      const row = statement.get(parameters);
+      return row === undefined ? [] : [build ? build(row as Values) : row];
+    },
     all(parameters) {
       const rows = statement.all(parameters) as unknown[];
       if (build) for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as Values);
@@ -62,12 +72,12 @@ interface OpenCursors {
  * without waiting. `begin immediate` takes the lock up front and so honours busy_timeout.
  */
 export class CachedStatementDatabase implements SqliteDatabase {
-  private readonly statements = new Map<string, SqliteStatement>();
+  private readonly statements = new Map<string, CachedStatement>();
   private readonly cursors: OpenCursors = { open: 0 };
 
   constructor(readonly raw: BetterSqlite3.Database) {}
 
-  prepare(sql: string): SqliteStatement {
+  prepare(sql: string): CachedStatement {
     const text = sql === 'begin' ? 'begin immediate' : sql;
     let statement = this.statements.get(text);
     if (!statement) {
@@ -84,10 +94,11 @@ export class CachedStatementDatabase implements SqliteDatabase {
    * `undefined`, and the read queues like any other. A lone statement runs start to finish within
    * this call, so nothing can come between its steps.
    */
-  loneRead(sql: string, parameters: readonly unknown[]): unknown[] | undefined {
+  loneRead(sql: string, parameters: readonly unknown[], firstOnly: boolean): unknown[] | undefined {
     if (this.raw.inTransaction || this.cursors.open > 0) return undefined;
     const statement = this.prepare(sql);
-    return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
+    if (!statement.reader) return undefined;
+    return firstOnly ? statement.first(parameters) : (statement.all(parameters) as unknown[]);
   }
 
   close(): void {

@@ -2,7 +2,7 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { type ListQuery, type Page, type User, type UserRecord, userListSpec, userSchema } from '@lectern/core';
 import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type UserStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { preparedQuery } from '../shared/prepared-query.ts';
+import { preparedLookup } from '../shared/prepared-query.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
@@ -49,8 +49,8 @@ export function toUserRecord(row: UserRow): UserRecord {
 export const selectUsers = (db: Kysely<Database>) => userResource.read(db);
 
 // the per-request lookups, compiled once (see prepared-query.ts)
-const userByPublicId = preparedQuery<UserRow>(1, (db, publicId) => selectUsers(db).where('u.public_id', '=', publicId!));
-const userById = preparedQuery<UserRow>(1, (db, id) => selectUsers(db).where('u.id', '=', id as unknown as number));
+const userByPublicId = preparedLookup<UserRow>(1, (db, publicId) => selectUsers(db).where('u.public_id', '=', publicId!));
+const userById = preparedLookup<UserRow>(1, (db, id) => selectUsers(db).where('u.id', '=', id as unknown as number));
 
 /** A page of users; `within` narrows the set first (e.g. to a group's members), `narrowing` is a saved report's. */
 export async function listUsers(
@@ -81,12 +81,12 @@ export class UserRepository implements UserStore {
   }
 
   async findById(id: number): Promise<UserRecord | undefined> {
-    const [row] = await userById(this.db, id);
+    const row = await userById(this.db, id);
     return row ? toUserRecord(row) : undefined;
   }
 
   async findByPublicId(publicId: string): Promise<UserRecord | undefined> {
-    const [row] = await userByPublicId(this.db, publicId);
+    const row = await userByPublicId(this.db, publicId);
     return row ? toUserRecord(row) : undefined;
   }
 

@@ -12,7 +12,7 @@ import type { Database } from '../schema.ts';
 
 import { defineResource, recordOf } from '../shared/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
-import { preparedQuery } from '../shared/prepared-query.ts';
+import { preparedLookup } from '../shared/prepared-query.ts';
 
 /** Subscriptions, from core's webhookSubscriptionSchema: the API's `id` is the public id; events are kept as JSON. */
 const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>>(
@@ -30,7 +30,7 @@ const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpoin
 const liveEndpoints = (db: Kysely<Database>) => db.selectFrom('webhook_endpoints as e').where('e.deleted_at', 'is', null);
 
 // read with every claim of deliveries and every batch of attempts: compiled once (see prepared-query.ts)
-const endpointById = preparedQuery(1, (db: Kysely<Database>, id) =>
+const endpointById = preparedLookup(1, (db: Kysely<Database>, id) =>
   endpointResource.select(liveEndpoints(db)).where('e.id', '=', id as unknown as number),
 );
 
@@ -73,7 +73,7 @@ export class WebhookEndpointRepository implements WebhookEndpointStore {
   }
 
   async findById(id: number): Promise<WebhookEndpointRecord | undefined> {
-    const [row] = await endpointById(this.db, id);
+    const row = await endpointById(this.db, id);
     return row ? toEndpointRecord(row) : undefined;
   }
 
