@@ -91,7 +91,11 @@ export const assignmentResource = defineResource<StoredAssignmentView, Assignmen
 });
 
 export function toAssignmentRecord({ internal, view }: ReturnType<typeof assignmentResource.toRecord>): AssignmentRecord {
-  return { ...internal, isCompletable: toBool(internal.isCompletable), data: view };
+  // not a spread followed by more properties, which V8 builds property by property (see recordOf)
+  const record = Object.assign({}, internal) as unknown as AssignmentRecord;
+  record.isCompletable = toBool(internal.isCompletable as number);
+  record.data = view;
+  return record;
 }
 
 /** Every read of live assignments starts here. */

@@ -13,7 +13,7 @@ import { migrateToLatest } from '../kysely-storage.ts';
 import type { Database } from '../schema.ts';
 import { openSqliteDatabase } from '../sqlite/open-sqlite-storage.ts';
 import { UserRepository, userResourceOptions } from '../users/user-repository.ts';
-import { defineResource } from './resource-definition.ts';
+import { defineResource, referenceTo } from './resource-definition.ts';
 
 // the one declaration: what a contributor writes in packages/core/src/users/user.ts
 const withNickname = userSchema.extend({ nickname: listed(z.string().nullable(), { filter: true, sort: true, search: true }) });
@@ -96,5 +96,67 @@ describe('a field added in one declaration', () => {
     assert.deepEqual(await names({}, { rql: compileRql('ilike(nickname,*obb*)', catalogue) }), ['Bob']);
     assert.deepEqual(await names({}, { rql: compileRql('eq(nickname,null())', catalogue) }), ['Cy']);
     assert.deepEqual(await names({}, { rql: compileRql('ilike(nickname,*o*),ordering(-nickname)', catalogue) }), ['Ada', 'Bob']);
+  });
+});
+
+describe('a row read into a record', () => {
+  // a field of every kind, and a name that is no JavaScript identifier, to the built reader
+  const shape = z.object({
+    public_id: z.string(),
+    "it's": z.string().nullable(),
+    is_open: z.boolean(),
+    seats: z.number().nullable(),
+    labels: z.array(z.string()),
+    owner: z.object({ public_id: z.string(), name: z.string() }).nullable(),
+  });
+  const odd = defineResource<Record<string, unknown>, { id: number; ownerId: number | null }>(
+    shape,
+    listSpecOf(shape, { filters: {}, defaultOrdering: [] }),
+    {
+      table: 'rooms',
+      alias: 'r',
+      internal: { id: 'r.id', ownerId: 'r.owner_id' },
+      fields: { labels: { json: true } },
+      references: { owner: referenceTo('users', 'o', 'r.owner_id', 'left') },
+      tiebreak: 'r.id',
+    },
+  );
+
+  it('has the view’s types, in the schema’s order, beside the internal keys', () => {
+    const row = {
+      __id: 7,
+      __ownerId: 3,
+      public_id: 'p',
+      "it's": 'quoted',
+      is_open: 1,
+      seats: '12',
+      labels: '["a","b"]',
+      owner__public_id: 'o',
+      owner__name: 'Olga',
+    };
+    const record = odd.toRecord(row);
+    assert.deepEqual(record.internal, { id: 7, ownerId: 3 });
+    assert.deepEqual(record.view, {
+      public_id: 'p',
+      "it's": 'quoted',
+      is_open: true,
+      seats: 12,
+      labels: ['a', 'b'],
+      owner: { public_id: 'o', name: 'Olga' },
+    });
+    assert.deepEqual(Object.keys(record.view), Object.keys(shape.shape), 'the order the JSON and its ETag follow');
+  });
+
+  it('reads NULL and absent columns as null, and a reference without its row as null', () => {
+    const { view } = odd.toRecord({
+      __id: 1,
+      __ownerId: null,
+      public_id: 'p',
+      is_open: 0,
+      seats: null,
+      labels: null,
+      owner__public_id: null,
+    });
+    assert.deepEqual(view, { public_id: 'p', "it's": null, is_open: false, seats: null, labels: null, owner: null });
   });
 });
