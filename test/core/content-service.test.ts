@@ -1,7 +1,7 @@
 /** In-process checks of what the content area offers other areas (events, assignments). */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createLectern, LecternError, type Actor, type Lectern } from '@lectern/core';
+import { contentSummarySchema, createLectern, LecternError, type Actor, type Lectern } from '@lectern/core';
 import { openSqliteStorage, type KyselyStorage } from '@lectern/storage';
 import { createLearner } from '../helpers/learner.ts';
 
@@ -91,5 +91,20 @@ describe('content service for other areas', () => {
       .execute();
     const read = await lectern.content.get(ctx, item.public_id);
     assert.deepEqual([read.total_assignments, read.completed_assignments_count, read.avg_feedback_rating], [3, 1, 4.67]);
+  });
+});
+
+describe('content lists', () => {
+  it('answer each item with the fields in the order of the schema, the lists loaded per page included', async () => {
+    const storage = await openSqliteStorage({ file: ':memory:' });
+    const lectern = createLectern({ storage });
+    try {
+      const ctx = lectern.context();
+      await lectern.content.create(ctx, 'link', { name: 'Ordered', url: 'https://example.com/', tags: ['a'] });
+      const [item] = (await lectern.content.list(ctx, {})).data;
+      assert.deepEqual(Object.keys(item!), Object.keys(contentSummarySchema.shape), 'the JSON, and so its ETag, follow this order');
+    } finally {
+      await lectern.close();
+    }
   });
 });

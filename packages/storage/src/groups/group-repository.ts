@@ -12,7 +12,7 @@ import {
 import { type GroupStore, type ListNarrowing, type NewGroupRow, type UserRef } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { containsIgnoringCase, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { defineResource, recordOf } from '../shared/resource-definition.ts';
 import { rqlList } from '../reports/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
 import { insertRow } from '../shared/insert-row.ts';
@@ -175,6 +175,10 @@ export class GroupRepository implements GroupStore {
         owners.set(owner.group_id, list);
       }
     }
-    return records.map(({ internal, view }) => ({ ...internal, view: { ...view, owners: owners.get(internal.id) ?? [] } }));
+    return records.map(({ internal, view }) => {
+      // copied, not spread (see recordOf): every row of a page comes through here
+      const withOwners = Object.assign({}, view, { owners: owners.get(internal.id) ?? [] });
+      return recordOf({ internal, view: withOwners });
+    });
   }
 }
