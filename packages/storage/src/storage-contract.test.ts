@@ -106,6 +106,33 @@ for (const dialect of DIALECTS) {
       await lectern.close();
     });
 
+    it('resolves public ids to internal ids, leaving out unknown and deleted rows', async () => {
+      const lectern = createLectern({ storage: await dialect.open() });
+      const ctx = lectern.context();
+      const { storage } = lectern;
+      const user = await lectern.users.create(ctx, { email: 'named@example.com', name: 'Named' });
+      const [kept, gone] = [await lectern.groups.create(ctx, { name: 'Kept' }), await lectern.groups.create(ctx, { name: 'Gone' })];
+      const [article, deleted] = [
+        await lectern.content.create(ctx, 'article', { name: 'Kept' }),
+        await lectern.content.create(ctx, 'article', { name: 'Gone' }),
+      ];
+      await lectern.groups.delete(ctx, gone.public_id);
+      await lectern.content.delete(ctx, deleted.public_id);
+      const unknown = randomIds.uuid();
+
+      const users = await storage.users.idsByPublicIds([user.public_id, unknown]);
+      assert.deepEqual([...users.keys()], [user.public_id]);
+      assert.equal(users.get(user.public_id), (await storage.users.findByPublicId(user.public_id))!.id);
+      const groups = await storage.groups.idsByPublicIds([kept.public_id, gone.public_id, unknown]);
+      assert.deepEqual([...groups.keys()], [kept.public_id]);
+      assert.equal(groups.get(kept.public_id), (await storage.groups.findByPublicId(kept.public_id))!.id);
+      const content = await storage.content.idsByPublicIds([article.public_id, deleted.public_id, unknown]);
+      assert.deepEqual([...content.keys()], [article.public_id]);
+      assert.equal(typeof content.get(article.public_id), 'number');
+      assert.equal((await storage.content.idsByPublicIds([])).size, 0);
+      await lectern.close();
+    });
+
     it('pages deterministically when sort keys tie', async () => {
       const lectern = createLectern({ storage: await dialect.open() });
       const ctx = lectern.context();

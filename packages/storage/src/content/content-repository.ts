@@ -7,6 +7,7 @@ import { type AnyEb } from '../shared/list-builder.ts';
 import { contentResource } from './content-resource.ts';
 import { inAccessGroupsOf, listedFor, visibleTo } from './content-visibility.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
 type ContentRead = ReturnType<typeof contentResource.toRecord>;
 
@@ -58,15 +59,8 @@ export class ContentRepository implements ContentStore {
     return { total, items: await this.toRecords(records, viewer) };
   }
 
-  async idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
-    if (publicIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('content_items')
-      .select(['id', 'public_id'])
-      .where('public_id', 'in', [...publicIds])
-      .where('deleted_at', 'is', null)
-      .execute();
-    return new Map(rows.map((row) => [row.public_id, row.id]));
+  idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
+    return idsByPublicId(this.db, 'content_items', publicIds);
   }
 
   async setGroups(id: number, groupIds: readonly number[]): Promise<void> {

@@ -16,6 +16,7 @@ import { defineResource, recordOf } from '../shared/resource-definition.ts';
 import { rqlList } from '../reports/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
 const memberCount = (eb: AnyEb) =>
   eb
@@ -82,15 +83,8 @@ export class GroupRepository implements GroupStore {
     return { total, items: await this.withOwners(records) };
   }
 
-  async idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
-    if (publicIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('groups')
-      .select(['id', 'public_id'])
-      .where('public_id', 'in', [...publicIds])
-      .where('deleted_at', 'is', null)
-      .execute();
-    return new Map(rows.map((row) => [row.public_id, row.id]));
+  idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
+    return idsByPublicId(this.db, 'groups', publicIds);
   }
 
   async relatedUserIds(groupId: number, relation: GroupRelation): Promise<number[]> {

@@ -6,6 +6,7 @@ import { preparedLookup } from '../shared/prepared-query.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
 export const userResourceOptions: ResourceOptions = {
@@ -95,14 +96,8 @@ export class UserRepository implements UserStore {
     return row ? toUserRecord(row) : undefined;
   }
 
-  async idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
-    if (publicIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('users')
-      .select(['id', 'public_id'])
-      .where('public_id', 'in', [...publicIds])
-      .execute();
-    return new Map(rows.map((row) => [row.public_id, row.id]));
+  idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
+    return idsByPublicId(this.db, 'users', publicIds);
   }
 
   async managerChain(id: number): Promise<number[]> {
