@@ -144,9 +144,13 @@ export class ContentRepository implements ContentStore {
     if (reads.length === 0) return [];
     const ids = reads.map(({ internal }) => internal.id);
     // sequential: a transaction's queries share one connection
+    // CROSS JOIN: SQLite then reads the page's links first and each group by its key. As an inner
+    // join of five ids or more, it took `deleted_at is null` for selective and probed the links once
+    // per live group: 25 ms a page at 5 000 groups. PostgreSQL plans this as the inner join it is.
     const groupRows = await this.db
       .selectFrom('content_groups as cg')
-      .innerJoin('groups as g', 'g.id', 'cg.group_id')
+      .crossJoin('groups as g')
+      .whereRef('g.id', '=', 'cg.group_id')
       .select(['cg.content_id as owner', 'g.public_id', 'g.name'])
       .where('cg.content_id', 'in', ids)
       .where('g.deleted_at', 'is', null)
