@@ -14,18 +14,18 @@ function rowBuilder(columns: readonly string[]): (values: Values) => Record<stri
   return new Function('values', `return { ${properties} };`) as (values: Values) => Record<string, unknown>;
 }
 
-/**
- * A prepared statement as kysely uses it. A reader runs in better-sqlite3's raw mode (rows as
- * arrays) and its rows are built by a function made for its columns: better-sqlite3 builds each
- * row object property by property in C++, looking every column name up in V8's string table,
- * which cost more than the lookup itself on the per-request reads (token, resource by id).
- */
 /** A statement as kysely uses it, and its first row alone for the lookups by key. */
 interface CachedStatement extends SqliteStatement {
   /** the first row, in a list of its own; none when there is none */
   first(parameters: readonly unknown[]): unknown[];
 }
 
+/**
+ * A prepared statement as kysely uses it. A reader runs in better-sqlite3's raw mode (rows as
+ * arrays) and its rows are built by a function made for its columns: better-sqlite3 builds each
+ * row object property by property in C++, looking every column name up in V8's string table,
+ * which cost more than the lookup itself on the per-request reads (token, resource by id).
+ */
 function cachedStatement(statement: BetterSqlite3.Statement, sql: string, cursors: OpenCursors): CachedStatement {
   // SQLite prepares a statement again after a schema change, and `*` may then stand for other
   // columns: only statements that name every column keep their builder
