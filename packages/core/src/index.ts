@@ -178,6 +178,7 @@ export {
   updateSavedReportInput,
 } from './reports/saved-report.ts';
 export { type Clock, nowIso, systemClock, todayUtc, toIso } from './shared/clock.ts';
+export { type CsvCell, csvLine, csvLines, csvStream } from './shared/csv-writer.ts';
 export {
   badRequest,
   conflict,
