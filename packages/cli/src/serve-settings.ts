@@ -43,6 +43,25 @@ export const serveSettings = {
     default: 600,
     description: 'requests per window per token (per client address without a valid token)',
   }),
+  rate_limit_per_user: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    defaultText: 'ten times --rate-limit',
+    description: "requests per window over all of one user's tokens together, so new tokens do not multiply the limit",
+  }),
+  max_tokens_per_user: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: 50,
+    description: 'live (unrevoked, unexpired) API tokens one user may hold; creating one more is refused',
+  }),
+  search_concurrency: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: 2,
+    description:
+      'list requests with a search run at most this many at once, with eight times as many waiting; more are refused with 503 and Retry-After, so searches cannot stall other requests',
+  }),
   rate_limit_window: setting({
     kind: kinds.positiveInteger,
     argument: '<seconds>',
@@ -66,6 +85,13 @@ export const serveSettings = {
     argument: '<n>',
     default: DEFAULT_SERVER_LIMITS.maxConnections,
     description: 'open connections at most; further ones are closed as they arrive',
+  }),
+  max_connections_per_address: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress,
+    description:
+      'open connections from one client address at most, so one client cannot take every slot; behind a reverse proxy, set it to --max-connections',
   }),
   cors_origins: setting({
     kind: kinds.origins,

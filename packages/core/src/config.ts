@@ -35,6 +35,12 @@ export const lecternConfigSchema = z.object({
       shutdownGraceSeconds: z.number().nonnegative().default(10),
     })
     .prefault({}),
+  tokens: z
+    .object({
+      /** Live (unrevoked, unexpired) tokens one user may hold; each has its own rate-limit window. */
+      maxLivePerUser: z.number().int().min(1).default(50),
+    })
+    .prefault({}),
   /** Bulk jobs: items per transaction, and a pause between chunks to leave room for requests. */
   jobs: z
     .object({

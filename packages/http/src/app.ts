@@ -8,6 +8,7 @@
  */
 import { badRequest, LecternError, type Actor, type ErrorCode, type Lectern, type RequestContext } from '@lectern/core';
 import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
+import { AdmissionGate, type AdmissionLimits } from './middleware/admission.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
@@ -43,7 +44,14 @@ export interface HttpLogger extends ErrorLogger {
 
 export interface AppOptions {
   /** requests per window per token (per client IP when unauthenticated); default 600 per 60 s */
-  rateLimit?: { limit: number; windowSeconds: number };
+  /**
+   * requests per window per token (per client IP when unauthenticated); default 600 per 60 s.
+   * `perUser` caps one user's tokens together in the same window (default ten times `limit`), so
+   * minting more tokens does not multiply a user's allowance.
+   */
+  rateLimit?: { limit: number; windowSeconds: number; perUser?: number };
+  /** list requests with `search` running at once, and waiting; default 2 and 16 (middleware/admission.ts) */
+  searchAdmission?: AdmissionLimits;
   logger?: HttpLogger;
   /** origins whose pages may call the API from a browser (`*`: any); none by default */
   corsOrigins?: readonly string[];
@@ -112,10 +120,28 @@ class RequestState implements RouteContext {
       throw badRequest('The request body must be a JSON object.');
     }
     return parsed as Unvalidated;
+    if (nestingDepthExceeds(parsed, MAX_BODY_DEPTH)) {
+      throw badRequest(`The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`);
+    }
   }
 }
 
 const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
+/** No request the API describes comes close; a deeper body is an attack on whatever walks it. */
+export const MAX_BODY_DEPTH = 64;
+
+/** Whether `value` nests deeper than `limit`, found with a stack: the walk itself must not recurse. */
+export function nestingDepthExceeds(value: unknown, limit: number): boolean {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > limit) return true;
+    for (const item of Array.isArray(current) ? current : Object.values(current)) pending.push({ value: item, depth: depth + 1 });
+  }
+  return false;
+}
+
   actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${request.remoteAddress}`;
 
 /** Only `Expect: 100-continue` is understood (RFC 9110 §10.1.1); the server answers it before the body. */
@@ -135,6 +161,9 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const newRequestId = (headers: PlainRequest['headers'] = {}) =>
     requestIdFrom(headerValue(headers, 'x-request-id'), () => lectern.ids.prefixed('req_'));
 
+  const perUser = { limit: rateLimit.perUser ?? rateLimit.limit * 10, windowSeconds: rateLimit.windowSeconds };
+  const userLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, perUser) : new FixedWindowRateLimiter(perUser);
+  const searches = new AdmissionGate(options.searchAdmission ?? { concurrent: 2, queued: 16 });
   /** Adds the headers every response carries, serialises the body and writes the access-log line. */
   function respond(
     reply: Reply,
@@ -196,11 +225,25 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         if (preflight) cors.checkPreflight(origin!);
         if (request.bodyTooLarge) {
           throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
+        // the headers keep describing the token's window; the user's ceiling only adds refusals
+        if (auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined) {
+          const userHit = userLimiter.hit(`user:${auth.actor.userId}`);
+          const userRate = userHit instanceof Promise ? await userHit : userHit;
+          if (!userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
+        }
         }
 
         const { pathname, query } = parseTarget(request.url);
         state = new RequestState(auth, requestId, query, request);
-        const matched = await routes.dispatchPath(request.method, pathname, state);
+        // a search's cost grows with the table: such reads take turns (middleware/admission.ts)
+        const costly = (request.method === 'GET' || request.method === 'HEAD') && Boolean(state.query.get('search'));
+        const release = costly ? await searches.enter() : undefined;
+        let matched: Reply | undefined;
+        try {
+          matched = await routes.dispatchPath(request.method, pathname, state);
+        } finally {
+          release?.();
+        }
         reply = matched
           ? conditionalRead(request.method, matched, {
               ifNoneMatch: state.header('if-none-match'),

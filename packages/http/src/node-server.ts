@@ -12,9 +12,19 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** open connections; more are closed as they arrive */
   maxConnections: number;
+  /**
+   * open connections from one client address; more from it are closed as they arrive, so one
+   * client cannot hold every slot of `maxConnections` (behind a proxy, raise it to that figure)
+   */
+  maxConnectionsPerAddress: number;
 }
 
-export const DEFAULT_SERVER_LIMITS: ServerLimits = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnections: 1000 };
+export const DEFAULT_SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 1000,
+  maxConnectionsPerAddress: 100,
+};
 
 export interface ServerOptions extends Partial<ServerLimits> {
   /** told, at most every 10 s, how many connections the limit turned away */
@@ -135,6 +145,49 @@ async function serve(app: App, request: IncomingMessage, response: ServerRespons
   }
 }
 
+/**
+ * Closes a connection at once when its address already holds `cap` of them: slow or idle sockets
+ * from one client would otherwise fill the server-wide cap and lock every other client out.
+ */
+function capConnectionsPerAddress(server: Server, cap: number, logger: ServerOptions['logger']): void {
+  const open = new Map<string, number>();
+  let dropped = 0;
+  let lastLog = -Infinity;
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const count = open.get(address) ?? 0;
+    if (count >= cap) {
+      socket.destroy();
+      dropped++;
+      if (performance.now() - lastLog >= DROP_LOG_INTERVAL_MS) {
+        logger?.warn(
+          { dropped, address, max_connections_per_address: cap },
+          'connection limit per address reached: closing its new connections',
+        );
+        lastLog = performance.now();
+        dropped = 0;
+      }
+      return;
+    }
+    open.set(address, count + 1);
+    socket.once('close', () => {
+      const left = open.get(address)! - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+/**
+ * The method of the request the parser gave up on, from the bytes it was parsing, so that a HEAD
+ * refused for its headers (431) is answered without a body like any other HEAD.
+ */
+function methodOf(rawPacket: unknown): { method?: string } {
+  if (!Buffer.isBuffer(rawPacket)) return {};
+  const method = /^([A-Z]{1,16}) /.exec(rawPacket.toString('latin1', 0, 17))?.[1];
+  return method ? { method } : {};
+}
+
 /** `Socket` as Node's http server hands it over, with the response it is writing, if any. */
 type HttpSocket = Duplex & Partial<Pick<Socket, 'remoteAddress'>> & { _httpMessage?: ServerResponse | null };
 
@@ -143,6 +196,7 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_SERVER_LIMITS.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_SERVER_LIMITS.requestTimeoutMs,
     maxConnections: options.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections,
+    maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress,
   };
   for (const [name, value] of Object.entries(limits)) {
     if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number of at least 1`);
@@ -186,9 +240,9 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     socket.write(rawResponse(app.refuse({ ...refusal, remoteAddress: socket.remoteAddress ?? 'unknown' })));
     lingeringClose(socket);
   };
-  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string }, socket: HttpSocket) => {
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: string; rawPacket?: unknown }, socket: HttpSocket) => {
     if (error.code === 'ECONNRESET') socket.destroy();
-    else refuseOnSocket(socket, clientErrorRefusal(error));
+    else refuseOnSocket(socket, { ...clientErrorRefusal(error), ...methodOf(error.rawPacket) });
   });
   // CONNECT's target is a host, never a path here; without a listener Node would drop the socket
   server.on('connect', (request: IncomingMessage, socket: HttpSocket) =>
@@ -217,6 +271,7 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     lastDropLog = performance.now();
     dropped = 0;
   });
+  capConnectionsPerAddress(server, limits.maxConnectionsPerAddress, options.logger);
   return server;
 }
 

@@ -55,11 +55,17 @@ async function serve(settings: ServeSettings): Promise<void> {
       retryScheduleSeconds: settings.webhook_retry_schedule,
     },
     jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
+    tokens: { maxLivePerUser: settings.max_tokens_per_user },
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();
   const app = createApp(lectern, {
-    rateLimit: { limit: settings.rate_limit, windowSeconds: settings.rate_limit_window },
+    rateLimit: {
+      limit: settings.rate_limit,
+      windowSeconds: settings.rate_limit_window,
+      ...(settings.rate_limit_per_user ? { perUser: settings.rate_limit_per_user } : {}),
+    },
+    searchAdmission: { concurrent: settings.search_concurrency, queued: settings.search_concurrency * 8 },
     logger,
     corsOrigins: settings.cors_origins ?? [],
     ...(viewerFiles ? { viewerFiles } : {}),
@@ -70,6 +76,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     headersTimeoutMs: settings.headers_timeout_ms,
     requestTimeoutMs: settings.request_timeout_ms,
     maxConnections: settings.max_connections,
+    maxConnectionsPerAddress: settings.max_connections_per_address,
     logger,
   });
   await lectern.start();

@@ -55,6 +55,11 @@ export class TokenService {
       publicId: this.deps.ids.uuid(),
       userId: request.userId,
       name: request.name,
+    // Every token has its own rate-limit window: an unbounded number of them would multiply it.
+    const limit = this.deps.config.tokens.maxLivePerUser;
+    if ((await stores.tokens.countLive(request.userId, now)) >= limit) {
+      throw fieldError('name', `A user may hold at most ${limit} live tokens; revoke one, or let one expire, first.`);
+    }
       tokenHash: hashToken(token),
       tokenPrefix: tokenDisplayPrefix(token),
       scopes,

@@ -33,5 +33,7 @@ export interface TokenStore {
   /** `ownerId` null lists every user's tokens. */
   list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>>;
   revoke(id: number, at: string): Promise<void>;
+  /** The user's tokens neither revoked nor expired at `now`. */
+  countLive(userId: number, now: string): Promise<number>;
   recordUse(uses: ReadonlyArray<{ id: number; at: string }>): Promise<void>;
 }

@@ -68,27 +68,51 @@ export type InputOf<S extends z.ZodType> = z.input<S>;
 /** A job's submission: the wrapper key holding the items, each an `InputOf` the item schema. */
 export type BulkInputOf<Key extends string, S extends z.ZodType> = { [K in Key]: InputOf<S>[] };
 
+/** With the `u` flag a pair is one code point, so only a surrogate standing alone matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Why a text cannot be stored as it is, or undefined when it can. */
+function unstorableText(text: string): string | undefined {
+  // PostgreSQL's text cannot hold NUL; refusing it on every database keeps the two alike
+  if (text.includes('\u0000')) return 'Must not contain the NUL character (U+0000).';
+  // A lone surrogate is not Unicode: each database would store its own replacement characters
+  // (three U+FFFD on SQLite, one on PostgreSQL), silently changing the text and its length.
+  if (LONE_SURROGATE.test(text)) return 'Must not contain an unpaired UTF-16 surrogate (the text is not valid Unicode).';
+  return undefined;
+}
+
 /**
- * Issues for every text of `value` holding the NUL character: PostgreSQL's text cannot store it,
- * and refusing it on every database keeps the two alike (docs/api.md, "Conventions").
+ * Issues for every text of `value`, keys included, that cannot be stored as sent (docs/api.md,
+ * "Conventions"). Walked with a stack rather than by recursion: a body nested thousands of levels
+ * deep must get its answer, not overflow the call stack.
  */
-function nulCharacterIssues(value: unknown, path: PropertyKey[] = []): z.core.$ZodIssue[] {
-  if (typeof value === 'string') {
-    return value.includes('\u0000')
-      ? [{ code: 'custom', path, message: 'Must not contain the NUL character (U+0000).', input: value }]
-      : [];
+function unstorableTextIssues(value: unknown): z.core.$ZodIssue[] {
+  const issues: z.core.$ZodIssue[] = [];
+  const pending: Array<{ value: unknown; path: PropertyKey[] }> = [{ value, path: [] }];
+  while (pending.length > 0) {
+    const { value: current, path } = pending.pop()!;
+    if (typeof current === 'string') {
+      const message = unstorableText(current);
+      if (message) issues.push({ code: 'custom', path, message, input: current });
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) pending.push({ value: current[index], path: [...path, index] });
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current);
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, item] = entries[index]!;
+        const keyProblem = unstorableText(key);
+        if (keyProblem) issues.push({ code: 'custom', path: [...path, key], message: keyProblem, input: key });
+        pending.push({ value: item, path: [...path, key] });
+      }
+    }
   }
-  if (Array.isArray(value)) return value.flatMap((item, index) => nulCharacterIssues(item, [...path, index]));
-  if (value !== null && typeof value === 'object') {
-    return Object.entries(value).flatMap(([key, item]) => nulCharacterIssues(item, [...path, key]));
-  }
-  return [];
+  return issues;
 }
 
 /** Validates a request body; anything the schema rejects is a 422 `validation_error`. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input, { error: messageFor });
-  const issues = result.success ? nulCharacterIssues(result.data) : result.error.issues;
+  const issues = result.success ? unstorableTextIssues(result.data) : result.error.issues;
   if (result.success && issues.length === 0) return result.data;
   const { fieldErrors, nonFieldErrors } = issuesToErrors(issues);
   throw new LecternError('validation_error', 'The request body failed validation.', {

@@ -22,7 +22,7 @@ import {
   type WebhookSubscription,
   type WebhookSubscriptionWithSecret,
 } from './webhook-subscription.ts';
-import { checkWebhookTarget } from './webhook-target.ts';
+import { checkWebhookTarget, normalizedWebhookUrl } from './webhook-target.ts';
 
 export class WebhookService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -46,10 +46,10 @@ export class WebhookService {
   async create(ctx: RequestContext, body: InputOf<typeof createWebhookInput>): Promise<WebhookSubscriptionWithSecret> {
     this.gate(ctx, 'webhooks:write');
     const input = parseInput(createWebhookInput, body);
-    await this.assertTarget(input.url);
+    const url = await this.checkedTarget(input.url);
     const record = await this.deps.storage.webhookEndpoints.insert({
       publicId: this.deps.ids.prefixed(WEBHOOK_ID_PREFIX),
-      url: input.url,
+      url,
       events: input.events,
       description: input.description,
       isActive: input.is_active,
@@ -68,14 +68,14 @@ export class WebhookService {
     this.gate(ctx, 'webhooks:write');
     const input = parseInput(updateWebhookInput, body);
     // DNS before the transaction: a slow resolver must not hold the database's write lock.
-    if (input.url !== undefined) await this.assertTarget(input.url);
+    const url = input.url !== undefined ? await this.checkedTarget(input.url) : undefined;
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, id);
       assertIfMatch(options.ifMatch, withSecret(current));
       const activating = input.is_active === true;
       const deactivating = input.is_active === false && current.view.is_active;
       await tx.webhookEndpoints.update(current.id, {
-        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(url !== undefined ? { url } : {}),
         ...(input.events !== undefined ? { events: input.events } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
         ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
@@ -150,7 +150,9 @@ export class WebhookService {
     authorize(ctx.actor, scope);
   }
 
-  private async assertTarget(url: string): Promise<void> {
+    return normalizedWebhookUrl(url);
+  /** The URL to store: refused with a field error unless it is an acceptable target, else normalised. */
+  private async checkedTarget(url: string): Promise<string> {
     const problem = await checkWebhookTarget(url, { allowPrivateTargets: this.deps.config.webhooks.allowPrivateTargets });
     if (problem !== null) throw fieldError('url', problem);
   }

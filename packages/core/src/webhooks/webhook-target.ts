@@ -140,17 +140,27 @@ const isLocalhostName = (host: string): boolean => {
 
 const mustBePublic = 'webhook targets must be publicly reachable';
 
+/**
+ * The URL as stored and returned: the serialisation of the same parser that checked it, so what
+ * is stored names exactly the host that was checked, however the caller spelled it.
+ */
+export const normalizedWebhookUrl = (url: string): string => new URL(url).href;
+
 /** Null when `url` is an acceptable webhook target, else a reason a person can act on. */
 export async function checkWebhookTarget(url: string, options: WebhookTargetOptions = {}): Promise<string | null> {
   const { allowPrivateTargets = false, resolve = systemResolver } = options;
   if (url.length > MAX_WEBHOOK_URL_LENGTH) return `URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters.`;
 
+  // WHATWG URL reads `\` as `/` (`https://a.example\@127.0.0.1/` is a.example) where other parsers
+  // read userinfo, so a stored string could name another host to another reader.
+  if (url.includes('\\')) return 'URL must not contain a backslash.';
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return 'URL is not a valid absolute URL.';
   }
+  if (parsed.href.length > MAX_WEBHOOK_URL_LENGTH) return `URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters once normalised.`;
   if (parsed.protocol !== 'https:' && !(allowPrivateTargets && parsed.protocol === 'http:')) {
     return allowPrivateTargets ? 'URL must use http:// or https://.' : 'URL must use https://.';
   }

@@ -105,7 +105,10 @@ export const rateLimitHeaders = (state: RateLimitState): Record<string, string> 
   'X-RateLimit-Reset': String(state.resetSeconds),
 });
 
-export const rateLimited = (state: RateLimitState) =>
-  new LecternError('rate_limited', `Too many requests: the limit is ${state.limit} per window. Retry after ${state.resetSeconds} s.`, {
-    headers: { 'Retry-After': String(state.resetSeconds) },
-  });
+/** `whose`: the window that refused, when it is not the one the `X-RateLimit-*` headers describe. */
+export const rateLimited = (state: RateLimitState, whose?: string) =>
+  new LecternError(
+    'rate_limited',
+    `Too many requests: the limit${whose ? ` for ${whose}` : ''} is ${state.limit} per window. Retry after ${state.resetSeconds} s.`,
+    { headers: { 'Retry-After': String(state.resetSeconds) } },
+  );

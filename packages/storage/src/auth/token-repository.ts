@@ -143,6 +143,17 @@ export class TokenRepository implements TokenStore {
     await this.db.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).execute();
   }
 
+  async countLive(userId: number, now: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .select((eb) => eb.fn.countAll<number | string>().as('live'))
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.live);
+  }
+
   async recordUse(uses: ReadonlyArray<{ id: number; at: string }>): Promise<void> {
     for (const use of uses) {
       await this.db.updateTable('api_tokens').set({ last_used_at: use.at }).where('id', '=', use.id).execute();
