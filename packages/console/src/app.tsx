@@ -1,0 +1,130 @@
+/** The shell: sign-in when there is no token, else the navigation the token allows and the page. */
+import type { ComponentType } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { rateLimitWait } from './api/client.ts';
+import { ErrorBanner, Forbidden } from './components/error-banner.tsx';
+import { Link } from './components/link.tsx';
+import { pages, type PageEntry } from './pages/registry.ts';
+import { SignInPage } from './pages/sign-in/index.tsx';
+import { navigate, pageName, place } from './router.ts';
+import { can, loadMe, me } from './session/me.ts';
+import { forgetToken, token } from './session/token.ts';
+
+const allowed = (page: PageEntry) => !page.scopes || page.scopes.some(can);
+
+export function App() {
+  const name = pageName(place.value.path);
+  if (!token.value || name === 'sign-in') return <SignInPage />;
+  return <SignedIn name={name} />;
+}
+
+function SignedIn({ name }: { name: string }) {
+  const [error, setError] = useState<unknown>(undefined);
+  const [attempt, setAttempt] = useState(0);
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => {
+    setError(undefined);
+    loadMe().catch((caught: unknown) => {
+      // a token the server no longer accepts (revoked, expired, user deactivated): sign in again
+      if ((caught as { status?: number }).status === 401) {
+        forgetToken();
+        navigate('sign-in?expired=1', { replace: true });
+      } else setError(caught);
+    });
+  }, [token.value, attempt]);
+  useEffect(() => setMenuOpen(false), [name]);
+
+  const who = me.value;
+  const page = pages.find((entry) => entry.path === name);
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Lectern</span>
+        <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <span class="who">{who ? `${who.user.name} (${who.user.role})` : ''}</span>
+        <button
+          type="button"
+          onClick={() => {
+            forgetToken();
+            me.value = null;
+            navigate('sign-in');
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <nav id="nav" class={menuOpen ? 'side open' : 'side'} aria-label="Console">
+        <ul>
+          {who
+            ? pages.filter(allowed).map((entry) => (
+                <li key={entry.path}>
+                  <Link to={entry.path === '' ? '/console/' : entry.path} current={entry.path === name}>
+                    {entry.title}
+                  </Link>
+                </li>
+              ))
+            : null}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1}>
+        {rateLimitWait.value ? (
+          <p class="banner warning" role="status">
+            Too many requests: retrying in {rateLimitWait.value} s.
+          </p>
+        ) : null}
+        {error ? (
+          <ErrorBanner error={error} onRetry={() => setAttempt(attempt + 1)} />
+        ) : !who ? (
+          <p role="status">Loading…</p>
+        ) : !page ? (
+          <>
+            <h1>Not found</h1>
+            <p>
+              There is no console page here. <Link to="/console/">Go to the overview</Link>.
+            </p>
+          </>
+        ) : !allowed(page) ? (
+          <>
+            <h1>{page.title}</h1>
+            <Forbidden />
+          </>
+        ) : (
+          <LazyPage entry={page} />
+        )}
+      </main>
+    </div>
+  );
+}
+
+const loaded = new Map<string, ComponentType>();
+
+function LazyPage({ entry }: { entry: PageEntry }) {
+  const [, setReady] = useState(0);
+  const [error, setError] = useState<unknown>(undefined);
+  const Page = loaded.get(entry.path);
+  useEffect(() => {
+    document.title = `${entry.title} · Lectern`;
+    if (Page) return;
+    entry.load().then(
+      (component) => {
+        loaded.set(entry.path, component);
+        setReady((n) => n + 1);
+      },
+      (caught: unknown) => setError(caught),
+    );
+  }, [entry, Page]);
+  if (error) return <ErrorBanner error={error} onRetry={() => location.reload()} />;
+  if (!Page)
+    return (
+      <>
+        <h1>{entry.title}</h1>
+        <p role="status">Loading…</p>
+      </>
+    );
+  return <Page />;
+}

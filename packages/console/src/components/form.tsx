@@ -1,0 +1,153 @@
+/**
+ * Forms: the API's `non_field_errors` above the form, each `field_errors` entry beside its field
+ * (announced with aria-describedby and aria-invalid), and the submit button busy while it runs.
+ */
+import { createContext, type ComponentChildren, type InputHTMLAttributes, type LooseInputHTMLAttributes, type TargetedEvent } from 'preact';
+import { useContext, useId, useState } from 'preact/hooks';
+import { ApiError } from '../api/client.ts';
+import { ErrorBanner } from './error-banner.tsx';
+
+const FieldErrors = createContext<Record<string, string[]>>({});
+
+export interface FormProps {
+  onSubmit: (data: FormData) => Promise<unknown>;
+  submitLabel: string;
+  children: ComponentChildren;
+  /** the form's accessible name */
+  label?: string;
+  class?: string;
+  /** reset the inputs after a success */
+  resetOnSuccess?: boolean;
+}
+
+export function Form({ onSubmit, submitLabel, children, label, class: className, resetOnSuccess }: FormProps) {
+  const [error, setError] = useState<unknown>(undefined);
+  const [busy, setBusy] = useState(false);
+  const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
+  const nonField = error instanceof ApiError ? error.nonFieldErrors : [];
+  // an error the fields cannot show (a 403, 5xx, network failure, or one naming no field) shows above
+  const unplaced = error !== undefined && nonField.length === 0 && Object.keys(fieldErrors).length === 0;
+  const submit = async (event: TargetedEvent<HTMLFormElement, SubmitEvent>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    setBusy(true);
+    try {
+      await onSubmit(new FormData(form));
+      setError(undefined);
+      if (resetOnSuccess) form.reset();
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class={className ?? 'form'} onSubmit={submit} aria-label={label} noValidate>
+      {nonField.length ? (
+        <div class="banner error" role="alert">
+          <ul>
+            {nonField.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {unplaced ? <ErrorBanner error={error} /> : null}
+      <FieldErrors.Provider value={fieldErrors}>{children}</FieldErrors.Provider>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+type InputProps = Omit<LooseInputHTMLAttributes<HTMLInputElement>, 'label' | 'name' | 'children'>;
+
+export interface FieldProps {
+  name: string;
+  label: string;
+  /** the name the API's field_errors use, when it differs from the input's */
+  errorKey?: string;
+  hint?: string;
+  children?: (props: { id: string; name: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ComponentChildren;
+}
+
+/** A labelled control with its hint and the API's errors beside it; an <input> unless children render another. */
+export function Field({ name, label, errorKey, hint, children, ...rest }: FieldProps & InputProps) {
+  // the input's own attributes, whatever its type (the strict type is a union per input type)
+  const input = rest as InputHTMLAttributes<HTMLInputElement>;
+  const id = useId();
+  const errors = useContext(FieldErrors)[errorKey ?? name] ?? [];
+  const describedBy = [hint ? `${id}-hint` : '', errors.length ? `${id}-errors` : ''].filter(Boolean).join(' ') || undefined;
+  const control = { id, name, 'aria-describedby': describedBy, 'aria-invalid': errors.length ? true : undefined };
+  const checkbox = rest.type === 'checkbox';
+  return (
+    <div class={checkbox ? 'field checkbox' : 'field'}>
+      {checkbox ? <input {...input} {...control} /> : null}
+      <label for={id}>{label}</label>
+      {checkbox ? null : children ? children(control) : <input {...input} {...control} />}
+      {hint ? (
+        <small id={`${id}-hint`} class="hint">
+          {hint}
+        </small>
+      ) : null}
+      {errors.length ? (
+        <ul id={`${id}-errors`} class="field-errors">
+          {errors.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/** A select field. */
+export function SelectField({
+  name,
+  label,
+  options,
+  value,
+  errorKey,
+  hint,
+}: {
+  name: string;
+  label: string;
+  options: readonly (string | [string, string])[];
+  value?: string;
+  errorKey?: string;
+  hint?: string;
+}) {
+  return (
+    <Field name={name} label={label} errorKey={errorKey} hint={hint}>
+      {(control) => (
+        <select {...control} defaultValue={value}>
+          {options.map((option) => {
+            const [optionValue, text] = typeof option === 'string' ? [option, option] : option;
+            return (
+              <option key={optionValue} value={optionValue}>
+                {text}
+              </option>
+            );
+          })}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/** Helpers reading FormData as the API's JSON wants it. */
+export const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim();
+export const optionalText = (data: FormData, name: string) => text(data, name) || undefined;
+export const nullableText = (data: FormData, name: string) => text(data, name) || null;
+export const checked = (data: FormData, name: string) => data.get(name) === 'on';
+export const list = (data: FormData, name: string) =>
+  text(data, name)
+    .split(/[\s,]+/)
+    .filter(Boolean);
+export const integer = (data: FormData, name: string) => {
+  const value = text(data, name);
+  return value === '' ? undefined : Number(value);
+};

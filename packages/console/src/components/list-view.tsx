@@ -1,0 +1,190 @@
+/**
+ * A server-paged list whose search, filters, ordering and page live in the address (so the view
+ * can be bookmarked), with the table, a pager, a retry on failure and a CSV download of every
+ * matching row.
+ */
+import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import { useState } from 'preact/hooks';
+import { downloadCsv, fetchPage } from '../api/list.ts';
+import type { ListItem, ListPath } from '../api/types.ts';
+import { place, query, setQuery } from '../router.ts';
+import { DataTable, type Column } from './data-table.tsx';
+import { ErrorBanner } from './error-banner.tsx';
+import { useLoad } from './use-load.ts';
+
+export interface Filter {
+  name: string;
+  label: string;
+  /** a select's options ([value, text]); a text input without */
+  options?: readonly (readonly [string, string])[];
+  type?: 'text' | 'date' | 'datetime-local';
+}
+
+export interface ListViewProps<P extends ListPath> {
+  path: P;
+  pathParams?: Record<string, string>;
+  caption: string;
+  columns: Column<ListItem<P>>[];
+  rowKey: (row: ListItem<P>) => string | number;
+  search?: boolean;
+  filters?: Filter[];
+  orderings?: readonly (readonly [string, string])[];
+  /** changes force a reload (after a create or an action) */
+  version?: number;
+  /** a name for the CSV download; none hides the button */
+  exportName?: string;
+  /** query parameters always sent, not shown in the address */
+  fixed?: Record<string, string>;
+  /** prefix for the address's parameters when two lists share a page */
+  prefix?: string;
+  toolbar?: ComponentChildren;
+}
+
+const PAGE_SIZES = ['25', '50', '100'];
+
+export function ListView<P extends ListPath>(props: ListViewProps<P>) {
+  const { path, pathParams, caption, columns, rowKey, filters = [], orderings, version = 0, exportName, fixed = {}, prefix = '' } = props;
+  void place.value; // re-render when the address changes
+  const params = query();
+  const own = (name: string) => params.get(prefix + name) ?? '';
+  const names = ['page', 'page_size', 'ordering', ...(props.search ? ['search'] : []), ...filters.map((filter) => filter.name)];
+  const request: Record<string, string> = { ...fixed };
+  for (const name of names) if (own(name)) request[name] = own(name);
+  if (!request.page_size) request.page_size = '25';
+  const key = `${path}|${JSON.stringify(pathParams ?? {})}|${JSON.stringify(request)}|${version}`;
+  const result = useLoad(() => fetchPage(path, request, pathParams), key);
+  const [downloadError, setDownloadError] = useState<unknown>(undefined);
+  const meta = result.data?.meta;
+  const page = Number(request.page ?? '1');
+  const pages = meta ? Math.max(1, Math.ceil(meta.total_count / meta.page_size)) : 1;
+  const set = (changes: Record<string, string | undefined>, replace = false) =>
+    setQuery(Object.fromEntries(Object.entries(changes).map(([name, value]) => [prefix + name, value])), { replace });
+
+  return (
+    <section class="list" aria-label={caption}>
+      {props.search || filters.length || orderings ? (
+        <form
+          class="filters"
+          role="search"
+          aria-label={`Filter ${caption.toLowerCase()}`}
+          onSubmit={(event) => {
+            event.preventDefault();
+            const data = new FormData(event.currentTarget);
+            const changes: Record<string, string | undefined> = { page: undefined };
+            for (const name of names.filter((n) => n !== 'page' && n !== 'page_size')) changes[name] = String(data.get(name) ?? '');
+            set(changes);
+          }}
+        >
+          {props.search ? (
+            <div class="field">
+              <label for={`${prefix}search`}>Search</label>
+              <input id={`${prefix}search`} name="search" type="search" defaultValue={own('search')} key={`s${own('search')}`} />
+            </div>
+          ) : null}
+          {filters.map((filter) => (
+            <div class="field" key={filter.name}>
+              <label for={`${prefix}f-${filter.name}`}>{filter.label}</label>
+              {filter.options ? (
+                <select
+                  id={`${prefix}f-${filter.name}`}
+                  name={filter.name}
+                  value={own(filter.name)}
+                  onChange={(event) => set({ [filter.name]: event.currentTarget.value, page: undefined })}
+                >
+                  <option value="">Any</option>
+                  {filter.options.map(([value, text]) => (
+                    <option key={value} value={value}>
+                      {text}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={`${prefix}f-${filter.name}`}
+                  name={filter.name}
+                  {...({ type: filter.type ?? 'text' } as InputHTMLAttributes)}
+                  defaultValue={own(filter.name)}
+                  key={`${filter.name}${own(filter.name)}`}
+                />
+              )}
+            </div>
+          ))}
+          {orderings ? (
+            <div class="field">
+              <label for={`${prefix}ordering`}>Order by</label>
+              <select
+                id={`${prefix}ordering`}
+                name="ordering"
+                value={own('ordering')}
+                onChange={(event) => set({ ordering: event.currentTarget.value, page: undefined })}
+              >
+                <option value="">Default</option>
+                {orderings.map(([value, text]) => (
+                  <option key={value} value={value}>
+                    {text}
+                  </option>
+                ))}
+              </select>
+            </div>
+          ) : null}
+          <div class="actions">
+            <button type="submit">Apply</button>
+          </div>
+        </form>
+      ) : null}
+      {props.toolbar}
+      {result.error ? <ErrorBanner error={result.error} onRetry={result.reload} /> : null}
+      <DataTable
+        caption={caption}
+        columns={columns}
+        rows={result.data?.data}
+        rowKey={rowKey}
+        loading={result.loading}
+        expectedRows={Number(request.page_size)}
+      />
+      <nav class="pager" aria-label={`${caption} pages`}>
+        <button
+          type="button"
+          disabled={page <= 1 || result.loading}
+          onClick={() => set({ page: page - 1 > 1 ? String(page - 1) : undefined })}
+        >
+          Previous page
+        </button>
+        <span>{meta ? `Page ${page} of ${pages} · ${meta.total_count} in all` : 'Loading…'}</span>
+        <button type="button" disabled={!meta || page >= pages || result.loading} onClick={() => set({ page: String(page + 1) })}>
+          Next page
+        </button>
+        <label class="inline">
+          Rows per page{' '}
+          <select
+            value={request.page_size}
+            onChange={(event) =>
+              set({ page_size: event.currentTarget.value === '25' ? undefined : event.currentTarget.value, page: undefined })
+            }
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size}>{size}</option>
+            ))}
+          </select>
+        </label>
+        {exportName ? (
+          <button
+            type="button"
+            onClick={() => {
+              const { page: _page, page_size: _size, ...all } = request;
+              setDownloadError(undefined);
+              downloadCsv(
+                path.replace(/\{(\w+)\}/g, (_, name: string) => pathParams?.[name] ?? ''),
+                all,
+                `${exportName}.csv`,
+              ).catch(setDownloadError);
+            }}
+          >
+            Download CSV
+          </button>
+        ) : null}
+      </nav>
+      {downloadError ? <ErrorBanner error={downloadError} /> : null}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload: () => void;
+}
+
+/**
+ * Runs a load whenever `key` changes and keeps the previous data while the next arrives, so a
+ * table keeps its rows (and its height) instead of jumping to empty between pages.
+ */
+export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({
+    data: undefined,
+    error: undefined,
+    loading: true,
+  });
+  const [attempt, setAttempt] = useState(0);
+  const latest = useRef(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+  useEffect(() => {
+    const run = ++latest.current;
+    setState((previous) => ({ ...previous, loading: true, error: undefined }));
+    loadRef.current().then(
+      (data) => run === latest.current && setState({ data, error: undefined, loading: false }),
+      (error: unknown) => run === latest.current && setState((previous) => ({ data: previous.data, error, loading: false })),
+    );
+  }, [key, attempt]);
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  return { ...state, reload };
+}

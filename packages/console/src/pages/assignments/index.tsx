@@ -1,0 +1,3 @@
+export function AssignmentsPage() {
+  return <h1>Assignments</h1>;
+}

@@ -1,0 +1,3 @@
+export function BulkJobsPage() {
+  return <h1>Bulk jobs</h1>;
+}

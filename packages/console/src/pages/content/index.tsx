@@ -1,0 +1,3 @@
+export function ContentPage() {
+  return <h1>Content</h1>;
+}

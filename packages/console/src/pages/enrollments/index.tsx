@@ -1,0 +1,3 @@
+export function EnrollmentsPage() {
+  return <h1>Enrollments</h1>;
+}

@@ -1,0 +1,3 @@
+export function EventsPage() {
+  return <h1>Events</h1>;
+}

@@ -1,0 +1,3 @@
+export function ImportsPage() {
+  return <h1>Imports</h1>;
+}

@@ -1,0 +1,55 @@
+/**
+ * Every page of the console: its address under /console/, its title (the h1 and the navigation
+ * link's name) and the scope that lets a token see it. Pages load lazily, so the first load
+ * carries only the shell and the page asked for.
+ */
+import type { ComponentType } from 'preact';
+import type { Scope } from '../api/types.ts';
+
+export interface PageEntry {
+  path: string;
+  title: string;
+  /** any one of these scopes shows the page; none means every signed-in token */
+  scopes?: Scope[];
+  load: () => Promise<ComponentType>;
+}
+
+export const pages: PageEntry[] = [
+  { path: '', title: 'Overview', load: () => import('./overview/index.tsx').then((m) => m.OverviewPage) },
+  { path: 'users', title: 'Users', scopes: ['users:read'], load: () => import('./users/index.tsx').then((m) => m.UsersPage) },
+  { path: 'groups', title: 'Groups', scopes: ['groups:read'], load: () => import('./groups/index.tsx').then((m) => m.GroupsPage) },
+  { path: 'content', title: 'Content', scopes: ['content:read'], load: () => import('./content/index.tsx').then((m) => m.ContentPage) },
+  {
+    path: 'assignments',
+    title: 'Assignments',
+    scopes: ['assignments:read'],
+    load: () => import('./assignments/index.tsx').then((m) => m.AssignmentsPage),
+  },
+  { path: 'events', title: 'Events', scopes: ['events:read'], load: () => import('./events/index.tsx').then((m) => m.EventsPage) },
+  {
+    path: 'enrollments',
+    title: 'Enrollments',
+    scopes: ['enrollments:read'],
+    load: () => import('./enrollments/index.tsx').then((m) => m.EnrollmentsPage),
+  },
+  {
+    path: 'imports',
+    title: 'Imports',
+    scopes: ['users:write', 'assignments:write', 'enrollments:write'],
+    load: () => import('./imports/index.tsx').then((m) => m.ImportsPage),
+  },
+  {
+    path: 'bulk-jobs',
+    title: 'Bulk jobs',
+    scopes: ['users:read', 'assignments:read', 'enrollments:read'],
+    load: () => import('./bulk-jobs/index.tsx').then((m) => m.BulkJobsPage),
+  },
+  { path: 'reports', title: 'Reports', scopes: ['reports:read'], load: () => import('./reports/index.tsx').then((m) => m.ReportsPage) },
+  { path: 'tokens', title: 'API tokens', scopes: ['tokens:read'], load: () => import('./tokens/index.tsx').then((m) => m.TokensPage) },
+  {
+    path: 'webhooks',
+    title: 'Webhooks',
+    scopes: ['webhooks:read'],
+    load: () => import('./webhooks/index.tsx').then((m) => m.WebhooksPage),
+  },
+];

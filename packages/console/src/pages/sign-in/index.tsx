@@ -1,0 +1,91 @@
+/**
+ * Sign in by pasting an API token, or by opening the one-time link `lectern console-url` prints
+ * (`/console/sign-in?code=…`): the code is exchanged for a short-lived token at once and removed
+ * from the address, so it is neither reused nor left in the history.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, unwrap } from '../../api/client.ts';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { Field, Form, text } from '../../components/form.tsx';
+import { navigate, query } from '../../router.ts';
+import { loadMe } from '../../session/me.ts';
+import { forgetToken, rememberToken } from '../../session/token.ts';
+
+// The exchange route is served by the console's own server side; it is called through the same
+// client, loosely typed until the OpenAPI document describes it.
+type Exchange = (path: string, init: { body: { code: string } }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+async function exchange(code: string): Promise<string> {
+  const post = api.POST as unknown as Exchange;
+  const answer = (await unwrap(post('/api/v2/console/sign-in', { body: { code } }))) as { token?: unknown };
+  if (typeof answer.token !== 'string') throw new Error('The sign-in link did not give a token.');
+  return answer.token;
+}
+
+async function signIn(value: string): Promise<void> {
+  rememberToken(value);
+  try {
+    await loadMe();
+  } catch (error) {
+    forgetToken();
+    throw error;
+  }
+  navigate('/console/', { replace: true });
+}
+
+export function SignInPage() {
+  const [linkError, setLinkError] = useState<unknown>(undefined);
+  const [exchanging, setExchanging] = useState(false);
+  const params = query();
+  useEffect(() => {
+    const fromHash = new URLSearchParams(location.hash.slice(1)).get('code');
+    const code = params.get('code') ?? fromHash;
+    if (!code) return;
+    // the code works once: take it out of the address before anything else
+    history.replaceState(null, '', '/console/sign-in');
+    setExchanging(true);
+    exchange(code)
+      .then(signIn)
+      .catch((error: unknown) => {
+        setExchanging(false);
+        setLinkError(error);
+      });
+  }, []);
+
+  return (
+    <main id="main" class="sign-in">
+      <h1>Sign in</h1>
+      <p>
+        Sign in to the Lectern console with an API token. It is kept in this browser tab only and forgotten when you sign out or close the
+        tab.
+      </p>
+      {params.get('expired') ? (
+        <p class="banner warning" role="status">
+          The server no longer accepts the token this tab held (revoked, expired or its user deactivated). Sign in again.
+        </p>
+      ) : null}
+      {exchanging ? <p role="status">Signing in with the one-time link…</p> : null}
+      {linkError ? (
+        <div>
+          <p class="banner error" role="alert">
+            {linkError instanceof ApiError && linkError.status < 500 && linkError.status !== 0
+              ? 'This sign-in link is not valid any more: links work once and for 10 minutes. Ask for a new one with `lectern console-url`, or paste a token.'
+              : null}
+          </p>
+          <ErrorBanner error={linkError} />
+        </div>
+      ) : null}
+      <Form label="Sign in with an API token" submitLabel="Sign in" onSubmit={(data) => signIn(text(data, 'token'))}>
+        <Field
+          name="token"
+          label="API token"
+          type="password"
+          autoComplete="off"
+          spellcheck={false}
+          required
+          hint="Starts with lpat_. Create one with `lectern token create` or on the API tokens page."
+        />
+      </Form>
+    </main>
+  );
+}

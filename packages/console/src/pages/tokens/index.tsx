@@ -1,0 +1,3 @@
+export function TokensPage() {
+  return <h1>API tokens</h1>;
+}

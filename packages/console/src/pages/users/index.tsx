@@ -1,0 +1,3 @@
+export function UsersPage() {
+  return <h1>Users</h1>;
+}
