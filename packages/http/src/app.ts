@@ -119,14 +119,13 @@ class RequestState implements RouteContext {
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       throw badRequest('The request body must be a JSON object.');
     }
-    return parsed as Unvalidated;
     if (nestingDepthExceeds(parsed, MAX_BODY_DEPTH)) {
       throw badRequest(`The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`);
     }
+    return parsed as Unvalidated;
   }
 }
 
-const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
 /** No request the API describes comes close; a deeper body is an attack on whatever walks it. */
 export const MAX_BODY_DEPTH = 64;
 
@@ -142,6 +141,7 @@ export function nestingDepthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
   actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${request.remoteAddress}`;
 
 /** Only `Expect: 100-continue` is understood (RFC 9110 §10.1.1); the server answers it before the body. */
@@ -156,14 +156,14 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const limiter = new FixedWindowRateLimiter(rateLimit);
   const sharedCounters = lectern.storage.sharedRateCounters();
   const requestLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, rateLimit) : limiter;
+  const perUser = { limit: rateLimit.perUser ?? rateLimit.limit * 10, windowSeconds: rateLimit.windowSeconds };
+  const userLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, perUser) : new FixedWindowRateLimiter(perUser);
+  const searches = new AdmissionGate(options.searchAdmission ?? { concurrent: 2, queued: 16 });
   const cors = new CorsPolicy(options.corsOrigins);
   const logger = options.logger;
   const newRequestId = (headers: PlainRequest['headers'] = {}) =>
     requestIdFrom(headerValue(headers, 'x-request-id'), () => lectern.ids.prefixed('req_'));
 
-  const perUser = { limit: rateLimit.perUser ?? rateLimit.limit * 10, windowSeconds: rateLimit.windowSeconds };
-  const userLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, perUser) : new FixedWindowRateLimiter(perUser);
-  const searches = new AdmissionGate(options.searchAdmission ?? { concurrent: 2, queued: 16 });
   /** Adds the headers every response carries, serialises the body and writes the access-log line. */
   function respond(
     reply: Reply,
@@ -218,6 +218,12 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         const rate = hit instanceof Promise ? await hit : hit;
         rateHeaders = rateLimitHeaders(rate);
         if (!rate.allowed) throw rateLimited(rate);
+        // the headers keep describing the token's window; the user's ceiling only adds refusals
+        if (auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined) {
+          const userHit = userLimiter.hit(`user:${auth.actor.userId}`);
+          const userRate = userHit instanceof Promise ? await userHit : userHit;
+          if (!userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
+        }
         const targetProblem = requestTargetProblem(request.url);
         if (targetProblem) throw badRequest(targetProblem);
         const expectation = expectationProblem(headerValue(request.headers, 'expect'));
@@ -225,12 +231,6 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         if (preflight) cors.checkPreflight(origin!);
         if (request.bodyTooLarge) {
           throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
-        // the headers keep describing the token's window; the user's ceiling only adds refusals
-        if (auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined) {
-          const userHit = userLimiter.hit(`user:${auth.actor.userId}`);
-          const userRate = userHit instanceof Promise ? await userHit : userHit;
-          if (!userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
-        }
         }
 
         const { pathname, query } = parseTarget(request.url);

@@ -50,16 +50,16 @@ export class TokenService {
     const scopes = this.checkScopes(request.role, request.scopes);
     const now = nowIso(this.deps.clock);
     if (request.expiresAt && request.expiresAt <= now) throw fieldError('expires_at', 'Must be in the future.');
-    const token = generateTokenSecret();
-    const record = await stores.tokens.insert({
-      publicId: this.deps.ids.uuid(),
-      userId: request.userId,
-      name: request.name,
     // Every token has its own rate-limit window: an unbounded number of them would multiply it.
     const limit = this.deps.config.tokens.maxLivePerUser;
     if ((await stores.tokens.countLive(request.userId, now)) >= limit) {
       throw fieldError('name', `A user may hold at most ${limit} live tokens; revoke one, or let one expire, first.`);
     }
+    const token = generateTokenSecret();
+    const record = await stores.tokens.insert({
+      publicId: this.deps.ids.uuid(),
+      userId: request.userId,
+      name: request.name,
       tokenHash: hashToken(token),
       tokenPrefix: tokenDisplayPrefix(token),
       scopes,

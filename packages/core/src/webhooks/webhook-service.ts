@@ -150,11 +150,11 @@ export class WebhookService {
     authorize(ctx.actor, scope);
   }
 
-    return normalizedWebhookUrl(url);
   /** The URL to store: refused with a field error unless it is an acceptable target, else normalised. */
   private async checkedTarget(url: string): Promise<string> {
     const problem = await checkWebhookTarget(url, { allowPrivateTargets: this.deps.config.webhooks.allowPrivateTargets });
     if (problem !== null) throw fieldError('url', problem);
+    return normalizedWebhookUrl(url);
   }
 
   private async require(stores: Stores, id: string): Promise<WebhookEndpointRecord> {
