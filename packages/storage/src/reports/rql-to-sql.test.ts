@@ -3,10 +3,12 @@ import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { Kysely, SqliteDialect, sql, type SqlBool } from 'kysely';
-import { compileRql, type RqlCatalogue } from '@lectern/core';
+import { compileRql, createLectern, reportResourceDefinitions, type RqlCatalogue } from '@lectern/core';
 import { foldCase, type RqlFilter } from '@lectern/core/ports';
 import { matchesRql } from '../../../core/src/reports/rql/rql-evaluate.ts';
-import { registerSqliteFunctions } from '../sqlite/open-sqlite-storage.ts';
+import { openSqliteStorage, registerSqliteFunctions } from '../sqlite/open-sqlite-storage.ts';
+import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
+import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
 import { rqlToSql, type RqlSqlFields } from './rql-to-sql.ts';
 
 // ---------------------------------------------------------------- a small resource in SQLite
@@ -238,9 +240,16 @@ function comparison(property: string, operators: readonly string[], values: fc.A
   });
 }
 
-const list = (property: string, values: fc.Arbitrary<string>) =>
+/** `null()` joins the values of a nullable field's list, `empty()` those of a string field's. */
+const list = (property: string, values: fc.Arbitrary<string>, ...specials: ('null()' | 'empty()')[]) =>
   fc
-    .tuple(fc.constantFrom('in', 'out'), fc.array(values, { minLength: 1, maxLength: 3 }))
+    .tuple(
+      fc.constantFrom('in', 'out'),
+      fc.array(specials.length > 0 ? fc.oneof({ arbitrary: values, weight: 3 }, fc.constantFrom(...specials)) : values, {
+        minLength: 1,
+        maxLength: 3,
+      }),
+    )
     .map(([op, items]) => `${op}(${property},(${items.join(',')}))`);
 
 const special = (property: string, value: 'null()' | 'empty()') =>
@@ -303,7 +312,7 @@ function expressionArb(items: readonly Item[]): fc.Arbitrary<string> {
   const textField = (property: string, isNullable: boolean) =>
     fc.oneof(
       comparison(property, INFIX, stringValue),
-      list(property, stringValue),
+      list(property, stringValue, 'empty()', ...(isNullable ? (['null()'] as const) : [])),
       { arbitrary: fc.tuple(fc.constantFrom('like', 'ilike'), pattern).map(([op, p]) => `${op}(${property},${rqlValue(p)})`), weight: 3 },
       special(property, 'empty()'),
       ...(isNullable ? [special(property, 'null()')] : []),
@@ -313,14 +322,14 @@ function expressionArb(items: readonly Item[]): fc.Arbitrary<string> {
     textField('s', false),
     textField('sn', true),
     textField('ref.email', true),
-    fc.oneof(comparison('i', INFIX, integer), list('i', integer), special('i', 'null()')),
+    fc.oneof(comparison('i', INFIX, integer), list('i', integer, 'null()'), special('i', 'null()')),
     fc.oneof(comparison('n', INFIX, number), list('n', number)),
-    fc.oneof(comparison('b', ['eq', 'ne'], bool), list('b', bool), special('b', 'null()')),
-    fc.oneof(comparison('d', INFIX, date), list('d', date), special('d', 'null()')),
+    fc.oneof(comparison('b', ['eq', 'ne'], bool), list('b', bool, 'null()'), special('b', 'null()')),
+    fc.oneof(comparison('d', INFIX, date), list('d', date, 'null()'), special('d', 'null()')),
     fc.oneof(comparison('dt', INFIX, datetime), list('dt', datetime)),
     fc.oneof(
       comparison('e', ['eq', 'ne'], enumValue),
-      list('e', enumValue),
+      list('e', enumValue, 'null()'),
       special('e', 'null()'),
       fc.tuple(fc.constantFrom('like', 'ilike'), enumPattern).map(([op, p]) => `${op}(e,${p})`),
     ),
@@ -329,7 +338,8 @@ function expressionArb(items: readonly Item[]): fc.Arbitrary<string> {
       list('tags', stringValue),
       fc.tuple(fc.constantFrom('like', 'ilike'), pattern).map(([op, p]) => `${op}(tags,${rqlValue(p)})`),
     ),
-    comparison('search', ['eq', 'ne', 'ilike'], pattern.filter((p) => p !== '').map(rqlValue)),
+    // an empty search (`search=`, `search=''`) adds no condition
+    comparison('search', ['eq', 'ne', 'ilike'], fc.oneof(pattern.map(rqlValue), fc.constantFrom('', "''", 'empty()'))),
   );
 
   const { node } = fc.letrec<{ node: string }>((tie) => {
@@ -426,6 +436,16 @@ describe('rqlToSql', () => {
       'eq(ref.email,null())': names.filter((_, index) => index % 5 === 0),
       'ilike(tags,AB*)': ['aba', 'ab', 'Ab'],
       'ne(tags,ABA)': names.filter((s) => s !== 'aba'),
+      'in(sn,(ab,null()))': names.filter((s, index) => index % 3 === 0 || s === 'ab'),
+      'out(sn,(ab,null()))': names.filter((s, index) => index % 3 !== 0 && s !== 'ab'),
+      'in(i,(null()))': names.filter((_, index) => index % 4 === 0),
+      'out(b,(true,null()))': names.filter((_, index) => index % 3 !== 0 && index % 2 === 1),
+      'in(sn,(empty(),a))': ['a', ''],
+      'search=': names,
+      "search=''": names,
+      'not(search=)': names,
+      'or(search=,eq(s,ab))': ['ab'],
+      'and(ne(search,),eq(s,ab))': ['ab'],
     };
     for (const [expression, expected] of Object.entries(cases)) {
       const ids = names.flatMap((s, index) => (expected.includes(s) ? [index + 1] : []));
@@ -593,3 +613,58 @@ describe('rqlToSql', () => {
     assert.throws(() => rqlToSql(tags, { tags: column('x') }), /no array SQL mapping for the field 'tags'/);
   });
 });
+
+/**
+ * The cases above through a saved report over users, on each database: the PostgreSQL dialect
+ * compiles the same tree, and scripts/run-tests.mjs provides a server for it.
+ */
+const databases = [
+  { name: 'sqlite', open: () => openSqliteStorage({ file: ':memory:' }) },
+  ...(postgresServerUrl ? [{ name: 'postgres', open: async () => openPostgresStorage({ url: await freshPostgresDatabase() }) }] : []),
+];
+
+for (const database of databases) {
+  describe(`saved reports with null() in a list and an empty search: ${database.name}`, () => {
+    it('select what the in-memory evaluator selects', async () => {
+      const lectern = createLectern({ storage: await database.open() });
+      try {
+        const ctx = lectern.context();
+        for (const [name, employee_id] of [
+          ['Ada', 'E-1'],
+          ['Alan', null],
+          ['Grace', 'E-2'],
+          ['Edsger', 'E-3'],
+        ] as const) {
+          await lectern.users.create(ctx, { email: `${name.toLowerCase()}@example.com`, name, employee_id });
+        }
+        const all = (await lectern.users.list(ctx, { ordering: 'name' })).data;
+        const cases: Record<string, string[]> = {
+          'in(employee_id,(E-1,null()))': ['Ada', 'Alan'],
+          'out(employee_id,(E-1,null()))': ['Edsger', 'Grace'],
+          'in(employee_id,(null()))': ['Alan'],
+          'in(employee_id,(empty(),E-2))': ['Grace'],
+          'search=': ['Ada', 'Alan', 'Edsger', 'Grace'],
+          'search=""': ['Ada', 'Alan', 'Edsger', 'Grace'],
+          'or(search=,name=Ada)': ['Ada'],
+          'not(search=),ilike(search,*a*)': ['Ada', 'Alan', 'Edsger', 'Grace'],
+          'search=gr': ['Grace'],
+        };
+        const { catalogue } = reportResourceDefinitions.users!;
+        for (const [expression, expected] of Object.entries(cases)) {
+          const report = await lectern.savedReports.create(ctx, { name: expression, resource: 'users', expression });
+          const results = await lectern.savedReports.results(ctx, report.public_id, { ordering: 'name' });
+          const names = results.data.map((user) => (user as { name: string }).name);
+          assert.deepEqual(names, expected, `in SQL: ${expression}`);
+          const validated = compileRql(expression, catalogue);
+          assert.deepEqual(
+            all.filter((user) => matchesRql(validated, user)).map((user) => user.name),
+            expected,
+            `in memory: ${expression}`,
+          );
+        }
+      } finally {
+        await lectern.close();
+      }
+    });
+  });
+}

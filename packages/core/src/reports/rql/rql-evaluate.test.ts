@@ -127,6 +127,22 @@ describe('matchesRql: nulls (two-valued logic)', () => {
     });
   });
 
+  it('null() in an in() list matches null, and in an out() list excludes it', () => {
+    const expectations = (isNull: boolean, isE1: boolean) => ({
+      'in(employee_id,(E-1,null()))': isNull || isE1,
+      'out(employee_id,(E-1,null()))': !isNull && !isE1,
+      'in(employee_id,(null()))': isNull,
+      'out(employee_id,(null()))': !isNull,
+      'in(employee_id,(E-2,empty()))': false,
+      'not(in(employee_id,(null(),E-1)))': !isNull && !isE1,
+    });
+    check(row(), expectations(true, false));
+    check(row({ employee_id: 'E-1' }), expectations(false, true));
+    check(row({ employee_id: 'E-3' }), expectations(false, false));
+    check(row({ employee_id: '' }), { ...expectations(false, false), 'in(employee_id,(E-2,empty()))': true });
+    check(withNull, { 'in(attempts,(2,null()))': true, 'out(attempts,(2,null()))': false, 'in(attempts,(2))': false });
+  });
+
   it('treats undefined and missing keys as null', () => {
     const { employee_id: _employee, ...missing } = row();
     check(missing, { 'eq(employee_id,null())': true, 'ne(employee_id,x)': true });
@@ -223,6 +239,21 @@ describe('matchesRql: patterns', () => {
       'not(search=zzz)': true,
       'search=state': false,
     });
+  });
+
+  it('an empty search adds no condition, wherever it is written', () => {
+    for (const object of [row(), row({ name: '', user: { email: '', name: '' } })]) {
+      check(object, {
+        'search=': true,
+        'search=""': true,
+        'ne(search,)': true,
+        'not(search=)': true,
+        'search=,name=zzz': false,
+        'or(search=,name=zzz)': false,
+        'or(ne(search,""),eq(is_active,true))': true,
+        'and(search=,not(search=""))': true,
+      });
+    }
   });
 
   it('compiles and matches patterns directly', () => {

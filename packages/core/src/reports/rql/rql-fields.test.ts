@@ -83,6 +83,16 @@ describe('validateRql: the typed tree', () => {
     assert.equal(valueOf('eq(name,null)'), 'null');
   });
 
+  it('reads null() in an in()/out() list as a null test beside the values, and empty() as the empty string', () => {
+    const isNull: RqlFilter = { kind: 'field', field: 'employee_id', test: { op: 'null' } };
+    const inValues: RqlFilter = { kind: 'field', field: 'employee_id', test: { op: 'in', values: ['E-1', ''] } };
+    assert.deepEqual(filter('in(employee_id,(E-1,null(),empty()))'), { kind: 'or', children: [inValues, isNull] });
+    assert.deepEqual(filter('out(employee_id,(E-1,empty(),null()))'), { kind: 'not', child: { kind: 'or', children: [inValues, isNull] } });
+    assert.deepEqual(filter('in(employee_id,(null()))'), isNull);
+    assert.deepEqual(filter('in(employee_id,(null(),null()))'), isNull);
+    assert.deepEqual(filter('out(attempts,(null()))'), { kind: 'not', child: { kind: 'field', field: 'attempts', test: { op: 'null' } } });
+  });
+
   it('compiles like patterns', () => {
     assert.deepEqual(testOf('like(name,Intro*)'), { op: 'like', pattern: { segments: ['Intro', ''] }, caseInsensitive: false });
     assert.deepEqual(testOf('ilike(name,*a\\*b*c)'), { op: 'like', pattern: { segments: ['', 'a*b', 'c'] }, caseInsensitive: true });
@@ -118,11 +128,34 @@ describe('validateRql: the typed tree', () => {
     assert.deepEqual(filter('search=a\\*b'), over(['', 'a*b', '']));
     assert.deepEqual(filter('ne(search,x)'), { kind: 'not', child: over(['', 'x', '']) });
     const single = compileRql('search=x', { ...testCatalogue, searchable: ['tags'] }).filter;
+    assert.deepEqual(compileRql('search=,ordering(name)', testCatalogue).ordering, [{ field: 'name', descending: false }]);
     assert.deepEqual(single, {
       kind: 'some',
       field: 'tags',
       test: { op: 'like', pattern: { segments: ['', 'x', ''] }, caseInsensitive: true },
     });
+  });
+
+  it('drops an empty search, and the and(), or() and not() it leaves empty, as django-rql drops an empty Q()', () => {
+    const named: RqlFilter = { kind: 'field', field: 'name', test: { op: 'eq', value: 'a' } };
+    for (const empty of [
+      'search=',
+      'search=""',
+      "search=''",
+      'search=empty()',
+      'eq(search,)',
+      'ilike(search,"")',
+      'ne(search,)',
+      'search=eq=',
+    ]) {
+      assert.equal(filter(empty), null, empty);
+      assert.equal(filter(`not(${empty})`), null, `not(${empty})`);
+      assert.deepEqual(filter(`${empty},name=a`), named, `${empty},name=a`);
+      assert.deepEqual(filter(`or(${empty},name=a)`), named, `or(${empty},name=a)`);
+      assert.deepEqual(filter(`(name=a|${empty})`), named, `(name=a|${empty})`);
+      assert.deepEqual(filter(`and(not(${empty}),or(${empty}))`), null);
+    }
+    assert.deepEqual(filter('or(search=,name=a,name=b)'), { kind: 'or', children: [named, { ...named, test: { op: 'eq', value: 'b' } }] });
   });
 
   it('validates ordering', () => {
@@ -214,20 +247,21 @@ describe('validateRql: errors', () => {
     rejects('user=x', 0, /Unknown field 'user'.*'user' is an object; use one of its fields: user.email, user.name/);
   });
 
-  it('allows null() only with eq/ne on nullable fields', () => {
+  it('allows null() only with eq/ne and in in()/out() lists, on nullable fields', () => {
     rejects('eq(name,null())', 8, /'name' is never null/);
     rejects('eq(tags,null())', 8, /The list field 'tags' is never null/);
-    rejects('gt(attempts,null())', 12, /null\(\) can only be used with eq and ne/);
+    rejects('gt(attempts,null())', 12, /null\(\) can only be used with eq and ne, or in an in\(\) or out\(\) list/);
     rejects('like(employee_id,null())', 17, /null\(\) can only be used with eq and ne/);
-    rejects('in(attempts,(1,null()))', 15, /null\(\) can only be used with eq and ne, not in a list/);
+    rejects('in(name,(a,null()))', 11, /'name' is never null/);
+    rejects('out(tags,(null()))', 10, /The list field 'tags' is never null/);
   });
 
-  it('allows empty() only with eq/ne on string fields', () => {
+  it('allows empty() only with eq/ne and in in()/out() lists, on string fields', () => {
     for (const field of ['progress', 'attempts', 'is_active', 'due_date', 'created', 'state', 'public_id', 'tags']) {
       rejects(`eq(${field},empty())`, field.length + 4, new RegExp(`empty\\(\\) cannot be used with the \\w+ field '${field}'`));
     }
     rejects('ge(name,empty())', 8, /empty\(\) can only be used with eq and ne/);
-    rejects('in(name,(empty()))', 9, /empty\(\) can only be used with eq and ne/);
+    rejects('in(attempts,(1,empty()))', 15, /empty\(\) cannot be used with the integer field 'attempts'/);
   });
 
   it('restricts operators to the field types they make sense for', () => {
@@ -243,8 +277,8 @@ describe('validateRql: errors', () => {
     rejects('like(search,x)', 0, /like\(\) cannot be used with search.*eq, ne, ilike/);
     rejects('gt(search,x)', 0, /gt\(\) cannot be used with search/);
     rejects('in(search,(x))', 0, /in\(\) cannot be used with search/);
-    rejects('search=null()', 7, /search needs some text/);
-    rejects("search=''", 7, /search needs some text/);
+    rejects('search=null()', 7, /null\(\) cannot be searched for/);
+    rejects('in(search,(null()))', 0, /in\(\) cannot be used with search/);
     rejects('search=a**', 8, /'\*\*' is not a valid pattern/);
     assert.throws(() => compileRql('search=x', { ...testCatalogue, searchable: [] }), /Unknown field 'search'/);
   });

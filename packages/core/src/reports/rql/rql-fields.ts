@@ -106,13 +106,22 @@ class Validator {
     }
   }
 
-  node(node: RqlNode): RqlFilter {
+  /**
+   * null is no condition: an empty search. As in django-rql, where it is an empty `Q()`, it drops
+   * out of the and()/or() around it and takes a not() over it along, rather than counting as true.
+   */
+  node(node: RqlNode): RqlFilter | null {
     switch (node.type) {
       case 'and':
-      case 'or':
-        return { kind: node.type, children: node.children.map((child) => this.node(child)) };
-      case 'not':
-        return { kind: 'not', child: this.node(node.child) };
+      case 'or': {
+        const children = node.children.map((child) => this.node(child)).filter((child) => child !== null);
+        if (children.length <= 1) return children[0] ?? null;
+        return { kind: node.type, children };
+      }
+      case 'not': {
+        const child = this.node(node.child);
+        return child === null ? null : { kind: 'not', child };
+      }
       case 'comparison':
         return this.isSearch(node.property) ? this.search(node) : this.comparison(node);
       case 'list':
@@ -136,7 +145,7 @@ class Validator {
     const { operator, property, value } = node;
     const field = this.field(property, node.propertyPosition);
     if (value.kind !== 'string' && operator !== 'eq' && operator !== 'ne') {
-      throw new RqlError(value.position, `${value.kind}() can only be used with eq and ne`);
+      throw new RqlError(value.position, `${value.kind}() can only be used with eq and ne, or in an in() or out() list`);
     }
     switch (operator) {
       case 'eq':
@@ -179,22 +188,26 @@ class Validator {
     if (this.isSearch(property))
       throw new RqlError(node.position, `${operator}() cannot be used with search`, `search supports ${SEARCH_OPERATORS.join(', ')}`);
     const field = this.field(property, node.propertyPosition);
-    const values = node.values.map((value) => {
-      if (value.kind !== 'string') throw new RqlError(value.position, `${value.kind}() can only be used with eq and ne, not in a list`);
-      return this.typed(property, field, value);
-    });
-    const filter = this.leaf(property, field, { op: 'in', values });
+    // a null() member is a null test beside the others: in() holds on null, out() does not (django-rql's reading)
+    const nullMember = node.values.find((value) => value.kind === 'null');
+    const values = node.values.filter((value) => value.kind !== 'null').map((value) => this.typed(property, field, value));
+    const tests: RqlTest[] = [
+      ...(values.length > 0 ? [{ op: 'in' as const, values }] : []),
+      ...(nullMember ? [this.nullTest(property, field, nullMember)] : []),
+    ];
+    const children = tests.map((test) => this.leaf(property, field, test));
+    const filter: RqlFilter = children.length === 1 ? children[0]! : { kind: 'or', children };
     return operator === 'out' ? { kind: 'not', child: filter } : filter;
   }
 
-  private search(node: RqlComparisonNode): RqlFilter {
+  /** null for an empty search (`search=`, `search=""`, `search=empty()`), which adds no condition. */
+  private search(node: RqlComparisonNode): RqlFilter | null {
     const { operator, value } = node;
     if (!SEARCH_OPERATORS.includes(operator)) {
       throw new RqlError(node.position, `${operator}() cannot be used with search`, `search supports ${SEARCH_OPERATORS.join(', ')}`);
     }
-    if (value.kind !== 'string' || value.value === '') {
-      throw new RqlError(value.position, 'search needs some text', 'null() and empty() cannot be searched for');
-    }
+    if (value.kind === 'null') throw new RqlError(value.position, 'null() cannot be searched for', 'Write search= to search for nothing');
+    if (value.kind === 'empty' || value.value === '') return null;
     this.checkCharacters(value);
     const pattern = substringUnlessWildcard(compileRqlPattern(value));
     const children = this.catalogue.searchable.map((name) =>

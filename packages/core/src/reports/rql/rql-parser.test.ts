@@ -75,6 +75,22 @@ describe('parseRql: comparisons', () => {
     assert.equal(filterOf('name=ne=null()'), 'ne(name,null())');
     assert.equal(filterOf('eq(name,null)'), 'eq(name,"null")');
     assert.equal(filterOf("eq(name,'null()')"), 'eq(name,"null()")');
+    assert.equal(filterOf('in(employee_id,(E-1,null(),empty()))'), 'in(employee_id,("E-1",null(),empty()))');
+    assert.equal(filterOf('out(employee_id,(null()))'), 'out(employee_id,(null()))');
+  });
+
+  it('reads an empty value after search, and only there', () => {
+    assert.equal(filterOf('search='), 'eq(search,"")');
+    assert.equal(filterOf('search=,a=1'), 'and(eq(search,""),eq(a,"1"))');
+    assert.equal(filterOf('(a=1|search=)'), 'or(eq(a,"1"),eq(search,""))');
+    assert.equal(filterOf('search=eq=&a=1'), 'and(eq(search,""),eq(a,"1"))');
+    assert.equal(filterOf('eq(search,)'), 'eq(search,"")');
+    assert.equal(filterOf('ilike(search,)'), 'ilike(search,"")');
+    assert.equal(filterOf('search=""'), 'eq(search,"")');
+    rejects('name=', 5, /Expected a value after '='/);
+    rejects('eq(name,)', 8, /Expected a value after ','/);
+    rejects('search==a', 7, /Expected a value after '='/);
+    rejects('in(search,())', 11, /Expected a value after '\('/);
   });
 
   it('reads quoted values without escapes', () => {

@@ -39,6 +39,8 @@ export const RQL_MAX_DEPTH = 32;
  */
 export const RQL_MAX_TERMS = 256;
 
+/** The pseudo-property whose value may be empty: an empty search is no condition at all (docs/rql.md). */
+const SEARCH = 'search';
 const INFIX_OPERATORS: readonly string[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
 const CALL_COMPARISONS: readonly string[] = rqlComparisonOperators;
 const KNOWN_FUNCTIONS = 'eq, ne, gt, ge, lt, le, like, ilike, in, out, and, or, not, ordering';
@@ -164,7 +166,7 @@ class Parser {
     const propertyPosition = this.pos;
     const property = this.requiredProperty();
     this.expectChar(',', `after the property '${property}'`);
-    const value = this.value("after ','");
+    const value = this.value("after ','", property === SEARCH);
     this.closeCall(operator, `${operator}() takes a property and one value`);
     // A pattern's syntax does not depend on the field, so `**` is a syntax error caught here.
     if ((operator === 'like' || operator === 'ilike') && value.kind === 'string') compileRqlPattern(value);
@@ -221,7 +223,7 @@ class Parser {
     }
     this.countTerm(start);
     this.pos++;
-    const first = this.value("after '='");
+    const first = this.value("after '='", property === SEARCH);
     if (this.peek() !== '=' || first.kind !== 'string' || first.quoted) {
       return { type: 'comparison', operator: 'eq', property, propertyPosition: start, value: first, position: start };
     }
@@ -235,7 +237,7 @@ class Parser {
       throw new RqlError(first.position, `Unknown operator '=${operator}='`, hint);
     }
     this.pos++;
-    const value = this.value(`after '=${operator}='`);
+    const value = this.value(`after '=${operator}='`, property === SEARCH);
     return { type: 'comparison', operator: operator as RqlComparisonOperator, property, propertyPosition: start, value, position: start };
   }
 
@@ -286,7 +288,8 @@ class Parser {
     );
   }
 
-  private value(context: string): RqlValueNode {
+  /** `allowEmpty`: nothing before the next separator is the empty string (`search=`, as django-rql reads it). */
+  private value(context: string, allowEmpty = false): RqlValueNode {
     const start = this.pos;
     const char = this.peek();
     if (char === "'" || char === '"') {
@@ -302,6 +305,9 @@ class Parser {
       if (!VALUE_CHAR.test(next)) break;
       text += next;
       this.pos += next.length;
+    }
+    if (text === '' && allowEmpty && (char === undefined || ',)&|;'.includes(char))) {
+      return { kind: 'string', value: '', quoted: false, position: start };
     }
     if (text === '') {
       const hint =
