@@ -32,6 +32,7 @@ import { LecternError } from './shared/errors.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
 import type { User } from './users/user.ts';
 import { UserService } from './users/user-service.ts';
+import { emptyOutcomeCounts, type DeliveryOutcomeCounts } from './webhooks/delivery-counts.ts';
 import { DeliveryEngine, type EngineLogger } from './webhooks/delivery-engine.ts';
 import { EventRecorder } from './webhooks/webhook-event.ts';
 import { WebhookService } from './webhooks/webhook-service.ts';
@@ -78,6 +79,8 @@ export class Lectern {
   readonly webhooks: WebhookService;
   /** present when webhooks are enabled; runs from start() to close() */
   private readonly deliveryEngine: DeliveryEngine | undefined;
+  /** the webhook attempts this process committed, by what became of the delivery (read by the metrics) */
+  readonly webhookDeliveryOutcomes: Readonly<DeliveryOutcomeCounts> = emptyOutcomeCounts();
   readonly locations: LocationService;
   readonly eventSeries: EventSeriesService;
   /** `/events/`: the scheduled events (as opposed to webhook events, recorded by `outbox`) */
@@ -120,6 +123,7 @@ export class Lectern {
         outbox: this.outbox,
         config: this.config.webhooks,
         instanceId: this.config.instanceId,
+        outcomes: this.webhookDeliveryOutcomes as DeliveryOutcomeCounts,
         ...(options.logger ? { logger: options.logger } : {}),
       });
     }

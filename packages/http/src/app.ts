@@ -17,6 +17,7 @@ import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } fr
 import { conditionalRead, type Reply } from './reply.ts';
 import { parseTarget, requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
+import { LecternMetrics } from './metrics/metrics.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ViewerFileSource } from './api-reference/reference-page.ts';
 import { probeRoutes } from './routes/probes.ts';
@@ -149,7 +150,11 @@ const expectationProblem = (expect: string | undefined) =>
   expect !== undefined && expect.trim().toLowerCase() !== '100-continue' ? `The expectation '${expect}' cannot be met.` : undefined;
 
 export function createApp(lectern: Lectern, options: AppOptions = {}): App {
-  const routes = registerRoutes(new RouteTable(), lectern, options.viewerFiles ? { viewerFiles: options.viewerFiles } : {});
+  const metrics = new LecternMetrics(lectern);
+  const routes = registerRoutes(new RouteTable(), lectern, {
+    metrics,
+    ...(options.viewerFiles ? { viewerFiles: options.viewerFiles } : {}),
+  });
   const probes = probeRoutes(lectern);
   const rateLimit = options.rateLimit ?? { limit: 600, windowSeconds: 60 };
   // refusals (malformed requests, answered before they are parsed) are counted by this server alone
@@ -182,13 +187,15 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       headers['Content-Type'] = reply.content?.type ?? 'application/json; charset=utf-8';
       headers['Content-Length'] = String(Buffer.byteLength(body));
     }
+    const elapsedMs = performance.now() - request.started;
+    metrics.requests.observe(request.method, extra.route ?? null, reply.status, elapsedMs / 1000);
     if (logger) {
       const entry: AccessLogEntry = {
         request_id: request.requestId,
         method: request.method,
         route: extra.route ?? null,
         status: reply.status,
-        duration_ms: Math.round((performance.now() - request.started) * 100) / 100,
+        duration_ms: Math.round(elapsedMs * 100) / 100,
       };
       if (extra.reason) entry.reason = extra.reason;
       if (logger.access) logger.access(entry);

@@ -4,7 +4,7 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
-import type { RateCounterStore } from '@lectern/core/ports';
+import type { DatabaseStats, RateCounterStore } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
@@ -104,6 +104,8 @@ export class KyselyStorage implements Storage {
        * one lock, and rate limits are counted in the database
        */
       shared?: boolean;
+      /** the connection pool's figures, when there is one */
+      poolStats?: () => DatabaseStats['pool'];
     } = {},
   ) {
     const stores = createStores(db, (work) => this.transaction(work));
@@ -133,11 +135,26 @@ export class KyselyStorage implements Storage {
    * outside transactions do not wait. A lock held longer than lock_timeout fails the work (55P03).
    */
   async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
-    if (!this.options.shared) return this.db.transaction().execute((trx) => work(transactionStores(trx, 0)));
+    const wait = this.waitStarts();
+    try {
+      return await this.runTransaction(work, wait);
+    } finally {
+      wait.settle();
+    }
+  }
+
+  private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
+    if (!this.options.shared) {
+      return this.db.transaction().execute((trx) => {
+        wait.begun();
+        return work(transactionStores(trx, 0));
+      });
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction().execute(async (trx) => {
           await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
+          wait.begun();
           return work(transactionStores(trx, 0));
         });
       } catch (error) {
@@ -146,6 +163,37 @@ export class KyselyStorage implements Storage {
         if ((error as { code?: unknown }).code !== '40P01' || attempt >= MAX_DEADLOCK_ATTEMPTS) throw error;
       }
     }
+  }
+
+  private readonly stats = { transactions: 0, transactionsWaiting: 0, transactionWaitSeconds: 0 };
+
+  /**
+   * Times one transaction's wait to begin: for the connection (SQLite has one, PostgreSQL a pool)
+   * and, on PostgreSQL, the write lock. A few additions per transaction, nothing per query.
+   */
+  private waitStarts(): { begun(): void; settle(): void } {
+    const { stats } = this;
+    const asked = performance.now();
+    let waiting = true;
+    stats.transactionsWaiting++;
+    const stop = () => {
+      if (!waiting) return;
+      waiting = false;
+      stats.transactionsWaiting--;
+      stats.transactionWaitSeconds += (performance.now() - asked) / 1000;
+    };
+    return {
+      begun() {
+        if (waiting) stats.transactions++;
+        stop();
+      },
+      settle: stop,
+    };
+  }
+
+  databaseStats(): DatabaseStats {
+    const pool = this.options.poolStats?.();
+    return { ...this.stats, ...(pool ? { pool } : {}) };
   }
 
   /** Outside a transaction, a unit of work that must be atomic is simply a transaction. */

@@ -48,4 +48,6 @@ export interface JobStore {
   /** The job's processed items (those without an outcome are not listed yet). */
   listItems(jobId: number, query: ListQuery): Promise<Page<JobItem>>;
   setStatus(jobId: number, status: JobStatus, finish?: { at: string; errorMessage: string | null }): Promise<void>;
+  /** How many jobs there are of each kind and status (the metrics endpoint asks at every scrape). */
+  countByKindAndStatus(): Promise<Array<{ kind: string; status: JobStatus; count: number }>>;
 }

@@ -40,6 +40,18 @@ export interface Stores {
   savepoint<T>(work: (sp: Stores) => Promise<T>): Promise<T>;
 }
 
+/** What the database connections are doing, for the metrics endpoint: counted in memory, no query. */
+export interface DatabaseStats {
+  /** transactions begun since the storage opened */
+  transactions: number;
+  /** transactions asked for and not yet begun (waiting for the connection, the pool or the write lock) */
+  transactionsWaiting: number;
+  /** the time transactions spent waiting to begin, summed */
+  transactionWaitSeconds: number;
+  /** a connection pool (PostgreSQL): its size limit, open and idle connections, and requests waiting for one */
+  pool?: { max: number; total: number; idle: number; waiting: number };
+}
+
 export interface Storage extends Stores {
   /**
    * Runs `work` in one database transaction: everything written through `tx`, including the
@@ -56,5 +68,7 @@ export interface Storage extends Stores {
    * is one server's own (an embedded file), whose counters stay in memory.
    */
   sharedRateCounters(): RateCounterStore | null;
+  /** Connection and transaction figures; optional for an embedder's own storage. */
+  databaseStats?(): DatabaseStats;
   close(): Promise<void>;
 }

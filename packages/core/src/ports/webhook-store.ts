@@ -117,4 +117,6 @@ export interface WebhookDeliveryStore {
   cancelPending(endpointId: number, keepType?: string): Promise<number>;
   /** Attempts to one endpoint, newest first; `hasMore` when another page follows. Null when the cursor is unknown. */
   listAttempts(endpointId: number, query: AttemptQuery): Promise<{ items: DeliveryAttempt[]; hasMore: boolean } | null>;
+  /** The pending deliveries: how many, and when the oldest was created (null when there are none). */
+  backlog(): Promise<{ pending: number; oldestCreated: string | null }>;
 }

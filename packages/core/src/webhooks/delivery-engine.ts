@@ -8,6 +8,7 @@ import type { Storage } from '../ports/storage.ts';
 import { nowIso, type Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/ids.ts';
 import { DeliveryDispatcher } from './delivery-dispatcher.ts';
+import type { DeliveryOutcomeCounts } from './delivery-counts.ts';
 import { DeliveryRecorder } from './delivery-recorder.ts';
 import { DeliverySender } from './delivery-sender.ts';
 import { DeliveryWorker } from './delivery-worker.ts';
@@ -27,6 +28,8 @@ export interface EngineDeps {
   /** this process, as the holder of delivery leases */
   instanceId: string;
   logger?: EngineLogger;
+  /** where committed attempts are counted by outcome */
+  outcomes?: DeliveryOutcomeCounts;
 }
 
 /** A failing database would otherwise log at every poll. */
@@ -58,6 +61,7 @@ export class DeliveryEngine {
       ids: deps.ids,
       schedule: config.retryScheduleSeconds,
       disableAfterMs: config.disableAfterSeconds * 1000,
+      ...(deps.outcomes ? { outcomes: deps.outcomes } : {}),
     });
     this.sender = new DeliverySender({ timeoutMs, allowPrivateTargets: config.allowPrivateTargets });
     this.worker = new DeliveryWorker({

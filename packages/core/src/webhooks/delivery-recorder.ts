@@ -8,6 +8,7 @@ import type { Stores, Storage } from '../ports/storage.ts';
 import type { DueDelivery } from '../ports/webhook-store.ts';
 import { toIso, type Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/ids.ts';
+import type { DeliveryOutcome, DeliveryOutcomeCounts } from './delivery-counts.ts';
 import { judgeAttempt, type SendResult } from './delivery-outcome.ts';
 import { mayDeliver } from './delivery-prepare.ts';
 import { ATTEMPT_ID_PREFIX, cancelOwedDeliveries, type DeliveryState } from './webhook-delivery.ts';
@@ -19,6 +20,8 @@ export interface RecorderDeps {
   ids: IdGenerator;
   schedule: readonly number[];
   disableAfterMs: number;
+  /** counted up once each batch commits */
+  outcomes?: DeliveryOutcomeCounts;
 }
 
 type Entry = { kind: 'attempt'; delivery: DueDelivery; result: SendResult; at: Date } | { kind: 'cancel'; delivery: DueDelivery };
@@ -67,10 +70,13 @@ export class DeliveryRecorder {
       this.buffer = [];
       if (batch.length === 0) return;
       try {
-        await this.deps.storage.transaction(async (tx) => {
+        const outcomes = await this.deps.storage.transaction(async (tx) => {
           const endpoints = new Map<number, WebhookEndpointRecord | undefined>();
-          for (const { entry } of batch) await this.write(tx, entry, endpoints);
+          const written: DeliveryOutcome[] = [];
+          for (const { entry } of batch) written.push(await this.write(tx, entry, endpoints));
+          return written;
         });
+        if (this.deps.outcomes) for (const outcome of outcomes) this.deps.outcomes[outcome]++;
         for (const waiting of batch) waiting.resolve();
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
@@ -79,11 +85,12 @@ export class DeliveryRecorder {
     return this.flushing;
   }
 
-  private async write(tx: Stores, entry: Entry, endpoints: Map<number, WebhookEndpointRecord | undefined>): Promise<void> {
+  /** Writes one entry; returns what became of its delivery. */
+  private async write(tx: Stores, entry: Entry, endpoints: Map<number, WebhookEndpointRecord | undefined>): Promise<DeliveryOutcome> {
     const { delivery } = entry;
     if (entry.kind === 'cancel') {
       await tx.webhookDeliveries.cancel(delivery.id);
-      return;
+      return 'cancelled';
     }
     if (!endpoints.has(delivery.endpointId)) endpoints.set(delivery.endpointId, await tx.webhookEndpoints.findById(delivery.endpointId));
     const endpoint = endpoints.get(delivery.endpointId);
@@ -119,6 +126,7 @@ export class DeliveryRecorder {
       { state, attempts: attempt, nextAttemptAt },
     );
     if (endpoint) await this.updateHealth(tx, endpoint, verdict.firstFailureAt, verdict.disableReason, at);
+    return state === 'pending' ? 'retrying' : state;
   }
 
   private async updateHealth(

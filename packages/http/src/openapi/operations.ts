@@ -344,6 +344,15 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield ['GET /api/v2/docs/swagger-ui-bundle.js', referenceFile("The page's viewer (Swagger UI)", 'text/javascript')];
   yield ['GET /api/v2/docs/swagger-ui.css', referenceFile("The viewer's style sheet", 'text/css')];
   yield [
+    'GET /metrics',
+    {
+      summary: "This server's own metrics, in Prometheus' text format",
+      tag: 'Meta',
+      scope: 'metrics:read',
+      response: { status: 200, schema: z.string(), mediaType: 'text/plain' },
+    },
+  ];
+  yield [
     'GET /api/v2/me',
     { summary: 'Who the caller is and what its token allows', tag: 'Users', scope: 'token', response: { status: 200, schema: meSchema } },
   ];

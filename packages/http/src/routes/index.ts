@@ -9,6 +9,8 @@ import { groupRoutes } from './groups.ts';
 import { insightRoutes } from './insights.ts';
 import { locationRoutes } from './locations.ts';
 import { meRoutes } from './me.ts';
+import { LecternMetrics } from '../metrics/metrics.ts';
+import { metricsRoutes } from './metrics.ts';
 import { openApiRoutes } from './openapi.ts';
 import { apiReferenceRoutes } from './api-reference.ts';
 import type { ViewerFileSource } from '../api-reference/reference-page.ts';
@@ -20,6 +22,8 @@ import { webhookRoutes } from './webhooks.ts';
 export interface RouteOptions {
   /** where the API reference page's viewer files come from; the installed package by default */
   viewerFiles?: ViewerFileSource;
+  /** the app's metrics, which it records every response in; a fresh set when not given */
+  metrics?: LecternMetrics;
 }
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
@@ -37,6 +41,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   eventRoutes(routes, lectern);
   enrollmentRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
+  metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());
   return routes.finalize();

@@ -167,4 +167,13 @@ export class JobRepository implements JobStore {
       .where('id', '=', jobId)
       .execute();
   }
+
+  async countByKindAndStatus(): Promise<Array<{ kind: string; status: JobStatus; count: number }>> {
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['kind', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy(['kind', 'status'])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, status: row.status as JobStatus, count: Number(row.count) }));
+  }
 }

@@ -6,6 +6,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import type { DatabaseStats } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 
 export interface PostgresStorageOptions {
@@ -63,18 +64,25 @@ function withoutOptions(url: string): string {
 export function openPostgres(options: PostgresStorageOptions): Kysely<Database> {
   // a lock held elsewhere for longer than SQLite's busy timeout fails the statement (55P03) rather
   // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
+  let opened: pg.Pool | undefined;
+  const max = options.poolSize ?? 10;
   const pool = async () =>
-    new (await loadDriver()).Pool({
+    (opened = new (await loadDriver()).Pool({
       // pg lets the URL's parameters win over the pool's: its options travel in `options` instead
       connectionString: withoutOptions(options.url),
-      max: options.poolSize ?? 10,
+      max,
       lock_timeout: LOCK_TIMEOUT_MS,
       // a request waiting this long for a free connection fails instead of hanging
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       options: sessionOptions(options.url),
-    });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    }));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  poolFigures.set(db, () => ({ max, total: opened?.totalCount ?? 0, idle: opened?.idleCount ?? 0, waiting: opened?.waitingCount ?? 0 }));
+  return db;
 }
+
+/** The pool behind each database openPostgres made, read for the metrics endpoint. */
+const poolFigures = new WeakMap<Kysely<Database>, () => NonNullable<DatabaseStats['pool']>>();
 
 /**
  * Connects and migrates to the current schema. Several processes starting together migrate once:
@@ -88,7 +96,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     await db.destroy();
     throw error;
   }
-  return new KyselyStorage(db, { shared: true });
+  const poolStats = poolFigures.get(db);
+  return new KyselyStorage(db, { shared: true, ...(poolStats ? { poolStats } : {}) });
 }
 
 /** Creates or upgrades the schema and disconnects; returns the migrations applied. */

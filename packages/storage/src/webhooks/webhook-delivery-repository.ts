@@ -319,4 +319,14 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
     }));
     return { items, hasMore: rows.length > query.pageSize };
   }
+
+  async backlog(): Promise<{ pending: number; oldestCreated: string | null }> {
+    // the pending-only index holds exactly the rows counted: its size is the backlog, not the history
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.min('created').as('oldest')])
+      .where('state', '=', PENDING)
+      .executeTakeFirstOrThrow();
+    return { pending: Number(row.pending), oldestCreated: row.oldest ?? null };
+  }
 }
