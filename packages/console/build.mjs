@@ -53,7 +53,8 @@ const result = await build({
 });
 
 const files = Object.keys(result.metafile.outputs).map((file) => relative(dist, join(process.cwd(), file)).split('\\').join('/'));
-const entryOutput = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint);
+// lazily imported pages are entry points too; the page's script is the one built from main.tsx
+const entryOutput = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint?.endsWith('src/main.tsx'));
 if (!entryOutput) throw new Error('esbuild produced no entry point');
 const entry = relative(dist, join(process.cwd(), entryOutput[0]));
 const css = entryOutput[1].cssBundle ? relative(dist, join(process.cwd(), entryOutput[1].cssBundle)) : undefined;

@@ -13,7 +13,7 @@ export interface FormProps {
   onSubmit: (data: FormData) => Promise<unknown>;
   submitLabel: string;
   children: ComponentChildren;
-  /** the form's accessible name */
+  /** what the form does, for readers of the code (forms are not named: a name would collide with its fields' labels) */
   label?: string;
   class?: string;
   /** reset the inputs after a success */
@@ -42,7 +42,7 @@ export function Form({ onSubmit, submitLabel, children, label, class: className,
     }
   };
   return (
-    <form class={className ?? 'form'} onSubmit={submit} aria-label={label} noValidate>
+    <form class={className ?? 'form'} onSubmit={submit} noValidate>
       {nonField.length ? (
         <div class="banner error" role="alert">
           <ul>
