@@ -4,11 +4,11 @@
  * page with its COUNT, search pages, and a 500-user bulk job from submission to `completed`.
  */
 import type { ChildProcess } from 'node:child_process';
-import { sql } from 'kysely';
-import { createLectern, randomIds } from '@lectern/core';
+import { createLectern } from '@lectern/core';
 import { benchDatabase } from './_database.ts';
 import { cpuSeconds, load, pinSelf, reportLoad, startBareServer, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
+import { seedUsers } from './_users-data.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -17,38 +17,7 @@ const storage = await database.open();
 const lectern = createLectern({ storage });
 const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
 const seededAt = Date.now();
-const ids: string[] = [];
-for (let start = 0; start < USERS; start += 5_000) {
-  await storage.db.transaction().execute(async (trx) => {
-    const rows = [];
-    for (let i = start; i < Math.min(USERS, start + 5_000); i++) {
-      const publicId = randomIds.uuid();
-      if (i % 97 === 0) ids.push(publicId);
-      const at = new Date(Date.UTC(2025, 0, 1) + i * 60_000).toISOString();
-      rows.push({
-        public_id: publicId,
-        email: `user${i}@example.com`,
-        email_lower: `user${i}@example.com`,
-        name: `User ${i}`,
-        name_folded: `user ${i}`,
-        role: i % 10 === 0 ? 'organizer' : 'user',
-        employee_id: `E${i}`,
-        is_active: i % 7 === 0 ? 0 : 1,
-        manager_id: null,
-        date_joined: at,
-        modified: at,
-      });
-    }
-    for (let j = 0; j < rows.length; j += 500)
-      await trx
-        .insertInto('users')
-        .values(rows.slice(j, j + 500))
-        .execute();
-  });
-}
-// as in the other benchmarks: without statistics PostgreSQL's plans, and so its figures, hang on
-// whether autovacuum has come by since the seeding
-if (database.dialect === 'postgres') await sql`vacuum (analyze)`.execute(storage.db);
+const ids = await seedUsers(storage, database.dialect, USERS);
 await lectern.close();
 console.log(`seeded ${USERS} users in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
 

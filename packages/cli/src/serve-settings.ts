@@ -58,7 +58,7 @@ export const serveSettings = {
   search_concurrency: setting({
     kind: kinds.positiveInteger,
     argument: '<n>',
-    default: 2,
+    default: 1,
     description:
       'list requests with a search run at most this many at once, with eight times as many waiting; more are refused with 503 and Retry-After, so searches cannot stall other requests',
   }),

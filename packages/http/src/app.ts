@@ -51,7 +51,7 @@ export interface AppOptions {
    * minting more tokens does not multiply a user's allowance.
    */
   rateLimit?: { limit: number; windowSeconds: number; perUser?: number };
-  /** list requests with `search` running at once, and waiting; default 2 and 16 (middleware/admission.ts) */
+  /** list requests with `search` running at once, and waiting; default 1 and 8 (middleware/admission.ts) */
   searchAdmission?: AdmissionLimits;
   logger?: HttpLogger;
   /** origins whose pages may call the API from a browser (`*`: any); none by default */
@@ -163,7 +163,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const requestLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, rateLimit) : limiter;
   const perUser = { limit: rateLimit.perUser ?? rateLimit.limit * 10, windowSeconds: rateLimit.windowSeconds };
   const userLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, perUser) : new FixedWindowRateLimiter(perUser);
-  const searches = new AdmissionGate(options.searchAdmission ?? { concurrent: 2, queued: 16 });
+  const searches = new AdmissionGate(options.searchAdmission ?? { concurrent: 1, queued: 8 });
   const cors = new CorsPolicy(options.corsOrigins);
   const logger = options.logger;
   const newRequestId = (headers: PlainRequest['headers'] = {}) =>
