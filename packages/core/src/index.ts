@@ -215,6 +215,7 @@ export {
   readParam,
   toListResult,
 } from './shared/list-query.ts';
+export { inListBatch, type ListBatch } from './shared/list-batch.ts';
 export {
   type DescribedField,
   describeFields,

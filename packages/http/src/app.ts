@@ -15,6 +15,7 @@ import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders, SharedWindowRate
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
+import { exportFormatOf, exportList } from './export/list-export.ts';
 import { parseTarget, requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { LecternMetrics } from './metrics/metrics.ts';
@@ -187,6 +188,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       headers['Content-Type'] = reply.content?.type ?? 'application/json; charset=utf-8';
       headers['Content-Length'] = String(Buffer.byteLength(body));
     }
+    if (reply.stream) headers['Content-Type'] = reply.stream.type;
     const elapsedMs = performance.now() - request.started;
     metrics.requests.observe(request.method, extra.route ?? null, reply.status, elapsedMs / 1000);
     if (logger) {
@@ -202,8 +204,12 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       else logger.info(entry, 'request');
     }
     // HEAD answers with GET's status and headers, Content-Length included, and no body
-    return { status: reply.status, headers, body: request.method === 'HEAD' ? null : body };
+    const streamed = reply.stream && request.method !== 'HEAD' ? { stream: reply.stream.chunks } : {};
+    return { status: reply.status, headers, body: request.method === 'HEAD' ? null : body, ...streamed };
   }
+
+  /** an export that failed after its first byte: the connection is cut, and the cause logged here */
+  const onError = (error: unknown) => logger?.error({ err: error }, 'export failed after its first row');
 
   async function handle(request: PlainRequest): Promise<PlainResponse> {
     const started = performance.now();
@@ -247,7 +253,19 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         const release = costly ? await searches.enter() : undefined;
         let matched: Reply | undefined;
         try {
-          matched = await routes.dispatchPath(request.method, pathname, state);
+          // the console's files are a folder, not API routes: answered beside the route table
+          if (consoleFiles.serves(pathname)) {
+            state.route = '/console';
+            matched = consoleFiles.answer(request.method, pathname, state.query.toString(), state.header('accept-encoding'));
+          } else {
+            const routed = state;
+            const dispatch = () => routes.dispatchPath(request.method, pathname, routed);
+            // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
+            const format = exportFormatOf(request.method, routed.query);
+            matched = format
+              ? await exportList({ format, query: routed.query, read: dispatch, route: () => routed.route, clock: lectern.clock, onError })
+              : await dispatch();
+          }
         } finally {
           release?.();
         }

@@ -1,4 +1,5 @@
 import type { App } from './app.ts';
+import { readableOf } from './export/list-export.ts';
 import { MAX_BODY_BYTES } from './plain.ts';
 
 export type FetchHandler = (request: Request, info?: { remoteAddress?: string }) => Promise<Response>;
@@ -29,6 +30,7 @@ export function createFetchHandler(app: App): FetchHandler {
       bodyTooLarge,
       remoteAddress: info.remoteAddress ?? 'unknown',
     });
-    return new Response(result.body, { status: result.status, headers: result.headers });
+    const sent = result.stream ? readableOf(result.stream) : result.body;
+    return new Response(sent, { status: result.status, headers: result.headers });
   };
 }

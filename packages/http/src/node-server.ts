@@ -114,7 +114,45 @@ function write(response: ServerResponse, result: PlainResponse, close: boolean):
     result.headers.Connection = 'close';
   }
   response.writeHead(result.status, result.headers);
-  response.end(result.body ?? undefined);
+  if (result.stream) void sendStream(response, result.stream);
+  else response.end(result.body ?? undefined);
+}
+
+/** Resolves when the connection has taken what was written, or has closed. */
+function drained(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
+}
+
+/**
+ * Writes a streamed body (an export) with back-pressure: the next chunk is produced only once the
+ * socket has taken the last, so a client that stops reading stops the database reads too and the
+ * server holds about one chunk for it. A failure after the headers can only cut the connection,
+ * which the client sees as a body that ended early.
+ */
+async function sendStream(response: ServerResponse, chunks: AsyncIterable<string>): Promise<void> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      if (response.destroyed) break;
+      const { value, done } = await iterator.next();
+      if (done) {
+        response.end();
+        return;
+      }
+      if (!response.write(value) && !response.destroyed) await drained(response);
+    }
+    await iterator.return?.();
+  } catch {
+    response.destroy();
+  }
 }
 
 async function serve(app: App, request: IncomingMessage, response: ServerResponse): Promise<void> {

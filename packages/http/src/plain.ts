@@ -20,6 +20,11 @@ export interface PlainResponse {
   headers: Record<string, string>;
   /** serialised JSON (or a page and its files, for the API reference), null for 204/304 */
   body: string | Buffer | null;
+  /**
+   * A body produced as it is sent (an export; `body` is then null): the server writes a chunk,
+   * and pulls the next only once the connection has taken it (back-pressure).
+   */
+  stream?: AsyncIterable<string>;
 }
 
 export const MAX_BODY_BYTES = 1024 * 1024;

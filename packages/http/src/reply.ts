@@ -10,6 +10,8 @@ export interface Reply {
   json?: string;
   /** a body that is not JSON (the API reference page and its files), sent as is */
   content?: { type: string; data: string | Buffer };
+  /** a body written as it is produced (an export), pulled only as fast as the client reads */
+  stream?: { type: string; chunks: AsyncIterable<string> };
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });

@@ -5,6 +5,7 @@
  */
 import { badRequest } from './errors.ts';
 import { isUuid } from './ids.ts';
+import { takeListBatch, type ListBatch } from './list-batch.ts';
 import { parseDate, parseDatetimeBound } from './time.ts';
 
 export const DEFAULT_PAGE_SIZE = 25;
@@ -49,6 +50,11 @@ export interface ListQuery {
   ranges: Record<string, { gte?: string; lte?: string }>;
   search?: string;
   ordering: OrderTerm[];
+  /**
+   * An export's read (shared/list-batch.ts): the rows after `batch.after`, `batch.size` of them,
+   * uncounted; `page` and `pageSize` are then ignored.
+   */
+  batch?: ListBatch;
 }
 
 export interface Page<T> {
@@ -184,14 +190,10 @@ export function parseListQuery(spec: ListSpec, params: QueryParams): ListQuery {
   }
 
   const search = spec.search ? read(params, 'search')?.trim() : undefined;
-  return {
-    page,
-    pageSize,
-    filters,
-    ranges,
-    ...(search ? { search } : {}),
-    ordering: parseOrdering(spec, read(params, 'ordering')),
-  };
+  const ordering = parseOrdering(spec, read(params, 'ordering'));
+  // taken last, once the parameters are known good: a list that refuses them takes no batch
+  const batch = takeListBatch();
+  return { page, pageSize, filters, ranges, ...(search ? { search } : {}), ordering, ...(batch ? { batch } : {}) };
 }
 
 /** The pagination envelope every list endpoint returns. */

@@ -3,6 +3,7 @@
  * query, and counts in the same SQL, so no list endpoint loads rows it does not return.
  */
 import {
+  expressionBuilder,
   sql,
   type Expression,
   type ExpressionBuilder,
@@ -198,6 +199,7 @@ export async function fetchPage<Row>(
   walked?: AnyQuery,
 ): Promise<{ rows: Row[]; total: number }> {
   try {
+    if (list.batch) return await fetchBatch<Row>(filtered, list, def, select, hints);
     return await fetchPageUnguarded<Row>(filtered, list, def, select, hints, walked);
   } catch (error) {
     throw isQueryTooLarge(error) ? queryTooLarge() : error;
@@ -277,6 +279,94 @@ async function fetchPageUnguarded<Row>(
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
   page = page.orderBy(def.tiebreak, tiebreakDirection).limit(list.pageSize).offset(offset);
   return { rows: (await page.execute()) as Row[], total };
+}
+
+/** A sort key of a batched read: what it orders by, which way, and where its nulls go. */
+interface BatchKey {
+  expression: Expression<unknown>;
+  descending: boolean;
+  /** whether null values come before the others in the list's order (declared nullable keys only) */
+  nullsFirst: boolean | undefined;
+}
+
+/** `KEY_PREFIX<n>`: the selected value of sort key n, read back to continue after the batch's last row. */
+const KEY_PREFIX = '__batch_key_';
+
+/** The rows after `values` in the order of `keys` (the last key is unique), as one condition. */
+function after(eb: AnyEb, keys: readonly BatchKey[], values: readonly unknown[], from = 0): Expression<SqlBool> {
+  const key = keys[from]!;
+  const value = values[from];
+  const last = from === keys.length - 1;
+  if (value === null && key.nullsFirst === undefined) {
+    // a key the list does not declare nullable has no agreed place for nulls: stop, rather than skip rows
+    throw new Error(`a batched list read met a null in a sort key that is not declared nullable (key ${from})`);
+  }
+  const isNull = eb(key.expression, 'is', null);
+  const beyond: Expression<SqlBool> =
+    value === null
+      ? key.nullsFirst
+        ? eb(key.expression, 'is not', null)
+        : eb.lit(false)
+      : key.nullsFirst === false
+        ? eb.or([eb(key.expression, key.descending ? '<' : '>', value as never), isNull])
+        : eb(key.expression, key.descending ? '<' : '>', value as never);
+  if (last) return beyond;
+  const same = value === null ? isNull : eb(key.expression, '=', value as never);
+  const rest = eb.or([beyond, eb.and([same, after(eb, keys, values, from + 1)])]);
+  // a bound on the first key alone lets an index on it start where the previous batch ended
+  if (from === 0 && value !== null && key.nullsFirst !== false)
+    return eb.and([eb(key.expression, key.descending ? '<=' : '>=', value as never), rest]);
+  return rest;
+}
+
+/**
+ * An export's batch (ListQuery.batch): the next `size` rows of the list in its order, after the
+ * last row of the previous batch (keyset pagination on the sort keys and the tiebreak), uncounted.
+ * Each batch starts where the last one ended, so reading a whole list costs about one pass over
+ * it however long it is, where page numbers would skip every earlier row again. On SQLite the
+ * rows are read through a narrow filter's index, else the first sort key's, since every matching
+ * row will be read in that order.
+ */
+async function fetchBatch<Row>(
+  filtered: AnyQuery,
+  list: ListQuery,
+  def: ListDefinition,
+  select: (query: AnyQuery) => AnyQuery,
+  hints: ListHints,
+): Promise<{ rows: Row[]; total: number }> {
+  const batch = list.batch!;
+  const keys: BatchKey[] = [];
+  for (const term of list.ordering) {
+    const target = def.ordering[term.field];
+    if (!target) continue;
+    const expression = typeof target === 'string' ? sql.ref(target) : target(expressionBuilder<never, never>() as AnyEb);
+    // declared nullable keys are ordered nulls first going up, last going down (fetchPageUnguarded)
+    keys.push({ expression, descending: term.descending, nullsFirst: def.nullable?.has(term.field) ? !term.descending : undefined });
+  }
+  const descending = list.ordering[0]?.descending ?? false;
+  keys.push({ expression: sql.ref(def.tiebreak), descending, nullsFirst: undefined });
+
+  const narrow = hints.narrow ?? Object.entries(def.indexes?.narrow ?? {}).find(([name]) => name in list.filters)?.[1];
+  const first = list.ordering[0];
+  const ordered = first && !def.nullable?.has(first.field) ? def.indexes?.ordered?.[first.field] : undefined;
+  let query = select(indexedBy(filtered, narrow ?? ordered));
+  if (batch.after !== null) {
+    const values = batch.after;
+    query = query.where((eb) => after(eb, keys, values));
+  }
+  query = query.select(keys.map((key, n) => sql`${key.expression}`.as(`${KEY_PREFIX}${n}`)) as never);
+  for (const key of keys) {
+    const direction = (order: OrderByItemBuilder) => {
+      const ordered = key.descending ? order.desc() : order.asc();
+      if (key.nullsFirst === undefined) return ordered;
+      return key.nullsFirst ? ordered.nullsFirst() : ordered.nullsLast();
+    };
+    query = query.orderBy(key.expression, direction);
+  }
+  const rows = (await query.limit(batch.size).execute()) as Array<Record<string, unknown>>;
+  const last = rows.at(-1);
+  batch.next = last ? keys.map((_, n) => last[`${KEY_PREFIX}${n}`]) : null;
+  return { rows: rows as Row[], total: rows.length };
 }
 
 export const toBool = (value: number | boolean | null): boolean => value === 1 || value === true;

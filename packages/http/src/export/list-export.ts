@@ -1,0 +1,142 @@
+/**
+ * `format=csv|ndjson` on every list route: the route runs as it would for a page, once per batch
+ * of rows, and the batches are written to the client as they are read. Storage reads each batch
+ * after the last row of the one before in the list's order (core's shared/list-batch.ts), so a
+ * list needs no code of its own to be exported, and gets exactly its page's scopes, filters,
+ * search, ordering and visibility. Lists read by cursor (webhook deliveries, the audit log) are
+ * followed cursor by cursor. The response is pulled batch by batch as the connection drains: a
+ * client that stops reading stops the reads, and the server holds about one batch.
+ */
+import { badRequest, inListBatch, MAX_PAGE_SIZE, todayUtc, type Clock, type ListBatch } from '@lectern/core';
+import type { Reply } from '../reply.ts';
+import { exportFormats, mediaTypes, rowEncoder, type ExportFormat } from './export-rows.ts';
+
+/** Rows per read: large enough that a query's cost per row is small, small enough to hold. */
+export const EXPORT_BATCH_ROWS = 1000;
+
+/** The export format a request asks for; undefined for an ordinary reply (`format=json` or none). */
+export function exportFormatOf(method: string, query: URLSearchParams): ExportFormat | undefined {
+  if (method !== 'GET' && method !== 'HEAD') return undefined;
+  const format = query.get('format');
+  if (format === null || format === '' || format === 'json') return undefined;
+  if ((exportFormats as readonly string[]).includes(format)) return format as ExportFormat;
+  throw badRequest(`Query parameter 'format' must be one of: json, ${exportFormats.join(', ')}.`);
+}
+
+type Item = Record<string, unknown>;
+interface ListBody {
+  data: Item[];
+  meta?: { page?: number; page_size?: number; total_count?: number; next_cursor?: string | null };
+}
+
+const listBody = (reply: Reply | undefined): ListBody | undefined => {
+  const body = reply?.body as ListBody | undefined;
+  return reply?.status === 200 && body !== null && typeof body === 'object' && Array.isArray(body.data) ? body : undefined;
+};
+
+/** `/api/v2/groups/:id/members` → `groups-members`: the file name's resource. */
+export const resourceOfRoute = (route: string): string =>
+  route
+    .split('/')
+    .filter((segment) => segment !== '' && !segment.startsWith(':') && !/^(api|public_api|v\d+)$/.test(segment))
+    .join('-') || 'export';
+
+export interface ExportRequest {
+  format: ExportFormat;
+  query: URLSearchParams;
+  /** runs the route (its handler, as for a page); undefined when no route matches */
+  read: () => Promise<Reply | undefined>;
+  /** the route pattern matched, known once `read` ran */
+  route: () => string | undefined;
+  /** gives the date in the file name */
+  clock: Clock;
+  /** told of an error after the first byte, when only cutting the connection can report it */
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Reads the first batch, so that everything a list refuses (its parameters, the caller's rights,
+ * a report that does not exist) is the usual error reply, then answers with a stream of the rest.
+ * A route that does not answer a list (a single resource) replies as it would without `format`.
+ */
+export async function exportList(request: ExportRequest): Promise<Reply | undefined> {
+  const { query, read } = request;
+  const batch: ListBatch = { size: EXPORT_BATCH_ROWS, after: null, next: null, taken: false };
+  let reply = await inListBatch(batch, read);
+  let body = listBody(reply);
+  if (!body) return reply;
+
+  let next: () => Promise<ListBody | undefined>;
+  if (batch.taken) {
+    next = async () => {
+      if (body!.data.length < batch.size || batch.next === null) return undefined;
+      batch.after = batch.next;
+      return listBody(await inListBatch(batch, read));
+    };
+  } else if (body.meta?.next_cursor !== undefined) {
+    // a cursor list: from its first row, at the largest page, cursor by cursor
+    query.delete('cursor');
+    query.set('page_size', String(MAX_PAGE_SIZE));
+    next = async () => {
+      const cursor = body!.meta?.next_cursor;
+      if (!cursor) return undefined;
+      query.set('cursor', cursor);
+      return listBody(await read());
+    };
+    body = listBody(await read());
+  } else {
+    // a list not read through the list builder: page by page, in its stable order
+    query.set('page_size', String(MAX_PAGE_SIZE));
+    let page = 1;
+    next = async () => {
+      const { page_size: size = MAX_PAGE_SIZE } = body!.meta ?? {};
+      if (body!.data.length < size) return undefined;
+      query.set('page', String(++page));
+      return listBody(await read());
+    };
+    query.set('page', '1');
+    body = listBody((reply = await read()));
+  }
+  if (!body) return reply;
+
+  const encoder = rowEncoder(request.format);
+  const first = body;
+  async function* chunks(): AsyncGenerator<string> {
+    try {
+      yield encoder.encode(first.data);
+      for (;;) {
+        const more = await next();
+        if (more === undefined) return;
+        body = more;
+        const text = encoder.encode(more.data);
+        if (text !== '') yield text;
+      }
+    } catch (error) {
+      request.onError(error);
+      throw error;
+    }
+  }
+  const ext = request.format === 'csv' ? 'csv' : 'ndjson';
+  const filename = `${resourceOfRoute(request.route() ?? '')}-${todayUtc(request.clock)}.${ext}`;
+  return {
+    status: 200,
+    headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
+    stream: { type: mediaTypes[request.format], chunks: chunks() },
+  };
+}
+
+/** An export's chunks as a WHATWG stream, pulled as the reader asks (back-pressure). */
+export function readableOf(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await iterator.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
