@@ -253,19 +253,13 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         const release = costly ? await searches.enter() : undefined;
         let matched: Reply | undefined;
         try {
-          // the console's files are a folder, not API routes: answered beside the route table
-          if (consoleFiles.serves(pathname)) {
-            state.route = '/console';
-            matched = consoleFiles.answer(request.method, pathname, state.query.toString(), state.header('accept-encoding'));
-          } else {
-            const routed = state;
-            const dispatch = () => routes.dispatchPath(request.method, pathname, routed);
-            // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
-            const format = exportFormatOf(request.method, routed.query);
-            matched = format
-              ? await exportList({ format, query: routed.query, read: dispatch, route: () => routed.route, clock: lectern.clock, onError })
-              : await dispatch();
-          }
+          const routed = state;
+          const dispatch = () => routes.dispatchPath(request.method, pathname, routed);
+          // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
+          const format = exportFormatOf(request.method, routed.query);
+          matched = format
+            ? await exportList({ format, query: routed.query, read: dispatch, route: () => routed.route, clock: lectern.clock, onError })
+            : await dispatch();
         } finally {
           release?.();
         }
