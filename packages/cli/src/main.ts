@@ -9,10 +9,13 @@ import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
 import { UsageError } from './usage-error.ts';
 
+export const LECTERN_VERSION = '0.1.0';
+
 export function buildProgram(): Command {
   const program = new Command('lectern')
     .description('Lectern: a self-hosted Learning Platform API v2 server')
-    .version('0.1.0')
+    // the Node version too: the single executable carries its own, which `node --version` does not show
+    .version(`lectern ${LECTERN_VERSION} (node ${process.version})`, '-V, --version')
     // usage mistakes exit 2 (after commander prints its one-line error); help and version exit 0
     .exitOverride();
   program.addCommand(serveCommand().exitOverride());

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createLectern, type EngineLogger, type Lectern, type LecternConfigInput } from '@lectern/core';
 import {
   backupSqliteFile,
   copySqliteToPostgres,
+  describePostgresUrl,
   TargetNotEmptyError,
   type CopiedTable,
   isPostgresUrl,
@@ -30,10 +32,27 @@ export interface OpenOptions {
 
 /** Core over the database `--db` names (a SQLite file or a postgres:// URL), as every command uses it. */
 export async function openLectern(target: string, options: OpenOptions = {}): Promise<Lectern> {
-  const storage = isPostgresUrl(target)
-    ? await openPostgresStorage({ url: target, ...(options.poolSize ? { poolSize: options.poolSize } : {}) })
-    : await openSqliteStorage(await storageOptions(target, options.create ?? false));
+  const storage = await namingTheDatabase(target, async () =>
+    isPostgresUrl(target)
+      ? openPostgresStorage({ url: target, ...(options.poolSize ? { poolSize: options.poolSize } : {}) })
+      : openSqliteStorage(await storageOptions(target, options.create ?? false)),
+  );
   return createLectern({ storage, config: options.config ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
+}
+
+/**
+ * A database that cannot be opened (a missing folder, no permission, a file that is not SQLite, a
+ * server that refuses) fails with a message naming it: the driver's own ("unable to open database
+ * file") does not say which of the paths an operator configured is wrong.
+ */
+async function namingTheDatabase<T>(target: string, open: () => Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const where = isPostgresUrl(target) ? describePostgresUrl(target) : resolve(target);
+    throw new Error(`cannot open the database at ${where}: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** `lectern migrate`: creates or upgrades the file; returns the migrations applied. */

@@ -82,7 +82,8 @@ async function serve(settings: ServeSettings): Promise<void> {
   await lectern.start();
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });
-  if (bootstrap) process.stdout.write(bootstrapBanner(bootstrap.user.email, bootstrap.token.token, listening.url));
+  // stderr: stdout carries only the log's JSON lines, which a collector parses line by line
+  if (bootstrap) process.stderr.write(bootstrapBanner(bootstrap.user.email, bootstrap.token.token, listening.url));
   // the address is printed even when the level hides info lines: scripts and people wait for it
   const announce = settings.log_level === 'silent' ? logger : logger.child({}, { level: 'info' });
   announce.info(
