@@ -41,6 +41,17 @@ export const lecternConfigSchema = z.object({
       maxLivePerUser: z.number().int().min(1).default(50),
     })
     .prefault({}),
+  audit: z
+    .object({
+      /** Entries older than this many days are deleted by the periodic maintenance pass. */
+      retentionDays: z.number().int().min(1).default(365),
+      /**
+       * Only for measuring what the audit log costs a write (scripts/bench): a server that records
+       * no entries breaks the accountability the log exists for, so no serve setting offers it.
+       */
+      enabled: z.boolean().default(true),
+    })
+    .prefault({}),
   /** Bulk jobs: items per transaction, and a pause between chunks to leave room for requests. */
   jobs: z
     .object({

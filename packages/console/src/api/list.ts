@@ -44,3 +44,17 @@ export function saveBlob(blob: Blob, filename: string): void {
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+type Send = (
+  path: string,
+  init: { params?: { path: Record<string, string> }; body: unknown },
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+/**
+ * A write to a route chosen at run time (a content type's own collection): the body is built from
+ * the schema's types by the caller; only the path is not known to the compiler here.
+ */
+export function sendTo<T>(method: 'POST' | 'PATCH', path: string, body: unknown, pathParams?: Record<string, string>): Promise<T> {
+  const send = (method === 'POST' ? api.POST : api.PATCH) as unknown as Send;
+  return unwrap(send(path, { body, ...(pathParams ? { params: { path: pathParams } } : {}) })) as Promise<T>;
+}

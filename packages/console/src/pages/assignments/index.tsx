@@ -1,3 +1,208 @@
+/** Assignments: filter by state, user, content, type, overdue and dates; assign to users or groups; the state actions; progress. */
+import { useState } from 'preact/hooks';
+import { api, unwrap } from '../../api/client.ts';
+import { fetchPage } from '../../api/list.ts';
+import type { Assignment } from '../../api/types.ts';
+import { ActionButton } from '../../components/action.tsx';
+import { DateCell } from '../../components/date-cell.tsx';
+import { Field, Form, list, nullableText, text } from '../../components/form.tsx';
+import { Link } from '../../components/link.tsx';
+import { ListView } from '../../components/list-view.tsx';
+import { can, me, role } from '../../session/me.ts';
+
+const STATES = ['not_started', 'in_progress', 'completed', 'dropped', 'exempted'] as const;
+const TYPES = ['article', 'video', 'course', 'guide', 'event', 'event_type', 'link', 'track', 'scheduled_track', 'collection'] as const;
+const label = (value: string) => value.replace('_', ' ');
+
+/** Every member of the groups, read page by page (the bulk route takes users, not groups). */
+async function membersOf(groupIds: string[]): Promise<string[]> {
+  const ids = new Set<string>();
+  for (const id of groupIds) {
+    for (let page = 1; ; page++) {
+      const result = await fetchPage('/api/v2/groups/{id}/members', { page: String(page), page_size: '100' }, { id });
+      for (const user of result.data) ids.add(user.public_id);
+      if (page * result.meta.page_size >= result.meta.total_count) break;
+    }
+  }
+  return [...ids];
+}
+
 export function AssignmentsPage() {
-  return <h1>Assignments</h1>;
+  const [version, setVersion] = useState(0);
+  const [job, setJob] = useState<string | null>(null);
+  const refresh = () => setVersion(version + 1);
+  const writable = can('assignments:write');
+  const manager = role.value !== 'user';
+  return (
+    <>
+      <h1>Assignments</h1>
+      {writable && manager ? (
+        <details>
+          <summary>Assign content</summary>
+          <Form
+            submitLabel="Assign"
+            onSubmit={async (data) => {
+              setJob(null);
+              const users = [...new Set([...list(data, 'user_ids'), ...(await membersOf(list(data, 'group_ids')))])];
+              const due_date = nullableText(data, 'due_date');
+              const content = list(data, 'content_item_ids');
+              const assignments = users.flatMap((user_id) => content.map((content_item_id) => ({ user_id, content_item_id, due_date })));
+              if (assignments.length === 1 && assignments[0]) await unwrap(api.POST('/api/v2/assignments', { body: assignments[0] }));
+              else {
+                const started = await unwrap(api.POST('/api/v2/assignments/bulk', { body: { assignments } }));
+                setJob(started.id);
+              }
+              refresh();
+            }}
+          >
+            <Field name="content_item_ids" label="Content item ids" errorKey="content_item_id" required />
+            <Field name="user_ids" label="User ids" errorKey="user_id" hint="Separated by spaces or commas." />
+            <Field name="group_ids" label="Group ids" hint="Every member of these groups is assigned too." />
+            <Field name="due_date" label="Due date" type="date" />
+          </Form>
+          {job ? (
+            <p class="banner success" role="status">
+              Assigning in the background: <Link to={`bulk-jobs?kind=assignments&id=${job}`}>follow bulk job {job}</Link>.
+            </p>
+          ) : null}
+        </details>
+      ) : null}
+      {writable && !manager ? (
+        <details>
+          <summary>Assign myself</summary>
+          <Form
+            submitLabel="Assign"
+            onSubmit={async (data) => {
+              await unwrap(
+                api.POST('/api/v2/assignments', {
+                  body: { user_id: me.value?.user.public_id ?? '', content_item_id: text(data, 'content_item_id') },
+                }),
+              );
+              refresh();
+            }}
+          >
+            <Field name="content_item_id" label="Content item id" hint="Self-assignable content from the catalogue." />
+          </Form>
+        </details>
+      ) : null}
+      <ListView
+        path="/api/v2/assignments"
+        caption="Assignments"
+        version={version}
+        exportName="assignments"
+        filters={[
+          { name: 'state', label: 'State', options: STATES.map((state) => [state, label(state)] as const) },
+          { name: 'content_type', label: 'Type', options: TYPES.map((type) => [type, label(type)] as const) },
+          {
+            name: 'is_overdue',
+            label: 'Overdue',
+            options: [
+              ['true', 'Overdue'],
+              ['false', 'Not overdue'],
+            ],
+          },
+          ...(manager ? [{ name: 'user', label: 'User id' }] : []),
+          { name: 'content_item', label: 'Content item id' },
+          { name: 'due_date__gte', label: 'Due from', type: 'date' as const },
+          { name: 'due_date__lte', label: 'Due until', type: 'date' as const },
+          { name: 'created__gte', label: 'Created from', type: 'date' as const },
+          { name: 'created__lte', label: 'Created until', type: 'date' as const },
+        ]}
+        orderings={[
+          ['-created', 'Newest first'],
+          ['created', 'Oldest first'],
+          ['due_date', 'Due soonest'],
+          ['-modified', 'Recently changed'],
+        ]}
+        rowKey={(assignment) => assignment.public_id}
+        columns={[
+          { header: 'User', cell: (a) => a.user.email },
+          { header: 'Content', cell: (a) => a.content_item.name },
+          { header: 'Type', cell: (a) => label(a.content_item.content_type) },
+          { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{label(a.state)}</span> },
+          {
+            header: 'Progress',
+            cell: (a) => <progress max={1} value={a.progress} aria-label={`Progress ${Math.round(a.progress * 100)}%`} />,
+          },
+          {
+            header: 'Due',
+            cell: (a) =>
+              a.due_date ? (
+                <span class={a.is_overdue ? 'badge bad' : undefined}>
+                  {a.due_date}
+                  {a.is_overdue ? ' overdue' : ''}
+                </span>
+              ) : (
+                <span class="muted">—</span>
+              ),
+          },
+          { header: 'Completed', cell: (a) => <DateCell value={a.completed_datetime} /> },
+          { header: 'Actions', cell: (a) => (writable ? <StateActions assignment={a} done={refresh} manager={manager} /> : null) },
+        ]}
+      />
+    </>
+  );
+}
+
+function StateActions({ assignment, done, manager }: { assignment: Assignment; done: () => void; manager: boolean }) {
+  const path = { params: { path: { id: assignment.public_id } } };
+  const name = (verb: string) => `${verb} ${assignment.content_item.name} for ${assignment.user.email}`;
+  const open = assignment.state === 'not_started' || assignment.state === 'in_progress';
+  if (assignment.is_enrollment_managed) return <span class="muted">by enrollment</span>;
+  return (
+    <div class="actions">
+      {open ? (
+        <>
+          <ActionButton
+            label="Progress"
+            name={name('Record progress')}
+            run={() => {
+              const value = prompt('Progress from 0 to 100 %', String(Math.round(assignment.progress * 100)));
+              return value === null
+                ? Promise.resolve()
+                : unwrap(api.POST('/api/v2/assignments/{id}/progress', { ...path, body: { progress: Number(value) / 100 } }));
+            }}
+            done={done}
+          />
+          <ActionButton
+            label="Complete"
+            name={name('Complete')}
+            run={() => unwrap(api.POST('/api/v2/assignments/{id}/complete', path))}
+            done={done}
+          />
+          {manager ? (
+            <ActionButton
+              label="Exempt"
+              name={name('Exempt')}
+              run={() => unwrap(api.POST('/api/v2/assignments/{id}/exempt', path))}
+              done={done}
+            />
+          ) : null}
+          <ActionButton
+            label="Drop"
+            name={name('Drop')}
+            danger
+            run={() => unwrap(api.POST('/api/v2/assignments/{id}/drop', { ...path, body: {} }))}
+            done={done}
+          />
+        </>
+      ) : null}
+      {assignment.state === 'completed' ? (
+        <ActionButton
+          label="Undo complete"
+          name={name('Undo complete')}
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/undo-complete', path))}
+          done={done}
+        />
+      ) : null}
+      {assignment.state === 'exempted' && manager ? (
+        <ActionButton
+          label="Undo exempt"
+          name={name('Undo exempt')}
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/undo-exempt', path))}
+          done={done}
+        />
+      ) : null}
+    </div>
+  );
 }
