@@ -1,6 +1,7 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
 import { backupCommand } from './commands/backup.ts';
+import { consoleUrlCommand } from './commands/console-url.ts';
 import { importCommand } from './commands/import.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { migrateDataCommand } from './commands/migrate-data.ts';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   program.addCommand(tokens);
   program.addCommand(importCommand().exitOverride());
   program.addCommand(openapiCommand().exitOverride());
+  program.addCommand(consoleUrlCommand().exitOverride());
   return program;
 }
 

@@ -38,6 +38,16 @@ export {
 export { meSchema } from './auth/me.ts';
 export { grantedScopes, type Role, roleGrants, roles, roleSchema, type Scope, scopes, scopeSchema } from './auth/scopes.ts';
 export { TokenService } from './auth/token-service.ts';
+export {
+  type IssuedSignInLink,
+  SIGN_IN_LINK_MINUTES,
+  SIGN_IN_TOKEN_HOURS,
+  SIGN_IN_TOKEN_NAME,
+  type SignInExchange,
+  signInExchangeInput,
+  signInExchangeSchema,
+} from './auth/sign-in-link.ts';
+export { SignInLinkService } from './auth/sign-in-link-service.ts';
 export { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type LecternConfig, type LecternConfigInput, lecternConfigSchema } from './config.ts';
 export {
   type Channel,

@@ -7,6 +7,7 @@
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
 import { MeService } from './auth/me-service.ts';
+import { SignInLinkService } from './auth/sign-in-link-service.ts';
 import { TokenService } from './auth/token-service.ts';
 import { AssignmentService } from './assignments/assignment-service.ts';
 import { AssignmentWrites } from './assignments/assignment-writes.ts';
@@ -63,6 +64,8 @@ export class Lectern {
   readonly users: UserService;
   readonly groups: GroupService;
   readonly tokens: TokenService;
+  /** one-time console sign-in links: minted by `lectern console-url`, exchanged for a token */
+  readonly signInLinks: SignInLinkService;
   /** `/me/`: the caller and its token */
   readonly me: MeService;
   readonly content: ContentService;
@@ -106,6 +109,7 @@ export class Lectern {
     this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
+    this.signInLinks = new SignInLinkService(deps, this.tokens);
     this.me = new MeService(deps);
     this.contentWrites = new ContentWrites(deps);
     this.content = new ContentService(deps, this.contentWrites);

@@ -22,6 +22,8 @@ import { LecternMetrics } from './metrics/metrics.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ViewerFileSource } from './api-reference/reference-page.ts';
 import { probeRoutes } from './routes/probes.ts';
+import { installedConsoleFiles, type ConsoleFileSource } from './console/console-files.ts';
+import { consolePages } from './routes/console.ts';
 
 /** The access-log line of one response. */
 export interface AccessLogEntry {
@@ -59,6 +61,8 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** the API reference page's viewer files; from the installed swagger-ui-dist by default */
   viewerFiles?: ViewerFileSource;
+  /** the web console's built files; packages/console/dist by default */
+  consoleFiles?: ConsoleFileSource;
 }
 
 /** A request refused before it reached the pipeline: unparseable, too slow, or missing `Host`. */
@@ -157,6 +161,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     ...(options.viewerFiles ? { viewerFiles: options.viewerFiles } : {}),
   });
   const probes = probeRoutes(lectern);
+  const consoleFiles = consolePages(options.consoleFiles ?? installedConsoleFiles());
   const rateLimit = options.rateLimit ?? { limit: 600, windowSeconds: 60 };
   // refusals (malformed requests, answered before they are parsed) are counted by this server alone
   const limiter = new FixedWindowRateLimiter(rateLimit);
@@ -253,13 +258,19 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         const release = costly ? await searches.enter() : undefined;
         let matched: Reply | undefined;
         try {
-          const routed = state;
-          const dispatch = () => routes.dispatchPath(request.method, pathname, routed);
-          // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
-          const format = exportFormatOf(request.method, routed.query);
-          matched = format
-            ? await exportList({ format, query: routed.query, read: dispatch, route: () => routed.route, clock: lectern.clock, onError })
-            : await dispatch();
+          // the console's files are a folder, not API routes: answered beside the route table
+          if (consoleFiles.serves(pathname)) {
+            state.route = '/console';
+            matched = consoleFiles.answer(request.method, pathname, state.query.toString(), state.header('accept-encoding'));
+          } else {
+            const routed = state;
+            const dispatch = () => routes.dispatchPath(request.method, pathname, routed);
+            // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
+            const format = exportFormatOf(request.method, routed.query);
+            matched = format
+              ? await exportList({ format, query: routed.query, read: dispatch, route: () => routed.route, clock: lectern.clock, onError })
+              : await dispatch();
+          }
         } finally {
           release?.();
         }

@@ -11,3 +11,4 @@ export { buildOpenApiDocument, undescribedRoutes, type OpenApiDocument } from '.
 export { probeOperations } from './openapi/operations.ts';
 export { registerRoutes } from './routes/index.ts';
 export { viewerFiles, type ViewerFile, type ViewerFileSource } from './api-reference/reference-page.ts';
+export { folderConsoleFiles, listedConsoleFiles, type ConsoleFileSource } from './console/console-files.ts';

@@ -7,6 +7,7 @@ import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
+import { SignInLinkRepository } from './auth/sign-in-link-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
@@ -54,6 +55,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     locations: new LocationRepository(db),
     enrollments: new EnrollmentRepository(db),
     savedReports: new SavedReportRepository(db),
+    signInLinks: new SignInLinkRepository(db),
     savepoint,
   };
 }
@@ -94,6 +96,7 @@ export class KyselyStorage implements Storage {
   readonly locations;
   readonly enrollments;
   readonly savedReports;
+  readonly signInLinks;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -124,6 +127,7 @@ export class KyselyStorage implements Storage {
     this.locations = stores.locations;
     this.enrollments = stores.enrollments;
     this.savedReports = stores.savedReports;
+    this.signInLinks = stores.signInLinks;
   }
 
   /**

@@ -55,6 +55,16 @@ export interface ApiTokensTable {
   revoked_at: string | null;
 }
 
+/** One-time console sign-in links (migration 0017). */
+export interface SignInLinksTable {
+  id: Generated<number>;
+  code_hash: string;
+  user_id: number;
+  created: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface OutboxEventsTable {
   sequence: Generated<number>;
   event_id: string;
@@ -378,6 +388,7 @@ export interface Database {
   groups: GroupsTable;
   group_users: GroupUsersTable;
   api_tokens: ApiTokensTable;
+  sign_in_links: SignInLinksTable;
   outbox_events: OutboxEventsTable;
   channels: ChannelsTable;
   content_items: ContentItemsTable;

@@ -4,7 +4,7 @@ import { createApp, listen } from '@lectern/http';
 import { describePostgresUrl, isPostgresUrl } from '@lectern/storage';
 import type { Logger } from 'pino';
 import { createLogger } from '../logger.ts';
-import { seaViewerFiles } from '../sea-assets.ts';
+import { seaConsoleFiles, seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
@@ -20,6 +20,7 @@ function bootstrapBanner(email: string, token: string, url: string): string {
     '',
     'Try it:',
     `    curl -H "Authorization: Bearer ${token}" ${url}/api/v2/users/`,
+    `    or open ${url}/console/ in a browser and paste the token`,
     rule,
     '',
   ].join('\n');
@@ -59,6 +60,7 @@ async function serve(settings: ServeSettings): Promise<void> {
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();
+  const consoleFiles = await seaConsoleFiles();
   const app = createApp(lectern, {
     rateLimit: {
       limit: settings.rate_limit,
@@ -69,6 +71,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     logger,
     corsOrigins: settings.cors_origins ?? [],
     ...(viewerFiles ? { viewerFiles } : {}),
+    ...(consoleFiles ? { consoleFiles } : {}),
   });
   const listening = await listen(app, {
     port: settings.port,

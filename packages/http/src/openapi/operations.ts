@@ -43,6 +43,8 @@ import {
   replaceMembershipInput,
   replaceTagsInput,
   savedReportSchema,
+  signInExchangeInput,
+  signInExchangeSchema,
   seriesViewSchema,
   tagsInput,
   updateAssignmentInput,
@@ -350,6 +352,16 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
       tag: 'Meta',
       scope: 'metrics:read',
       response: { status: 200, schema: z.string(), mediaType: 'text/plain' },
+    },
+  ];
+  yield [
+    'POST /api/v2/console/sign-in',
+    {
+      summary: 'Exchange a one-time console sign-in link (lectern console-url) for a 12-hour token (422 on `code` when used, expired or unknown)',
+      tag: 'Meta',
+      scope: null,
+      request: signInExchangeInput,
+      response: { status: 201, schema: signInExchangeSchema },
     },
   ];
   yield [

@@ -3,6 +3,7 @@ import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { assignmentRoutes } from './assignments.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
+import { consoleRoutes } from './console.ts';
 import { enrollmentRoutes } from './enrollments.ts';
 import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
@@ -41,6 +42,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   eventRoutes(routes, lectern);
   enrollmentRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
+  consoleRoutes(routes, lectern);
   metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());

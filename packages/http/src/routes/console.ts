@@ -1,0 +1,176 @@
+/**
+ * The web console: a single-page app (packages/console) served under `/console/`, open without a
+ * token (it signs in with one), and the one route of its own, the exchange of a one-time sign-in
+ * link (`lectern console-url`) for a short-lived token.
+ *
+ * The files are answered before the route table (which matches whole API paths, not a folder):
+ * `/console/` and any path under it without a file name answer index.html, so an address the
+ * app's router made can be bookmarked and reloaded; a missing file with an extension is a 404.
+ */
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { LecternError, type Lectern } from '@lectern/core';
+import type { ConsoleFileSource } from '../console/console-files.ts';
+import { created, type Reply } from '../reply.ts';
+import type { RouteTable } from '../router.ts';
+
+export function consoleRoutes(routes: RouteTable, lectern: Lectern): void {
+  // open without a token: the code is the credential, and the app's rate limit per address applies
+  routes.publicPost('/api/v2/console/sign-in', async (rc) => created(await lectern.signInLinks.exchange(rc.body())));
+}
+
+/**
+ * Nothing from another host, no inline script or style, no framing: what the console loads is
+ * exactly what this server sends.
+ */
+export const CONSOLE_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CONSOLE_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  map: 'application/json; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+  ico: 'image/x-icon',
+  woff2: 'font/woff2',
+  txt: 'text/plain; charset=utf-8',
+};
+/** Types worth compressing: text. Images and fonts are compressed already. */
+const COMPRESSIBLE = new Set(['html', 'js', 'css', 'json', 'map', 'svg', 'txt']);
+/** esbuild's `[name]-[hash]` names: their bytes never change, so browsers keep them a year. */
+const HASHED = /-[A-Z0-9]{8}\.[a-z0-9]+$/;
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+interface Variant {
+  data: Buffer;
+  etag: string;
+}
+
+interface ConsoleFile {
+  type: string;
+  cacheControl: string;
+  compressible: boolean;
+  source: Buffer;
+  hash: string;
+  variants: Partial<Record<Encoding, Variant>>;
+}
+
+export interface ConsolePages {
+  /** Whether the path is the console's (or `/`, which leads to it). */
+  serves(pathname: string): boolean;
+  answer(method: string, pathname: string, query: string, acceptEncoding: string | undefined): Reply;
+}
+
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** The brotli or gzip the client accepts (brotli first: smaller), else the bytes as they are. */
+export function negotiateEncoding(acceptEncoding: string | undefined): Encoding {
+  if (!acceptEncoding) return 'identity';
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    accepted.set(name!.trim(), q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const weight = (name: string) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  if (weight('br') > 0) return 'br';
+  if (weight('gzip') > 0) return 'gzip';
+  return 'identity';
+}
+
+/** The console's files as replies, each compressed once on first request and kept. */
+export function consolePages(source: ConsoleFileSource): ConsolePages {
+  let files: Map<string, ConsoleFile> | undefined;
+
+  function load(): Map<string, ConsoleFile> | undefined {
+    if (files) return files;
+    const built = source();
+    if (!built) return undefined;
+    files = new Map();
+    for (const [name, data] of built) {
+      const extension = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+      files.set(name, {
+        type: TYPES[extension] ?? 'application/octet-stream',
+        // index.html names the current hashed files: a browser must ask every time (an ETag makes that cheap)
+        cacheControl: HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        compressible: COMPRESSIBLE.has(extension),
+        source: data,
+        hash: createHash('sha256').update(data).digest('base64url').slice(0, 22),
+        variants: {},
+      });
+    }
+    return files;
+  }
+
+  function variant(file: ConsoleFile, wanted: Encoding): { encoding: Encoding; variant: Variant } {
+    const encoding = file.compressible ? wanted : 'identity';
+    let found = file.variants[encoding];
+    if (!found) {
+      const data =
+        encoding === 'br'
+          ? brotliCompressSync(file.source, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: file.source.length },
+            })
+          : encoding === 'gzip'
+            ? gzipSync(file.source, { level: 9 })
+            : file.source;
+      // each encoding is its own representation, with its own strong validator
+      found = file.variants[encoding] = { data, etag: `"${file.hash}${encoding === 'identity' ? '' : `-${encoding}`}"` };
+    }
+    return { encoding, variant: found };
+  }
+
+  function fileReply(file: ConsoleFile, acceptEncoding: string | undefined): Reply {
+    const { encoding, variant: chosen } = variant(file, negotiateEncoding(acceptEncoding));
+    const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Cache-Control': file.cacheControl, ETag: chosen.etag };
+    if (file.compressible) headers.Vary = 'Accept-Encoding';
+    if (encoding !== 'identity') headers['Content-Encoding'] = encoding;
+    return { status: 200, content: { type: file.type, data: chosen.data }, headers };
+  }
+
+  return {
+    serves: (pathname) => pathname === '/' || pathname === '/console' || pathname.startsWith('/console/'),
+
+    answer(method, pathname, query, acceptEncoding) {
+      if (method === 'OPTIONS') return { status: 204, headers: { Allow: ALLOW } };
+      if (method !== 'GET' && method !== 'HEAD') {
+        throw new LecternError('method_not_allowed', `Method ${method} is not allowed here. Allowed: ${ALLOW}.`, {
+          headers: { Allow: ALLOW },
+        });
+      }
+      // the server's address leads to the console; `/console` to the folder its relative paths expect
+      if (pathname === '/' || pathname === '/console') {
+        return { status: 302, headers: { Location: `/console/${query ? `?${query}` : ''}`, 'Cache-Control': 'no-cache' } };
+      }
+      const built = load();
+      if (!built) {
+        throw new LecternError('not_found', 'The console is not built: run `node packages/console/build.mjs` and restart the server.');
+      }
+      const name = pathname.slice('/console/'.length);
+      const file = built.get(name);
+      if (file) return fileReply(file, acceptEncoding);
+      // a name with an extension is a file the app asked for; anything else is one of the app's own addresses
+      const last = name.slice(name.lastIndexOf('/') + 1);
+      if (last.includes('.')) throw new LecternError('not_found', `The console has no file ${name}.`);
+      return fileReply(built.get('index.html')!, acceptEncoding);
+    },
+  };
+}
