@@ -88,16 +88,16 @@ describe('assignments for other areas', () => {
     });
     const eventId = (await storage.content.idsByPublicIds([event.public_id])).get(event.public_id)!;
     const { record } = await storage.transaction((tx) =>
-      lectern.assignmentWrites.ensure(tx, { userId: learner.id, contentId: eventId, enrollmentId: 42 }),
+      lectern.assignmentWrites.ensure(tx, ctx, { userId: learner.id, contentId: eventId, enrollmentId: 42 }),
     );
     assert.equal(record.data.is_enrollment_managed, true);
     const id = record.data.public_id;
     for (const work of [lectern.assignments.update(ctx, id, { due_date: null }), lectern.assignments.delete(ctx, id)]) {
       await assert.rejects(work, (e) => e instanceof LecternError && e.code === 'enrollment_managed');
     }
-    const completed = await storage.transaction((tx) => lectern.assignmentWrites.act(tx, record, 'complete'));
+    const completed = await storage.transaction((tx) => lectern.assignmentWrites.act(tx, ctx, record, 'complete'));
     assert.equal(completed.data.state, 'completed');
-    const again = await storage.transaction((tx) => lectern.assignmentWrites.ensure(tx, { userId: learner.id, contentId: eventId }));
+    const again = await storage.transaction((tx) => lectern.assignmentWrites.ensure(tx, ctx, { userId: learner.id, contentId: eventId }));
     assert.equal(again.created, false);
   });
 

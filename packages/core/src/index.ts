@@ -25,6 +25,11 @@ export {
   type StoredAssignmentView,
   updateAssignmentInput,
 } from './assignments/assignment.ts';
+export { type AuditAction, auditActions } from './audit/audit-actions.ts';
+export { type FieldChanges, fieldChanges, REDACTED } from './audit/audit-diff.ts';
+export { type AuditEntry, auditEntrySchema, type AuditQuery, parseAuditQuery } from './audit/audit-entry.ts';
+export { AuditRecorder } from './audit/audit-recorder.ts';
+export { AuditService } from './audit/audit-service.ts';
 export { type Actor, actorUserId, authorize, isAdmin, isLearner, type RequestContext, systemActor } from './auth/actor.ts';
 export {
   type ApiToken,

@@ -4,6 +4,8 @@
  *   const lectern = createLectern({ storage: await openSqliteStorage({ file: 'app.db' }) });
  *   const user = await lectern.users.create(lectern.context(), { email, name });
  */
+import { AuditRecorder } from './audit/audit-recorder.ts';
+import { AuditService } from './audit/audit-service.ts';
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
 import { MeService } from './auth/me-service.ts';
@@ -53,6 +55,8 @@ export interface BootstrapResult {
 }
 
 const USAGE_FLUSH_MS = 5_000;
+/** How often the maintenance pass also deletes audit entries past their retention. */
+const AUDIT_PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export class Lectern {
   readonly config: LecternConfig;
@@ -61,6 +65,10 @@ export class Lectern {
   readonly ids: IdGenerator;
   /** records webhook events in the transaction of the change (the transactional outbox) */
   readonly outbox: EventRecorder;
+  /** records the audit entry of each change in its transaction (`auditLog` reads them) */
+  readonly audit: AuditRecorder;
+  /** `/audit-log/`: who changed what */
+  readonly auditLog: AuditService;
   readonly users: UserService;
   readonly groups: GroupService;
   readonly tokens: TokenService;
@@ -91,6 +99,7 @@ export class Lectern {
   readonly enrollments: EnrollmentService;
   readonly savedReports: SavedReportService;
   private usageTimer: NodeJS.Timeout | undefined;
+  private lastAuditPrune = 0;
 
   constructor(options: LecternOptions) {
     this.config = lecternConfigSchema.parse(options.config ?? {});
@@ -98,14 +107,17 @@ export class Lectern {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? randomIds;
     this.outbox = new EventRecorder(this.clock, this.ids);
+    this.audit = new AuditRecorder(this.clock, this.ids, this.config.audit.enabled);
     const deps: ServiceDeps = {
       storage: this.storage,
       clock: this.clock,
       ids: this.ids,
       outbox: this.outbox,
+      audit: this.audit,
       config: this.config,
     };
     this.jobs = new JobEngine(deps, { ...this.config.jobs, instanceId: this.config.instanceId });
+    this.auditLog = new AuditService(deps);
     this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
@@ -162,9 +174,21 @@ export class Lectern {
    * are scheduled.
    */
   async start(): Promise<void> {
-    this.usageTimer ??= setInterval(() => void this.tokens.flushUsage().catch(() => {}), USAGE_FLUSH_MS).unref();
+    this.usageTimer ??= setInterval(() => void this.maintain().catch(() => {}), USAGE_FLUSH_MS).unref();
     this.deliveryEngine?.start();
     await this.jobs.start();
+  }
+
+  /**
+   * The periodic pass: writes buffered token use, and at most hourly deletes the audit entries
+   * past their retention (each process prunes; deleting what another already deleted is harmless).
+   */
+  async maintain(): Promise<void> {
+    await this.tokens.flushUsage();
+    const now = this.clock.now().getTime();
+    if (now - this.lastAuditPrune < AUDIT_PRUNE_EVERY_MS) return;
+    this.lastAuditPrune = now;
+    await this.auditLog.prune();
   }
 
   /** For readiness probes: `service_unavailable` while the storage cannot serve requests. */
@@ -180,6 +204,7 @@ export class Lectern {
   async bootstrapAdmin(admin: { email: string; name: string }): Promise<BootstrapResult | null> {
     return this.storage.transaction(async (tx) => {
       if ((await tx.users.count()) > 0) return null;
+      const ctx = this.context();
       const record = await tx.users.insert({
         publicId: this.ids.uuid(),
         email: admin.email,
@@ -190,7 +215,8 @@ export class Lectern {
         isActive: true,
         dateJoined: nowIso(this.clock),
       });
-      const token = await this.tokens.issue({ userId: record.id, role: 'admin', name: 'bootstrap' }, tx);
+      await this.audit.record(tx, ctx, 'user.created', record.view.public_id);
+      const token = await this.tokens.issue({ userId: record.id, role: 'admin', name: 'bootstrap' }, tx, ctx);
       return { user: record.view, token };
     });
   }

@@ -16,6 +16,7 @@ export {
   type AssignmentStore,
   type NewAssignmentRow,
 } from './ports/assignment-store.ts';
+export { type AuditStore, type NewAuditRow } from './ports/audit-store.ts';
 export { type ChannelStore } from './ports/channel-store.ts';
 export {
   type ContainmentEdge,

@@ -1,3 +1,4 @@
+import type { AuditRecorder } from './audit/audit-recorder.ts';
 import type { LecternConfig } from './config.ts';
 import type { Storage } from './ports/storage.ts';
 import type { Clock } from './shared/clock.ts';
@@ -11,5 +12,7 @@ export interface ServiceDeps {
   ids: IdGenerator;
   /** records webhook events in the transaction of the change (the transactional outbox) */
   outbox: EventRecorder;
+  /** records the audit entry of each change in its transaction, beside its webhook events */
+  audit: AuditRecorder;
   config: LecternConfig;
 }

@@ -6,6 +6,7 @@ import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
+import { AuditRepository } from './audit/audit-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { SignInLinkRepository } from './auth/sign-in-link-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
@@ -44,6 +45,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     groups: new GroupRepository(db),
     tokens: new TokenRepository(db),
     outbox: new OutboxRepository(db),
+    audit: new AuditRepository(db),
     content,
     channels: new ChannelRepository(db),
     assignments: new AssignmentRepository(db),
@@ -85,6 +87,7 @@ export class KyselyStorage implements Storage {
   readonly groups;
   readonly tokens;
   readonly outbox;
+  readonly audit;
   readonly content;
   readonly channels;
   readonly assignments;
@@ -116,6 +119,7 @@ export class KyselyStorage implements Storage {
     this.groups = stores.groups;
     this.tokens = stores.tokens;
     this.outbox = stores.outbox;
+    this.audit = stores.audit;
     this.content = stores.content;
     this.channels = stores.channels;
     this.assignments = stores.assignments;

@@ -375,6 +375,24 @@ export interface SavedReportsTable {
   deleted_at: string | null;
 }
 
+/** one row per change (migration 0016); read by `GET /audit-log/` */
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** `aud_…` */
+  public_id: string;
+  occurred_at: string;
+  action: string;
+  /** null when the command line (the system actor) made the change */
+  actor_user_id: number | null;
+  token_id: number | null;
+  request_id: string | null;
+  resource_type: string;
+  /** the resource's public id */
+  resource_id: string;
+  /** JSON `{field: {from, to}}` for updates */
+  changes: string | null;
+}
+
 /** requests per rate-limit key and window, when servers share the database */
 export interface RateLimitWindowsTable {
   key: string;
@@ -414,4 +432,5 @@ export interface Database {
   enrollments: EnrollmentsTable;
   saved_reports: SavedReportsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  audit_log: AuditLogTable;
 }

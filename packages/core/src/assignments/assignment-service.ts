@@ -73,7 +73,7 @@ export class AssignmentService {
         maxItems: MAX_BULK_ASSIGNMENTS,
         scope: 'assignments:write',
         handle: async (tx, ctx, item) => {
-          const { record, created } = await this.createInTx(tx, ctx.actor, parseInput(createAssignmentInput, item));
+          const { record, created } = await this.createInTx(tx, ctx, parseInput(createAssignmentInput, item));
           return { publicId: record.data.public_id, created };
         },
       },
@@ -107,7 +107,7 @@ export class AssignmentService {
     authorize(ctx.actor, 'assignments:write');
     const input = parseInput(createAssignmentInput, body);
     return this.deps.storage.transaction(async (tx) => {
-      const { record, created } = await this.createInTx(tx, ctx.actor, input);
+      const { record, created } = await this.createInTx(tx, ctx, input);
       return { assignment: assignmentView(record, this.today()), created };
     });
   }
@@ -129,7 +129,7 @@ export class AssignmentService {
       if (input.expires_at !== undefined && input.expires_at !== current.data.expires_at) changes.expiresAt = input.expires_at;
       // a PATCH that changes nothing leaves no trace, as everywhere else
       if (Object.keys(changes).length === 0) return current;
-      return this.writes.commit(tx, current, changes, 'assignment.updated');
+      return this.writes.commit(tx, ctx, current, changes, 'assignment.updated');
     });
   }
 
@@ -147,7 +147,7 @@ export class AssignmentService {
     else parseInput(noBodyInput, body);
     return this.write(ctx, publicId, action, options, async (tx, current) => {
       const change = applyAction(lifecycleOf(current), action, nowIso(this.deps.clock));
-      return this.writes.commitLifecycle(tx, current, change, {
+      return this.writes.commitLifecycle(tx, ctx, current, change, {
         ...(action === 'drop' ? { dropReason: reason } : {}),
         // reopening a completed assignment starts the learner's next attempt
         ...(action === 'undo-complete' ? { attempt: current.data.attempt + 1 } : {}),
@@ -173,7 +173,7 @@ export class AssignmentService {
           isCompletable: current.isCompletable,
         },
       );
-      return this.writes.commitLifecycle(tx, current, change, {
+      return this.writes.commitLifecycle(tx, ctx, current, change, {
         ...(input.score !== undefined ? { score: input.score } : {}),
         ...(input.is_success !== undefined ? { isSuccess: input.is_success } : {}),
       });
@@ -192,7 +192,7 @@ export class AssignmentService {
     const text = input.text === undefined || input.text === null || input.text.trim() === '' ? null : input.text;
     return this.write(ctx, publicId, 'feedback', options, async (tx, current) => {
       if (current.data.feedback_rating === input.rating && current.data.feedback_text === text) return current;
-      return this.writes.commit(tx, current, { feedbackRating: input.rating, feedbackText: text }, 'assignment.updated');
+      return this.writes.commit(tx, ctx, current, { feedbackRating: input.rating, feedbackText: text }, 'assignment.updated');
     });
   }
 
@@ -202,7 +202,7 @@ export class AssignmentService {
       if (current.enrollmentId !== null) {
         throw conflict('enrollment_managed', 'An enrollment manages this assignment; drop the enrollment instead.');
       }
-      await this.writes.delete(tx, current);
+      await this.writes.delete(tx, ctx, current);
       return current;
     });
   }
@@ -212,9 +212,10 @@ export class AssignmentService {
   /** The create-or-get rules of `POST /assignments/`, shared by the bulk job's items. */
   private async createInTx(
     tx: Stores,
-    actor: Actor,
+    ctx: RequestContext,
     input: CreateAssignmentInput,
   ): Promise<{ record: AssignmentRecord; created: boolean }> {
+    const actor = ctx.actor;
     if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only assign content to yourself.');
     const user = await requireUserReference(tx, input.user_id, 'user_id');
     const content = await this.content.requireVisible(tx, actor, input.content_item_id);
@@ -223,16 +224,16 @@ export class AssignmentService {
     if (!existing) this.assertMayAssign(actor, content);
     const result = existing
       ? { record: existing, created: false }
-      : await this.writes.ensure(tx, {
+      : await this.writes.ensure(tx, ctx, {
           userId: user.id,
           contentId: content.id,
           dueDate: input.due_date ?? null,
           expiresAt: input.expires_at ?? null,
         });
     if (!isTrack(content.contentType)) return result;
-    if (!content.summary.is_archived) await this.expandInTx(tx, actor, user.id, content, input);
+    if (!content.summary.is_archived) await this.expandInTx(tx, ctx, user.id, content, input);
     // the learner may have done the items before the track was assigned; expansion may have moved it
-    const track = await this.writes.followItemsOf(tx, (await tx.assignments.findById(result.record.id))!, false);
+    const track = await this.writes.followItemsOf(tx, ctx, (await tx.assignments.findById(result.record.id))!, false);
     return { record: track, created: result.created };
   }
 
@@ -242,10 +243,16 @@ export class AssignmentService {
   }
 
   /** Creates-or-gets the assignments of a track's items (nested tracks too). */
-  private async expandInTx(tx: Stores, actor: Actor, userId: number, content: ContentRecord, input: CreateAssignmentInput): Promise<void> {
-    const graph = await tx.assignments.trackGraph(content.id, viewerFor(actor));
+  private async expandInTx(
+    tx: Stores,
+    ctx: RequestContext,
+    userId: number,
+    content: ContentRecord,
+    input: CreateAssignmentInput,
+  ): Promise<void> {
+    const graph = await tx.assignments.trackGraph(content.id, viewerFor(ctx.actor));
     for (const itemId of expandTrack(content.id, graph)) {
-      await this.writes.ensure(tx, { userId, contentId: itemId, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+      await this.writes.ensure(tx, ctx, { userId, contentId: itemId, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
     }
   }
 

@@ -4,6 +4,7 @@
  * enrollment, both write through here, so every change records its event and brings the tracks
  * holding the content along. No permission checks: the caller has made them.
  */
+import type { RequestContext } from '../auth/actor.ts';
 import type { AssignmentChanges } from '../ports/assignment-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -35,6 +36,7 @@ export class AssignmentWrites {
    */
   async ensure(
     tx: Stores,
+    ctx: RequestContext,
     pair: { userId: number; contentId: number; enrollmentId?: number | null; dueDate?: string | null; expiresAt?: string | null },
   ): Promise<{ record: AssignmentRecord; created: boolean }> {
     const existing = await tx.assignments.findLive(pair.userId, pair.contentId);
@@ -50,40 +52,43 @@ export class AssignmentWrites {
     });
     const record = (await tx.assignments.findById(id))!;
     await this.deps.outbox.record(tx, { type: 'assignment.created', object: assignmentView(record, this.today()) });
+    await this.deps.audit.record(tx, ctx, 'assignment.created', record.data.public_id);
     // one more item to do lowers the progress of a started track that holds it
-    await this.followTracks(tx, record, false);
+    await this.followTracks(tx, ctx, record, false);
     return { record, created: true };
   }
 
   /** Inside the caller's transaction: an administrative action through the one transition table. */
-  async act(tx: Stores, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
+  async act(tx: Stores, ctx: RequestContext, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
     const change = applyAction(lifecycleOf(record), action, nowIso(this.deps.clock));
-    return this.commitLifecycle(tx, record, change, action === 'undo-complete' ? { attempt: record.data.attempt + 1 } : {});
+    return this.commitLifecycle(tx, ctx, record, change, action === 'undo-complete' ? { attempt: record.data.attempt + 1 } : {});
   }
 
   /**
    * Inside the caller's transaction: a lifecycle change the caller worked out through the machine
    * (an enrollment moving the assignment it owns, see enrollments/owned-assignment.ts).
    */
-  commitMove(tx: Stores, record: AssignmentRecord, change: LifecycleChange): Promise<AssignmentRecord> {
-    return this.commitLifecycle(tx, record, change, {});
+  commitMove(tx: Stores, ctx: RequestContext, record: AssignmentRecord, change: LifecycleChange): Promise<AssignmentRecord> {
+    return this.commitLifecycle(tx, ctx, record, change, {});
   }
 
   /** Inside the caller's transaction: the enrollment `enrollmentId` now owns this assignment. */
-  attachToEnrollment(tx: Stores, record: AssignmentRecord, enrollmentId: number): Promise<AssignmentRecord> {
-    return this.commit(tx, record, { enrollmentId }, 'assignment.updated');
+  attachToEnrollment(tx: Stores, ctx: RequestContext, record: AssignmentRecord, enrollmentId: number): Promise<AssignmentRecord> {
+    return this.commit(tx, ctx, record, { enrollmentId }, 'assignment.updated');
   }
 
   /** Inside the caller's transaction: deletes the assignment and records `assignment.deleted`; no checks. */
-  async delete(tx: Stores, record: AssignmentRecord): Promise<void> {
+  async delete(tx: Stores, ctx: RequestContext, record: AssignmentRecord): Promise<void> {
     await tx.assignments.softDelete(record.id, nowIso(this.deps.clock));
     await this.deps.outbox.record(tx, { type: 'assignment.deleted', object: assignmentView(record, this.today()) });
+    await this.deps.audit.record(tx, ctx, 'assignment.deleted', record.data.public_id);
     // an item no longer assigned no longer counts for the tracks holding it
-    await this.followTracks(tx, record, false);
+    await this.followTracks(tx, ctx, record, false);
   }
 
   commitLifecycle(
     tx: Stores,
+    ctx: RequestContext,
     current: AssignmentRecord,
     change: LifecycleChange,
     extra: Omit<AssignmentChanges, 'modified'>,
@@ -91,6 +96,7 @@ export class AssignmentWrites {
     const next = change.next;
     return this.commit(
       tx,
+      ctx,
       current,
       {
         state: next.state,
@@ -113,15 +119,20 @@ export class AssignmentWrites {
    */
   async commit(
     tx: Stores,
+    ctx: RequestContext,
     current: AssignmentRecord,
     changes: Omit<AssignmentChanges, 'modified'>,
     eventType: string,
   ): Promise<AssignmentRecord> {
     await tx.assignments.update(current.id, { ...changes, modified: nowIso(this.deps.clock) });
     const after = (await tx.assignments.findById(current.id))!;
-    await this.deps.outbox.record(tx, { type: eventType, object: assignmentView(after, this.today()) });
+    const today = this.today();
+    const afterView = assignmentView(after, today);
+    await this.deps.outbox.record(tx, { type: eventType, object: afterView });
+    const action = changes.state !== undefined ? 'assignment.state_changed' : 'assignment.updated';
+    await this.deps.audit.recordUpdate(tx, ctx, action, afterView.public_id, assignmentView(current, today), afterView);
     if (changes.state !== undefined || changes.progress !== undefined) {
-      await this.followTracks(tx, after, isDone(current.data.state) && !isDone(after.data.state));
+      await this.followTracks(tx, ctx, after, isDone(current.data.state) && !isDone(after.data.state));
     }
     return after;
   }
@@ -131,14 +142,14 @@ export class AssignmentWrites {
    * (track-progress.ts). A track's own change passes through commit again, which carries it on
    * to the tracks holding that track; containment has no cycles, so this ends.
    */
-  private async followTracks(tx: Stores, item: AssignmentRecord, itemLeftDone: boolean): Promise<void> {
+  private async followTracks(tx: Stores, ctx: RequestContext, item: AssignmentRecord, itemLeftDone: boolean): Promise<void> {
     for (const track of await tx.assignments.trackAssignmentsHolding(item.userId, item.contentId)) {
-      await this.followItemsOf(tx, track, itemLeftDone);
+      await this.followItemsOf(tx, ctx, track, itemLeftDone);
     }
   }
 
   /** One track assignment brought in step with its items; returns it as it now is. */
-  async followItemsOf(tx: Stores, track: AssignmentRecord, itemLeftDone: boolean): Promise<AssignmentRecord> {
+  async followItemsOf(tx: Stores, ctx: RequestContext, track: AssignmentRecord, itemLeftDone: boolean): Promise<AssignmentRecord> {
     if (!isTrack(track.contentType)) return track;
     const items = await tx.assignments.trackItemStatuses(track.contentId, track.userId);
     const change = followItems(lifecycleOf(track), items, { now: nowIso(this.deps.clock), itemLeftDone });
@@ -146,6 +157,7 @@ export class AssignmentWrites {
     // reopening a completed track starts the learner's next attempt, as undo-complete does
     return this.commitLifecycle(
       tx,
+      ctx,
       track,
       change,
       change.event === 'assignment.completion_undone' ? { attempt: track.data.attempt + 1 } : {},

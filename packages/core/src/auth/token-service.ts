@@ -6,7 +6,7 @@ import { badRequest, fieldError, LecternError, notFound } from '../shared/errors
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import { authorize, isAdmin, type Actor, type RequestContext } from './actor.ts';
+import { authorize, isAdmin, systemActor, type Actor, type RequestContext } from './actor.ts';
 import { createTokenInput, tokenListSpec, type ApiToken, type ApiTokenRecord, type IssuedApiToken } from './api-token.ts';
 import { grantedScopes, roleGrants, scopes as allScopes, type Role, type Scope } from './scopes.ts';
 import { generateTokenSecret, hashToken, looksLikeToken, tokenDisplayPrefix } from './token-secret.ts';
@@ -33,20 +33,26 @@ export class TokenService {
     authorize(ctx.actor, 'tokens:write');
     if (ctx.actor.kind !== 'user') throw badRequest('Tokens are issued to users; use issue() with a user id.');
     const input = parseInput(createTokenInput, body);
-    return this.issue({
-      userId: ctx.actor.userId,
-      role: ctx.actor.role,
-      name: input.name,
-      scopes: input.scopes,
-      expiresAt: input.expires_at,
-    });
+    return this.issue(
+      {
+        userId: ctx.actor.userId,
+        role: ctx.actor.role,
+        name: input.name,
+        scopes: input.scopes,
+        expiresAt: input.expires_at,
+      },
+      undefined,
+      ctx,
+    );
   }
 
   /**
-   * Issues a token for any user (the CLI and the bootstrap use this directly).
+   * Issues a token for any user (the CLI and the bootstrap use this directly), recording
+   * `api_token.created` as done by `ctx` (the system actor, the command line, by default).
    * Pass the transaction's stores when issuing inside one.
    */
-  async issue(request: IssueTokenRequest, stores: Stores = this.deps.storage): Promise<IssuedApiToken> {
+  async issue(request: IssueTokenRequest, stores?: Stores, ctx: RequestContext = this.systemContext()): Promise<IssuedApiToken> {
+    if (!stores) return this.deps.storage.transaction((tx) => this.issue(request, tx, ctx));
     const scopes = this.checkScopes(request.role, request.scopes);
     const now = nowIso(this.deps.clock);
     if (request.expiresAt && request.expiresAt <= now) throw fieldError('expires_at', 'Must be in the future.');
@@ -66,7 +72,13 @@ export class TokenService {
       expiresAt: request.expiresAt ?? null,
       created: now,
     });
+    // the entry names the token by its public id; its value is shown once, here, and never stored
+    await this.deps.audit.record(stores, ctx, 'api_token.created', record.view.public_id);
     return { ...record.view, token };
+  }
+
+  private systemContext(): RequestContext {
+    return { actor: systemActor, requestId: this.deps.ids.prefixed('req_') };
   }
 
   /** The caller's own tokens; admins (and the system actor) see everyone's and may filter by `user`. */
@@ -79,13 +91,16 @@ export class TokenService {
 
   async get(ctx: RequestContext, publicId: string): Promise<ApiToken> {
     authorize(ctx.actor, 'tokens:read');
-    return (await this.requireVisible(ctx.actor, publicId)).view;
+    return (await this.requireVisible(this.deps.storage, ctx.actor, publicId)).view;
   }
 
   async revoke(ctx: RequestContext, publicId: string): Promise<void> {
     authorize(ctx.actor, 'tokens:write');
-    const record = await this.requireVisible(ctx.actor, publicId);
-    await this.deps.storage.tokens.revoke(record.id, nowIso(this.deps.clock));
+    await this.deps.storage.transaction(async (tx) => {
+      const record = await this.requireVisible(tx, ctx.actor, publicId);
+      await tx.tokens.revoke(record.id, nowIso(this.deps.clock));
+      await this.deps.audit.record(tx, ctx, 'api_token.revoked', record.view.public_id);
+    });
   }
 
   /**
@@ -152,8 +167,8 @@ export class TokenService {
     return allScopes.filter((scope) => requested.includes(scope));
   }
 
-  private async requireVisible(actor: Actor, publicId: string): Promise<ApiTokenRecord> {
-    const record = isUuid(publicId) ? await this.deps.storage.tokens.findByPublicId(publicId) : undefined;
+  private async requireVisible(stores: Stores, actor: Actor, publicId: string): Promise<ApiTokenRecord> {
+    const record = isUuid(publicId) ? await stores.tokens.findByPublicId(publicId) : undefined;
     if (!record || (!isAdmin(actor) && actor.kind === 'user' && record.userId !== actor.userId)) throw notFound('API token');
     return record;
   }

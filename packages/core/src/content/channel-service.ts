@@ -28,12 +28,15 @@ export class ChannelService {
   async create(ctx: RequestContext, body: InputOf<typeof createChannelInput>): Promise<Channel> {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(createChannelInput, body);
-    const record = await this.deps.storage.channels.insert({
-      publicId: this.deps.ids.uuid(),
-      name: input.name,
-      created: nowIso(this.deps.clock),
+    return this.deps.storage.transaction(async (tx) => {
+      const record = await tx.channels.insert({
+        publicId: this.deps.ids.uuid(),
+        name: input.name,
+        created: nowIso(this.deps.clock),
+      });
+      await this.deps.audit.record(tx, ctx, 'channel.created', record.view.public_id);
+      return record.view;
     });
-    return record.view;
   }
 
   async update(
@@ -47,10 +50,11 @@ export class ChannelService {
     return this.deps.storage.transaction(async (tx) => {
       const channel = await this.require(tx, publicId);
       assertIfMatch(options.ifMatch, channel.view);
-      if (input.name !== undefined && input.name !== channel.view.name) {
-        await tx.channels.update(channel.id, { name: input.name, modified: nowIso(this.deps.clock) });
-      }
-      return (await tx.channels.findById(channel.id))!.view;
+      if (input.name === undefined || input.name === channel.view.name) return channel.view;
+      await tx.channels.update(channel.id, { name: input.name, modified: nowIso(this.deps.clock) });
+      const after = (await tx.channels.findById(channel.id))!.view;
+      await this.deps.audit.recordUpdate(tx, ctx, 'channel.updated', after.public_id, channel.view, after);
+      return after;
     });
   }
 

@@ -75,7 +75,7 @@ export class ContentService {
     assertScheduleOrder(input.starts_on ?? null, input.ends_on ?? null);
     return this.deps.storage.transaction(async (tx) => {
       const record = await this.writes.insertItem(tx, type, input);
-      await this.writes.recordLifecycle(tx, 'created', record);
+      await this.writes.recordLifecycle(tx, ctx, 'created', record);
       return typeViewOf(record);
     });
   }
@@ -110,7 +110,7 @@ export class ContentService {
     await this.deps.storage.transaction(async (tx) => {
       const current = await this.writes.requireVisible(tx, ctx.actor, publicId);
       assertIfMatch(options.ifMatch, current.summary);
-      await this.writes.removeItem(tx, current);
+      await this.writes.removeItem(tx, ctx, current);
     });
   }
 
@@ -131,7 +131,7 @@ export class ContentService {
     const input = parseInput(op === 'replace' ? replaceTagsInput : tagsInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.writes.requireVisible(tx, ctx.actor, publicId);
-      return { data: (await this.retag(tx, current, op, input.tags)).summary.tags };
+      return { data: (await this.retag(tx, ctx, current, op, input.tags)).summary.tags };
     });
   }
 
@@ -143,7 +143,7 @@ export class ContentService {
       const current = await this.writes.requireVisible(tx, ctx.actor, item.public_id);
       if (current.summary.is_archived === archived) return;
       await tx.content.update(current.id, { isArchived: archived });
-      await this.writes.commitChange(tx, current, archived ? 'archived' : 'unarchived');
+      await this.writes.commitChange(tx, ctx, current, archived ? 'archived' : 'unarchived');
     });
   }
 
@@ -156,7 +156,7 @@ export class ContentService {
     authorize(ctx.actor, 'content:write');
     const input = parseInput(op === 'replace' ? bulkReplaceTagsInput : bulkTagsInput, body);
     return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {
-      await this.retag(tx, await this.writes.requireVisible(tx, ctx.actor, item.public_id), op, input.tags);
+      await this.retag(tx, ctx, await this.writes.requireVisible(tx, ctx.actor, item.public_id), op, input.tags);
     });
   }
 
@@ -176,14 +176,20 @@ export class ContentService {
         input.ends_on === undefined ? current.extras.ends_on : input.ends_on,
       );
       await this.writes.writeItem(tx, current, input);
-      return view(await this.writes.commitChange(tx, current, 'updated'));
+      return view(await this.writes.commitChange(tx, ctx, current, 'updated'));
     });
   }
 
-  private async retag(tx: Stores, current: ContentRecord, op: TagOperation, names: readonly string[]): Promise<ContentRecord> {
+  private async retag(
+    tx: Stores,
+    ctx: RequestContext,
+    current: ContentRecord,
+    op: TagOperation,
+    names: readonly string[],
+  ): Promise<ContentRecord> {
     const next = nextTagSet(current.summary.tags, op, names);
     if (sameTagSet(next, current.summary.tags)) return current;
     await tx.content.setTags(current.id, next);
-    return this.writes.commitChange(tx, current, 'updated');
+    return this.writes.commitChange(tx, ctx, current, 'updated');
   }
 }

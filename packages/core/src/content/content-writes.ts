@@ -5,7 +5,8 @@
  * (which assigns only what the actor may see) all go through here. They write the content row and
  * its relations, and record nothing until told to.
  */
-import type { Actor } from '../auth/actor.ts';
+import { fieldChanges, type FieldChanges } from '../audit/audit-diff.ts';
+import type { Actor, RequestContext } from '../auth/actor.ts';
 import { everyItem } from '../ports/content-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -95,16 +96,25 @@ export class ContentWrites {
     await this.writeRelations(tx, current.id, input, refs);
   }
 
-  /** Stamps `modified` on an item whose representation changed and records its `updated` (or other) events. */
-  async markChanged(tx: Stores, id: number, action: ContentLifecycleAction): Promise<ContentRecord> {
+  /**
+   * Stamps `modified` on an item whose representation changed and records its `updated` (or other)
+   * events and its audit entry with `changes`, the fields the caller saw change.
+   */
+  async markChanged(
+    tx: Stores,
+    ctx: RequestContext,
+    id: number,
+    action: ContentLifecycleAction,
+    changes: FieldChanges | null,
+  ): Promise<ContentRecord> {
     await tx.content.update(id, { modified: nowIso(this.deps.clock) });
     const after = (await tx.content.findById(id, everyItem))!;
-    await this.recordLifecycle(tx, action, after);
+    await this.recordLifecycle(tx, ctx, action, after, changes);
     return after;
   }
 
   /** Soft-deletes an item and records its `deleted` events, carrying the item as it was just before. */
-  async removeItem(tx: Stores, current: ContentRecord): Promise<void> {
+  async removeItem(tx: Stores, ctx: RequestContext, current: ContentRecord): Promise<void> {
     // a track's learners would silently lose a session they may be enrolled in (spec 409 table)
     if (current.contentType === 'event' && (await tx.content.heldByTrack(current.id))) {
       throw conflict('referenced_by_track', 'A track lists this event; remove it from the track before deleting it.');
@@ -113,11 +123,23 @@ export class ContentWrites {
     const events = await this.lifecycleEvents(tx, 'deleted', current);
     await tx.content.softDelete(current.id, nowIso(this.deps.clock));
     await this.deps.outbox.record(tx, ...events);
+    await this.deps.audit.record(tx, ctx, 'content_item.deleted', current.summary.public_id);
   }
 
-  /** Records `content_item.<action>` with the summary and `<type>.<action>` with the type's own shape. */
-  async recordLifecycle(tx: Stores, action: ContentLifecycleAction, record: ContentRecord): Promise<void> {
+  /**
+   * Records `content_item.<action>` with the summary and `<type>.<action>` with the type's own shape,
+   * and the audit entry `content_item.<action>` (with `changes` for updates): every content change
+   * of every area passes here.
+   */
+  async recordLifecycle(
+    tx: Stores,
+    ctx: RequestContext,
+    action: ContentLifecycleAction,
+    record: ContentRecord,
+    changes: FieldChanges | null = null,
+  ): Promise<void> {
     await this.deps.outbox.record(tx, ...(await this.lifecycleEvents(tx, action, record)));
+    await this.deps.audit.record(tx, ctx, `content_item.${action}`, record.summary.public_id, changes);
   }
 
   /**
@@ -137,10 +159,11 @@ export class ContentWrites {
    * After writes to `before`'s item: when its representation changed, stamps `modified` and
    * records the lifecycle events; a write that changed nothing leaves no trace and fires nothing.
    */
-  async commitChange(tx: Stores, before: ContentRecord, action: ContentLifecycleAction): Promise<ContentRecord> {
+  async commitChange(tx: Stores, ctx: RequestContext, before: ContentRecord, action: ContentLifecycleAction): Promise<ContentRecord> {
     const written = (await tx.content.findById(before.id, everyItem))!;
-    if (JSON.stringify(typeViewOf(written)) === JSON.stringify(typeViewOf(before))) return written;
-    return this.markChanged(tx, before.id, action);
+    const changes = fieldChanges(typeViewOf(before), typeViewOf(written));
+    if (changes === null) return written;
+    return this.markChanged(tx, ctx, before.id, action, changes);
   }
 
   /** Checks the public ids a write names and turns them into internal ids (422 on the field otherwise). */

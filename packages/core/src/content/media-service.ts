@@ -53,7 +53,9 @@ export class MediaService {
           this.deps.config.publicUrl,
         ),
       });
-      return typeViewOf((await tx.content.findById(item.id, everyItem))!);
+      const after = typeViewOf((await tx.content.findById(item.id, everyItem))!);
+      await this.deps.audit.recordUpdate(tx, ctx, 'content_item.media_status_changed', item.summary.public_id, typeViewOf(item), after);
+      return after;
     });
   }
 }

@@ -63,7 +63,7 @@ export class EnrollmentService {
         maxItems: MAX_BULK_ENROLLMENTS,
         scope: 'enrollments:write',
         handle: async (tx, ctx, item) => {
-          const { record, created } = await this.enrollInTx(tx, ctx.actor, parseInput(createEnrollmentInput, item));
+          const { record, created } = await this.enrollInTx(tx, ctx, parseInput(createEnrollmentInput, item));
           return { publicId: record.view.public_id, created };
         },
       },
@@ -89,7 +89,7 @@ export class EnrollmentService {
     authorize(ctx.actor, 'enrollments:write');
     const input = parseInput(createEnrollmentInput, body);
     return this.deps.storage.transaction(async (tx) => {
-      const { record, created } = await this.enrollInTx(tx, ctx.actor, input);
+      const { record, created } = await this.enrollInTx(tx, ctx, input);
       return { enrollment: record.view, created };
     });
   }
@@ -112,7 +112,7 @@ export class EnrollmentService {
       const now = nowIso(this.deps.clock);
       const lifecycle = { status: current.status, checkin_datetime: current.checkinDatetime };
       const change = action === 'checkin' ? checkin(lifecycle, now) : action === 'drop' ? drop(lifecycle) : undoCheckin(lifecycle);
-      return (await this.applyChange(tx, current, change)).view;
+      return (await this.applyChange(tx, ctx, current, change)).view;
     });
   }
 
@@ -123,9 +123,10 @@ export class EnrollmentService {
    */
   private async enrollInTx(
     tx: Stores,
-    actor: Actor,
+    ctx: RequestContext,
     input: CreateEnrollmentInput,
   ): Promise<{ record: EnrollmentRecord; created: boolean }> {
+    const actor = ctx.actor;
     if (isLearner(actor) && input.user_id !== actor.publicId) throw forbidden('You may only enroll yourself.');
     const user = await requireUserReference(tx, input.user_id, 'user_id');
     const event = await requireEventReference(tx, actor, input.event_id, 'event_id');
@@ -156,9 +157,10 @@ export class EnrollmentService {
       status: decision.outcome,
       created: now,
     });
-    await tx.enrollments.update(id, { assignmentId: await this.ownAssignment(tx, user.id, event, id), modified: now });
+    await tx.enrollments.update(id, { assignmentId: await this.ownAssignment(tx, ctx, user.id, event, id), modified: now });
     const record = (await tx.enrollments.findById(id))!;
     await this.deps.outbox.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));
+    await this.deps.audit.record(tx, ctx, 'enrollment.created', record.view.public_id);
     return { record, created: true };
   }
 
@@ -167,32 +169,33 @@ export class EnrollmentService {
    * already have one for the event: a dropped one (from an earlier enrollment, or dropped on its
    * own) is history, so it is deleted and a fresh one created; any other is taken over as it is.
    */
-  private async ownAssignment(tx: Stores, userId: number, event: EventRecord, enrollmentId: number): Promise<number> {
+  private async ownAssignment(tx: Stores, ctx: RequestContext, userId: number, event: EventRecord, enrollmentId: number): Promise<number> {
     let live = await this.assignments.findLive(tx, userId, event.id);
     if (live && live.data.state === 'dropped') {
-      await this.assignments.delete(tx, live);
+      await this.assignments.delete(tx, ctx, live);
       live = undefined;
     }
-    if (!live) return (await this.assignments.ensure(tx, { userId, contentId: event.id, enrollmentId })).record.id;
-    if (live.enrollmentId !== enrollmentId) await this.assignments.attachToEnrollment(tx, live, enrollmentId);
+    if (!live) return (await this.assignments.ensure(tx, ctx, { userId, contentId: event.id, enrollmentId })).record.id;
+    if (live.enrollmentId !== enrollmentId) await this.assignments.attachToEnrollment(tx, ctx, live, enrollmentId);
     return live.id;
   }
 
   /** Writes an action's change, moves the owned assignment, records events, and fills a freed seat. */
-  private async applyChange(tx: Stores, current: EnrollmentRecord, change: EnrollmentChange): Promise<EnrollmentRecord> {
+  private async applyChange(tx: Stores, ctx: RequestContext, current: EnrollmentRecord, change: EnrollmentChange): Promise<EnrollmentRecord> {
     if (!change.changed) return current;
     const now = nowIso(this.deps.clock);
     await tx.enrollments.update(current.id, { status: change.next.status, checkinDatetime: change.next.checkin_datetime, modified: now });
     if (change.assignment) {
       const owned = await this.assignments.findById(tx, current.assignmentId);
       const move = owned && ownedAssignmentChange(lifecycleOf(owned), change.assignment, now);
-      if (owned && move) await this.assignments.commitMove(tx, owned, move);
+      if (owned && move) await this.assignments.commitMove(tx, ctx, owned, move);
     }
     const after = (await tx.enrollments.findById(current.id))!;
     await this.deps.outbox.record(tx, ...change.events.map((type) => ({ type, object: after.view })));
+    await this.deps.audit.recordUpdate(tx, ctx, 'enrollment.status_changed', after.view.public_id, current.view, after.view);
     const event = change.freesSeat ? await findEventAnyVisibility(tx, current.eventId) : undefined;
     // a deleted event has no seats to give
-    if (event) await this.waitlist.fillFreedSeats(tx, event, [current.method]);
+    if (event) await this.waitlist.fillFreedSeats(tx, ctx, event, [current.method]);
     return after;
   }
 

@@ -5,6 +5,7 @@
  * `enrollment.enrolled`. Because it always runs where seats free up, a free seat and a non-empty
  * wait list never coexist after a commit, and a newcomer can never jump the queue.
  */
+import type { RequestContext } from '../auth/actor.ts';
 import type { EventRecord } from '../events/event.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
@@ -17,6 +18,7 @@ export class Waitlist {
   /** Fills the free seats of `methods` (both by default) of `event` from their wait lists. */
   async fillFreedSeats(
     tx: Stores,
+    ctx: RequestContext,
     event: Pick<EventRecord, 'id' | 'settings'>,
     methods: readonly AttendanceMethod[] = attendanceMethods,
   ): Promise<number> {
@@ -33,6 +35,8 @@ export class Waitlist {
         await tx.enrollments.update(record.id, { status: change.next.status, modified: nowIso(this.deps.clock) });
         const promotedRecord = (await tx.enrollments.findById(record.id))!;
         await this.deps.outbox.record(tx, ...change.events.map((type) => ({ type, object: promotedRecord.view })));
+        // recorded as done by whoever freed the seat: the promotion is part of their change
+        await this.deps.audit.recordUpdate(tx, ctx, 'enrollment.status_changed', promotedRecord.view.public_id, record.view, promotedRecord.view);
         promoted++;
       }
     }

@@ -3,7 +3,8 @@
  * building blocks, so content lists, tags, archive and the generic webhook family just work) with
  * event details, facilitators and, for events, timeslots beside the content row.
  */
-import type { Actor } from '../auth/actor.ts';
+import { fieldChanges } from '../audit/audit-diff.ts';
+import type { Actor, RequestContext } from '../auth/actor.ts';
 import type { ContentWrite } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { ContentWrites, TypedView } from '../content/content-writes.ts';
@@ -94,6 +95,7 @@ export class EventItems {
   /** Creates the content item with its details, facilitators and timeslots, and records `created`. */
   async insert(
     tx: Stores,
+    ctx: RequestContext,
     kind: EventKind,
     content: ContentWrite,
     details: EventDetailsRow,
@@ -104,7 +106,7 @@ export class EventItems {
     await tx.events.insertDetails(item.id, details);
     if (facilitators.length > 0) await tx.events.setFacilitators(item.id, facilitators);
     if (timeslots.length > 0) await tx.events.saveTimeslots(item.id, timeslots);
-    await this.content.recordLifecycle(tx, 'created', item);
+    await this.content.recordLifecycle(tx, ctx, 'created', item);
     return (await tx.events.findById(item.id, everyItem))!;
   }
 
@@ -112,11 +114,12 @@ export class EventItems {
    * Runs `write` against `current`, then, when the representation changed, stamps `modified` and
    * records `content_item.updated` and the typed event. A write that changes nothing fires nothing.
    */
-  async update(tx: Stores, current: EventRecord, write: () => Promise<void>): Promise<EventRecord> {
+  async update(tx: Stores, ctx: RequestContext, current: EventRecord, write: () => Promise<void>): Promise<EventRecord> {
     await write();
     const written = (await tx.events.findById(current.id, everyItem))!;
-    if (JSON.stringify(viewOf(written)) === JSON.stringify(viewOf(current))) return written;
-    await this.content.markChanged(tx, current.id, 'updated');
+    const changes = fieldChanges(viewOf(current), viewOf(written));
+    if (changes === null) return written;
+    await this.content.markChanged(tx, ctx, current.id, 'updated', changes);
     return (await tx.events.findById(current.id, everyItem))!;
   }
 
@@ -125,14 +128,14 @@ export class EventItems {
     return Object.keys(content).length > 0 ? this.content.writeItem(tx, current.content, content) : Promise.resolve();
   }
 
-  remove(tx: Stores, current: EventRecord): Promise<void> {
-    return this.content.removeItem(tx, current.content);
+  remove(tx: Stores, ctx: RequestContext, current: EventRecord): Promise<void> {
+    return this.content.removeItem(tx, ctx, current.content);
   }
 
   /** `PUT …/facilitators/`: replaces all three roles. */
-  async replaceFacilitators(tx: Stores, current: EventRecord, body: unknown): Promise<Facilitators> {
+  async replaceFacilitators(tx: Stores, ctx: RequestContext, current: EventRecord, body: unknown): Promise<Facilitators> {
     const input = parseInput(facilitatorsInput, body);
-    const updated = await this.update(tx, current, async () => {
+    const updated = await this.update(tx, ctx, current, async () => {
       await tx.events.setFacilitators(current.id, await resolveFacilitators(tx, input));
     });
     return facilitatorsView(updated.facilitators);

@@ -50,14 +50,14 @@ export abstract class EventLikeService<V, W extends object> {
         name: shape.jobKind,
         maxItems: MAX_BULK_EVENT_UPDATES,
         scope: 'events:write',
-        handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx.actor, item),
+        handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx, item),
       },
       'events:read',
     );
   }
 
   /** Applies a validated PATCH body to `current` and answers the stored result. */
-  protected abstract applyUpdate(tx: Stores, actor: Actor, current: EventRecord, input: W): Promise<EventRecord>;
+  protected abstract applyUpdate(tx: Stores, ctx: RequestContext, current: EventRecord, input: W): Promise<EventRecord>;
 
   /** `narrowing` is a saved report's (see SavedReportService.results). */
   async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<V>> {
@@ -76,7 +76,7 @@ export abstract class EventLikeService<V, W extends object> {
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, ctx.actor, publicId);
       assertIfMatch(options.ifMatch, this.shape.view(current));
-      return this.shape.view(await this.applyUpdate(tx, ctx.actor, current, input));
+      return this.shape.view(await this.applyUpdate(tx, ctx, current, input));
     });
   }
 
@@ -84,9 +84,9 @@ export abstract class EventLikeService<V, W extends object> {
    * One item of the kind's bulk PATCH, run by the job engine inside the transaction it gives the
    * item: throws (422/404/…) for an item that fails, which the job counts and moves past.
    */
-  async bulkUpdateItem(tx: Stores, actor: Actor, item: unknown): Promise<AppliedItem> {
+  async bulkUpdateItem(tx: Stores, ctx: RequestContext, item: unknown): Promise<AppliedItem> {
     const { public_id: publicId, ...input } = parseInput(this.shape.bulkItemInput, item);
-    await this.applyUpdate(tx, actor, await this.require(tx, actor, publicId), input as unknown as W);
+    await this.applyUpdate(tx, ctx, await this.require(tx, ctx.actor, publicId), input as unknown as W);
     return { publicId, created: false };
   }
 
@@ -95,7 +95,7 @@ export abstract class EventLikeService<V, W extends object> {
     await this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, ctx.actor, publicId);
       assertIfMatch(options.ifMatch, this.shape.view(current));
-      await this.items.remove(tx, current);
+      await this.items.remove(tx, ctx, current);
     });
   }
 
@@ -107,7 +107,7 @@ export abstract class EventLikeService<V, W extends object> {
   async replaceFacilitators(ctx: RequestContext, publicId: string, body: InputOf<typeof facilitatorsInput>): Promise<Facilitators> {
     authorize(ctx.actor, 'events:write');
     return this.deps.storage.transaction(async (tx) =>
-      this.items.replaceFacilitators(tx, await this.require(tx, ctx.actor, publicId), body),
+      this.items.replaceFacilitators(tx, ctx, await this.require(tx, ctx.actor, publicId), body),
     );
   }
 

@@ -58,6 +58,7 @@ export class EventService extends EventLikeService<EventView, EventWrite> {
       };
       const record = await this.items.insert(
         tx,
+        ctx,
         'event',
         contentWriteOf(content, totalMinutes(schedule.slots)),
         { ...event.settings, seriesId: series?.id ?? null, span: schedule.span },
@@ -72,8 +73,9 @@ export class EventService extends EventLikeService<EventView, EventWrite> {
    * Only the fields sent change. New timeslots replace the whole set; a new location with another
    * zone keeps each timeslot's wall clock (what the organiser announced) and moves its instants.
    */
-  protected applyUpdate(tx: Stores, actor: Actor, current: EventRecord, input: EventWrite): Promise<EventRecord> {
-    return this.items.update(tx, current, async () => {
+  protected applyUpdate(tx: Stores, ctx: RequestContext, current: EventRecord, input: EventWrite): Promise<EventRecord> {
+    const actor = ctx.actor;
+    return this.items.update(tx, ctx, current, async () => {
       const seriesId =
         input.event_series_id === undefined || input.event_series_id === null
           ? input.event_series_id
@@ -101,7 +103,7 @@ export class EventService extends EventLikeService<EventView, EventWrite> {
       if (slots) await tx.events.saveTimeslots(current.id, slots);
       // a raised limit (or one set to 0, unlimited) frees seats: the wait list takes them now
       if (limitFields.some((field) => input[field] !== undefined)) {
-        await this.waitlist.fillFreedSeats(tx, { id: current.id, settings: { ...current.settings, ...settingsChanges(input) } });
+        await this.waitlist.fillFreedSeats(tx, ctx, { id: current.id, settings: { ...current.settings, ...settingsChanges(input) } });
       }
     });
   }

@@ -27,6 +27,11 @@ export class LocationService {
   async create(ctx: RequestContext, body: InputOf<typeof createLocationInput>): Promise<Location> {
     authorize(ctx.actor, 'events:write');
     const input = parseInput(createLocationInput, body);
-    return this.deps.storage.locations.insert({ name: input.name, timezone: input.timezone, created: nowIso(this.deps.clock) });
+    return this.deps.storage.transaction(async (tx) => {
+      const location = await tx.locations.insert({ name: input.name, timezone: input.timezone, created: nowIso(this.deps.clock) });
+      // a location's public id is its integer id
+      await this.deps.audit.record(tx, ctx, 'location.created', String(location.id));
+      return location;
+    });
   }
 }

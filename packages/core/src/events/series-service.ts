@@ -43,6 +43,7 @@ export class EventSeriesService extends EventLikeService<SeriesView, SeriesWrite
       const facilitators = input.facilitators ? await resolveFacilitators(tx, input.facilitators, 'facilitators.') : [];
       const record = await this.items.insert(
         tx,
+        ctx,
         'event_type',
         contentWriteOf(input, input.duration ?? 0),
         { ...STANDALONE_DEFAULTS.settings, ...settingsChanges(input), seriesId: null, span: null },
@@ -52,8 +53,8 @@ export class EventSeriesService extends EventLikeService<SeriesView, SeriesWrite
     });
   }
 
-  protected applyUpdate(tx: Stores, _actor: Actor, current: EventRecord, input: SeriesWrite): Promise<EventRecord> {
-    return this.items.update(tx, current, async () => {
+  protected applyUpdate(tx: Stores, ctx: RequestContext, current: EventRecord, input: SeriesWrite): Promise<EventRecord> {
+    return this.items.update(tx, ctx, current, async () => {
       if (input.location_id !== undefined) await this.items.requireLocation(tx, input.location_id);
       await this.items.writeContent(tx, current, contentWriteOf(input, input.duration));
       await tx.events.updateDetails(current.id, settingsChanges(input));

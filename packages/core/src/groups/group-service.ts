@@ -1,3 +1,4 @@
+import { fieldChanges } from '../audit/audit-diff.ts';
 import { requireUserIds } from '../users/user-references.ts';
 import { authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
@@ -50,13 +51,16 @@ export class GroupService {
     authorize(ctx.actor, 'groups:write');
     this.requireAdmin(ctx.actor, 'Only admins can create groups.');
     const input = parseInput(createGroupInput, body);
-    const record = await this.deps.storage.groups.insert({
-      publicId: this.deps.ids.uuid(),
-      name: input.name,
-      source: input.source === undefined ? NATIVE_SOURCE : input.source,
-      created: nowIso(this.deps.clock),
+    return this.deps.storage.transaction(async (tx) => {
+      const record = await tx.groups.insert({
+        publicId: this.deps.ids.uuid(),
+        name: input.name,
+        source: input.source === undefined ? NATIVE_SOURCE : input.source,
+        created: nowIso(this.deps.clock),
+      });
+      await this.deps.audit.record(tx, ctx, 'group.created', record.view.public_id);
+      return record.view;
     });
-    return record.view;
   }
 
   async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateGroupInput>, options: WriteOptions = {}): Promise<Group> {
@@ -67,7 +71,9 @@ export class GroupService {
       await this.requireManager(tx, ctx.actor, group);
       assertIfMatch(options.ifMatch, group.view);
       await tx.groups.update(group.id, { ...input, modified: nowIso(this.deps.clock) });
-      return (await tx.groups.findById(group.id))!.view;
+      const after = (await tx.groups.findById(group.id))!.view;
+      await this.deps.audit.recordUpdate(tx, ctx, 'group.updated', after.public_id, group.view, after);
+      return after;
     });
   }
 
@@ -78,6 +84,7 @@ export class GroupService {
       const group = await this.require(tx, publicId);
       assertIfMatch(options.ifMatch, group.view);
       await tx.groups.softDelete(group.id, nowIso(this.deps.clock));
+      await this.deps.audit.record(tx, ctx, 'group.deleted', group.view.public_id);
     });
   }
 
@@ -110,8 +117,14 @@ export class GroupService {
       const added = [...next].filter((id) => !current.includes(id));
       if (removed.length > 0) await tx.groups.removeRelated(group.id, relation, removed);
       if (added.length > 0) await tx.groups.addRelated(group.id, relation, added, now);
-      if (removed.length > 0 || added.length > 0) await tx.groups.update(group.id, { modified: now });
-      return (await tx.groups.findById(group.id))!.view;
+      if (removed.length === 0 && added.length === 0) return group.view;
+      await tx.groups.update(group.id, { modified: now });
+      const after = (await tx.groups.findById(group.id))!.view;
+      // recorded even when a swap keeps the view alike: the view's member_count and owners are
+      // the changes, and members are not listed one by one
+      const action = relation === 'owner' ? 'group.owners_changed' : 'group.members_changed';
+      await this.deps.audit.record(tx, ctx, action, after.public_id, fieldChanges(group.view, after));
+      return after;
     });
   }
 

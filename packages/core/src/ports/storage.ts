@@ -3,6 +3,7 @@
  * implements them with kysely (SQLite now, PostgreSQL later), and an embedder may supply its own.
  */
 import type { AssignmentStore } from './assignment-store.ts';
+import type { AuditStore } from './audit-store.ts';
 import type { ChannelStore } from './channel-store.ts';
 import type { ContentStore } from './content-store.ts';
 import type { EnrollmentStore } from './enrollment-store.ts';
@@ -23,6 +24,8 @@ export interface Stores {
   groups: GroupStore;
   tokens: TokenStore;
   outbox: OutboxStore;
+  /** the audit log, written in the transaction of each change beside the outbox */
+  audit: AuditStore;
   content: ContentStore;
   channels: ChannelStore;
   assignments: AssignmentStore;

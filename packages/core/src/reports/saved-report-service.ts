@@ -62,7 +62,9 @@ export class SavedReportService {
         createdById: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
         created: nowIso(this.deps.clock),
       });
-      return (await tx.savedReports.findById(id))!.view;
+      const view = (await tx.savedReports.findById(id))!.view;
+      await this.deps.audit.record(tx, ctx, 'saved_report.created', view.public_id);
+      return view;
     });
   }
 
@@ -91,7 +93,9 @@ export class SavedReportService {
       const changes: SavedReportChanges = { modified: nowIso(this.deps.clock) };
       for (const key of changed) Object.assign(changes, { [key]: next[key] });
       await tx.savedReports.update(current.id, changes);
-      return (await tx.savedReports.findById(current.id))!.view;
+      const after = (await tx.savedReports.findById(current.id))!.view;
+      await this.deps.audit.recordUpdate(tx, ctx, 'saved_report.updated', after.public_id, current.view, after);
+      return after;
     });
   }
 
@@ -102,6 +106,7 @@ export class SavedReportService {
       this.assertMayChange(ctx.actor, current);
       assertIfMatch(options.ifMatch, current.view);
       await tx.savedReports.softDelete(current.id, nowIso(this.deps.clock));
+      await this.deps.audit.record(tx, ctx, 'saved_report.deleted', current.view.public_id);
     });
   }
 

@@ -214,3 +214,16 @@ export interface CursorListResult<T> {
   data: T[];
   meta: { page_size: number; next_cursor: string | null };
 }
+
+/**
+ * A cursor page (webhook deliveries, the audit log): the store read one row past the page to say
+ * whether another follows; the next cursor is the id of the page's last row.
+ */
+export function toCursorListResult<T>(
+  pageSize: number,
+  page: { items: T[]; hasMore: boolean },
+  idOf: (item: T) => string,
+): CursorListResult<T> {
+  const last = page.items.at(-1);
+  return { data: page.items, meta: { page_size: pageSize, next_cursor: page.hasMore && last ? idOf(last) : null } };
+}

@@ -41,12 +41,12 @@ export class UserService {
         name: USERS_JOB,
         maxItems: MAX_BULK_USERS,
         scope: 'users:write',
-        handle: async (tx, _ctx, item) => {
+        handle: async (tx, ctx, item) => {
           const input = parseInput(bulkUserItem, item);
           // a bulk item fails as `duplicate` naming the existing user, so an importer can link to it
           const existing = await tx.users.findByEmail(input.email);
           if (existing) throw new ItemFailure('duplicate', 'A user with this email already exists.', existing.view.public_id);
-          return { publicId: (await this.insertInTx(tx, input)).view.public_id, created: true };
+          return { publicId: (await this.insertInTx(tx, ctx, input)).view.public_id, created: true };
         },
       },
       'users:read',
@@ -68,7 +68,7 @@ export class UserService {
   async create(ctx: RequestContext, body: InputOf<typeof createUserInput>): Promise<User> {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(createUserInput, body);
-    return this.deps.storage.transaction(async (tx) => (await this.insertInTx(tx, input)).view);
+    return this.deps.storage.transaction(async (tx) => (await this.insertInTx(tx, ctx, input)).view);
   }
 
   async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {
@@ -96,7 +96,9 @@ export class UserService {
         ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
         modified: nowIso(this.deps.clock),
       });
-      return (await tx.users.findById(current.id))!.view;
+      const updated = (await tx.users.findById(current.id))!.view;
+      await this.deps.audit.recordUpdate(tx, ctx, 'user.updated', updated.public_id, current.view, updated);
+      return updated;
     });
   }
 
@@ -107,11 +109,12 @@ export class UserService {
 
   private async insertInTx(
     tx: Stores,
+    ctx: RequestContext,
     input: Omit<z.output<typeof createUserInput>, 'manager'> & { manager?: string | null | undefined },
   ): Promise<UserRecord> {
     await this.assertEmailFree(tx, input.email);
     const managerId = input.manager ? await this.resolveManager(tx, input.manager) : null;
-    return tx.users.insert({
+    const record = await tx.users.insert({
       publicId: this.deps.ids.uuid(),
       email: input.email,
       name: input.name,
@@ -121,6 +124,8 @@ export class UserService {
       isActive: true,
       dateJoined: nowIso(this.deps.clock),
     });
+    await this.deps.audit.record(tx, ctx, 'user.created', record.view.public_id);
+    return record;
   }
 
   private async require(stores: Stores, publicId: string): Promise<UserRecord> {

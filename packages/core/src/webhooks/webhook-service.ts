@@ -1,3 +1,4 @@
+import { redactedChange } from '../audit/audit-diff.ts';
 import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { Scope } from '../auth/scopes.ts';
 import type { Stores } from '../ports/storage.ts';
@@ -5,7 +6,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
-import { parseListQuery, toListResult, type CursorListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { parseListQuery, toCursorListResult, toListResult, type CursorListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import { eventCatalog, type EventFamilyInfo } from './event-catalog.ts';
@@ -47,16 +48,20 @@ export class WebhookService {
     this.gate(ctx, 'webhooks:write');
     const input = parseInput(createWebhookInput, body);
     const url = await this.checkedTarget(input.url);
-    const record = await this.deps.storage.webhookEndpoints.insert({
-      publicId: this.deps.ids.prefixed(WEBHOOK_ID_PREFIX),
-      url,
-      events: input.events,
-      description: input.description,
-      isActive: input.is_active,
-      secret: generateWebhookSecret(),
-      created: nowIso(this.deps.clock),
+    return this.deps.storage.transaction(async (tx) => {
+      const record = await tx.webhookEndpoints.insert({
+        publicId: this.deps.ids.prefixed(WEBHOOK_ID_PREFIX),
+        url,
+        events: input.events,
+        description: input.description,
+        isActive: input.is_active,
+        secret: generateWebhookSecret(),
+        created: nowIso(this.deps.clock),
+      });
+      // no changes recorded: the new endpoint's secret must not reach the log
+      await this.deps.audit.record(tx, ctx, 'webhook_endpoint.created', record.view.id);
+      return withSecret(record);
     });
-    return withSecret(record);
   }
 
   async update(
@@ -85,7 +90,10 @@ export class WebhookService {
         modified: nowIso(this.deps.clock),
       });
       if (deactivating) await cancelOwedDeliveries(tx, current.id);
-      return withSecret((await tx.webhookEndpoints.findById(current.id))!);
+      const after = (await tx.webhookEndpoints.findById(current.id))!;
+      // the views without the secret: an update never changes it, and the log never holds it
+      await this.deps.audit.recordUpdate(tx, ctx, 'webhook_endpoint.updated', after.view.id, current.view, after.view);
+      return withSecret(after);
     });
   }
 
@@ -96,6 +104,7 @@ export class WebhookService {
       assertIfMatch(options.ifMatch, withSecret(current));
       await tx.webhookEndpoints.softDelete(current.id, nowIso(this.deps.clock));
       await tx.webhookDeliveries.cancelPending(current.id);
+      await this.deps.audit.record(tx, ctx, 'webhook_endpoint.deleted', current.view.id);
     });
   }
 
@@ -106,6 +115,7 @@ export class WebhookService {
       const current = await this.require(tx, id);
       assertIfMatch(options.ifMatch, withSecret(current));
       await tx.webhookEndpoints.update(current.id, { secret: generateWebhookSecret(), modified: nowIso(this.deps.clock) });
+      await this.deps.audit.record(tx, ctx, 'webhook_endpoint.secret_rotated', current.view.id, redactedChange('secret'));
       return withSecret((await tx.webhookEndpoints.findById(current.id))!);
     });
   }
@@ -135,11 +145,7 @@ export class WebhookService {
     const endpoint = await this.require(this.deps.storage, id);
     const page = await this.deps.storage.webhookDeliveries.listAttempts(endpoint.id, query);
     if (page === null) throw badRequest("Query parameter 'cursor' is not a cursor this list returned.");
-    const last = page.items.at(-1);
-    return {
-      data: page.items,
-      meta: { page_size: query.pageSize, next_cursor: page.hasMore && last ? last.id : null },
-    };
+    return toCursorListResult(query.pageSize, page, (attempt) => attempt.id);
   }
 
   /** 503 before anything else when webhooks are off: the routes exist, the feature does not. */

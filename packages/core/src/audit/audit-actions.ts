@@ -1,0 +1,38 @@
+/**
+ * Every action the audit log records, `<resource type>.<what happened>` (docs/operations.md lists
+ * them). Typed, so a call site cannot invent a spelling the documented filters would miss.
+ */
+export const auditActions = [
+  'user.created',
+  'user.updated',
+  'group.created',
+  'group.updated',
+  'group.deleted',
+  'group.members_changed',
+  'group.owners_changed',
+  'api_token.created',
+  'api_token.revoked',
+  'content_item.created',
+  'content_item.updated',
+  'content_item.deleted',
+  'content_item.archived',
+  'content_item.unarchived',
+  'content_item.media_status_changed',
+  'channel.created',
+  'channel.updated',
+  'location.created',
+  'assignment.created',
+  'assignment.updated',
+  'assignment.state_changed',
+  'assignment.deleted',
+  'enrollment.created',
+  'enrollment.status_changed',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.deleted',
+  'webhook_endpoint.secret_rotated',
+  'saved_report.created',
+  'saved_report.updated',
+  'saved_report.deleted',
+] as const;
+export type AuditAction = (typeof auditActions)[number];

@@ -1,0 +1,60 @@
+/**
+ * The audit recorder: every change records its entry through this one object, on the
+ * transaction's own stores, beside the webhook events it records through the outbox, so the
+ * change, its events and its entry commit together or not at all. One INSERT per change; the
+ * field diff is built by the caller, and only for updates.
+ */
+import type { RequestContext } from '../auth/actor.ts';
+import type { Stores } from '../ports/storage.ts';
+import { nowIso, type Clock } from '../shared/clock.ts';
+import type { IdGenerator } from '../shared/ids.ts';
+import { fieldChanges, type FieldChanges } from './audit-diff.ts';
+import { AUDIT_ID_PREFIX } from './audit-entry.ts';
+import type { AuditAction } from './audit-actions.ts';
+
+export class AuditRecorder {
+  constructor(
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    /** false only where a benchmark measures what the log costs (config `audit.enabled`) */
+    private readonly enabled = true,
+  ) {}
+
+  /**
+   * Records `action` on the resource `publicId` (its type is the action's prefix) as done by the
+   * context's actor, token and request. The system actor (the command line, an embedder) is
+   * recorded as no actor. `tx` must be the stores handed to `transaction()`.
+   */
+  async record(tx: Stores, ctx: RequestContext, action: AuditAction, publicId: string, changes: FieldChanges | null = null): Promise<void> {
+    if (!this.enabled) return;
+    const actor = ctx.actor;
+    await tx.audit.append({
+      publicId: this.ids.prefixed(AUDIT_ID_PREFIX),
+      occurredAt: nowIso(this.clock),
+      action,
+      actorUserId: actor.kind === 'user' ? actor.userId : null,
+      tokenId: actor.kind === 'user' ? (actor.tokenId ?? null) : null,
+      requestId: ctx.requestId,
+      resourceType: action.slice(0, action.lastIndexOf('.')),
+      resourceId: publicId,
+      changes,
+    });
+  }
+
+  /**
+   * An update, recorded with the fields that differ between the two representations; nothing is
+   * recorded when none does (a PATCH that changes nothing leaves no trace). Answers the changes.
+   */
+  async recordUpdate(
+    tx: Stores,
+    ctx: RequestContext,
+    action: AuditAction,
+    publicId: string,
+    before: object,
+    after: object,
+  ): Promise<FieldChanges | null> {
+    const changes = fieldChanges(before, after);
+    if (changes !== null) await this.record(tx, ctx, action, publicId, changes);
+    return changes;
+  }
+}

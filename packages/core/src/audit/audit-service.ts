@@ -1,0 +1,36 @@
+import { authorize, type RequestContext } from '../auth/actor.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { badRequest } from '../shared/errors.ts';
+import { toCursorListResult, type CursorListResult, type QueryParams } from '../shared/list-query.ts';
+import { parseAuditQuery, type AuditEntry } from './audit-entry.ts';
+
+/** Entries removed per statement when pruning, so one pass never holds the write lock for long. */
+const PRUNE_BATCH = 5_000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export class AuditService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  /** `GET /audit-log/`: newest first, in cursor pages like webhook delivery attempts. */
+  async list(ctx: RequestContext, params: QueryParams): Promise<CursorListResult<AuditEntry>> {
+    authorize(ctx.actor, 'audit:read');
+    const query = parseAuditQuery(params);
+    const page = await this.deps.storage.audit.list(query);
+    if (page === null) throw badRequest("Query parameter 'cursor' is not a cursor this list returned.");
+    return toCursorListResult(query.pageSize, page, (entry) => entry.id);
+  }
+
+  /**
+   * Deletes the entries older than the retention period (config `audit.retentionDays`), in
+   * batches until none is left. Run by the process's periodic maintenance; answers how many went.
+   */
+  async prune(): Promise<number> {
+    const cutoff = new Date(this.deps.clock.now().getTime() - this.deps.config.audit.retentionDays * DAY_MS).toISOString();
+    let removed = 0;
+    for (;;) {
+      const batch = await this.deps.storage.audit.pruneBefore(cutoff, PRUNE_BATCH);
+      removed += batch;
+      if (batch < PRUNE_BATCH) return removed;
+    }
+  }
+}

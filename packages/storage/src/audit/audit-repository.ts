@@ -1,0 +1,85 @@
+import type { Kysely } from 'kysely';
+import type { AuditEntry, AuditQuery } from '@lectern/core';
+import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
+import type { Database } from '../schema.ts';
+
+export class AuditRepository implements AuditStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async append(row: NewAuditRow): Promise<void> {
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        public_id: row.publicId,
+        occurred_at: row.occurredAt,
+        action: row.action,
+        actor_user_id: row.actorUserId,
+        token_id: row.tokenId,
+        request_id: row.requestId,
+        resource_type: row.resourceType,
+        resource_id: row.resourceId,
+        changes: row.changes === null ? null : JSON.stringify(row.changes),
+      })
+      .execute();
+  }
+
+  async list(query: AuditQuery): Promise<{ items: AuditEntry[]; hasMore: boolean } | null> {
+    let before: number | undefined;
+    if (query.cursor !== undefined) {
+      const row = await this.db.selectFrom('audit_log').select('id').where('public_id', '=', query.cursor).executeTakeFirst();
+      if (!row) return null;
+      before = row.id;
+    }
+    const rows = await this.db
+      .selectFrom('audit_log as a')
+      .leftJoin('users as u', 'u.id', 'a.actor_user_id')
+      .leftJoin('api_tokens as t', 't.id', 'a.token_id')
+      .select([
+        'a.public_id',
+        'a.occurred_at',
+        'a.action',
+        'u.public_id as actor_public_id',
+        'u.email as actor_email',
+        't.public_id as token_public_id',
+        'a.request_id',
+        'a.resource_type',
+        'a.resource_id',
+        'a.changes',
+      ])
+      .$if(query.actor !== undefined, (q) =>
+        q.where('a.actor_user_id', '=', (eb) => eb.selectFrom('users').select('id').where('public_id', '=', query.actor!)),
+      )
+      .$if(query.action !== undefined, (q) => q.where('a.action', '=', query.action!))
+      .$if(query.resourceType !== undefined, (q) => q.where('a.resource_type', '=', query.resourceType!))
+      .$if(query.resourceId !== undefined, (q) => q.where('a.resource_id', '=', query.resourceId!))
+      .$if(query.occurredFrom !== undefined, (q) => q.where('a.occurred_at', '>=', query.occurredFrom!))
+      .$if(query.occurredTo !== undefined, (q) => q.where('a.occurred_at', '<=', query.occurredTo!))
+      .$if(before !== undefined, (q) => q.where('a.id', '<', before!))
+      .orderBy('a.id', 'desc')
+      .limit(query.pageSize + 1)
+      .execute();
+    const items = rows.slice(0, query.pageSize).map(
+      (row): AuditEntry => ({
+        id: row.public_id,
+        occurred_at: row.occurred_at,
+        action: row.action,
+        actor: row.actor_public_id != null && row.actor_email != null ? { public_id: row.actor_public_id, email: row.actor_email } : null,
+        token_public_id: row.token_public_id ?? null,
+        request_id: row.request_id,
+        resource: { type: row.resource_type, public_id: row.resource_id },
+        changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditEntry['changes']),
+      }),
+    );
+    return { items, hasMore: rows.length > query.pageSize };
+  }
+
+  async pruneBefore(cutoff: string, limit: number): Promise<number> {
+    const result = await this.db
+      .deleteFrom('audit_log')
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('audit_log').select('id').where('occurred_at', '<', cutoff).orderBy('occurred_at').limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
