@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { backupCommand } from './commands/backup.ts';
 import { consoleUrlCommand } from './commands/console-url.ts';
+import { exportCommand } from './commands/export.ts';
 import { importCommand } from './commands/import.ts';
 import { migrateCommand } from './commands/migrate.ts';
 import { migrateDataCommand } from './commands/migrate-data.ts';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   for (const sub of tokens.commands) sub.exitOverride();
   program.addCommand(tokens);
   program.addCommand(importCommand().exitOverride());
+  program.addCommand(exportCommand().exitOverride());
   program.addCommand(openapiCommand().exitOverride());
   program.addCommand(consoleUrlCommand().exitOverride());
   return program;

@@ -346,10 +346,15 @@ async function fetchBatch<Row>(
   const descending = list.ordering[0]?.descending ?? false;
   keys.push({ expression: sql.ref(def.tiebreak), descending, nullsFirst: undefined });
 
-  const narrow = hints.narrow ?? Object.entries(def.indexes?.narrow ?? {}).find(([name]) => name in list.filters)?.[1];
-  const first = list.ordering[0];
-  const ordered = first && !def.nullable?.has(first.field) ? def.indexes?.ordered?.[first.field] : undefined;
-  let query = select(indexedBy(filtered, narrow ?? ordered));
+  let index: string | undefined;
+  const { indexes } = def;
+  // PostgreSQL has no index hints (listOn drops them); a repository's own narrow hint is SQLite's too
+  if (indexes) {
+    const first = list.ordering[0];
+    const narrow = hints.narrow ?? Object.entries(indexes.narrow ?? {}).find(([name]) => name in list.filters)?.[1];
+    index = narrow ?? (first && !def.nullable?.has(first.field) ? indexes.ordered?.[first.field] : undefined);
+  }
+  let query = select(indexedBy(filtered, index));
   if (batch.after !== null) {
     const values = batch.after;
     query = query.where((eb) => after(eb, keys, values));
