@@ -10,10 +10,11 @@
  * create answers the resource itself.
  *
  * The core is a library of services over a storage adapter. Calls made with `lectern.context()`
- * act as the application itself; calls made as a user apply that user's role and scopes, exactly
- * as the HTTP API does. Everything returned has the API's JSON shape.
+ * act as the application itself; calls made with `await lectern.contextFor(user)` act as that user,
+ * with their role's permissions, exactly as the HTTP API does. Everything returned has the API's
+ * JSON shape.
  */
-import { createLectern, isLecternError, type Actor } from '@lectern/core';
+import { createLectern, isLecternError } from '@lectern/core';
 import { openSqliteStorage } from '@lectern/storage';
 
 // a file path instead of ':memory:' keeps the data
@@ -29,18 +30,12 @@ await lectern.groups.changeMembership(app, pioneers.public_id, 'member', 'add', 
 // Lists take the same filters as the HTTP query string, and return the same envelope
 const reports = await lectern.users.list(app, { manager: ada.public_id, ordering: 'name' });
 
-// Acting as a user: a learner may not create users
-const learnerRecord = await lectern.users.findByEmail(alan.email);
-const learner: Actor = {
-  kind: 'user',
-  userId: learnerRecord!.id,
-  publicId: alan.public_id,
-  role: alan.role,
-  scopes: new Set(['content:read']),
-};
+// Acting as a user (by the user or their public id), with their role's permissions: a learner may
+// not create users
+const asAlan = await lectern.contextFor(alan);
 let refusal = '';
 try {
-  await lectern.users.create(lectern.context(learner), { email: 'eve@example.com', name: 'Eve' });
+  await lectern.users.create(asAlan, { email: 'eve@example.com', name: 'Eve' });
 } catch (error) {
   if (!isLecternError(error)) throw error;
   refusal = `${error.code}: ${error.message}`;

@@ -17,8 +17,31 @@ export async function embeddingApiIsTyped(lectern: Lectern, app: RequestContext)
   // @ts-expect-error PATCH bodies are typed too
   await lectern.groups.update(app, ada.public_id, { nmae: 'Pioneers' });
 
+  // content inputs are typed per content type
+  const course = await lectern.content.create(app, 'course', { name: 'Analytical engines', tags: ['history'] });
+  await lectern.content.create(app, 'link', { name: 'Notes', url: 'https://example.com/notes' });
+  // @ts-expect-error a field of the wrong type is not accepted
+  await lectern.content.create(app, 'article', { name: 42 });
+  // @ts-expect-error the field is `name`
+  await lectern.content.create(app, 'course', { title: 'Analytical engines' });
+  // @ts-expect-error an article has no url
+  await lectern.content.create(app, 'article', { name: 'Notes', url: 'https://example.com/notes' });
+  // @ts-expect-error a link needs its url
+  await lectern.content.create(app, 'link', { name: 'Notes' });
+  await lectern.content.updateOfType(app, 'track', course.public_id, { items: [course.public_id] });
+  // @ts-expect-error a video has no items
+  await lectern.content.updateOfType(app, 'video', course.public_id, { items: [course.public_id] });
+  // @ts-expect-error PATCH /content-items/<id>/ takes the shared fields only
+  await lectern.content.update(app, course.public_id, { url: 'https://example.com/notes' });
+
+  // acting as a user: by public id or by the user record, never by an internal id
+  const asAda: RequestContext = await lectern.contextFor(ada);
+  await lectern.content.list(await lectern.contextFor(ada.public_id), {});
+  // @ts-expect-error internal numeric ids are not part of the API
+  await lectern.contextFor(1);
+  void asAda;
+
   // create-or-get answers `{ <resource>, created }`; a plain create answers the resource itself
-  const course = await lectern.content.create(app, 'course', { title: 'Analytical engines' });
   const { assignment, created } = await lectern.assignments.create(app, { user_id: ada.public_id, content_item_id: course.public_id });
   const isNew: boolean = created;
   void isNew;

@@ -78,6 +78,7 @@ export {
   contentTypeViewSchemas,
   type ContentWrite,
   createContentInputs,
+  type CreateContentInput,
   isContainerType,
   MAX_ACCESS_GROUPS,
   MAX_CONTAINER_ITEMS,
@@ -93,6 +94,7 @@ export {
   typeSpecificFields,
   typeViewOf,
   updateContentInputs,
+  type UpdateContentInput,
   updateContentItemInput,
 } from './content/content-item.ts';
 export { type ContentType, contentTypes } from './content/content-types.ts';
@@ -178,8 +180,12 @@ export {
 } from './jobs/job.ts';
 export { type BootstrapResult, createLectern, Lectern, type LecternOptions } from './lectern.ts';
 export { type Storage, type Stores } from './ports/storage.ts';
-export { reportResourceDefinitions } from './reports/report-catalogues.ts';
-export { compileRql, type RqlCatalogue, type RqlField } from './reports/rql/rql-fields.ts';
+export { catalogueOf, type CatalogueOptions, reportResourceDefinitions } from './reports/report-catalogues.ts';
+export { type RqlOrder, type RqlParsed, type RqlValidated } from './reports/rql/rql-ast.ts';
+export { isRqlError, RqlError } from './reports/rql/rql-error.ts';
+export { compareByRql, matchesRql, sortByRql } from './reports/rql/rql-evaluate.ts';
+export { compileRql, type RqlCatalogue, type RqlField, validateRql } from './reports/rql/rql-fields.ts';
+export { parseRql } from './reports/rql/rql-parser.ts';
 export {
   createSavedReportInput,
   MAX_EXPRESSION_LENGTH,

@@ -79,6 +79,11 @@ export interface Refusal {
 
 export interface App {
   handle(request: PlainRequest): Promise<PlainResponse>;
+  /**
+   * The body limit of the streaming route (an upload) a request reaches, or undefined for every
+   * other route, whose body the server reads whole (up to 1 MiB) before handling it.
+   */
+  streamLimit(method: string, url: string): number | undefined;
   /** Renders and logs a refusal like any other error response. */
   refuse(refusal: Refusal): PlainResponse;
 }
@@ -111,6 +116,17 @@ class RequestState implements RouteContext {
 
   get preconditions(): { ifMatch: string | undefined } {
     return { ifMatch: this.header('if-match') };
+  }
+
+  async *bodyStream(maxBytes: number): AsyncIterable<Buffer> {
+    const tooLarge = () => new LecternError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`);
+    if (Number(this.header('content-length')) > maxBytes) throw tooLarge();
+    let size = 0;
+    for await (const chunk of this.request.bodyStream ?? (this.request.body ? [this.request.body] : [])) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge();
+      yield chunk;
+    }
   }
 
   body<Unvalidated>(): Unvalidated {
@@ -305,5 +321,14 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     );
   }
 
-  return { handle, refuse };
+  function streamLimit(method: string, url: string): number | undefined {
+    if (method !== 'POST' || requestTargetProblem(url)) return undefined;
+    try {
+      return routes.streamLimit(method, parseTarget(url).pathname);
+    } catch {
+      return undefined;
+    }
+  }
+
+  return { handle, refuse, streamLimit };
 }

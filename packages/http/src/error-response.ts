@@ -30,6 +30,7 @@ export const errorStatus = {
   gone: 410,
   precondition_failed: 412,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   expectation_failed: 417,
   validation_error: 422,
   rate_limited: 429,

@@ -11,9 +11,11 @@ export type FetchHandler = (request: Request, info?: { remoteAddress?: string })
 export function createFetchHandler(app: App): FetchHandler {
   return async (request, info = {}) => {
     const url = new URL(request.url);
+    // an upload route reads the body as it arrives, with its own limit
+    const streamed = request.body && app.streamLimit(request.method, url.pathname + url.search) !== undefined ? request.body : null;
     let body: Buffer | null = null;
     let bodyTooLarge = Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES;
-    if (request.body && !bodyTooLarge) {
+    if (request.body && !bodyTooLarge && !streamed) {
       const bytes = Buffer.from(await request.arrayBuffer());
       if (bytes.length > MAX_BODY_BYTES) bodyTooLarge = true;
       else body = bytes;
@@ -28,9 +30,15 @@ export function createFetchHandler(app: App): FetchHandler {
       headers,
       body,
       bodyTooLarge,
+      ...(streamed ? { bodyTooLarge: false, bodyStream: chunksOf(streamed) } : {}),
       remoteAddress: info.remoteAddress ?? 'unknown',
     });
     const sent = result.stream ? readableOf(result.stream) : result.body;
     return new Response(sent, { status: result.status, headers: result.headers });
   };
+}
+
+/** A request body's chunks as Buffers, read as the route asks for them. */
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Buffer> {
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }

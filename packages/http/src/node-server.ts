@@ -165,6 +165,21 @@ async function serve(app: App, request: IncomingMessage, response: ServerRespons
       write(response, app.refuse({ ...refusal, remoteAddress, method: request.method, headers: request.headers }), true);
       return;
     }
+    // an upload route reads the body itself, as a stream, with its own limit
+    if (app.streamLimit(request.method ?? 'GET', request.url ?? '/') !== undefined) {
+      request.on('error', () => undefined);
+      const result = await app.handle({
+        method: request.method ?? 'GET',
+        url: request.url ?? '/',
+        headers: request.headers,
+        body: null,
+        bodyStream: request,
+        remoteAddress,
+      });
+      // a refusal before the end of the body (401, 413, a bad header) leaves the rest unread
+      write(response, result, !request.complete);
+      return;
+    }
     const read = readBody(request);
     const { body, tooLarge } = read instanceof Promise ? await read : read;
     const result = await app.handle({
@@ -294,7 +309,8 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
   );
   // Expect: 100-continue with a declared body over the limit gets its 413 before the body is sent
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
-    if (!(Number(request.headers['content-length']) > MAX_BODY_BYTES)) response.writeContinue();
+    const limit = app.streamLimit(request.method ?? 'GET', request.url ?? '/') ?? MAX_BODY_BYTES;
+    if (!(Number(request.headers['content-length']) > limit)) response.writeContinue();
     void serve(app, request, response);
   });
   // other expectations reach the app, which answers 417 in the envelope

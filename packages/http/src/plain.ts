@@ -12,6 +12,11 @@ export interface PlainRequest {
   body: Buffer | null;
   /** set when the body exceeded the limit and was not read to the end */
   bodyTooLarge?: boolean;
+  /**
+   * the body unread, for a route that takes it as a stream (a CSV upload): `body` is then null,
+   * and the route reads it with its own size limit (RouteContext.bodyStream)
+   */
+  bodyStream?: AsyncIterable<Buffer>;
   remoteAddress: string;
 }
 

@@ -19,6 +19,11 @@ export interface RouteContext {
    * the receiving service accepts but NOT validated: every service parses its input itself.
    */
   body<Unvalidated>(): Unvalidated;
+  /**
+   * The raw body as it arrives, for a route registered with `streamingPost`: 413 once it passes
+   * `maxBytes` (or at once, when its declared length does). Read it once.
+   */
+  bodyStream(maxBytes: number): AsyncIterable<Buffer>;
 }
 
 export type RouteHandler = (rc: RouteContext) => Promise<Reply> | Reply;
@@ -83,6 +88,8 @@ function segmentsOf(path: string): string[] {
 export class RouteTable {
   private readonly handlersByPattern = new Map<string, Map<Method, RouteHandler>>();
   private readonly publicRoutes = new Set<string>();
+  /** streaming POST routes and their body limits */
+  private readonly streamed = new Map<string, number>();
   private finalized = false;
   /** patterns by `segment count` and by `segment count/first three segments`, most specific first */
   private readonly index = new Map<string, CompiledPattern[]>();
@@ -102,10 +109,36 @@ export class RouteTable {
   delete(pattern: string, handler: RouteHandler): this {
     return this.add('DELETE', pattern, handler);
   }
+  /**
+   * A POST whose body the route reads as a stream (an upload), up to `maxBytes`: the server does
+   * not read it first (node-server.ts asks `streamLimit`), so it is never held whole in memory.
+   */
+  streamingPost(pattern: string, maxBytes: number, handler: RouteHandler): this {
+    this.streamed.set(pattern, maxBytes);
+    return this.add('POST', pattern, handler);
+  }
+
+  /** The byte limit of the streaming route a POST to `pathname` reaches, or undefined. */
+  streamLimit(method: string, pathname: string): number | undefined {
+    if (method !== 'POST' || this.streamed.size === 0) return undefined;
+    this.finalize();
+    const segments = segmentsOf(pathname);
+    for (const candidate of this.index.get(String(segments.length)) ?? []) {
+      if (matchSegments(candidate.segments, segments)) return this.streamed.get(candidate.pattern);
+    }
+    return undefined;
+  }
+
   /** A GET that answers without authentication (the API description). */
   publicGet(pattern: string, handler: RouteHandler): this {
     this.publicRoutes.add(`GET ${pattern}`);
     return this.add('GET', pattern, handler);
+  }
+
+  /** A POST that answers without authentication (the console's sign-in link exchange). */
+  publicPost(pattern: string, handler: RouteHandler): this {
+    this.publicRoutes.add(`POST ${pattern}`);
+    return this.add('POST', pattern, handler);
   }
 
   /** A POST that answers without authentication (the console's sign-in link exchange). */

@@ -3,6 +3,9 @@
  * they come, retries 5xx answers and dropped connections with backoff, and turns 401/403 into a
  * StopError that ends the run: a token that lacks a right will not gain it by retrying.
  */
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 
 export interface ApiAnswer {
   status: number;
@@ -108,6 +111,53 @@ export class ImportApiClient {
     }
   }
 
+  /**
+   * Sends a file as the body of one POST (streamed from disk), waiting out 429s. It is not sent
+   * again after a dropped connection: the server may have stored it, and a second upload would be
+   * a second import (harmless, its rows would read `existing`, but not what was asked).
+   */
+  async upload(path: string, file: string, headers: Record<string, string>): Promise<ApiAnswer> {
+    for (;;) {
+      if (this.options.signal?.aborted) throw new StopError('the import was interrupted');
+      let response: Response;
+      try {
+        response = await fetch(this.base + path, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...headers },
+          body: Readable.toWeb(createReadStream(file)) as ReadableStream,
+          duplex: 'half',
+          ...(this.options.signal ? { signal: this.options.signal } : {}),
+        } as RequestInit);
+      } catch (error) {
+        throw new StopError(`cannot send the file to ${this.base} (${describeNetworkError(error)})`);
+      }
+      const answer = await answerOf(response);
+      if (answer.status !== 429 && answer.status !== 503) return answer;
+      const ms = retryAfterMs(answer);
+      this.options.onWait?.(answer.status === 429 ? 'rate limited' : 'server busy', ms);
+      await this.sleep(ms);
+    }
+  }
+
+  /** Writes a GET's body (a report) to `destination` as it arrives; the status when it is not 200. */
+  async download(path: string, destination: NodeJS.WritableStream): Promise<number> {
+    for (let failures = 0; ; failures++) {
+      try {
+        const response = await fetch(this.base + path, { headers: { authorization: `Bearer ${this.token}` } });
+        if (response.status === 429 && failures < 20) {
+          await this.sleep(retryAfterMs({ status: 429, body: null, retryAfter: response.headers.get('retry-after') }));
+          continue;
+        }
+        if (response.status !== 200 || !response.body) return response.status;
+        await pipeline(Readable.fromWeb(response.body as never), destination);
+        return 200;
+      } catch (error) {
+        if (failures >= this.retryDelays.length) throw new StopError(`cannot read the report (${describeNetworkError(error)})`);
+        await this.sleep(withJitter(this.retryDelays[failures]!));
+      }
+    }
+  }
+
   private async once(method: string, path: string, body: unknown): Promise<ApiAnswer> {
     const response = await fetch(this.base + path, {
       method,
@@ -121,15 +171,19 @@ export class ImportApiClient {
         ? AbortSignal.any([this.options.signal, AbortSignal.timeout(this.timeoutMs)])
         : AbortSignal.timeout(this.timeoutMs),
     });
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text.length > 0 ? JSON.parse(text) : null;
-    } catch {
-      // a proxy's HTML error page: the status says enough
-    }
-    return { status: response.status, body: parsed, retryAfter: response.headers.get('retry-after') };
+    return answerOf(response);
   }
+}
+
+async function answerOf(response: Response): Promise<ApiAnswer> {
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text.length > 0 ? JSON.parse(text) : null;
+  } catch {
+    // a proxy's HTML error page: the status says enough
+  }
+  return { status: response.status, body: parsed, retryAfter: response.headers.get('retry-after') };
 }
 
 function retryAfterMs(answer: ApiAnswer): number {

@@ -151,3 +151,15 @@ export const integer = (data: FormData, name: string) => {
   const value = text(data, name);
   return value === '' ? undefined : Number(value);
 };
+
+/** The API's errors for a field the form shows as a group (a fieldset of checkboxes). */
+export function ErrorsFor({ name }: { name: string }) {
+  const errors = useContext(FieldErrors)[name] ?? [];
+  return errors.length ? (
+    <ul class="field-errors">
+      {errors.map((message) => (
+        <li key={message}>{message}</li>
+      ))}
+    </ul>
+  ) : null;
+}

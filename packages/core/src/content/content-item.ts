@@ -63,7 +63,8 @@ export const contentExtrasSchema = z.object({
 export type ContentExtras = z.infer<typeof contentExtrasSchema>;
 type ExtraField = keyof ContentExtras;
 
-export const typeSpecificFields: Readonly<Record<ContentType, readonly ExtraField[]>> = {
+/** Literal per type, so each type's write input is typed with exactly its own fields. */
+const extraFieldsByType = {
   article: [],
   video: ['media_asset_id', 'media_status', 'media_duration'],
   course: [],
@@ -74,7 +75,8 @@ export const typeSpecificFields: Readonly<Record<ContentType, readonly ExtraFiel
   track: ['items'],
   scheduled_track: ['items', 'starts_on', 'ends_on'],
   collection: ['items'],
-};
+} as const satisfies Readonly<Record<ContentType, readonly ExtraField[]>>;
+export const typeSpecificFields: Readonly<Record<ContentType, readonly ExtraField[]>> = extraFieldsByType;
 
 /** Types whose `items` list other content items, in order. */
 export const containerTypes = ['track', 'scheduled_track', 'collection'] as const satisfies readonly ContentType[];
@@ -140,7 +142,8 @@ const isTypeWritable = (field: string): field is TypeWritableField => field in t
 /** A type writes the fields it reads, but for those only the platform sets. */
 const writableFields = (type: ContentType): TypeWritableField[] => typeSpecificFields[type].filter(isTypeWritable);
 
-const requiredOnCreate: Readonly<Partial<Record<ContentType, readonly TypeWritableField[]>>> = { link: ['url'] };
+const requiredOnCreateByType = { link: ['url'] } as const satisfies Readonly<Partial<Record<ContentType, readonly TypeWritableField[]>>>;
+const requiredOnCreate: Readonly<Partial<Record<ContentType, readonly TypeWritableField[]>>> = requiredOnCreateByType;
 
 /** A validated create or update body of any type: only the fields its type's schema allowed are present. */
 export type ContentWrite = Partial<z.output<ReturnType<typeof z.strictObject<typeof sharedWritableFields & typeof typeWritableFields>>>>;
@@ -154,17 +157,38 @@ function writeSchema(type: ContentType, mode: 'create' | 'update'): z.ZodType<Co
   return z.strictObject(Object.fromEntries(fields)) as z.ZodType<ContentWrite>;
 }
 
-export const createContentInputs = Object.fromEntries(contentTypes.map((type) => [type, writeSchema(type, 'create')])) as Record<
-  ContentType,
-  z.ZodType<ContentWrite>
->;
-export const updateContentInputs = Object.fromEntries(contentTypes.map((type) => [type, writeSchema(type, 'update')])) as Record<
-  ContentType,
-  z.ZodType<ContentWrite>
->;
+/**
+ * The input types of the schemas writeSchema builds, which zod cannot infer from fields chosen at
+ * run time: the same field declarations, picked by the same tables (`extraFieldsByType`,
+ * `requiredOnCreateByType`), so `content.create(ctx, 'article', { url })` is a compile error.
+ */
+type WritableInputs = { [K in keyof typeof sharedWritableFields]: z.input<(typeof sharedWritableFields)[K]> } & {
+  [K in TypeWritableField]: z.input<(typeof typeWritableFields)[K]>;
+};
+type WritableOf<T extends ContentType> =
+  keyof typeof sharedWritableFields | Extract<(typeof extraFieldsByType)[T][number], TypeWritableField>;
+type RequiredOf<T extends ContentType> =
+  'name' | (T extends keyof typeof requiredOnCreateByType ? (typeof requiredOnCreateByType)[T][number] : never);
+type Flat<T> = { [K in keyof T]: T[K] };
+
+/** A create body of content type `T`: its writable fields, `name` (and a link's `url`) required. */
+export type CreateContentInput<T extends ContentType = ContentType> = T extends ContentType
+  ? Flat<Pick<WritableInputs, RequiredOf<T>> & Partial<Pick<WritableInputs, Exclude<WritableOf<T>, RequiredOf<T>>>>>
+  : never;
+/** A PATCH body of content type `T`: any of its writable fields. */
+export type UpdateContentInput<T extends ContentType = ContentType> = T extends ContentType
+  ? Flat<Partial<Pick<WritableInputs, WritableOf<T>>>>
+  : never;
+
+export const createContentInputs = Object.fromEntries(contentTypes.map((type) => [type, writeSchema(type, 'create')])) as {
+  [T in ContentType]: z.ZodType<ContentWrite, CreateContentInput<T>>;
+};
+export const updateContentInputs = Object.fromEntries(contentTypes.map((type) => [type, writeSchema(type, 'update')])) as {
+  [T in ContentType]: z.ZodType<ContentWrite, UpdateContentInput<T>>;
+};
 
 /** `PATCH /content-items/<id>/`: the shared fields, whatever the type [ext beyond name, is_hidden, groups]. */
-export const updateContentItemInput: z.ZodType<ContentWrite> = z.strictObject(sharedWritableFields).partial();
+export const updateContentItemInput = z.strictObject(sharedWritableFields).partial();
 
 export const tagsInput = z.strictObject({ tags: tagNamesField().min(1) });
 export const replaceTagsInput = z.strictObject({ tags: tagNamesField() });

@@ -28,7 +28,9 @@ import {
   type ContentType,
   type ContentTypeView,
   type ContentWrite,
+  type CreateContentInput,
   type TagOperation,
+  type UpdateContentInput,
 } from './content-item.ts';
 import { type ContentWrites } from './content-writes.ts';
 import { assertScheduleOrder, nextTagSet, sameTagSet, viewerFor } from './content-rules.ts';
@@ -67,7 +69,8 @@ export class ContentService {
     return typeViewOf(await this.writes.requireVisible(this.deps.storage, ctx.actor, publicId, type));
   }
 
-  async create(ctx: RequestContext, type: ContentType, body: InputOf<(typeof createContentInputs)[ContentType]>): Promise<ContentTypeView> {
+  /** `body` is typed per `type`: `create(ctx, 'link', { name, url })`, and a field the type lacks does not compile. */
+  async create<T extends ContentType>(ctx: RequestContext, type: T, body: NoInfer<CreateContentInput<T>>): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
     if (this.writes.hasTypedView(type))
       throw new Error(`${type} items are created by the events area, which adds their schedule and settings.`);
@@ -93,11 +96,11 @@ export class ContentService {
   }
 
   /** `PATCH /<type collection>/<id>/`: shared and type-specific fields; answers the type's shape. */
-  updateOfType(
+  updateOfType<T extends ContentType>(
     ctx: RequestContext,
-    type: ContentType,
+    type: T,
     publicId: string,
-    body: InputOf<(typeof updateContentInputs)[ContentType]>,
+    body: NoInfer<UpdateContentInput<T>>,
     options: WriteOptions = {},
   ): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');

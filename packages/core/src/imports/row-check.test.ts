@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { HeaderError, mapColumns } from './columns.ts';
+import { HeaderError, mapColumns } from './import-columns.ts';
 import { IMPORT_KINDS } from './import-kinds.ts';
 import { checkRow } from './row-check.ts';
 

@@ -53,7 +53,18 @@ export interface JobKind {
    * A LecternError fails the item alone; any other error is a fault of the job.
    */
   handle(tx: Stores, ctx: RequestContext, item: unknown, index: number): Promise<AppliedItem>;
+  /**
+   * For a kind whose work is not items stored with the job (a CSV import keeps its rows in tables
+   * of its own): runs the next chunk itself in the chunk's transaction, reading the submitter's
+   * authority with `authorityFor` as the items' chunks do; true when nothing is left.
+   */
+  runChunk?(tx: Stores, job: JobRecord): Promise<boolean>;
+  /** Told, outside any transaction, when the engine gives the job up after unexpected errors. */
+  failed?(jobId: number, message: string): Promise<void>;
 }
+
+/** Who a chunk acts as: the submitter with the rights they have now, or why they may no longer run it. */
+export type ChunkAuthority = { ctx: RequestContext } | { refusal: LecternError };
 
 export interface JobEngineOptions {
   /** items per transaction */
@@ -121,6 +132,35 @@ export class JobEngine {
     );
     this.schedule(record.id);
     return record.view;
+  }
+
+  /**
+   * Stores a job without items in the caller's transaction, for a kind that runs its own chunks;
+   * `wake` schedules it once that transaction has committed.
+   */
+  enqueue(tx: Stores, ctx: RequestContext, kindName: string): Promise<JobRecord> {
+    const kind = this.requireKind(kindName);
+    if (!kind.runChunk) throw new Error(`job kind '${kind.name}' takes its items at submission`);
+    return tx.jobs.insert(
+      {
+        publicId: this.deps.ids.uuid(),
+        kind: kind.name,
+        actor: storeActor(ctx.actor),
+        requestId: ctx.requestId,
+        createdAt: nowIso(this.deps.clock),
+      },
+      [],
+    );
+  }
+
+  /** Schedules a stored job in this process (when the worker runs); others find it by polling. */
+  wake(jobId: number): void {
+    this.schedule(jobId);
+  }
+
+  /** A registered kind's per-item write, for work that applies the same items another way (imports). */
+  itemHandler(kindName: string): JobKind['handle'] {
+    return this.requireKind(kindName).handle;
   }
 
   /**
@@ -224,7 +264,9 @@ export class JobEngine {
       } catch (error) {
         if (error instanceof LeaseLost) return;
         if (failures >= this.options.retryDelaysMs.length) {
-          await this.finish(jobId, 'failed', `An unexpected error stopped the job: ${(error as Error)?.message ?? String(error)}`);
+          const message = `An unexpected error stopped the job: ${(error as Error)?.message ?? String(error)}`;
+          await this.finish(jobId, 'failed', message);
+          await kind.failed?.(jobId, message);
           return;
         }
         await sleep(this.options.retryDelaysMs[failures++]!);
@@ -242,19 +284,19 @@ export class JobEngine {
    */
   private async runChunk(tx: Stores, job: JobRecord, kind: JobKind): Promise<boolean> {
     if (!(await this.claim(tx, job.id))) throw new LeaseLost();
+    if (kind.runChunk) {
+      const done = await kind.runChunk(tx, job);
+      if (done) await tx.jobs.setStatus(job.id, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });
+      return done;
+    }
     const items = await tx.jobs.nextItems(job.id, this.options.chunkSize);
     if (items.length === 0) {
       await tx.jobs.setStatus(job.id, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });
       return true;
     }
-    let ctx: RequestContext | undefined;
-    let refusal: LecternError | undefined;
-    try {
-      ctx = { actor: await this.actingActor(tx, job.actor, kind.scope), requestId: job.requestId };
-    } catch (error) {
-      if (!isLecternError(error)) throw error;
-      refusal = error;
-    }
+    const authority = await this.authorityFor(tx, job.actor, job.requestId, kind.scope);
+    const ctx = 'ctx' in authority ? authority.ctx : undefined;
+    const refusal = 'refusal' in authority ? authority.refusal : undefined;
     for (const item of items) {
       let outcome: JobItemOutcome;
       try {
@@ -268,6 +310,19 @@ export class JobEngine {
       await tx.jobs.recordOutcome(job.id, item.position, outcome);
     }
     return false;
+  }
+
+  /**
+   * Who a chunk acts as, read in the chunk's transaction: the submitter with the rights they have
+   * now, or why they may no longer run a job that needs `scope` (submitter-authority.ts).
+   */
+  async authorityFor(tx: Stores, stored: StoredActor, requestId: string, scope: Scope): Promise<ChunkAuthority> {
+    try {
+      return { ctx: { actor: await this.actingActor(tx, stored, scope), requestId } };
+    } catch (error) {
+      if (!isLecternError(error)) throw error;
+      return { refusal: error };
+    }
   }
 
   private async actingActor(tx: Stores, stored: StoredActor, scope: Scope): Promise<Actor> {

@@ -31,6 +31,7 @@ export const errorCodes = [
   'gone',
   'precondition_failed',
   'payload_too_large',
+  'unsupported_media_type',
   'expectation_failed',
   'validation_error',
   'rate_limited',

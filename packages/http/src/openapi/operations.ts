@@ -32,6 +32,7 @@ import {
   facilitatorsSchema,
   feedbackInput,
   groupSchema,
+  importSchema,
   insightKinds,
   jobItemSchema,
   jobSchema,
@@ -286,6 +287,41 @@ function* reportOperations(): Generator<[OperationKey, OperationSpec]> {
   ];
 }
 
+/** Imports need the scope of their kind's bulk route (users:write, assignments:write, enrollments:write). */
+function* importOperations(): Generator<[OperationKey, OperationSpec]> {
+  const tag = 'Imports';
+  yield [
+    'POST /api/v2/imports',
+    {
+      summary: 'Upload a CSV file to import (body: the file, Content-Type text/csv; ?kind=…)',
+      tag,
+      scope: 'token',
+      response: { status: 202, schema: importSchema },
+    },
+  ];
+  yield [
+    'GET /api/v2/imports',
+    { summary: 'List imports, newest first', tag, scope: 'token', response: { status: 200, schema: importSchema, list: true } },
+  ];
+  yield [
+    'GET /api/v2/imports/:id',
+    { summary: 'Get an import and its counts', tag, scope: 'token', response: { status: 200, schema: importSchema } },
+  ];
+  yield [
+    'POST /api/v2/imports/:id/cancel',
+    { summary: 'Cancel an import', tag, scope: 'token', response: { status: 200, schema: importSchema } },
+  ];
+  yield [
+    'GET /api/v2/imports/:id/report',
+    {
+      summary: 'The per-row report of the rows processed so far (CSV)',
+      tag,
+      scope: 'token',
+      response: { status: 200, mediaType: 'text/csv' },
+    },
+  ];
+}
+
 function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
   const base = '/public_api/v2/webhooks';
   const hooks = resource('Webhooks', 'webhooks:read', webhookSubscriptionWithSecretSchema);
@@ -375,6 +411,7 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield* assignmentOperations();
   yield* eventOperations();
   yield* reportOperations();
+  yield* importOperations();
   yield* webhookOperations();
 }
 

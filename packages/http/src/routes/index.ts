@@ -7,6 +7,7 @@ import { consoleRoutes } from './console.ts';
 import { enrollmentRoutes } from './enrollments.ts';
 import { eventRoutes } from './events.ts';
 import { groupRoutes } from './groups.ts';
+import { importRoutes } from './imports.ts';
 import { insightRoutes } from './insights.ts';
 import { locationRoutes } from './locations.ts';
 import { meRoutes } from './me.ts';
@@ -43,6 +44,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   enrollmentRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
   consoleRoutes(routes, lectern);
+  importRoutes(routes, lectern);
   metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());

@@ -17,8 +17,9 @@ import * as rateLimitWindows from './0011-rate-limit-windows.ts';
 import * as searchIndex from './0012-search-index.ts';
 import * as assignmentTotals from './0013-assignment-totals.ts';
 import * as contentAccessFlag from './0014-content-access-flag.ts';
-import * as signInLinks from './0017-sign-in-links.ts';
+import * as imports from './0015-imports.ts';
 import * as auditLog from './0016-audit-log.ts';
+import * as signInLinks from './0017-sign-in-links.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -35,8 +36,9 @@ const migrations: Record<string, Migration> = {
   '0012-search-index': searchIndex,
   '0013-assignment-totals': assignmentTotals,
   '0014-content-access-flag': contentAccessFlag,
-  '0017-sign-in-links': signInLinks,
+  '0015-imports': imports,
   '0016-audit-log': auditLog,
+  '0017-sign-in-links': signInLinks,
 };
 
 export const migrationProvider: MigrationProvider = {

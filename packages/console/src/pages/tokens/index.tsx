@@ -1,3 +1,94 @@
+/** API tokens: create one with chosen scopes (its value shown once, with a copy button), list, revoke. */
+import { useState } from 'preact/hooks';
+import { api, unwrap } from '../../api/client.ts';
+import type { Scope } from '../../api/types.ts';
+import { ActionButton, SecretOnce } from '../../components/action.tsx';
+import { DateCell } from '../../components/date-cell.tsx';
+import { ErrorsFor, Field, Form, text } from '../../components/form.tsx';
+import { ListView } from '../../components/list-view.tsx';
+import { can, me } from '../../session/me.ts';
+
 export function TokensPage() {
-  return <h1>API tokens</h1>;
+  const [version, setVersion] = useState(0);
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
+  const refresh = () => setVersion(version + 1);
+  // a token can only be given scopes its owner's role grants; this token's own scopes are a safe offer
+  const offered: Scope[] = me.value?.token?.scopes ?? [];
+  return (
+    <>
+      <h1>API tokens</h1>
+      {created ? <SecretOnce label={`Token "${created.name}" created.`} value={created.token} /> : null}
+      {can('tokens:write') ? (
+        <details>
+          <summary>New token</summary>
+          <Form
+            submitLabel="Create token"
+            resetOnSuccess
+            onSubmit={async (data) => {
+              const expires = text(data, 'expires_at');
+              const made = await unwrap(
+                api.POST('/api/v2/api-tokens', {
+                  body: {
+                    name: text(data, 'name'),
+                    scopes: data.getAll('scopes').map(String),
+                    ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
+                  },
+                }),
+              );
+              setCreated({ name: made.name, token: made.token });
+              refresh();
+            }}
+          >
+            <Field name="name" label="Token name" required />
+            <Field
+              name="expires_at"
+              label="Expires at"
+              type="datetime-local"
+              hint="Your local time; empty for a token that does not expire."
+            />
+            <fieldset>
+              <legend>Scopes</legend>
+              <div class="scopes">
+                {offered.map((scope) => (
+                  <label key={scope} class="inline">
+                    <input type="checkbox" name="scopes" value={scope} defaultChecked={scope.endsWith(':read')} /> {scope}
+                  </label>
+                ))}
+              </div>
+              <ErrorsFor name="scopes" />
+            </fieldset>
+          </Form>
+        </details>
+      ) : null}
+      <ListView
+        path="/api/v2/api-tokens"
+        caption="API tokens"
+        version={version}
+        rowKey={(token) => token.public_id}
+        columns={[
+          { header: 'Name', cell: (token) => token.name },
+          { header: 'Prefix', cell: (token) => <code>{token.token_prefix}</code> },
+          { header: 'Owner', cell: (token) => token.user.email },
+          { header: 'Scopes', cell: (token) => <span title={token.scopes.join(' ')}>{token.scopes.length} scopes</span> },
+          { header: 'Created', cell: (token) => <DateCell value={token.created} /> },
+          { header: 'Last used', cell: (token) => <DateCell value={token.last_used_at} /> },
+          { header: 'Expires', cell: (token) => <DateCell value={token.expires_at} /> },
+          {
+            header: 'Actions',
+            cell: (token) =>
+              can('tokens:write') ? (
+                <ActionButton
+                  label="Revoke"
+                  name={`Revoke ${token.name}`}
+                  danger
+                  confirm={`Revoke the token "${token.name}"? Anything using it stops working at once.${token.public_id === me.value?.token?.public_id ? ' It is the token this console is signed in with.' : ''}`}
+                  run={() => unwrap(api.DELETE('/api/v2/api-tokens/{id}', { params: { path: { id: token.public_id } } }))}
+                  done={refresh}
+                />
+              ) : null,
+          },
+        ]}
+      />
+    </>
+  );
 }

@@ -1,0 +1,153 @@
+/**
+ * One chunk of an import's rows, in the chunk's transaction: each row is checked with the shared
+ * row rules, its user email resolved (one query for the chunk), compared with the rows before it
+ * (duplicate_row, one query for the chunk), then written with the kind's bulk-job item write —
+ * the same code, events and audit entries as `POST /<kind>/bulk/` — in a savepoint of its own.
+ */
+import type { z } from 'zod';
+import type { RequestContext } from '../auth/actor.ts';
+import { itemErrorMessage } from '../jobs/job-item-rules.ts';
+import { ItemFailure } from '../jobs/job.ts';
+import type { JobKind } from '../jobs/job-engine.ts';
+import type { RowOutcome, StagedRow } from '../ports/import-store.ts';
+import type { Stores } from '../ports/storage.ts';
+import { isLecternError, type LecternError } from '../shared/errors.ts';
+import { foldCase } from '../shared/fold-case.ts';
+import { parseInput } from '../shared/validation.ts';
+import { updateUserInput } from '../users/user.ts';
+import type { ImportRecord } from './import.ts';
+import { mapColumns } from './import-columns.ts';
+import { IMPORT_KINDS } from './import-kinds.ts';
+import { checkRow, rowIdentity } from './row-check.ts';
+
+export interface RowWriters {
+  /** the kind's bulk-job item write */
+  item: JobKind['handle'];
+  /** `update=true` on a users import: the PATCH rules and write, in the caller's transaction */
+  updateUser(tx: Stores, ctx: RequestContext, publicId: string, changes: z.output<typeof updateUserInput>): Promise<unknown>;
+}
+
+const failed = (
+  row: number,
+  code: string,
+  message: string,
+  identity: string | null = null,
+  publicId: string | null = null,
+): RowOutcome => ({
+  row,
+  status: 'failed',
+  publicId,
+  errorCode: code,
+  errorMessage: message,
+  identity,
+});
+
+/** Every row of the chunk fails with why the submitter may no longer run the import. */
+export const refusedRows = (rows: readonly StagedRow[], refusal: LecternError): RowOutcome[] =>
+  rows.map((row) => failed(row.row, refusal.code, itemErrorMessage(refusal)));
+
+interface Checked {
+  row: number;
+  item: Record<string, unknown>;
+  email: string | null;
+}
+
+export async function processRows(
+  tx: Stores,
+  ctx: RequestContext,
+  record: ImportRecord,
+  rows: readonly StagedRow[],
+  writers: RowWriters,
+): Promise<RowOutcome[]> {
+  const kind = IMPORT_KINDS[record.kind];
+  const columns = mapColumns(kind, record.header);
+  const outcomes = new Map<number, RowOutcome>();
+  const checked: Checked[] = [];
+  for (const staged of rows) {
+    if (staged.badFields) {
+      const names = staged.badFields.map((index) => columns.header[index]?.trim() || `column ${index + 1}`);
+      outcomes.set(staged.row, failed(staged.row, 'validation_error', `${names.join(', ')}: not valid UTF-8`));
+      continue;
+    }
+    const check = checkRow(kind, columns, staged.cells);
+    if (!check.ok) outcomes.set(staged.row, failed(staged.row, check.code, check.message));
+    else if (check.user && 'email' in check.user) checked.push({ row: staged.row, item: check.item, email: check.user.email });
+    else checked.push({ row: staged.row, item: check.user ? { user_id: check.user.id, ...check.item } : check.item, email: null });
+  }
+
+  // one query for the chunk's emails: the users rows name, or (update) the users rows describe
+  const updating = record.view.update && !record.view.dry_run && kind.updatable !== undefined;
+  const emails = new Set<string>();
+  for (const row of checked) {
+    if (row.email !== null) emails.add(row.email);
+    else if (updating) emails.add(String(row.item.email).toLowerCase());
+  }
+  const users = emails.size > 0 ? await tx.imports.usersByEmail([...emails]) : new Map();
+
+  const identified: Array<Checked & { identity: string }> = [];
+  for (const row of checked) {
+    if (row.email !== null) {
+      const user = users.get(foldCase(row.email));
+      if (!user) {
+        outcomes.set(row.row, failed(row.row, 'unknown_user', `No user has the email ${row.email}.`));
+        continue;
+      }
+      row.item = { user_id: user.publicId, ...row.item };
+    }
+    identified.push({ ...row, identity: rowIdentity(kind, row.item) });
+  }
+
+  // a row about a resource an earlier row already named (in an earlier chunk, or this one) is a duplicate
+  const firstRows = await tx.imports.firstRowsOf(record.id, [...new Set(identified.map((row) => row.identity))]);
+  const handle = writers.item;
+  for (const row of identified) {
+    const first = firstRows.get(row.identity);
+    if (first !== undefined && first < row.row) {
+      outcomes.set(row.row, failed(row.row, 'duplicate_row', `Row ${first} has the same ${kind.identity.join(' and ')}.`, row.identity));
+      continue;
+    }
+    firstRows.set(row.identity, row.row);
+    if (record.view.dry_run) {
+      outcomes.set(row.row, { row: row.row, status: 'valid', publicId: null, errorCode: null, errorMessage: null, identity: row.identity });
+      continue;
+    }
+    outcomes.set(row.row, await writeRow(tx, ctx, row, updating ? users.get(foldCase(String(row.item.email))) : undefined));
+  }
+  return rows.map((row) => outcomes.get(row.row)!);
+
+  async function writeRow(
+    tx: Stores,
+    ctx: RequestContext,
+    row: Checked & { identity: string },
+    existing: { publicId: string; name: string; role: string; employeeId: string | null } | undefined,
+  ): Promise<RowOutcome> {
+    const done = (status: RowOutcome['status'], publicId: string): RowOutcome => ({
+      row: row.row,
+      status,
+      publicId,
+      errorCode: null,
+      errorMessage: null,
+      identity: row.identity,
+    });
+    try {
+      if (existing) {
+        // only the fields the row gives and that differ; an empty cell never clears a value
+        const current: Record<string, unknown> = { name: existing.name, role: existing.role, employee_id: existing.employeeId };
+        const changes: Record<string, unknown> = {};
+        for (const field of kind.updatable ?? []) {
+          if (row.item[field] !== undefined && row.item[field] !== current[field]) changes[field] = row.item[field];
+        }
+        if (Object.keys(changes).length === 0) return done('existing', existing.publicId);
+        await tx.savepoint((sp) => writers.updateUser(sp, ctx, existing.publicId, parseInput(updateUserInput, changes)));
+        return done('updated', existing.publicId);
+      }
+      const applied = await tx.savepoint((sp) => handle(sp, ctx, row.item, row.row));
+      return done(applied.created ? 'created' : 'existing', applied.publicId);
+    } catch (error) {
+      if (!isLecternError(error)) throw error;
+      // a user whose email is taken already exists: the answer a re-run must give
+      if (kind.name === 'users' && error instanceof ItemFailure && error.code === 'duplicate') return done('existing', error.publicId);
+      return failed(row.row, error.code, itemErrorMessage(error), row.identity, error instanceof ItemFailure ? error.publicId : null);
+    }
+  }
+}

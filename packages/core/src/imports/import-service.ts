@@ -1,0 +1,225 @@
+/**
+ * Server-side CSV imports (docs/imports.md): the upload is checked and stored row by row as it
+ * streams in, then a job of the job engine processes it in chunks, each chunk one transaction with
+ * the rows' writes, their outcomes and their webhook events; the report is read back in row order.
+ */
+import { actorUserId, authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
+import { roleGrants, type Scope } from '../auth/scopes.ts';
+import type { JobEngine } from '../jobs/job-engine.ts';
+import { storeActor } from '../jobs/job.ts';
+import type { StagedRow } from '../ports/import-store.ts';
+import type { Stores } from '../ports/storage.ts';
+import type { ServiceDeps } from '../service-deps.ts';
+import { nowIso } from '../shared/clock.ts';
+import { csvLine, csvLines } from '../shared/csv-writer.ts';
+import { badRequest, LecternError, notFound } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
+import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { CsvFormatError, readCsvRecords } from './csv-records.ts';
+import { HeaderError, mapColumns } from './import-columns.ts';
+import { IMPORT_KINDS, importKinds, isImportKind, type ImportKindName } from './import-kinds.ts';
+import { importListSpec, isFinished, type Import, type ImportRecord } from './import.ts';
+import { processRows, refusedRows, type RowWriters } from './import-rows.ts';
+
+export const IMPORTS_JOB = 'imports';
+/** Rows per chunk transaction: large enough that per-transaction costs vanish, small enough to interleave with requests. */
+export const IMPORT_CHUNK_ROWS = 1000;
+/** Rows stored per transaction while the file is received. */
+const STAGE_BATCH_ROWS = 2000;
+/** An upload still receiving after this long was left by a process that died mid-upload. */
+const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
+export const REPORT_COLUMNS = ['row', 'status', 'public_id', 'error_code', 'error_message'] as const;
+const REPORT_PAGE_ROWS = 2000;
+
+export interface ImportRequest {
+  kind?: string;
+  dry_run?: string;
+  update?: string;
+  filename?: string | null;
+}
+
+const unprocessable = (message: string) => new LecternError('validation_error', message, { nonFieldErrors: [message] });
+
+function flag(name: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw badRequest(`Query parameter '${name}' must be true or false.`);
+}
+
+export class ImportService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly jobs: JobEngine,
+    private readonly writers: Record<ImportKindName, RowWriters>,
+  ) {
+    jobs.register({
+      name: IMPORTS_JOB,
+      maxItems: 0,
+      // each chunk checks the import's own kind's scope; every import needs one of these
+      scope: 'assignments:write',
+      handle: () => {
+        throw new Error('an import runs its rows by chunk');
+      },
+      runChunk: (tx, job) => this.runChunk(tx, job.id, job.actor),
+      failed: async (jobId, message) => {
+        const record = await this.deps.storage.imports.findByJobId(jobId);
+        if (record)
+          await this.deps.storage.imports.setStatus(record.id, 'failed', {
+            completedAt: nowIso(this.deps.clock),
+            error: { code: 'internal_error', message },
+          });
+      },
+    });
+  }
+
+  /**
+   * `POST /imports/?kind=…`: checks the kind, the scope and the header before storing anything,
+   * stores the rows as they stream in, then hands the import to the job engine. A file that turns
+   * out not to be CSV part-way is forgotten again and refused.
+   */
+  async submit(ctx: RequestContext, request: ImportRequest, body: AsyncIterable<Buffer | Uint8Array>): Promise<Import> {
+    const kindName = readKind(request.kind);
+    const kind = IMPORT_KINDS[kindName];
+    authorize(ctx.actor, kind.scope);
+    const dryRun = flag('dry_run', request.dry_run);
+    const update = flag('update', request.update);
+    const storage = this.deps.storage;
+    const now = nowIso(this.deps.clock);
+    await storage.imports.discardAbandoned(new Date(this.deps.clock.now().getTime() - ABANDONED_UPLOAD_MS).toISOString());
+
+    const records = readCsvRecords(body)[Symbol.asyncIterator]();
+    let importId: number | undefined;
+    try {
+      const first = await records.next();
+      if (first.done) throw unprocessable('The file is empty: it needs a header row.');
+      if (first.value.badFields) throw unprocessable('The header row is not valid UTF-8.');
+      let columns;
+      try {
+        columns = mapColumns(kind, first.value.cells);
+      } catch (error) {
+        if (error instanceof HeaderError) throw unprocessable(`The header is not usable: ${error.message}.`);
+        throw error;
+      }
+      importId = await storage.imports.insert({
+        publicId: this.deps.ids.uuid(),
+        kind: kindName,
+        dryRun,
+        update,
+        filename: request.filename ?? null,
+        header: columns.header,
+        actor: storeActor(ctx.actor),
+        createdById: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+        requestId: ctx.requestId,
+        createdAt: now,
+      });
+      let total = 0;
+      let batch: StagedRow[] = [];
+      const id = importId;
+      const flush = async () => {
+        const rows = batch;
+        batch = [];
+        if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows));
+      };
+      for (let next = await records.next(); !next.done; next = await records.next()) {
+        batch.push({ row: ++total, cells: next.value.cells, badFields: next.value.badFields ?? null });
+        if (batch.length >= STAGE_BATCH_ROWS) await flush();
+      }
+      await flush();
+      const job = await storage.transaction(async (tx) => {
+        const stored = await this.jobs.enqueue(tx, ctx, IMPORTS_JOB);
+        await tx.imports.submitted(id, stored.id, total);
+        return stored;
+      });
+      this.jobs.wake(job.id);
+      return (await storage.imports.findById(id))!.view;
+    } catch (error) {
+      await records.return?.(undefined);
+      if (importId !== undefined) await storage.transaction((tx) => tx.imports.discard(importId!));
+      if (error instanceof CsvFormatError) throw unprocessable(`The file is not usable: ${error.message}.`);
+      throw error;
+    }
+  }
+
+  /** Newest first; admins see every import, anyone else their own, of the kinds their token may read. */
+  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Import>> {
+    const query = parseListQuery(importListSpec, params);
+    const readable = importKinds.filter((kind) => mayUse(ctx.actor, IMPORT_KINDS[kind].readScope));
+    if (readable.length === 0) authorize(ctx.actor, IMPORT_KINDS.users.readScope);
+    const page = await this.deps.storage.imports.list(query, seesAll(ctx.actor) ? null : ownerId(ctx.actor), readable);
+    return toListResult(query, page, (record) => record.view);
+  }
+
+  async get(ctx: RequestContext, publicId: string): Promise<Import> {
+    return (await this.requireVisible(this.deps.storage, ctx, publicId, 'read')).view;
+  }
+
+  /** Rows not yet processed fail as `cancelled`; a finished import is answered as it is. */
+  async cancel(ctx: RequestContext, publicId: string): Promise<Import> {
+    await this.deps.storage.transaction(async (tx) => {
+      const record = await this.requireVisible(tx, ctx, publicId, 'write');
+      if (isFinished(record.view.status)) return;
+      await tx.imports.setStatus(record.id, 'cancelled', { completedAt: nowIso(this.deps.clock) });
+      await tx.imports.cancelRemaining(record.id, 'The import was cancelled before this row was processed.');
+    });
+    return this.get(ctx, publicId);
+  }
+
+  /**
+   * The report of the rows processed so far, in row order, as CSV text in pieces (a page of rows at
+   * a time): the status columns, then the input's own cells. Cells a spreadsheet would run as
+   * formulas are written with a leading `'` (shared/csv-writer.ts).
+   */
+  async report(ctx: RequestContext, publicId: string): Promise<{ filename: string; lines: AsyncIterable<string> }> {
+    const record = await this.requireVisible(this.deps.storage, ctx, publicId, 'read');
+    const storage = this.deps.storage;
+    async function* lines(): AsyncGenerator<string> {
+      yield csvLine([...REPORT_COLUMNS, ...record.header]);
+      for (let after = 0; ;) {
+        const rows = await storage.imports.reportRows(record.id, after, REPORT_PAGE_ROWS);
+        if (rows.length === 0) return;
+        yield csvLines(rows.map((row) => [row.row, row.status, row.publicId, row.errorCode, row.errorMessage, ...row.cells]));
+        after = rows[rows.length - 1]!.row;
+      }
+    }
+    return { filename: `import-${record.view.id}-report.csv`, lines: lines() };
+  }
+
+  private async requireVisible(stores: Stores, ctx: RequestContext, publicId: string, access: 'read' | 'write'): Promise<ImportRecord> {
+    const record = isUuid(publicId) ? await stores.imports.findByPublicId(publicId) : undefined;
+    if (!record || !(seesAll(ctx.actor) || record.createdById === ownerId(ctx.actor))) throw notFound('Import');
+    const kind = IMPORT_KINDS[record.kind];
+    authorize(ctx.actor, access === 'read' ? kind.readScope : kind.scope);
+    return record;
+  }
+
+  /** One chunk of the import's rows; true when none are left (or it was cancelled). */
+  private async runChunk(tx: Stores, jobId: number, actor: ImportRecord['actor']): Promise<boolean> {
+    const record = await tx.imports.findByJobId(jobId);
+    if (!record || isFinished(record.view.status)) return true;
+    const now = nowIso(this.deps.clock);
+    if (record.view.status === 'pending') await tx.imports.setStatus(record.id, 'running', { startedAt: now });
+    const rows = await tx.imports.rowsAfter(record.id, record.doneThrough, IMPORT_CHUNK_ROWS);
+    if (rows.length > 0) {
+      const authority = await this.jobs.authorityFor(tx, actor, record.requestId, IMPORT_KINDS[record.kind].scope);
+      const outcomes =
+        'refusal' in authority
+          ? refusedRows(rows, authority.refusal)
+          : await processRows(tx, authority.ctx, record, rows, this.writers[record.kind]);
+      await tx.imports.recordOutcomes(record.id, outcomes);
+    }
+    if (rows.length === IMPORT_CHUNK_ROWS) return false;
+    await tx.imports.setStatus(record.id, 'completed', { completedAt: now });
+    return true;
+  }
+}
+
+function readKind(kind: string | undefined): ImportKindName {
+  if (kind === undefined || kind === '') throw badRequest(`Query parameter 'kind' is required: one of ${importKinds.join(', ')}.`);
+  if (!isImportKind(kind)) throw badRequest(`Query parameter 'kind' must be one of ${importKinds.join(', ')}.`);
+  return kind;
+}
+
+const seesAll = isAdmin;
+const ownerId = actorUserId;
+const mayUse = (actor: Actor, scope: Scope): boolean =>
+  actor.kind === 'system' || (roleGrants[actor.role].has(scope) && actor.scopes.has(scope));

@@ -1,0 +1,49 @@
+import { LecternError, type Lectern } from '@lectern/core';
+import { accepted, document, ok } from '../reply.ts';
+import type { RouteTable } from '../router.ts';
+
+/** `filename` or `filename*` (RFC 6266) of a Content-Disposition header, or null. */
+export function dispositionFilename(header: string | undefined): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*[^']*'[^']*'([^;]+)/i.exec(header)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // a malformed encoding: fall back to the plain parameter
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2]?.trim();
+  return name ? name.slice(0, 255) : null;
+}
+
+const isCsv = (type: string | undefined) => type?.split(';')[0]?.trim().toLowerCase() === 'text/csv';
+
+export function importRoutes(routes: RouteTable, lectern: Lectern): void {
+  const imports = lectern.imports;
+  const maxBytes = lectern.config.imports.maxUploadMb * 1024 * 1024;
+  routes
+    .streamingPost('/api/v2/imports', maxBytes, async (rc) => {
+      const ctx = rc.ctx;
+      if (!isCsv(rc.header('content-type'))) {
+        throw new LecternError('unsupported_media_type', 'An import is sent as the CSV file itself, with Content-Type: text/csv.');
+      }
+      const request = {
+        kind: rc.query.get('kind') ?? undefined,
+        dry_run: rc.query.get('dry_run') ?? undefined,
+        update: rc.query.get('update') ?? undefined,
+        filename: dispositionFilename(rc.header('content-disposition')),
+      };
+      return accepted(await imports.submit(ctx, request, rc.bodyStream(maxBytes)));
+    })
+    .get('/api/v2/imports', async (rc) => ok(await imports.list(rc.ctx, rc.query)))
+    .get('/api/v2/imports/:id', async (rc) => ok(await imports.get(rc.ctx, rc.params.id!)))
+    .post('/api/v2/imports/:id/cancel', async (rc) => ok(await imports.cancel(rc.ctx, rc.params.id!)))
+    .get('/api/v2/imports/:id/report', async (rc) => {
+      const report = await imports.report(rc.ctx, rc.params.id!);
+      let text = '';
+      for await (const lines of report.lines) text += lines;
+      return document('text/csv; charset=utf-8', text, { 'Content-Disposition': `attachment; filename="${report.filename}"` });
+    });
+}

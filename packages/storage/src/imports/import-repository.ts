@@ -1,0 +1,348 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { storedActorSchema, type ImportRecord, type ListQuery, type Page, type ReportRow } from '@lectern/core';
+import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, type NewImportRow, type StagedRow } from '@lectern/core/ports';
+import type { Database, ImportsTable } from '../schema.ts';
+import { insertRow } from '../shared/insert-row.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
+
+// Rows per multi-row insert: 7 bound values a result, well under SQLite's limit of bound parameters.
+const ROWS_PER_INSERT = 500;
+
+type ImportRow = Selectable<ImportsTable> & {
+  creator_public_id: string | null;
+  creator_name: string | null;
+  creator_email: string | null;
+  job_error: string | null;
+  job_status: string | null;
+  job_completed_at: string | null;
+};
+
+function toRecord(row: ImportRow): ImportRecord {
+  // the engine fails a job whose chunks keep failing; the import says so until it is marked itself
+  const jobFailed = row.job_status === 'failed' && row.status !== 'failed' && row.status !== 'cancelled';
+  const status = jobFailed ? 'failed' : row.status === 'receiving' ? 'pending' : row.status;
+  const error =
+    row.error_code !== null
+      ? { code: row.error_code, message: row.error_message ?? '' }
+      : jobFailed
+        ? { code: 'internal_error', message: row.job_error ?? 'The import stopped on an unexpected error.' }
+        : null;
+  return {
+    id: row.id,
+    jobId: row.job_id,
+    kind: row.kind as ImportRecord['kind'],
+    header: JSON.parse(row.header) as string[],
+    actor: storedActorSchema.parse(JSON.parse(row.actor)),
+    requestId: row.request_id,
+    createdById: row.created_by_id,
+    doneThrough: row.done_through,
+    view: {
+      id: row.public_id,
+      kind: row.kind as ImportRecord['kind'],
+      status: status as ImportRecord['view']['status'],
+      dry_run: toBool(row.dry_run),
+      update: toBool(row.update_existing),
+      filename: row.filename,
+      total_rows: row.total_rows,
+      processed: row.processed,
+      created: row.created,
+      existing: row.existing,
+      updated: row.updated,
+      valid: row.valid,
+      failed: row.failed,
+      error,
+      created_by:
+        row.creator_public_id !== null ? { public_id: row.creator_public_id, name: row.creator_name!, email: row.creator_email! } : null,
+      created_at: row.created_at,
+      started_at: row.started_at,
+      completed_at: row.completed_at ?? (jobFailed ? row.job_completed_at : null),
+    },
+  };
+}
+
+const importListDefinition: ListDefinition = {
+  filters: {
+    kind: (eb, value) => eb('i.kind', '=', value),
+    status: (eb, value) => eb('i.status', '=', value),
+  },
+  ordering: { created_at: 'i.created_at' },
+  tiebreak: 'i.id',
+};
+
+const outcomeCounts = (outcomes: readonly ImportRowOutcome[]) => {
+  const counts = { created: 0, existing: 0, updated: 0, valid: 0, failed: 0 };
+  for (const outcome of outcomes) counts[outcome.status]++;
+  return counts;
+};
+
+export class ImportRepository implements ImportStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private select() {
+    return this.db
+      .selectFrom('imports as i')
+      .leftJoin('users as u', 'u.id', 'i.created_by_id')
+      .leftJoin('jobs as j', 'j.id', 'i.job_id')
+      .selectAll('i')
+      .select([
+        'u.public_id as creator_public_id',
+        'u.name as creator_name',
+        'u.email as creator_email',
+        'j.error_message as job_error',
+        'j.status as job_status',
+        'j.completed_at as job_completed_at',
+      ]);
+  }
+
+  insert(row: NewImportRow): Promise<number> {
+    return insertRow(this.db, 'imports', {
+      public_id: row.publicId,
+      kind: row.kind,
+      status: 'receiving',
+      dry_run: fromBool(row.dryRun),
+      update_existing: fromBool(row.update),
+      filename: row.filename,
+      header: JSON.stringify(row.header),
+      actor: JSON.stringify(row.actor),
+      created_by_id: row.createdById,
+      request_id: row.requestId,
+      created_at: row.createdAt,
+    });
+  }
+
+  async stageRows(importId: number, rows: readonly StagedRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      await this.db
+        .insertInto('import_rows')
+        .values(
+          rows.slice(start, start + ROWS_PER_INSERT).map((row) => ({
+            import_id: importId,
+            row: row.row,
+            cells: JSON.stringify(row.cells),
+            bad_fields: row.badFields ? JSON.stringify(row.badFields) : null,
+          })),
+        )
+        .execute();
+    }
+  }
+
+  async discard(importId: number): Promise<void> {
+    await this.db.deleteFrom('import_results').where('import_id', '=', importId).execute();
+    await this.db.deleteFrom('import_rows').where('import_id', '=', importId).execute();
+    await this.db.deleteFrom('imports').where('id', '=', importId).execute();
+  }
+
+  async discardAbandoned(before: string): Promise<number> {
+    const abandoned = await this.db
+      .selectFrom('imports')
+      .select('id')
+      .where('status', '=', 'receiving')
+      .where('created_at', '<', before)
+      .execute();
+    for (const { id } of abandoned) await this.discard(id);
+    return abandoned.length;
+  }
+
+  async submitted(importId: number, jobId: number, totalRows: number): Promise<void> {
+    await this.db
+      .updateTable('imports')
+      .set({ job_id: jobId, total_rows: totalRows, status: 'pending' })
+      .where('id', '=', importId)
+      .execute();
+  }
+
+  async findById(id: number): Promise<ImportRecord | undefined> {
+    const row = await this.select().where('i.id', '=', id).executeTakeFirst();
+    return row ? toRecord(row as ImportRow) : undefined;
+  }
+
+  async findByPublicId(publicId: string): Promise<ImportRecord | undefined> {
+    const row = await this.select().where('i.public_id', '=', publicId).where('i.status', '!=', 'receiving').executeTakeFirst();
+    return row ? toRecord(row as ImportRow) : undefined;
+  }
+
+  async findByJobId(jobId: number): Promise<ImportRecord | undefined> {
+    const row = await this.select().where('i.job_id', '=', jobId).executeTakeFirst();
+    return row ? toRecord(row as ImportRow) : undefined;
+  }
+
+  async list(query: ListQuery, createdById: number | null, kinds: readonly string[]): Promise<Page<ImportRecord>> {
+    let filtered = this.db
+      .selectFrom('imports as i')
+      .where('i.status', '!=', 'receiving')
+      .where('i.kind', 'in', [...kinds]);
+    if (createdById !== null) filtered = filtered.where('i.created_by_id', '=', createdById);
+    const { rows, total } = await fetchPage<ImportRow>(
+      applyFilters(filtered, query, importListDefinition),
+      query,
+      importListDefinition,
+      (q) =>
+        q
+          .leftJoin('users as u', 'u.id', 'i.created_by_id')
+          .leftJoin('jobs as j', 'j.id', 'i.job_id')
+          .selectAll('i')
+          .select([
+            'u.public_id as creator_public_id',
+            'u.name as creator_name',
+            'u.email as creator_email',
+            'j.error_message as job_error',
+            'j.status as job_status',
+            'j.completed_at as job_completed_at',
+          ]),
+    );
+    return { total, items: rows.map(toRecord) };
+  }
+
+  async rowsAfter(importId: number, doneThrough: number, limit: number): Promise<StagedRow[]> {
+    const rows = await this.db
+      .selectFrom('import_rows')
+      .select(['row', 'cells', 'bad_fields'])
+      .where('import_id', '=', importId)
+      .where('row', '>', doneThrough)
+      .orderBy('row')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      row: row.row,
+      cells: JSON.parse(row.cells) as string[],
+      badFields: row.bad_fields === null ? null : (JSON.parse(row.bad_fields) as number[]),
+    }));
+  }
+
+  async firstRowsOf(importId: number, identities: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
+    for (let start = 0; start < identities.length; start += ROWS_PER_INSERT) {
+      const rows = await this.db
+        .selectFrom('import_results')
+        .select(['identity', (eb) => eb.fn.min('row').as('first')])
+        .where('import_id', '=', importId)
+        .where('identity', 'in', identities.slice(start, start + ROWS_PER_INSERT))
+        .groupBy('identity')
+        .execute();
+      for (const row of rows) found.set(row.identity!, Number(row.first));
+    }
+    return found;
+  }
+
+  async usersByEmail(emails: readonly string[]): Promise<Map<string, ImportUser>> {
+    const found = new Map<string, ImportUser>();
+    for (let start = 0; start < emails.length; start += ROWS_PER_INSERT) {
+      const rows = await this.db
+        .selectFrom('users')
+        .select(['email_lower', 'public_id', 'name', 'role', 'employee_id'])
+        .where('email_lower', 'in', emails.slice(start, start + ROWS_PER_INSERT).map(foldCase))
+        .execute();
+      for (const row of rows) {
+        found.set(row.email_lower, { publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
+      }
+    }
+    return found;
+  }
+
+  async recordOutcomes(importId: number, outcomes: readonly ImportRowOutcome[]): Promise<void> {
+    if (outcomes.length === 0) return;
+    for (let start = 0; start < outcomes.length; start += ROWS_PER_INSERT) {
+      await this.db
+        .insertInto('import_results')
+        .values(
+          outcomes.slice(start, start + ROWS_PER_INSERT).map((outcome) => ({
+            import_id: importId,
+            row: outcome.row,
+            status: outcome.status,
+            public_id: outcome.publicId,
+            error_code: outcome.errorCode,
+            error_message: outcome.errorMessage,
+            identity: outcome.identity,
+          })),
+        )
+        .execute();
+    }
+    const counts = outcomeCounts(outcomes);
+    await this.db
+      .updateTable('imports')
+      .set((eb) => ({
+        done_through: outcomes[outcomes.length - 1]!.row,
+        processed: eb('processed', '+', outcomes.length),
+        created: eb('created', '+', counts.created),
+        existing: eb('existing', '+', counts.existing),
+        updated: eb('updated', '+', counts.updated),
+        valid: eb('valid', '+', counts.valid),
+        failed: eb('failed', '+', counts.failed),
+      }))
+      .where('id', '=', importId)
+      .execute();
+  }
+
+  async cancelRemaining(importId: number, message: string): Promise<void> {
+    const current = await this.db.selectFrom('imports').select(['done_through']).where('id', '=', importId).executeTakeFirstOrThrow();
+    const inserted = await this.db
+      .insertInto('import_results')
+      .columns(['import_id', 'row', 'status', 'error_code', 'error_message'])
+      .expression((eb) =>
+        eb
+          .selectFrom('import_rows')
+          .select([
+            'import_id',
+            'row',
+            sql.lit('failed').as('status'),
+            sql.lit('cancelled').as('error_code'),
+            sql<string>`${message}`.as('error_message'),
+          ])
+          .where('import_id', '=', importId)
+          .where('row', '>', current.done_through),
+      )
+      .executeTakeFirst();
+    const count = Number(inserted.numInsertedOrUpdatedRows ?? 0);
+    const last = await this.db
+      .selectFrom('import_rows')
+      .select((eb) => eb.fn.max('row').as('last'))
+      .where('import_id', '=', importId)
+      .executeTakeFirst();
+    await this.db
+      .updateTable('imports')
+      .set((eb) => ({
+        done_through: Math.max(current.done_through, Number(last?.last ?? 0)),
+        processed: eb('processed', '+', count),
+        failed: eb('failed', '+', count),
+      }))
+      .where('id', '=', importId)
+      .execute();
+  }
+
+  async setStatus(
+    importId: number,
+    status: string,
+    times: { startedAt?: string; completedAt?: string; error?: { code: string; message: string } } = {},
+  ): Promise<void> {
+    await this.db
+      .updateTable('imports')
+      .set({
+        status,
+        ...(times.startedAt ? { started_at: times.startedAt } : {}),
+        ...(times.completedAt ? { completed_at: times.completedAt } : {}),
+        ...(times.error ? { error_code: times.error.code, error_message: times.error.message } : {}),
+      })
+      .where('id', '=', importId)
+      .execute();
+  }
+
+  async reportRows(importId: number, afterRow: number, limit: number): Promise<ReportRow[]> {
+    const rows = await this.db
+      .selectFrom('import_results as o')
+      .innerJoin('import_rows as r', (join) => join.onRef('r.import_id', '=', 'o.import_id').onRef('r.row', '=', 'o.row'))
+      .select(['o.row', 'o.status', 'o.public_id', 'o.error_code', 'o.error_message', 'r.cells'])
+      .where('o.import_id', '=', importId)
+      .where('o.row', '>', afterRow)
+      .orderBy('o.row')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      row: row.row,
+      status: row.status as ReportRow['status'],
+      publicId: row.public_id,
+      errorCode: row.error_code,
+      errorMessage: row.error_message,
+      cells: JSON.parse(row.cells) as string[],
+    }));
+  }
+}

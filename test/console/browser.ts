@@ -1,0 +1,131 @@
+/**
+ * What the console's browser tests share: Debian's Chromium driven by playwright-core (no browser
+ * download), the built console (built here when packages/console/dist is missing), sign-in, the
+ * axe-core check every page passes, and screenshots at desktop and phone widths into
+ * test-results/console/ (kept by CI, ignored by git).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { repoRoot } from '../helpers/server.ts';
+
+export const CHROMIUM = process.env.LECTERN_CHROMIUM ?? '/usr/bin/chromium';
+export const screenshotDir = join(repoRoot, 'test-results/console');
+const axePath = join(repoRoot, 'node_modules/axe-core/axe.min.js');
+
+/** Builds the console unless it is built: the tests run the app as users get it. */
+export function ensureConsoleBuilt(): void {
+  if (existsSync(join(repoRoot, 'packages/console/dist/index.html'))) return;
+  execFileSync(process.execPath, [join(repoRoot, 'packages/console/build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/**
+ * One browser for the enclosing describe block (started after the console is built), and a fresh
+ * context (its own sessionStorage) per call of `newPage`.
+ */
+export function useBrowser(): { newPage(width?: number): Promise<Page> } {
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const errors: string[] = [];
+  before(async () => {
+    ensureConsoleBuilt();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    // an uncaught error in the page is a bug even when the flow carried on
+    assert.deepEqual(errors, [], 'the console threw');
+  });
+  return {
+    async newPage(width = 1280) {
+      const context = await browser!.newContext({ viewport: { width, height: 900 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`));
+      return page;
+    },
+  };
+}
+
+/** Signs in on the sign-in page by pasting a token, as a person would. */
+export async function signInWithToken(page: Page, baseUrl: string, token: string): Promise<void> {
+  await page.goto(`${baseUrl}/console/sign-in`);
+  await page.getByLabel('API token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Opens a page of the console through its navigation and waits for its heading. */
+export async function openPage(page: Page, linkName: string, heading = linkName): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Console' });
+  // at phone width the navigation folds behind the menu button
+  const toggle = page.getByRole('button', { name: 'Menu' });
+  if (await toggle.isVisible()) {
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  }
+  await nav.getByRole('link', { name: linkName, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+}
+
+/** axe-core's serious and critical violations on the page as it stands. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  // evaluated through the DevTools protocol: the console's CSP (rightly) refuses a script tag of it
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(axePath, 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: any[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map(
+        (violation) =>
+          `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')})`,
+      );
+  });
+  assert.deepEqual(violations, [], `${what}: accessibility violations`);
+}
+
+/** A full-page screenshot, named after the page and the viewport's width. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: join(screenshotDir, `${name}-${width}.png`), fullPage: true });
+}
+
+/** The texts that describe a control (its hint and the API's errors beside it, by aria-describedby). */
+export async function descriptionOf(control: Locator): Promise<string> {
+  return control.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+}
+
+/** Polls `check` until it holds: the console and the server work at their own pace. */
+export async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
