@@ -9,6 +9,7 @@ import { AuditService } from './audit/audit-service.ts';
 import { systemActor, type Actor, type RequestContext } from './auth/actor.ts';
 import type { IssuedApiToken } from './auth/api-token.ts';
 import { MeService } from './auth/me-service.ts';
+import { grantedScopes } from './auth/scopes.ts';
 import { SignInLinkService } from './auth/sign-in-link-service.ts';
 import { TokenService } from './auth/token-service.ts';
 import { AssignmentService } from './assignments/assignment-service.ts';
@@ -31,7 +32,7 @@ import type { Storage } from './ports/storage.ts';
 import { SavedReportService } from './reports/saved-report-service.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
-import { LecternError } from './shared/errors.ts';
+import { forbidden, LecternError, notFound } from './shared/errors.ts';
 import { randomIds, type IdGenerator } from './shared/ids.ts';
 import type { User } from './users/user.ts';
 import { UserService } from './users/user-service.ts';
@@ -163,9 +164,28 @@ export class Lectern {
     });
   }
 
-  /** A request context; without an actor, the embedding application itself (every permission). */
+  /**
+   * A request context; without an actor, the embedding application itself (every permission). An
+   * adapter passes the `Actor` it authenticated; to act as a user, use `contextFor`.
+   */
   context(actor: Actor = systemActor, requestId: string = this.ids.prefixed('req_')): RequestContext {
     return { actor, requestId };
+  }
+
+  /**
+   * A request context acting as a user, named by public id or by the user as the services return
+   * it: their current role and every scope it grants (a token of theirs with all scopes). Reads
+   * the user, so a role changed since the record was read counts; `not_found` for an unknown user,
+   * `forbidden` for a deactivated one, whose tokens stop working too.
+   */
+  async contextFor(user: string | Pick<User, 'public_id'>, requestId?: string): Promise<RequestContext> {
+    const publicId = typeof user === 'string' ? user : user.public_id;
+    const record = await this.storage.users.findByPublicId(publicId);
+    if (!record) throw notFound('User');
+    if (!record.view.is_active) throw forbidden(`The user ${record.view.public_id} is deactivated and cannot act.`);
+    const { role } = record.view;
+    const actor: Actor = { kind: 'user', userId: record.id, publicId: record.view.public_id, role, scopes: new Set(grantedScopes(role)) };
+    return this.context(actor, requestId);
   }
 
   /**
