@@ -1,53 +1,106 @@
 /**
- * packaging/lectern.service: systemd itself checks the unit (`systemd-analyze verify`) and scores its
- * sandbox (`systemd-analyze security`). The unit names /usr/local/bin/lectern, which systemd wants
- * to exist, so the check runs on a copy pointing at a stand-in executable; every other line is
- * checked as shipped.
+ * The libraries as a stranger gets them: `npm pack` each, install the tarballs in an empty project
+ * outside the repository, then run plain JavaScript with plain `node`, and type-check, compile and
+ * run examples/embed-core.ts under the defaults of `tsc --init`. No tsx, no `source` condition,
+ * no symlinks.
+ *
+ * Keeping it fast and offline-safe: dependencies come from npm's cache (`--prefer-offline`; the
+ * repository's own install put every tarball there), and install scripts are skipped so
+ * better-sqlite3 is not compiled again (~2 minutes here). In their place the test copies in the
+ * addon the repository's install already compiled for this same Node and the same better-sqlite3
+ * version, which is what a prebuilt-binary download would provide.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { repoRoot, tempDir } from './helpers/server.ts';
 
-const unit = readFileSync(join(repoRoot, 'packaging/lectern.service'), 'utf8');
-const analyzer = spawnSync('systemd-analyze', ['--version'], { encoding: 'utf8' });
-const skip = analyzer.error ? 'systemd-analyze is not installed (.ci/run installs it)' : false;
+const libraries = ['core', 'storage', 'http'];
+const npm = (cwd: string, args: string[]) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+const versionOf = (packageDir: string) => JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version as string;
+const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
 
-/** The unit as shipped, but for the executable's path, written to a temporary folder. */
-function checkable(text: string): string {
-  const dir = tempDir();
-  const executable = join(dir, 'lectern');
-  copyFileSync('/bin/true', executable);
-  const file = join(dir, 'lectern.service');
-  writeFileSync(file, text.replaceAll('/usr/local/bin/lectern', executable));
-  return file;
-}
+describe('packed packages in an empty project', { timeout: 240_000 }, () => {
+  let project: string;
+  let tarballs: string[];
 
-const analyze = (...args: string[]) => spawnSync('systemd-analyze', args, { encoding: 'utf8' });
+  before(() => {
+    const packed = tempDir();
+    npm(repoRoot, ['pack', ...libraries.flatMap((name) => ['-w', `packages/${name}`]), '--pack-destination', packed, '--ignore-scripts']);
+    tarballs = readdirSync(packed).map((file) => join(packed, file));
+    project = tempDir();
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'embedder', private: true, type: 'module' }));
+    npm(project, ['install', '--prefer-offline', '--ignore-scripts', ...tarballs]);
+    const ours = join(repoRoot, 'node_modules/better-sqlite3');
+    const theirs = join(project, 'node_modules/better-sqlite3');
+    assert.equal(versionOf(theirs), versionOf(ours), 'the copied addon must come from the same better-sqlite3 version');
+    mkdirSync(join(theirs, 'build/Release'), { recursive: true });
+    copyFileSync(join(ours, 'build/Release/better_sqlite3.node'), join(theirs, 'build/Release/better_sqlite3.node'));
+  });
 
-describe('the systemd unit', () => {
-  it('runs the executable as a throwaway user with its state in StateDirectory', () => {
-    assert.match(unit, /^ExecStart=\/usr\/local\/bin\/lectern serve --db \$\{STATE_DIRECTORY\}\/lectern\.db$/m);
-    for (const line of ['DynamicUser=yes', 'StateDirectory=lectern', 'ProtectSystem=strict', 'NoNewPrivileges=yes', 'ProtectHome=yes']) {
-      assert.ok(unit.split('\n').includes(line), line);
+  it('each tarball holds JavaScript, declarations and the MIT licence, and no sources or tests', () => {
+    for (const tarball of tarballs) {
+      const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+      assert.ok(files.includes('package/dist/index.js'), `${tarball} lacks dist/index.js`);
+      assert.ok(files.includes('package/dist/index.d.ts'), `${tarball} lacks dist/index.d.ts`);
+      assert.ok(files.includes('package/LICENSE'), `${tarball} lacks LICENSE`);
+      assert.deepEqual(
+        files.filter((file) => /\.test\.|\/src\/|tsbuildinfo/.test(file)),
+        [],
+        tarball,
+      );
     }
+    assert.match(readFileSync(join(project, 'node_modules/@lectern/core/LICENSE'), 'utf8'), /^MIT License/);
   });
 
-  it('passes systemd-analyze verify, which fails a broken unit', { skip }, () => {
-    const verified = analyze('verify', checkable(unit));
-    assert.equal(verified.status, 0, verified.stderr);
-    assert.equal(verified.stderr, '', 'no warning either');
-    const broken = analyze('verify', checkable(unit.replace('Restart=on-failure', 'Restart=on-failure\nExecStartPre=relative/path')));
-    assert.notEqual(broken.status, 0, 'a relative ExecStartPre path is refused');
+  it('runs JavaScript with plain node: core, storage and the fetch handler', () => {
+    writeFileSync(
+      join(project, 'run.js'),
+      `import { createLectern } from '@lectern/core';
+import { foldCase } from '@lectern/core/ports';
+import { openSqliteStorage } from '@lectern/storage';
+import { createApp, createFetchHandler } from '@lectern/http';
+const lectern = createLectern({ storage: await openSqliteStorage({ file: ':memory:' }) });
+const user = await lectern.users.create(lectern.context(), { email: 'ada@example.com', name: 'Ada' });
+const handler = createFetchHandler(createApp(lectern));
+const response = await handler(new Request('http://embedded/api/v2/users/'));
+console.log(JSON.stringify({ name: user.name, status: response.status, code: (await response.json()).error?.code, folded: foldCase('ÀDA') }));
+await lectern.close();
+`,
+    );
+    const result = spawnSync(process.execPath, ['run.js'], { cwd: project, encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), { name: 'Ada', status: 401, code: 'unauthenticated', folded: 'àda' });
   });
 
-  it('has a sandbox systemd rates OK (exposure under 2 of 10)', { skip }, () => {
-    const rated = analyze('security', '--offline=yes', checkable(unit));
-    assert.equal(rated.status, 0, rated.stderr);
-    const exposure = /Overall exposure level for lectern\.service: ([\d.]+)/.exec(rated.stdout);
-    assert.ok(exposure, rated.stdout);
-    assert.ok(Number(exposure[1]) < 2, `exposure ${exposure[1]}`);
+  it('type-checks, compiles and runs examples/embed-core.ts under tsc --init defaults', () => {
+    execFileSync(process.execPath, [tsc, '--init'], { cwd: project, stdio: 'ignore' });
+    copyFileSync(join(repoRoot, 'examples/embed-core.ts'), join(project, 'embed-core.ts'));
+    const compiled = spawnSync(process.execPath, [tsc, '-p', '.'], { cwd: project, encoding: 'utf8' });
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+
+    // a typo in an input is a compile error for embedders, not only a run-time 422
+    writeFileSync(
+      join(project, 'typo.ts'),
+      `import { createLectern } from '@lectern/core';\ndeclare const lectern: ReturnType<typeof createLectern>;\nawait lectern.users.create(lectern.context(), { emial: 'a@example.com', name: 'A' });\n`,
+    );
+    const typo = spawnSync(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: project, encoding: 'utf8' });
+    assert.notEqual(typo.status, 0);
+    assert.match(typo.stdout, /typo\.ts.*'emial' does not exist/);
+
+    const result = spawnSync(process.execPath, ['embed-core.js'], { cwd: project, encoding: 'utf8' });
+    assert.equal(result.status, 0, result.stderr);
+    const output = JSON.parse(result.stdout.trim().split('\n').at(-1)!);
+    assert.deepEqual(output.group, { name: 'Pioneers', member_count: 2 });
+    assert.deepEqual(output.reports, ['Alan Turing']);
+    assert.match(output.refusal, /^forbidden: /);
+    assert.deepEqual(output.invalid, { email: ['A user with this email already exists.'] });
   });
 });
