@@ -178,6 +178,22 @@ export {
   type StoredActor,
   storedActorSchema,
 } from './jobs/job.ts';
+export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, readCsvRecords } from './imports/csv-records.ts';
+export { type ColumnMap, HeaderError, mapColumns } from './imports/import-columns.ts';
+export { IMPORT_KINDS, type ImportKind, type ImportKindName, importKinds, isImportKind } from './imports/import-kinds.ts';
+export { IMPORT_CHUNK_ROWS, type ImportRequest, ImportService, REPORT_COLUMNS } from './imports/import-service.ts';
+export {
+  type Import,
+  importListSpec,
+  type ImportRecord,
+  importSchema,
+  type ImportStatus,
+  importStatuses,
+  type ReportRow,
+  type RowStatus,
+  rowStatuses,
+} from './imports/import.ts';
+export { checkRow, type RowCheck, rowIdentity, type UserReference } from './imports/row-check.ts';
 export { type BootstrapResult, createLectern, Lectern, type LecternOptions } from './lectern.ts';
 export { type Storage, type Stores } from './ports/storage.ts';
 export { catalogueOf, type CatalogueOptions, reportResourceDefinitions } from './reports/report-catalogues.ts';

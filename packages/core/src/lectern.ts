@@ -26,6 +26,7 @@ import { LocationService } from './events/location-service.ts';
 import { EventSeriesService } from './events/series-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
+import { ImportService } from './imports/import-service.ts';
 import { InsightService } from './insights/insight-service.ts';
 import { JobEngine } from './jobs/job-engine.ts';
 import type { Storage } from './ports/storage.ts';
@@ -99,6 +100,8 @@ export class Lectern {
   readonly scheduledEvents: EventService;
   readonly enrollments: EnrollmentService;
   readonly savedReports: SavedReportService;
+  /** server-side CSV imports, processed by the job engine with the bulk jobs' item writes */
+  readonly imports: ImportService;
   private usageTimer: NodeJS.Timeout | undefined;
   private lastAuditPrune = 0;
 
@@ -153,6 +156,12 @@ export class Lectern {
     this.eventSeries = new EventSeriesService(deps, eventItems, this.jobs);
     this.scheduledEvents = new EventService(deps, eventItems, this.jobs, waitlist);
     this.enrollments = new EnrollmentService(deps, this.assignmentWrites, waitlist, this.jobs);
+    const notUpdating = () => Promise.reject(new Error('only a users import updates existing users'));
+    this.imports = new ImportService(deps, this.jobs, {
+      users: { item: this.jobs.itemHandler('users'), updateUser: (tx, ctx, publicId, changes) => this.users.updateInTx(tx, ctx, publicId, changes) },
+      assignments: { item: this.jobs.itemHandler('assignments'), updateUser: notUpdating },
+      enrollments: { item: this.jobs.itemHandler('enrollments'), updateUser: notUpdating },
+    });
     // each resource a report runs over, through that resource's own list use case
     this.savedReports = new SavedReportService(deps, {
       users: (ctx, params, narrowing) => this.users.list(ctx, params, narrowing),

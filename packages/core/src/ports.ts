@@ -36,6 +36,13 @@ export {
 export { type EventDetailsRow, type EventStore, type LocationStore, type TimeslotRow } from './ports/event-store.ts';
 export { type GroupStore, type NewGroupRow } from './ports/group-store.ts';
 export { type InsightFilter, type InsightStore } from './ports/insight-store.ts';
+export {
+  type ImportStore,
+  type ImportUser,
+  type NewImportRow,
+  type RowOutcome as ImportRowOutcome,
+  type StagedRow,
+} from './ports/import-store.ts';
 export { type JobItemOutcome, type JobStore, type NewJobRow, type PendingJobItem } from './ports/job-store.ts';
 export { type ListNarrowing } from './ports/list-narrowing.ts';
 export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';

@@ -141,12 +141,6 @@ export class RouteTable {
     return this.add('POST', pattern, handler);
   }
 
-  /** A POST that answers without authentication (the console's sign-in link exchange). */
-  publicPost(pattern: string, handler: RouteHandler): this {
-    this.publicRoutes.add(`POST ${pattern}`);
-    return this.add('POST', pattern, handler);
-  }
-
   /** Every registered route, for the API description and the test that keeps it complete. */
   registered(): Array<{ method: Method; pattern: string; authenticated: boolean }> {
     return [...this.handlersByPattern].flatMap(([pattern, handlers]) =>

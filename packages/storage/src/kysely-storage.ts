@@ -15,6 +15,7 @@ import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
 import { EventRepository } from './events/event-repository.ts';
 import { LocationRepository } from './events/location-repository.ts';
 import { GroupRepository } from './groups/group-repository.ts';
+import { ImportRepository } from './imports/import-repository.ts';
 import { InsightRepository } from './insights/insight-repository.ts';
 import { JobRepository } from './jobs/job-repository.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -50,6 +51,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     channels: new ChannelRepository(db),
     assignments: new AssignmentRepository(db),
     jobs: new JobRepository(db),
+    imports: new ImportRepository(db),
     insights: new InsightRepository(db),
     webhookEndpoints: new WebhookEndpointRepository(db),
     webhookDeliveries: new WebhookDeliveryRepository(db),
@@ -92,6 +94,7 @@ export class KyselyStorage implements Storage {
   readonly channels;
   readonly assignments;
   readonly jobs;
+  readonly imports;
   readonly insights;
   readonly webhookEndpoints;
   readonly webhookDeliveries;
@@ -124,6 +127,7 @@ export class KyselyStorage implements Storage {
     this.channels = stores.channels;
     this.assignments = stores.assignments;
     this.jobs = stores.jobs;
+    this.imports = stores.imports;
     this.insights = stores.insights;
     this.webhookEndpoints = stores.webhookEndpoints;
     this.webhookDeliveries = stores.webhookDeliveries;

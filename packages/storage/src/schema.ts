@@ -296,6 +296,59 @@ export interface JobItemsTable {
   error_message: string | null;
 }
 
+export interface ImportsTable {
+  id: Generated<number>;
+  public_id: string;
+  kind: string;
+  /** `receiving` while the file streams in, then the import's status */
+  status: string;
+  dry_run: number;
+  update_existing: number;
+  filename: string | null;
+  /** JSON array: the header as written */
+  header: string;
+  /** JSON of the submitting actor (jobs/job.ts StoredActor) */
+  actor: string;
+  created_by_id: number | null;
+  request_id: string;
+  job_id: number | null;
+  total_rows: number | null;
+  /** the last row whose outcome is recorded */
+  done_through: Generated<number>;
+  processed: Generated<number>;
+  created: Generated<number>;
+  existing: Generated<number>;
+  updated: Generated<number>;
+  valid: Generated<number>;
+  failed: Generated<number>;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface ImportRowsTable {
+  import_id: number;
+  /** 1-based data row */
+  row: number;
+  /** JSON array of the cells; a cell that was not UTF-8 is '' */
+  cells: string;
+  /** JSON array of the indexes of the cells that were not UTF-8, or null */
+  bad_fields: string | null;
+}
+
+export interface ImportResultsTable {
+  import_id: number;
+  row: number;
+  status: string;
+  public_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  /** what makes two rows about the same resource (duplicate_row), once known */
+  identity: string | null;
+}
+
 export interface LocationsTable {
   id: Generated<number>;
   name: string;
@@ -425,6 +478,9 @@ export interface Database {
   assignment_due_totals: AssignmentDueTotalsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
+  imports: ImportsTable;
+  import_rows: ImportRowsTable;
+  import_results: ImportResultsTable;
   locations: LocationsTable;
   event_details: EventDetailsTable;
   event_timeslots: EventTimeslotsTable;

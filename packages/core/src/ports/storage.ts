@@ -10,6 +10,7 @@ import type { EnrollmentStore } from './enrollment-store.ts';
 import type { EventStore, LocationStore } from './event-store.ts';
 import type { GroupStore } from './group-store.ts';
 import type { InsightStore } from './insight-store.ts';
+import type { ImportStore } from './import-store.ts';
 import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { RateCounterStore } from './rate-counter-store.ts';
@@ -30,6 +31,7 @@ export interface Stores {
   channels: ChannelStore;
   assignments: AssignmentStore;
   jobs: JobStore;
+  imports: ImportStore;
   insights: InsightStore;
   webhookEndpoints: WebhookEndpointStore;
   webhookDeliveries: WebhookDeliveryStore;

@@ -74,32 +74,44 @@ export class UserService {
   async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateUserInput>, options: WriteOptions = {}): Promise<User> {
     authorize(ctx.actor, 'users:write');
     const input = parseInput(updateUserInput, body);
-    return this.deps.storage.transaction(async (tx) => {
-      const current = await this.require(tx, publicId);
-      assertIfMatch(options.ifMatch, current.view);
+    return this.deps.storage.transaction((tx) => this.updateInTx(tx, ctx, publicId, input, options));
+  }
 
-      let managerId: number | null | undefined;
-      if (input.manager === null) managerId = null;
-      else if (input.manager !== undefined) {
-        managerId = await this.resolveManager(tx, input.manager);
-        assertManagerAllowed(current.id, managerId, await tx.users.managerChain(managerId));
-      }
+  /**
+   * A PATCH's rules and write inside the caller's transaction, for an import's `update` rows; the
+   * caller has authorized `users:write` and parsed the input with updateUserInput.
+   */
+  async updateInTx(
+    tx: Stores,
+    ctx: RequestContext,
+    publicId: string,
+    input: z.output<typeof updateUserInput>,
+    options: WriteOptions = {},
+  ): Promise<User> {
+    const current = await this.require(tx, publicId);
+    assertIfMatch(options.ifMatch, current.view);
 
-      const after = { role: input.role ?? current.view.role, is_active: input.is_active ?? current.view.is_active };
-      assertKeepsAnAdmin(current.view, after, await tx.users.countActiveAdmins());
+    let managerId: number | null | undefined;
+    if (input.manager === null) managerId = null;
+    else if (input.manager !== undefined) {
+      managerId = await this.resolveManager(tx, input.manager);
+      assertManagerAllowed(current.id, managerId, await tx.users.managerChain(managerId));
+    }
 
-      await tx.users.update(current.id, {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.role !== undefined ? { role: input.role } : {}),
-        ...(input.employee_id !== undefined ? { employeeId: input.employee_id } : {}),
-        ...(managerId !== undefined ? { managerId } : {}),
-        ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
-        modified: nowIso(this.deps.clock),
-      });
-      const updated = (await tx.users.findById(current.id))!.view;
-      await this.deps.audit.recordUpdate(tx, ctx, 'user.updated', updated.public_id, current.view, updated);
-      return updated;
+    const after = { role: input.role ?? current.view.role, is_active: input.is_active ?? current.view.is_active };
+    assertKeepsAnAdmin(current.view, after, await tx.users.countActiveAdmins());
+
+    await tx.users.update(current.id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.role !== undefined ? { role: input.role } : {}),
+      ...(input.employee_id !== undefined ? { employeeId: input.employee_id } : {}),
+      ...(managerId !== undefined ? { managerId } : {}),
+      ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+      modified: nowIso(this.deps.clock),
     });
+    const updated = (await tx.users.findById(current.id))!.view;
+    await this.deps.audit.recordUpdate(tx, ctx, 'user.updated', updated.public_id, current.view, updated);
+    return updated;
   }
 
   /** For other areas and the CLI: find a user by email without the route-level gate. */
