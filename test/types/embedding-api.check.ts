@@ -34,6 +34,13 @@ export async function embeddingApiIsTyped(lectern: Lectern, app: RequestContext)
   // @ts-expect-error PATCH /content-items/<id>/ takes the shared fields only
   await lectern.content.update(app, course.public_id, { url: 'https://example.com/notes' });
 
+  // events and series: PATCH bodies and bulk wrappers are typed from their schemas too
+  // @ts-expect-error a misspelt field is not accepted
+  await lectern.scheduledEvents.update(app, course.public_id, { nmae: 'Kick-off' });
+  await lectern.eventSeries.bulk.submit(app, { event_series: [{ public_id: course.public_id, name: 'Kick-offs' }] });
+  // @ts-expect-error the events' wrapper key is `events`
+  await lectern.scheduledEvents.bulk.submit(app, { event_series: [{ public_id: course.public_id, name: 'Kick-off' }] });
+
   // acting as a user: by public id or by the user record, never by an internal id
   const asAda: RequestContext = await lectern.contextFor(ada);
   await lectern.content.list(await lectern.contextFor(ada.public_id), {});

@@ -7,7 +7,7 @@ import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import type { ListResult, ListSpec, QueryParams } from '../shared/list-query.ts';
-import { parseInput, type InputOf } from '../shared/validation.ts';
+import { parseInput, type BulkInputOf, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import type { EventKind, EventRecord } from './event.ts';
 import type { EventItems } from './event-items.ts';
@@ -17,16 +17,19 @@ import type { ListNarrowing } from '../ports/list-narrowing.ts';
 /** Items per bulk PATCH (spec Limits). */
 export const MAX_BULK_EVENT_UPDATES = 200;
 
-/** How one kind (events or series) reads and updates; the base class does the rest alike. */
-export interface EventLikeKind<V, W> {
+/**
+ * How one kind (events or series) reads and updates; the base class does the rest alike. Its
+ * schemas' own types (`U`, `B`) and wrapper key (`K`) type what embedders pass.
+ */
+export interface EventLikeKind<V, W, U extends z.ZodType<W>, B extends z.ZodType<W & { public_id: string }>, K extends string> {
   kind: EventKind;
   /** the bulk PATCH's job kind, which is also its wrapper key (`events`, `event_series`) */
-  jobKind: string;
+  jobKind: K;
   listSpec: ListSpec;
   view: (record: EventRecord) => V;
-  updateInput: z.ZodType<W>;
+  updateInput: U;
   /** a PATCH body plus `public_id`, for the bulk update */
-  bulkItemInput: z.ZodType<W & { public_id: string }>;
+  bulkItemInput: B;
 }
 
 /**
@@ -34,15 +37,21 @@ export interface EventLikeKind<V, W> {
  * and the facilitators sub-resource, with the events scopes. Subclasses add create and say how
  * a PATCH applies.
  */
-export abstract class EventLikeService<V, W extends object> {
+export abstract class EventLikeService<
+  V,
+  W extends object,
+  U extends z.ZodType<W>,
+  B extends z.ZodType<W & { public_id: string }>,
+  K extends string,
+> {
   /** `PATCH /events/bulk/`, `PATCH /event-series/bulk/` and the job they start */
-  readonly bulk: BulkJobs<Record<string, (W & { public_id: string })[]>>;
+  readonly bulk: BulkJobs<BulkInputOf<K, B>>;
 
   constructor(
     protected readonly deps: ServiceDeps,
     protected readonly items: EventItems,
     private readonly jobs: JobEngine,
-    private readonly shape: EventLikeKind<V, W>,
+    private readonly shape: EventLikeKind<V, W, U, B, K>,
   ) {
     this.bulk = new BulkJobs(
       jobs,
@@ -70,7 +79,7 @@ export abstract class EventLikeService<V, W extends object> {
     return this.shape.view(await this.require(this.deps.storage, ctx.actor, publicId));
   }
 
-  async update(ctx: RequestContext, publicId: string, body: W, options: WriteOptions = {}): Promise<V> {
+  async update(ctx: RequestContext, publicId: string, body: InputOf<U>, options: WriteOptions = {}): Promise<V> {
     authorize(ctx.actor, 'events:write');
     const input = parseInput(this.shape.updateInput, body);
     return this.deps.storage.transaction(async (tx) => {

@@ -24,7 +24,7 @@ import { plannedTimeslot, scheduleTimeslots, totalMinutes } from './timeslot.ts'
  * `/events/`: scheduled occurrences, each with at least one timeslot. Creation applies the series
  * inheritance once (event-inheritance.ts); PATCH changes exactly the fields sent.
  */
-export class EventService extends EventLikeService<EventView, EventWrite> {
+export class EventService extends EventLikeService<EventView, EventWrite, typeof updateEventInput, typeof bulkEventItemInput, 'events'> {
   constructor(
     deps: ServiceDeps,
     items: EventItems,

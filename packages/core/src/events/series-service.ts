@@ -23,7 +23,13 @@ import { resolveFacilitators } from './facilitators.ts';
  * has no timeslots or enrollments of its own; its edits never reach existing events (rule 5), and
  * deleting it leaves its events, which read `event_series: null` from then on (docs/events.md).
  */
-export class EventSeriesService extends EventLikeService<SeriesView, SeriesWrite> {
+export class EventSeriesService extends EventLikeService<
+  SeriesView,
+  SeriesWrite,
+  typeof updateSeriesInput,
+  typeof bulkSeriesItemInput,
+  'event_series'
+> {
   constructor(deps: ServiceDeps, items: EventItems, jobs: JobEngine) {
     super(deps, items, jobs, {
       kind: 'event_type',
