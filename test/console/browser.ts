@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
@@ -16,9 +16,20 @@ export const CHROMIUM = process.env.LECTERN_CHROMIUM ?? '/usr/bin/chromium';
 export const screenshotDir = join(repoRoot, 'test-results/console');
 const axePath = join(repoRoot, 'node_modules/axe-core/axe.min.js');
 
-/** Builds the console unless it is built: the tests run the app as users get it. */
+/**
+ * Builds the console unless its build is current: the tests run the app as users get it, and a
+ * checkout where packages/console/src changed since the last build gets the change.
+ */
 export function ensureConsoleBuilt(): void {
-  if (existsSync(join(repoRoot, 'packages/console/dist/index.html'))) return;
+  const index = join(repoRoot, 'packages/console/dist/index.html');
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  const sources = join(repoRoot, 'packages/console/src');
+  const newest = Math.max(
+    ...readdirSync(sources, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && !entry.name.endsWith('.d.ts'))
+      .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs),
+  );
+  if (built > newest) return;
   execFileSync(process.execPath, [join(repoRoot, 'packages/console/build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
 }
 

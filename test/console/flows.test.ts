@@ -1,0 +1,90 @@
+/**
+ * What an administrator does in the console, end to end against a real server: users (create,
+ * edit, an API validation error beside its field) and webhooks (an endpoint, a test ping to a
+ * local receiver, the delivery in the log).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { assertAccessible, descriptionOf, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
+
+describe('console flows', () => {
+  // webhook pings go to a receiver on this machine: loopback targets allowed, as in development
+  const server = useServer({ args: ['--allow-private-webhook-targets', '--webhook-retry-schedule', '1,1,1'] });
+  const browser = useBrowser();
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await receiver.close();
+  });
+
+  async function adminPage(): Promise<Page> {
+    const page = await browser.newPage();
+    await signInWithToken(page, server.url, server.adminToken);
+    return page;
+  }
+
+  it('creates a user, shows the API’s validation error beside its field, and edits the user', async () => {
+    const page = await adminPage();
+    await openPage(page, 'Users');
+    await page.getByRole('button', { name: 'New user' }).click();
+
+    // the server's 422, not the browser's own checks, is what shows beside the field
+    const email = page.getByLabel('Email', { exact: true });
+    await email.fill('not-an-email');
+    await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await eventually(async () => (await email.getAttribute('aria-invalid')) === 'true', 'the email field marked invalid');
+    assert.match(await descriptionOf(email), /email/i);
+    await assertAccessible(page, 'Users with a field error');
+    await screenshot(page, 'users-field-error');
+
+    const address = uniqueEmail('ada');
+    await email.fill(address);
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await eventually(async () => {
+      const list = await server.api.get(`/api/v2/users/?search=${encodeURIComponent(address)}`);
+      return list.body.data.length === 1;
+    }, 'the user to exist');
+
+    // the new user opens for editing
+    const edit = page.getByRole('region', { name: /Edit Ada Lovelace/ });
+    await edit.waitFor();
+    await edit.getByLabel('Name', { exact: true }).fill('Ada King');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('Saved.').waitFor();
+    const stored = await server.api.get(`/api/v2/users/?search=${encodeURIComponent(address)}`);
+    assert.equal(stored.body.data[0].name, 'Ada King');
+    await page.getByRole('cell', { name: 'Ada King' }).waitFor();
+  });
+
+  it('creates a webhook endpoint, sends a test ping to a local receiver and shows the delivery', async () => {
+    const page = await adminPage();
+    await openPage(page, 'Webhooks');
+    await page.getByText('New endpoint').click();
+    const url = receiver.url('/console-ping');
+    await page.getByLabel('URL', { exact: true }).fill(url);
+    await page.getByLabel('Events', { exact: true }).fill('article.*');
+    await page.getByRole('button', { name: 'Create endpoint' }).click();
+    // the signing secret is shown once
+    await page.getByText("The endpoint's signing secret.").waitFor();
+
+    await page.getByRole('button', { name: 'Send test ping' }).click();
+    await receiver.waitFor((request) => request.path === '/console-ping');
+    // the log shows the delivery once the attempt is recorded; reopening the endpoint reads it again
+    await eventually(async () => {
+      if (await page.getByRole('cell', { name: 'succeeded' }).count()) return true;
+      await page.getByRole('button', { name: 'Close' }).click();
+      await page.getByRole('button', { name: `Open ${url}` }).click();
+      await page.getByRole('heading', { level: 2, name: `Endpoint ${url}` }).waitFor();
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+      return (await page.getByRole('cell', { name: 'succeeded' }).count()) > 0;
+    }, 'the delivery in the log');
+    await assertAccessible(page, 'Webhooks with a delivery');
+    await screenshot(page, 'webhooks-delivery');
+  });
+});

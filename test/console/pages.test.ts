@@ -1,0 +1,79 @@
+/**
+ * Every page of the console, as an admin sees it at desktop (1280 px) and phone (390 px) width:
+ * it opens from the navigation with its one h1, axe-core finds no serious or critical violation,
+ * and a screenshot lands in test-results/console/. Then what a learner sees: its own pages only,
+ * and a 403 explained where the admin pages would be.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { userWithToken, useServer } from '../helpers/server.ts';
+import { assertAccessible, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
+
+/** Navigation link, address under /console/, screenshot name. */
+export const PAGES: ReadonlyArray<[string, string, string]> = [
+  ['Overview', '', 'overview'],
+  ['Users', 'users', 'users'],
+  ['Groups', 'groups', 'groups'],
+  ['Content', 'content', 'content'],
+  ['Assignments', 'assignments', 'assignments'],
+  ['Events', 'events', 'events'],
+  ['Enrollments', 'enrollments', 'enrollments'],
+  ['Imports', 'imports', 'imports'],
+  ['Bulk jobs', 'bulk-jobs', 'bulk-jobs'],
+  ['Reports', 'reports', 'reports'],
+  ['API tokens', 'tokens', 'tokens'],
+  ['Webhooks', 'webhooks', 'webhooks'],
+];
+// pages whose every route needs a scope the user role never has
+const ADMIN_ONLY = ['Users', 'Groups', 'Reports', 'Webhooks'];
+
+describe('console pages', () => {
+  const server = useServer();
+  const browser = useBrowser();
+
+  for (const width of [1280, 390]) {
+    it(`opens every page from the navigation at ${width} px, accessible, and screenshots it`, async () => {
+      // something in the lists, so tables are drawn with rows
+      await server.api.post('/api/v2/groups/', { name: 'Sales' });
+      const page = await browser.newPage(width);
+      await signInWithToken(page, server.url, server.adminToken);
+      for (const [link, path, name] of PAGES) {
+        await openPage(page, link);
+        assert.equal(new URL(page.url()).pathname, `/console/${path}`);
+        assert.equal(await page.getByRole('heading', { level: 1 }).count(), 1, `${link}: one h1`);
+        // the page has finished loading what it shows
+        await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+        await assertAccessible(page, `${link} at ${width} px`);
+        await screenshot(page, name);
+      }
+    });
+  }
+
+  it('a learner sees only what its token allows, and a 403 explained on an admin page', async () => {
+    const learner = await userWithToken(server, 'user');
+    const page = await browser.newPage();
+    await signInWithToken(page, server.url, learner.token);
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    await nav.getByRole('link', { name: 'Overview', exact: true }).waitFor();
+    const links = await nav.getByRole('link').allTextContents();
+    for (const name of ADMIN_ONLY) assert.ok(!links.includes(name), `a learner's navigation shows ${name}: ${links.join(', ')}`);
+    assert.ok(links.includes('Assignments'), links.join(', '));
+
+    // an address typed or bookmarked: the page says why instead of failing silently
+    await page.goto(`${server.url}/console/users`);
+    await page.getByRole('heading', { level: 2, name: 'Not allowed' }).waitFor();
+    await assertAccessible(page, 'a learner on Users');
+    await screenshot(page, 'learner-forbidden');
+    assert.equal(await page.getByRole('button', { name: 'Create user' }).count(), 0);
+  });
+
+  it("explains, rather than hides, a page the token's scopes do not reach", async () => {
+    // an admin's token limited to reading users: the Webhooks page needs webhooks:read
+    const limited = await userWithToken(server, 'admin', 'users:read');
+    const page = await browser.newPage();
+    await signInWithToken(page, server.url, limited.token);
+    await page.goto(`${server.url}/console/webhooks`);
+    await page.getByRole('heading', { level: 2, name: 'Not allowed' }).waitFor();
+    await assertAccessible(page, 'a limited token on Webhooks');
+  });
+});
