@@ -20,6 +20,7 @@ for (const name of ['core', 'storage', 'http', 'cli']) {
   it(`@lectern/${name} lists exactly the packages its sources import`, () => {
     const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages', name, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
     };
     const used = new Set<string>();
     for (const file of sources(join(repoRoot, 'packages', name, 'src'))) {
@@ -33,6 +34,11 @@ for (const name of ['core', 'storage', 'http', 'cli']) {
         used.add(packageOf(specifier));
       }
     }
-    assert.deepEqual([...used].sort(), Object.keys(manifest.dependencies ?? {}).sort());
+    // `@types/x` beside `x` ships the declarations the package's own .d.ts files import (better-sqlite3's),
+    // so an embedder's tsc finds them; an optional peer (`pg`) is imported only when used
+    const declared = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})];
+    const typings = declared.filter((dependency) => dependency.startsWith('@types/'));
+    for (const typing of typings) assert.ok(used.has(typing.slice('@types/'.length)), `${typing} without its package`);
+    assert.deepEqual([...used].sort(), declared.filter((dependency) => !typings.includes(dependency)).sort());
   });
 }

@@ -28,16 +28,23 @@ export function describePostgresUrl(target: string): string {
 /**
  * `pg`, loaded with the first connection rather than at start: merely loading it set up Node's
  * fetch (pg looks for Cloudflare's runtime by building a Response), a tenth of the start of a
- * server that uses SQLite. COUNT(*) and bigint columns arrive as text by default: counts are
+ * server that uses SQLite. It is an optional peer dependency, so an application that only uses
+ * SQLite does not install it. COUNT(*) and bigint columns arrive as text by default: counts are
  * numbers in the API, and stay far below 2^53.
  */
 let driver: Promise<typeof pg> | undefined;
 const loadDriver = () =>
-  (driver ??= import('pg').then(({ default: loaded }) => {
-    loaded.types.setTypeParser(loaded.types.builtins.INT8, (value) => Number(value));
-    loaded.types.setTypeParser(loaded.types.builtins.NUMERIC, (value) => Number(value));
-    return loaded;
-  }));
+  (driver ??= import('pg').then(
+    ({ default: loaded }) => {
+      loaded.types.setTypeParser(loaded.types.builtins.INT8, (value) => Number(value));
+      loaded.types.setTypeParser(loaded.types.builtins.NUMERIC, (value) => Number(value));
+      return loaded;
+    },
+    (error: unknown) => {
+      driver = undefined;
+      throw new Error('A postgres:// database needs the pg package beside @lectern/storage: npm install pg', { cause: error });
+    },
+  ));
 
 const LOCK_TIMEOUT_MS = 5000;
 const CONNECT_TIMEOUT_MS = 10_000;
