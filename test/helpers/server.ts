@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { assertAuditLogHoldsNoSecrets } from './audit-scan.ts';
 import { checkConformance } from './openapi-conformance.ts';
 import { freshPostgresDatabase } from './postgres.ts';
 
@@ -259,7 +260,11 @@ export function useServer(options: StartOptions | (() => StartOptions) = {}): Te
     server = await startServer(typeof options === 'function' ? options() : options);
   });
   after(async () => {
-    await server?.stop();
+    try {
+      if (server) await assertAuditLogHoldsNoSecrets(server.dbFile);
+    } finally {
+      await server?.stop();
+    }
   });
   return new Proxy({} as TestServer, {
     get(_target, key) {

@@ -127,6 +127,12 @@ export const serveSettings = {
     default: 0,
     description: 'pause between bulk-job chunks, in milliseconds, to leave room for requests',
   }),
+  audit_retention_days: setting({
+    kind: kinds.positiveInteger,
+    argument: '<days>',
+    default: 365,
+    description: 'audit log entries older than this many days are deleted (checked hourly)',
+  }),
   admin_email: setting({
     kind: kinds.email,
     argument: '<email>',

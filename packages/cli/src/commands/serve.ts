@@ -57,6 +57,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     },
     jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
     tokens: { maxLivePerUser: settings.max_tokens_per_user },
+    audit: { retentionDays: settings.audit_retention_days },
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();

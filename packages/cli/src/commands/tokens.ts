@@ -56,13 +56,18 @@ async function createToken(flags: CreateFlags): Promise<void> {
         `${user.view.email} is already a user with role ${user.view.role}, not ${flags.role}; change a role with PATCH /api/v2/users/<id>/`,
       );
     }
-    const issued = await lectern.tokens.issue({
-      userId: user.id,
-      role: user.view.role,
-      name: flags.name,
-      scopes: flags.scopes,
-      expiresAt: flags.expiresAt ?? null,
-    });
+    // the command line acts as the system actor: its audit entries name no actor
+    const issued = await lectern.tokens.issue(
+      {
+        userId: user.id,
+        role: user.view.role,
+        name: flags.name,
+        scopes: flags.scopes,
+        expiresAt: flags.expiresAt ?? null,
+      },
+      undefined,
+      ctx,
+    );
     if (flags.json) {
       process.stdout.write(`${JSON.stringify({ ...issued, created_user: createdUser })}\n`);
       return;

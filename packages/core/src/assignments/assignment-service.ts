@@ -252,7 +252,12 @@ export class AssignmentService {
   ): Promise<void> {
     const graph = await tx.assignments.trackGraph(content.id, viewerFor(ctx.actor));
     for (const itemId of expandTrack(content.id, graph)) {
-      await this.writes.ensure(tx, ctx, { userId, contentId: itemId, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+      await this.writes.ensure(tx, ctx, {
+        userId,
+        contentId: itemId,
+        dueDate: input.due_date ?? null,
+        expiresAt: input.expires_at ?? null,
+      });
     }
   }
 

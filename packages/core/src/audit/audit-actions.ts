@@ -26,7 +26,7 @@ export const auditActions = [
   'assignment.state_changed',
   'assignment.deleted',
   'enrollment.created',
-  'enrollment.status_changed',
+  'enrollment.updated',
   'webhook_endpoint.created',
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',

@@ -181,7 +181,12 @@ export class EnrollmentService {
   }
 
   /** Writes an action's change, moves the owned assignment, records events, and fills a freed seat. */
-  private async applyChange(tx: Stores, ctx: RequestContext, current: EnrollmentRecord, change: EnrollmentChange): Promise<EnrollmentRecord> {
+  private async applyChange(
+    tx: Stores,
+    ctx: RequestContext,
+    current: EnrollmentRecord,
+    change: EnrollmentChange,
+  ): Promise<EnrollmentRecord> {
     if (!change.changed) return current;
     const now = nowIso(this.deps.clock);
     await tx.enrollments.update(current.id, { status: change.next.status, checkinDatetime: change.next.checkin_datetime, modified: now });
@@ -192,7 +197,7 @@ export class EnrollmentService {
     }
     const after = (await tx.enrollments.findById(current.id))!;
     await this.deps.outbox.record(tx, ...change.events.map((type) => ({ type, object: after.view })));
-    await this.deps.audit.recordUpdate(tx, ctx, 'enrollment.status_changed', after.view.public_id, current.view, after.view);
+    await this.deps.audit.recordUpdate(tx, ctx, 'enrollment.updated', after.view.public_id, current.view, after.view);
     const event = change.freesSeat ? await findEventAnyVisibility(tx, current.eventId) : undefined;
     // a deleted event has no seats to give
     if (event) await this.waitlist.fillFreedSeats(tx, ctx, event, [current.method]);

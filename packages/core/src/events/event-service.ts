@@ -1,4 +1,4 @@
-import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
+import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { Waitlist } from '../enrollments/waitlist.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Stores } from '../ports/storage.ts';

@@ -6,7 +6,14 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
-import { parseListQuery, toCursorListResult, toListResult, type CursorListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import {
+  parseListQuery,
+  toCursorListResult,
+  toListResult,
+  type CursorListResult,
+  type ListResult,
+  type QueryParams,
+} from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import { eventCatalog, type EventFamilyInfo } from './event-catalog.ts';

@@ -8,6 +8,7 @@ import {
   apiTokenSchema,
   assignmentRouteActions,
   assignmentSchema,
+  auditEntrySchema,
   channelSchema,
   contentSummarySchema,
   contentTypeViewSchemas,
@@ -342,6 +343,24 @@ function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
   ];
 }
 
+function* auditOperations(): Generator<[OperationKey, OperationSpec]> {
+  yield [
+    'GET /api/v2/audit-log',
+    {
+      summary: 'Who changed what: the audit log, newest first (cursor pages)',
+      tag: 'Audit log',
+      scope: 'audit:read',
+      response: {
+        status: 200,
+        schema: z.object({
+          data: z.array(auditEntrySchema),
+          meta: z.object({ page_size: z.number().int(), next_cursor: z.string().nullable() }),
+        }),
+      },
+    },
+  ];
+}
+
 /** `/healthz` and `/readyz` answer before the route table (http/src/routes/probes.ts); described all the same. */
 export const probeOperations: ReadonlyMap<string, OperationSpec> = new Map([
   [
@@ -413,6 +432,7 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield* reportOperations();
   yield* importOperations();
   yield* webhookOperations();
+  yield* auditOperations();
 }
 
 export const operations: ReadonlyMap<string, OperationSpec> = new Map(describedOperations());

@@ -2,6 +2,7 @@ import type { Lectern } from '@lectern/core';
 import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { assignmentRoutes } from './assignments.ts';
+import { auditLogRoutes } from './audit-log.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
 import { consoleRoutes } from './console.ts';
 import { enrollmentRoutes } from './enrollments.ts';
@@ -39,6 +40,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   assignmentRoutes(routes, lectern);
   insightRoutes(routes, lectern);
   webhookRoutes(routes, lectern);
+  auditLogRoutes(routes, lectern);
   locationRoutes(routes, lectern);
   eventRoutes(routes, lectern);
   enrollmentRoutes(routes, lectern);

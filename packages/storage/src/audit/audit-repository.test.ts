@@ -90,7 +90,8 @@ for (const dialect of DIALECTS) {
           await audit.record(tx, i % 2 ? system : asAdmin, i % 2 ? 'group.updated' : 'user.updated', `r${i}`, changes);
         }
       });
-      const ids = async (params: Record<string, string>) => (await storage.audit.list(parseAuditQuery(params)))!.items.map((e) => e.resource.public_id);
+      const ids = async (params: Record<string, string>) =>
+        (await storage.audit.list(parseAuditQuery(params)))!.items.map((e) => e.resource.public_id);
       assert.deepEqual(await ids({}), ['r4', 'r3', 'r2', 'r1', 'r0']);
       assert.deepEqual(await ids({ actor: admin.view.public_id }), ['r4', 'r2', 'r0']);
       assert.deepEqual(await ids({ action: 'group.updated' }), ['r3', 'r1']);

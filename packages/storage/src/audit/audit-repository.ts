@@ -58,18 +58,16 @@ export class AuditRepository implements AuditStore {
       .orderBy('a.id', 'desc')
       .limit(query.pageSize + 1)
       .execute();
-    const items = rows.slice(0, query.pageSize).map(
-      (row): AuditEntry => ({
-        id: row.public_id,
-        occurred_at: row.occurred_at,
-        action: row.action,
-        actor: row.actor_public_id != null && row.actor_email != null ? { public_id: row.actor_public_id, email: row.actor_email } : null,
-        token_public_id: row.token_public_id ?? null,
-        request_id: row.request_id,
-        resource: { type: row.resource_type, public_id: row.resource_id },
-        changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditEntry['changes']),
-      }),
-    );
+    const items = rows.slice(0, query.pageSize).map((row): AuditEntry => ({
+      id: row.public_id,
+      occurred_at: row.occurred_at,
+      action: row.action,
+      actor: row.actor_public_id != null && row.actor_email != null ? { public_id: row.actor_public_id, email: row.actor_email } : null,
+      token_public_id: row.token_public_id ?? null,
+      request_id: row.request_id,
+      resource: { type: row.resource_type, public_id: row.resource_id },
+      changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditEntry['changes']),
+    }));
     return { items, hasMore: rows.length > query.pageSize };
   }
 
