@@ -159,7 +159,7 @@ export {
   replaceMembershipInput,
   updateGroupInput,
 } from './groups/group.ts';
-export { type InsightKind, insightKinds } from './insights/insight-service.ts';
+export { type InsightKind, insightFilterSpec, insightKinds } from './insights/insight-service.ts';
 export {
   type AppliedItem,
   bulkEnvelope,
@@ -267,10 +267,11 @@ export {
   unwrapField,
 } from './shared/listed-fields.ts';
 export { emailField, publicIdField } from './shared/schema.ts';
-export { type SyncBatchResult } from './shared/sync-batch.ts';
+export { batchItemsField, type SyncBatchResult } from './shared/sync-batch.ts';
 export { parseDatetime } from './shared/time.ts';
 export { parseInput } from './shared/validation.ts';
 export { MAX_BULK_USERS } from './users/user-service.ts';
+export { MAX_BULK_EVENT_UPDATES } from './events/event-like-service.ts';
 export {
   bulkUserItem,
   createUserInput,

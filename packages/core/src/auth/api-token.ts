@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { datetimeField, nameField, userRefSchema } from '../shared/schema.ts';
-import { scopeSchema } from './scopes.ts';
+import { scopes, scopeSchema } from './scopes.ts';
 
 /** An API token as listed; the secret itself is never stored or shown again. */
 export const apiTokenSchema = z.object({
@@ -29,7 +29,11 @@ export const createTokenInput = z.strictObject({
   name: nameField(),
   expires_at: datetimeField().nullable().optional(),
   // names are checked against the caller's role by the service, so one message can list every problem
-  scopes: z.array(z.string()).min(1).optional(),
+  scopes: z
+    .array(z.string())
+    .min(1)
+    .optional()
+    .meta({ items: { type: 'string', enum: [...scopes] }, description: 'The token’s scopes, each one the caller’s role allows' }),
 });
 export type CreateTokenInput = z.input<typeof createTokenInput>;
 

@@ -132,7 +132,8 @@ const sharedWritableFields = {
 const typeWritableFields = {
   url: urlField(),
   media_asset_id: z.string().trim().min(1).max(255).nullable(),
-  items: z.array(publicIdField()).max(MAX_CONTAINER_ITEMS),
+  // the service refuses an id named twice (content-rules.ts)
+  items: z.array(publicIdField()).max(MAX_CONTAINER_ITEMS).meta({ uniqueItems: true }),
   starts_on: dateField().nullable(),
   ends_on: dateField().nullable(),
 };

@@ -18,7 +18,9 @@ export const mediaStatusReportInput = z
   .refine((report) => report.status === 'ready' || report.duration == null, {
     path: ['duration'],
     message: 'Only a ready asset has a duration.',
-  });
+  })
+  // the refinement, for the OpenAPI document
+  .meta({ anyOf: [{ properties: { status: { const: 'ready' } } }, { properties: { duration: { type: 'null' } } }] });
 export type MediaStatusReport = z.output<typeof mediaStatusReportInput>;
 
 /** The payload of `video.ready`, `event.recording_errored`, … (spec "Media-processing object"). */

@@ -25,7 +25,8 @@ export const facilitatorsSchema = z.object({
 });
 export type Facilitators = z.infer<typeof facilitatorsSchema>;
 
-const idList = () => z.array(publicIdField()).max(MAX_FACILITATORS_PER_ROLE);
+// the service refuses a user named twice in one role
+const idList = () => z.array(publicIdField()).max(MAX_FACILITATORS_PER_ROLE).meta({ uniqueItems: true });
 
 /** The body of `PUT …/facilitators/`, and the `facilitators` field of a series write. */
 export const facilitatorsInput = z.strictObject({

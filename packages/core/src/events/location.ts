@@ -16,7 +16,11 @@ export type Location = z.infer<typeof locationSchema>;
 
 export const createLocationInput = z.strictObject({
   name: nameField(),
-  timezone: z.string().refine(isValidTimeZone, { error: 'Must be an IANA time zone name such as Europe/Berlin.' }),
+  timezone: z
+    .string()
+    .refine(isValidTimeZone, { error: 'Must be an IANA time zone name such as Europe/Berlin.' })
+    // for the OpenAPI document: the canonical names; the check also takes aliases such as US/Eastern
+    .meta({ enum: Intl.supportedValuesOf('timeZone') }),
 });
 
 /**

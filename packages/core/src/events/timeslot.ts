@@ -46,28 +46,36 @@ export type ScheduledTimeslot = PlannedTimeslot & TimeslotTimes;
 export type StoredTimeslot = ScheduledTimeslot & { id: number };
 
 const wallClockField = () =>
-  z.string().transform((value, ctx) => {
-    const wallClock = parseWallClock(value);
-    if (wallClock === null) {
-      ctx.addIssue({
-        code: 'custom',
-        message: "Must be the local start time written as UTC, e.g. 2026-03-29T09:00:00Z (the location's zone applies).",
-      });
-      return z.NEVER;
-    }
-    return wallClock;
-  });
+  z
+    .string()
+    .transform((value, ctx) => {
+      const wallClock = parseWallClock(value);
+      if (wallClock === null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: "Must be the local start time written as UTC, e.g. 2026-03-29T09:00:00Z (the location's zone applies).",
+        });
+        return z.NEVER;
+      }
+      return wallClock;
+    })
+    // what parseWallClock reads, for the OpenAPI document: a UTC-written instant, seconds optional
+    .meta({ format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?Z$' });
 
 /** An ISO-8601 duration (`PT1H`, `PT1H30M`, `PT90M`) read as whole minutes. */
 const durationField = () =>
-  z.string().transform((value, ctx) => {
-    const parsed = parseTimeslotDuration(value);
-    if (!parsed.ok) {
-      ctx.addIssue({ code: 'custom', message: parsed.reason });
-      return z.NEVER;
-    }
-    return parsed.value;
-  });
+  z
+    .string()
+    .transform((value, ctx) => {
+      const parsed = parseTimeslotDuration(value);
+      if (!parsed.ok) {
+        ctx.addIssue({ code: 'custom', message: parsed.reason });
+        return z.NEVER;
+      }
+      return parsed.value;
+    })
+    // for the OpenAPI document: the common subset, whole minutes or hours (more forms are read)
+    .meta({ pattern: '^PT(?:[1-9]\\d{0,2}H(?:[0-5]?\\dM)?|[1-9]\\d{0,3}M)$', examples: ['PT1H', 'PT1H30M', 'PT90M'] });
 
 /**
  * One timeslot of a write. On create a missing (or null) `duration` takes the series duration

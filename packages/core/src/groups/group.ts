@@ -40,10 +40,16 @@ const memberIds = () => z.array(publicIdField()).min(1).max(MAX_MEMBER_IDS);
 
 export const membershipInput = z.strictObject({ member_ids: memberIds() });
 
-export const replaceMembershipInput = z.strictObject({
-  member_ids: memberIds(),
-  confirm_replace: z.boolean().default(false),
-  confirm_large_removal: z.boolean().default(false),
-});
+/**
+ * The service refuses a replacement without `confirm_replace: true` (membership-rules.ts, with a
+ * message naming the relation); the OpenAPI document says so through `.meta()`.
+ */
+export const replaceMembershipInput = z
+  .strictObject({
+    member_ids: memberIds(),
+    confirm_replace: z.boolean().default(false).meta({ const: true, description: 'Must be true: a replacement is refused without it.' }),
+    confirm_large_removal: z.boolean().default(false),
+  })
+  .meta({ required: ['member_ids', 'confirm_replace'] });
 
 export const groupListSpec = listSpecOf(groupSchema, { defaultOrdering: ['created'] });

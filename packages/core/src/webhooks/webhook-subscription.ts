@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { descriptionField } from '../shared/schema.ts';
-import { expandEventPatterns } from './event-catalog.ts';
+import { allEventTypes, eventCatalog, expandEventPatterns } from './event-catalog.ts';
 
 export const WEBHOOK_ID_PREFIX = 'ep_';
 
@@ -59,9 +59,15 @@ const eventsField = () =>
       if ('events' in expanded) return expanded.events;
       for (const message of expanded.errors) ctx.addIssue({ code: 'custom', message });
       return z.NEVER;
+    })
+    // what the transform accepts, for the OpenAPI document: known types and `family.*`, at least one
+    .meta({
+      minItems: 1,
+      items: { type: 'string', enum: [...allEventTypes, ...eventCatalog.data.map(({ family }) => `${family}.*`)] },
     });
 
-const urlField = () => z.string().trim().min(1);
+/** an http(s) URL; whether it is one Lectern may deliver to is checked by the service */
+const urlField = () => z.string().trim().min(1).meta({ format: 'uri' });
 
 export const createWebhookInput = z.strictObject({
   url: urlField(),
