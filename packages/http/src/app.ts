@@ -91,6 +91,7 @@ export interface App {
 class RequestState implements RouteContext {
   params: Record<string, string> = {};
   route?: string;
+  path?: string;
   private context?: RequestContext;
   private parameters?: URLSearchParams;
 
@@ -269,6 +270,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
 
         const { pathname, query } = parseTarget(request.url);
         state = new RequestState(auth, requestId, query, request);
+        state.path = pathname;
         // a search's cost grows with the table: such reads take turns (middleware/admission.ts)
         const costly = (request.method === 'GET' || request.method === 'HEAD') && Boolean(state.query.get('search'));
         const release = costly ? await searches.enter() : undefined;

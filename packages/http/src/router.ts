@@ -7,6 +7,8 @@ export interface RouteContext {
   readonly ctx: RequestContext;
   params: Record<string, string>;
   readonly query: URLSearchParams;
+  /** the request's path as sent (`/api/v2/docs/`), for a page whose relative links depend on its trailing slash */
+  readonly path?: string;
   header(name: string): string | undefined;
   /**
    * The request's preconditions for a write, handed to the service as they are (it compares

@@ -32,20 +32,24 @@ export const REFERENCE_PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-// Absolute paths: the page answers both /api/v2/docs and /api/v2/docs/, where relative ones differ.
-export const referencePageHtml = `<!doctype html>
+/**
+ * The page, with its files named relative to it, so it works behind a proxy that serves Lectern
+ * under a path prefix. The page answers both `/api/v2/docs` and `/api/v2/docs/`, from which the
+ * same relative link means different things: `base` is `docs/` for the first, empty for the second.
+ */
+export const referencePageHtml = (base: '' | 'docs/'): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Lectern API reference</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/api/v2/docs/swagger-ui.css">
+<link rel="stylesheet" href="${base}swagger-ui.css">
 </head>
 <body>
 <div id="reference"></div>
-<script src="/api/v2/docs/swagger-ui-bundle.js"></script>
-<script src="/api/v2/docs/reference.js"></script>
+<script src="${base}swagger-ui-bundle.js"></script>
+<script src="${base}reference.js"></script>
 </body>
 </html>
 `;
@@ -53,7 +57,8 @@ export const referencePageHtml = `<!doctype html>
 /** Starts the viewer; a file of its own because the policy allows no inline script. */
 export const referenceScript = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
-    url: '/api/v2/openapi.json',
+    // beside the page, wherever a proxy put it: /prefix/api/v2/docs → /prefix/api/v2/openapi.json
+    url: window.location.pathname.replace(/\\/docs\\/?$/, '/openapi.json'),
     dom_id: '#reference',
     deepLinking: true,
     validatorUrl: null,

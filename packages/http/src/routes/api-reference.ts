@@ -5,25 +5,28 @@ import {
   viewerFiles,
   type ViewerFileSource,
 } from '../api-reference/reference-page.ts';
-import { document } from '../reply.ts';
+import { CompressedFile } from '../api-reference/compressed-files.ts';
 import type { RouteTable } from '../router.ts';
 
 // the viewer changes only with a Lectern release; the page itself is tiny and always fresh
 const CACHE_VIEWER = { 'Cache-Control': 'public, max-age=86400' };
 const PAGE_HEADERS = { 'Content-Security-Policy': REFERENCE_PAGE_POLICY, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
 
-/** The browsable reference (api-reference/reference-page.ts), open without a token like the document it shows. */
+/** The browsable reference (api-reference/reference-page.ts), open without a token like the document it shows; compressed when the client accepts it. */
 export function apiReferenceRoutes(routes: RouteTable, viewer: ViewerFileSource): void {
+  const html = 'text/html; charset=utf-8';
+  const pages = {
+    withoutSlash: new CompressedFile(html, () => Buffer.from(referencePageHtml('docs/')), PAGE_HEADERS),
+    withSlash: new CompressedFile(html, () => Buffer.from(referencePageHtml('')), PAGE_HEADERS),
+  };
+  const script = new CompressedFile('text/javascript; charset=utf-8', () => Buffer.from(referenceScript), PAGE_HEADERS);
+  const viewerFile = (name: keyof typeof viewerFiles) =>
+    new CompressedFile(viewerFiles[name], () => viewer(name), { ...CACHE_VIEWER, 'X-Content-Type-Options': 'nosniff' });
+  const bundle = viewerFile('swagger-ui-bundle.js');
+  const css = viewerFile('swagger-ui.css');
   routes
-    .publicGet('/api/v2/docs', () => document('text/html; charset=utf-8', referencePageHtml, PAGE_HEADERS))
-    .publicGet('/api/v2/docs/reference.js', () => document('text/javascript; charset=utf-8', referenceScript, PAGE_HEADERS))
-    .publicGet('/api/v2/docs/swagger-ui-bundle.js', () =>
-      document(viewerFiles['swagger-ui-bundle.js'], viewer('swagger-ui-bundle.js'), {
-        ...CACHE_VIEWER,
-        'X-Content-Type-Options': 'nosniff',
-      }),
-    )
-    .publicGet('/api/v2/docs/swagger-ui.css', () =>
-      document(viewerFiles['swagger-ui.css'], viewer('swagger-ui.css'), { ...CACHE_VIEWER, 'X-Content-Type-Options': 'nosniff' }),
-    );
+    .publicGet('/api/v2/docs', (rc) => (rc.path?.endsWith('/') ? pages.withSlash : pages.withoutSlash).reply(rc.header('accept-encoding')))
+    .publicGet('/api/v2/docs/reference.js', (rc) => script.reply(rc.header('accept-encoding')))
+    .publicGet('/api/v2/docs/swagger-ui-bundle.js', (rc) => bundle.reply(rc.header('accept-encoding')))
+    .publicGet('/api/v2/docs/swagger-ui.css', (rc) => css.reply(rc.header('accept-encoding')));
 }

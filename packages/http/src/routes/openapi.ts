@@ -1,11 +1,15 @@
 import { API_VERSION } from '@lectern/core';
-import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/document.ts';
-import { ok } from '../reply.ts';
+import { CompressedFile } from '../api-reference/compressed-files.ts';
+import { buildOpenApiDocument } from '../openapi/document.ts';
 import type { RouteTable } from '../router.ts';
 
-/** The API's own description, open without a token so tools can fetch it. */
+/** The API's own description, open without a token so tools can fetch it; compressed when the client accepts it. */
 export function openApiRoutes(routes: RouteTable): void {
-  let document: OpenApiDocument | undefined;
+  let json: Buffer | undefined;
   // built on first request, when every route is registered
-  routes.publicGet('/api/v2/openapi.json', () => ok((document ??= buildOpenApiDocument(routes, API_VERSION))));
+  const file = new CompressedFile(
+    'application/json; charset=utf-8',
+    () => (json ??= Buffer.from(JSON.stringify(buildOpenApiDocument(routes, API_VERSION)))),
+  );
+  routes.publicGet('/api/v2/openapi.json', (rc) => file.reply(rc.header('accept-encoding')));
 }
