@@ -48,6 +48,17 @@ function pointDeclarationsAtJs(dir) {
   }
 }
 
+// The web console (packages/console): its own build writes packages/console/dist, which the server
+// serves under /console/ and the single executable carries as assets (consoleAssets below).
+execFileSync(process.execPath, [join(root, 'packages/console/build.mjs')], { stdio: 'inherit' });
+
+/** The console's files as executable assets named `console/<file>`, with the manifest that lists them. */
+function consoleAssets() {
+  const folder = join(root, 'packages/console/dist');
+  const { files } = JSON.parse(readFileSync(join(folder, 'manifest.json'), 'utf8'));
+  return Object.fromEntries(['manifest.json', ...files].map((name) => [`console/${name}`, join(folder, name)]));
+}
+
 mkdirSync(dist, { recursive: true });
 await build({ ...common, outfile: join(dist, 'lectern.cjs'), external: ['better-sqlite3'] });
 
@@ -73,6 +84,8 @@ if (process.argv.includes('--sea')) {
         // the API reference page's viewer (packages/cli/src/sea-assets.ts)
         'swagger-ui-bundle.js': join(root, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js'),
         'swagger-ui.css': join(root, 'node_modules/swagger-ui-dist/swagger-ui.css'),
+        // the web console, served under /console/ (packages/cli/src/sea-assets.ts)
+        ...consoleAssets(),
       },
     }),
   );

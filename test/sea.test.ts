@@ -59,6 +59,16 @@ describe('single executable', () => {
         Buffer.from(await viewer.arrayBuffer()),
         readFileSync(join(repoRoot, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js')),
       );
+      // and so does the web console: the page, and a file it loads by its hashed name
+      const page = await fetch(`${url}/console/`);
+      assert.equal(page.status, 200);
+      const html = await page.text();
+      const manifest = JSON.parse(readFileSync(join(repoRoot, 'packages/console/dist/manifest.json'), 'utf8')) as { entry: string };
+      assert.ok(html.includes(`/console/${manifest.entry}`), html);
+      const entry = await fetch(`${url}/console/${manifest.entry}`);
+      assert.equal(entry.status, 200);
+      assert.equal(entry.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.deepEqual(Buffer.from(await entry.arrayBuffer()), readFileSync(join(repoRoot, 'packages/console/dist', manifest.entry)));
     } finally {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
