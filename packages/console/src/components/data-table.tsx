@@ -33,7 +33,8 @@ export function DataTable<T>({
   empty = 'Nothing here yet.',
 }: DataTableProps<T>) {
   return (
-    <div class="table-wrap" aria-busy={loading ? true : undefined}>
+    // focusable, so a keyboard can scroll a table wider than a phone screen
+    <div class="table-wrap" role="region" aria-label={`${caption} table`} tabIndex={0} aria-busy={loading ? true : undefined}>
       <table class={loading && rows ? 'loading' : undefined}>
         <caption class="visually-hidden">{caption}</caption>
         <thead>

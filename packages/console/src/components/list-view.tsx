@@ -24,7 +24,7 @@ export interface ListViewProps<P extends ListPath> {
   path: P;
   pathParams?: Record<string, string>;
   caption: string;
-  columns: Column<ListItem<P>>[];
+  columns: Column<ListItem<P>>[] | ((rows: ListItem<P>[]) => Column<ListItem<P>>[]);
   rowKey: (row: ListItem<P>) => string | number;
   search?: boolean;
   filters?: Filter[];
@@ -54,6 +54,10 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   const key = `${path}|${JSON.stringify(pathParams ?? {})}|${JSON.stringify(request)}|${version}`;
   const result = useLoad(() => fetchPage(path, request, pathParams), key);
   const [downloadError, setDownloadError] = useState<unknown>(undefined);
+  type Columns = Column<ListItem<P>>[];
+  const shownColumns: Columns = Array.isArray(columns)
+    ? (columns as Columns)
+    : (columns as (rows: ListItem<P>[]) => Columns)(result.data?.data ?? []);
   const meta = result.data?.meta;
   const page = Number(request.page ?? '1');
   const pages = meta ? Math.max(1, Math.ceil(meta.total_count / meta.page_size)) : 1;
@@ -61,7 +65,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
     setQuery(Object.fromEntries(Object.entries(changes).map(([name, value]) => [prefix + name, value])), { replace });
 
   return (
-    <section class="list" aria-label={caption}>
+    <div class="list">
       {props.search || filters.length || orderings ? (
         <form
           class="filters"
@@ -136,7 +140,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
       {result.error ? <ErrorBanner error={result.error} onRetry={result.reload} /> : null}
       <DataTable
         caption={caption}
-        columns={columns}
+        columns={shownColumns}
         rows={result.data?.data}
         rowKey={rowKey}
         loading={result.loading}
@@ -185,6 +189,6 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
         ) : null}
       </nav>
       {downloadError ? <ErrorBanner error={downloadError} /> : null}
-    </section>
+    </div>
   );
 }

@@ -11,15 +11,9 @@ import { navigate, query } from '../../router.ts';
 import { loadMe } from '../../session/me.ts';
 import { forgetToken, rememberToken } from '../../session/token.ts';
 
-// The exchange route is served by the console's own server side; it is called through the same
-// client, loosely typed until the OpenAPI document describes it.
-type Exchange = (path: string, init: { body: { code: string } }) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
+/** The one-time code from `lectern console-url`, exchanged for a short-lived API token. */
 async function exchange(code: string): Promise<string> {
-  const post = api.POST as unknown as Exchange;
-  const answer = (await unwrap(post('/api/v2/console/sign-in', { body: { code } }))) as { token?: unknown };
-  if (typeof answer.token !== 'string') throw new Error('The sign-in link did not give a token.');
-  return answer.token;
+  return (await unwrap(api.POST('/api/v2/console/sign-in', { body: { code } }))).token;
 }
 
 async function signIn(value: string): Promise<void> {
