@@ -1,7 +1,7 @@
 /**
  * What an administrator does in the console, end to end against a real server: users (create,
- * edit, an API validation error beside its field) and webhooks (an endpoint, a test ping to a
- * local receiver, the delivery in the log).
+ * edit, an API validation error beside its field), webhooks (an endpoint, a test ping to a local
+ * receiver, the delivery in the log) and saved reports (an RQL error marked, fixed, results).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -86,5 +86,28 @@ describe('console flows', () => {
     }, 'the delivery in the log');
     await assertAccessible(page, 'Webhooks with a delivery');
     await screenshot(page, 'webhooks-delivery');
+  });
+
+  it('saves a report with an RQL error, shows where it is, and shows the results once fixed', async () => {
+    const page = await adminPage();
+    await openPage(page, 'Reports');
+    await page.getByLabel('Report name').fill('Admins');
+    await page.getByLabel('Resource').selectOption('users');
+    const expression = page.getByLabel('RQL expression');
+    await expression.fill('eq(role,admin');
+    await page.getByRole('button', { name: 'Create report' }).click();
+    await eventually(async () => (await expression.getAttribute('aria-invalid')) === 'true', 'the expression marked invalid');
+    assert.match(await descriptionOf(expression), /\S/);
+    await page.getByLabel('Where the expression is wrong').waitFor();
+    await assertAccessible(page, 'Reports with an RQL error');
+    await screenshot(page, 'reports-rql-error');
+
+    await expression.fill('eq(role,admin)');
+    await page.getByRole('button', { name: 'Create report' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Admins' }).waitFor();
+    const results = page.getByRole('table', { name: 'Results' });
+    await results.getByRole('cell', { name: 'admin@example.com' }).waitFor();
+    await assertAccessible(page, 'Reports with results');
+    await screenshot(page, 'reports-results');
   });
 });
