@@ -1,8 +1,8 @@
 /**
  * The libraries as a stranger gets them: `npm pack` each, install the tarballs in an empty project
  * outside the repository, then run plain JavaScript with plain `node`, and type-check, compile and
- * run examples/embed-core.ts under the defaults of `tsc --init`. No tsx, no `source` condition,
- * no symlinks.
+ * run examples/embed-core.ts and every ```ts block of README.md and docs/*.md under the defaults
+ * of `tsc --init`. No tsx, no `source` condition, no symlinks.
  *
  * Keeping it fast and offline-safe: dependencies come from npm's cache (`--prefer-offline`; the
  * repository's own install put every tarball there), and install scripts are skipped so
@@ -12,8 +12,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { repoRoot, tempDir } from './helpers/server.ts';
 
@@ -26,6 +26,34 @@ const npm = (cwd: string, args: string[]) =>
   });
 const versionOf = (packageDir: string) => JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')).version as string;
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+
+/**
+ * The ```ts blocks of README.md and docs/*.md, but those marked ```ts no-run (docs/development.md,
+ * "Docs run"), each named after its file and line.
+ */
+function runnableBlocks(): { name: string; code: string }[] {
+  const docs = [
+    'README.md',
+    ...readdirSync(join(repoRoot, 'docs'))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => `docs/${file}`),
+  ];
+  return docs.flatMap((doc) => {
+    const lines = readFileSync(join(repoRoot, doc), 'utf8').split('\n');
+    const blocks: { name: string; code: string }[] = [];
+    for (let start = 0; start < lines.length; start++) {
+      const fence = /^```(\S*)(.*)$/.exec(lines[start]!);
+      if (!fence) continue;
+      const end = lines.findIndex((line, index) => index > start && line.startsWith('```'));
+      if (fence[1] === 'ts' && fence[2]!.trim() !== 'no-run') {
+        const name = `${basename(doc, '.md').toLowerCase()}-line-${start + 1}`;
+        blocks.push({ name, code: lines.slice(start + 1, end).join('\n') });
+      }
+      start = end;
+    }
+    return blocks;
+  });
+}
 
 describe('packed packages in an empty project', { timeout: 240_000 }, () => {
   let project: string;
@@ -43,6 +71,7 @@ describe('packed packages in an empty project', { timeout: 240_000 }, () => {
     assert.equal(versionOf(theirs), versionOf(ours), 'the copied addon must come from the same better-sqlite3 version');
     mkdirSync(join(theirs, 'build/Release'), { recursive: true });
     copyFileSync(join(ours, 'build/Release/better_sqlite3.node'), join(theirs, 'build/Release/better_sqlite3.node'));
+    execFileSync(process.execPath, [tsc, '--init'], { cwd: project, stdio: 'ignore' });
   });
 
   it('each tarball holds JavaScript, declarations and the MIT licence, and no sources or tests', () => {
@@ -81,7 +110,6 @@ await lectern.close();
   });
 
   it('type-checks, compiles and runs examples/embed-core.ts under tsc --init defaults', () => {
-    execFileSync(process.execPath, [tsc, '--init'], { cwd: project, stdio: 'ignore' });
     copyFileSync(join(repoRoot, 'examples/embed-core.ts'), join(project, 'embed-core.ts'));
     const compiled = spawnSync(process.execPath, [tsc, '-p', '.'], { cwd: project, encoding: 'utf8' });
     assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
@@ -102,5 +130,45 @@ await lectern.close();
     assert.deepEqual(output.reports, ['Alan Turing']);
     assert.match(output.refusal, /^forbidden: /);
     assert.deepEqual(output.invalid, { email: ['A user with this email already exists.'] });
+  });
+
+  it('installs no pg for SQLite, and the declarations better-sqlite3 needs; @lectern/cli stays unpublished', () => {
+    assert.ok(!existsSync(join(project, 'node_modules/pg')), 'pg is an optional peer, loaded for postgres:// URLs only');
+    assert.ok(existsSync(join(project, 'node_modules/@types/better-sqlite3/index.d.ts')));
+    const cli = JSON.parse(readFileSync(join(repoRoot, 'packages/cli/package.json'), 'utf8'));
+    assert.equal(cli.private, true, 'the command ships as dist/lectern.cjs and the single executable, not as a package');
+  });
+
+  it('compiles (skipLibCheck off) and runs every ```ts block of README.md and docs/*.md', () => {
+    const blocks = runnableBlocks();
+    assert.ok(
+      blocks.some((block) => block.name.startsWith('readme-')),
+      "the README's embedding example is among them",
+    );
+    assert.ok(blocks.some((block) => block.name.startsWith('rql-')));
+    mkdirSync(join(project, 'snippets'));
+    for (const block of blocks) writeFileSync(join(project, 'snippets', `${block.name}.ts`), block.code);
+    const options = {
+      skipLibCheck: false,
+      rootDir: 'snippets',
+      outDir: 'snippets-js',
+      declaration: false,
+      declarationMap: false,
+      sourceMap: false,
+    };
+    writeFileSync(
+      join(project, 'tsconfig.snippets.json'),
+      JSON.stringify({ extends: './tsconfig.json', compilerOptions: options, include: ['snippets'] }),
+    );
+    const compiled = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.snippets.json'], { cwd: project, encoding: 'utf8' });
+    assert.equal(compiled.status, 0, compiled.stdout + compiled.stderr);
+    for (const block of blocks) {
+      const result = spawnSync(process.execPath, [join('snippets-js', `${block.name}.js`)], {
+        cwd: project,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(result.status, 0, `${block.name}: ${result.stderr}`);
+    }
   });
 });
