@@ -42,6 +42,8 @@ function load() {
   return (loaded = { doc, operations });
 }
 
+const errorSchema = { $ref: '#/components/schemas/Error' };
+
 const literalWeight = (template: string) => template.replace(/\{[^}]+\}/g, '').length;
 
 function resolve(doc: Json, node: Json): Json {
@@ -69,7 +71,7 @@ export function checkConformance(method: string, path: string, status: number, h
       method === 'HEAD' ||
       method === 'OPTIONS'
     ) {
-      if (body !== undefined) validateBody(doc, { $ref: '#/components/schemas/Error' }, body, where);
+      if (body !== undefined) validateBody(doc, errorSchema, body, where);
       return;
     }
     throw new Error(`OpenAPI mismatch: ${where}: no operation describes this route`);
@@ -90,11 +92,11 @@ export function checkConformance(method: string, path: string, status: number, h
 }
 
 function validateBody(doc: Json, schema: Json, body: unknown, where: string): void {
-  const resolved = resolve(doc, schema);
-  let validator = validators.get(resolved);
+  let validator = validators.get(schema);
   if (!validator) {
-    validator = ajv.compile(resolved);
-    validators.set(resolved, validator);
+    // the document's schemas refer to one another (#/components/schemas/…): compile beside them
+    validator = ajv.compile({ ...schema, components: doc.components });
+    validators.set(schema, validator);
   }
   if (!validator(body)) {
     const errors = (validator.errors ?? [])

@@ -1,7 +1,8 @@
 /**
  * A client generated from the served document drives a live server: openapi-typescript turns
  * the document into types, openapi-fetch uses them, tsc checks the scenario (a misspelt body
- * field must not compile), then the scenario runs against the server.
+ * field, a filter value or sort field the list does not take must not compile), then the scenario
+ * runs against the server.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -22,12 +23,18 @@ if (!created.data) throw new Error(JSON.stringify(created.error));
 const id: string = created.data.public_id;
 const fetched = await client.GET('/api/v2/users/{id}', { params: { path: { id } } });
 const listed = await client.GET('/api/v2/users', { params: { query: { page_size: 5 } } });
+const filtered = await client.GET('/api/v2/users', { params: { query: { role: 'organizer', search: 'x', ordering: '-date_joined' } } });
 const invalid = await client.POST('/api/v2/users', { body: { email: 'not-an-email', name: 'X' } });
+// @ts-expect-error the generated types know the role filter's values
+await client.GET('/api/v2/users', { params: { query: { role: 'owner' } } }).catch(() => undefined);
+// @ts-expect-error and the fields a list sorts by
+await client.GET('/api/v2/users', { params: { query: { ordering: '-is_active' } } }).catch(() => undefined);
 // @ts-expect-error the generated types reject a misspelt field
 await client.POST('/api/v2/users', { body: { emial: 'typo@example.com', name: 'Typo' } }).catch(() => undefined);
 console.log(JSON.stringify({
   role: fetched.data?.role,
   total: listed.data?.meta.total_count,
+  filtered: filtered.data?.data.map((user) => user.email),
   error: invalid.error?.error.code,
   field: Object.keys(invalid.error?.error.field_errors ?? {}),
 }));
@@ -75,6 +82,7 @@ describe('a client generated from the OpenAPI document', { timeout: 120_000 }, (
     assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1)!), {
       role: 'organizer',
       total: 2,
+      filtered: ['generated@example.com'],
       error: 'validation_error',
       field: ['email'],
     });

@@ -1,21 +1,20 @@
 /**
  * The OpenAPI 3.1 document of the HTTP API, built from the registered routes and their
  * descriptions (operations.ts) with zod 4's own JSON Schema conversion: request bodies from the
- * schemas the services validate with, responses from the schemas that shape the representations.
+ * schemas the services validate with, responses from the schemas that shape the representations,
+ * each a named component (schema-names.ts); list parameters from the ListSpec the service parses
+ * the query string with (query-parameters.ts).
  */
-import { allEventTypes, API_VERSION, errorCodes, type Scope } from '@lectern/core';
-import { z } from 'zod';
+import { allEventTypes, API_VERSION, DEFAULT_PAGE_SIZE, errorCodes, MAX_PAGE_SIZE, PING_EVENT_TYPE, type Scope } from '@lectern/core';
 import { errorStatus } from '../error-response.ts';
 import type { RouteTable } from '../router.ts';
+import { componentSchemas, type SchemaUse } from './components.ts';
+import { schemaExamples } from './examples.ts';
 import { operations, probeOperations, type OperationSpec } from './operations.ts';
+import { queryParameters } from './query-parameters.ts';
 
 type Json = Record<string, unknown>;
 export type OpenApiDocument = Json & { openapi: string; paths: Record<string, Record<string, Json>> };
-
-const requestSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' });
-const responseSchema = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' });
-// zod's $schema key is not part of an OpenAPI Schema Object's vocabulary for embedded schemas
-const embedded = ({ $schema: _ignored, ...schema }: Json) => schema;
 
 const header = (description: string, type = 'string') => ({ description, schema: { type } });
 const commonHeaders = {
@@ -28,67 +27,76 @@ const commonHeaders = {
 const pageEnvelope = (item: Json) => ({
   type: 'object',
   required: ['data', 'meta'],
-  properties: {
-    data: { type: 'array', items: item },
-    meta: {
-      type: 'object',
-      required: ['page', 'page_size', 'total_count'],
-      properties: { page: { type: 'integer' }, page_size: { type: 'integer' }, total_count: { type: 'integer' } },
-    },
-  },
+  properties: { data: { type: 'array', items: item }, meta: { $ref: '#/components/schemas/PageMeta' } },
 });
+
+/** `post` `/api/v2/users/{id}/tags` → `postApiV2UsersIdTags` */
+export const operationIdOf = (method: string, pattern: string) =>
+  `${method}${pattern.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
 
 /** `/api/v2/users/:id` → `/api/v2/users/{id}` */
 export const openApiPath = (pattern: string) => pattern.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 const headersOf = (spec: OperationSpec) => (spec.rateLimited === false ? { 'X-Request-Id': commonHeaders['X-Request-Id'] } : commonHeaders);
 
-function errorResponses(spec: OperationSpec, method: string): Record<string, Json> {
-  const ref = (description: string, extra: Json = {}) => ({
-    description,
-    headers: { ...headersOf(spec), ...extra },
+/** The error responses, each once in `components.responses` under the name an operation refers to. */
+const errorResponseTexts = {
+  BadRequest: ['400', 'Malformed request: a body that is not a JSON object, or a query parameter out of its schema'],
+  Unauthorized: ['401', 'Missing or invalid bearer token'],
+  Forbidden: ['403', 'The token lacks the scope or the role'],
+  NotFound: ['404', 'No such resource, or not visible to the caller'],
+  Conflict: ['409', 'Conflicts with the current state'],
+  PreconditionFailed: ['412', 'If-Match does not match the current ETag'],
+  PayloadTooLarge: ['413', 'The request body exceeds 1 MiB'],
+  UnsupportedMediaType: ['415', 'The body is not of the media type the route takes'],
+  ValidationError: [
+    '422',
+    'The body failed validation (field_errors name each field), or the request conflicts with a rule of the resource',
+  ],
+  QueryValidationError: ['422', 'The request conflicts with a rule of the resource'],
+  TooManyRequests: ['429', 'Rate limit exceeded'],
+  ServerError: ['500', 'Unexpected error'],
+  Unavailable: ['503', 'The database is busy; retry shortly'],
+} as const;
+type ErrorResponseName = keyof typeof errorResponseTexts;
+
+function errorResponse(name: ErrorResponseName, headers: Json): Json {
+  return {
+    description: errorResponseTexts[name][1],
+    headers: { ...headers, ...(name === 'TooManyRequests' ? { 'Retry-After': header('Seconds until the window resets', 'integer') } : {}) },
     content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-  });
-  const responses: Record<string, Json> = {
-    '400': ref('Malformed request (for example a body that is not a JSON object)'),
-    '404': ref('No such resource, or not visible to the caller'),
-    '429': ref('Rate limit exceeded', { 'Retry-After': header('Seconds until the window resets', 'integer') }),
-    '500': ref('Unexpected error'),
-    '503': ref('The database is busy; retry shortly'),
   };
-  if (spec.scope) {
-    responses['401'] = ref('Missing or invalid bearer token');
-    responses['403'] = ref('The token lacks the scope or the role');
-  }
-  if (method !== 'get') {
-    responses['409'] = ref('Conflicts with the current state');
-    responses['412'] = ref('If-Match does not match the current ETag');
-    responses['413'] = ref('The request body exceeds 1 MiB');
-    responses['422'] = ref('The body failed validation (field_errors name each field)');
-  } else {
-    responses['422'] = ref('A query parameter failed validation');
-  }
-  return responses;
 }
 
-function operationObject(method: string, pattern: string, spec: OperationSpec): Json {
+function errorResponses(spec: OperationSpec, method: string): Record<string, Json> {
+  const names: ErrorResponseName[] = ['BadRequest', 'NotFound', 'TooManyRequests', 'ServerError', 'Unavailable'];
+  if (spec.scope) names.push('Unauthorized', 'Forbidden');
+  if (method !== 'get') names.push('Conflict', 'PreconditionFailed', 'PayloadTooLarge', 'ValidationError');
+  else names.push('QueryValidationError');
+  if (spec.requestMediaType) names.push('UnsupportedMediaType');
+  const responses: Record<string, Json> = {};
+  for (const name of names) {
+    const status = errorResponseTexts[name][0];
+    // probes answer without the rate-limit headers, so they cannot share the components
+    responses[status] = spec.rateLimited === false ? errorResponse(name, headersOf(spec)) : { $ref: `#/components/responses/${name}` };
+  }
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function operationObject(method: string, pattern: string, spec: OperationSpec, schemas: SchemaUse): Json {
+  const operationId = operationIdOf(method, pattern);
   const parameters: Json[] = [...pattern.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({
     name,
     in: 'path',
     required: true,
     schema: { type: 'string' },
   }));
-  if (spec.response.list)
-    parameters.push(
-      { $ref: '#/components/parameters/page' },
-      { $ref: '#/components/parameters/page_size' },
-      { $ref: '#/components/parameters/ordering' },
-    );
+  parameters.push(...queryParameters(spec));
   if (spec.response.etag && method === 'get') parameters.push({ name: 'If-None-Match', in: 'header', schema: { type: 'string' } });
   if (spec.response.etag && method !== 'get') parameters.push({ name: 'If-Match', in: 'header', schema: { type: 'string' } });
 
   const { status, schema, list, etag, alsoStatuses = [], mediaType = 'application/json' } = spec.response;
-  const body = schema ? embedded(responseSchema(schema)) : undefined;
+  const body = schema ? schemas.response(schema, operationId, mediaType) : undefined;
   const success: Json = {
     description: spec.summary,
     headers: { ...headersOf(spec), ...(etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}) },
@@ -101,7 +109,7 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
   if (etag && method === 'get') responses['304'] = { description: 'Not modified (If-None-Match)', headers: headersOf(spec) };
 
   return {
-    operationId: `${method}${pattern.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    operationId,
     summary: spec.summary,
     tags: [spec.tag],
     ...(spec.scope === null
@@ -111,7 +119,14 @@ function operationObject(method: string, pattern: string, spec: OperationSpec): 
         : { security: [{ bearer: [spec.scope] }], description: `Requires the \`${spec.scope}\` scope.` }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.request
-      ? { requestBody: { required: true, content: { 'application/json': { schema: embedded(requestSchema(spec.request)) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              [spec.requestMediaType ?? 'application/json']: { schema: schemas.request(spec.request, operationId, spec.requestMediaType) },
+            },
+          },
+        }
       : {}),
     responses,
   };
@@ -133,9 +148,14 @@ export function buildOpenApiDocument(routes: RouteTable, version: string): OpenA
     ...routes.registered().map(({ method, pattern }) => [method, pattern, operations.get(`${method} ${pattern}`)!] as const),
     ...[...probeOperations].map(([key, spec]) => [...(key.split(' ') as [string, string]), spec] as const),
   ];
+  const schemas = componentSchemas(
+    described.map(([method, pattern, spec]) => ({ operationId: operationIdOf(method.toLowerCase(), pattern), spec })),
+  );
   for (const [method, pattern, spec] of described) {
-    (paths[openApiPath(pattern)] ??= {})[method.toLowerCase()] = operationObject(method.toLowerCase(), pattern, spec);
+    (paths[openApiPath(pattern)] ??= {})[method.toLowerCase()] = operationObject(method.toLowerCase(), pattern, spec, schemas);
   }
+  const named = schemas.components();
+  for (const [name, example] of Object.entries(schemaExamples)) if (named[name]) named[name] = { ...named[name], examples: [example] };
   const scopes = [...new Set([...operations.values()].map((o) => o.scope).filter((s): s is Scope => s !== null && s !== 'token'))];
   return {
     openapi: '3.1.0',
@@ -146,6 +166,8 @@ export function buildOpenApiDocument(routes: RouteTable, version: string): OpenA
       description: 'Every route Lectern serves. Errors share one envelope; lists share one page envelope.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    // relative: the document is served by the server it describes, whatever its address
+    servers: [{ url: '/', description: 'The server that serves this document' }],
     paths,
     webhooks: webhookDescriptions(),
     components: {
@@ -159,12 +181,30 @@ export function buildOpenApiDocument(routes: RouteTable, version: string): OpenA
         'X-RateLimit-Reset': header('Seconds until the window resets', 'integer'),
         ETag: header('The representation’s entity tag, for If-Match and If-None-Match'),
       },
+      responses: Object.fromEntries(
+        (Object.keys(errorResponseTexts) as ErrorResponseName[]).map((name) => [name, errorResponse(name, commonHeaders)]),
+      ),
       parameters: {
-        page: { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
-        page_size: { name: 'page_size', in: 'query', schema: { type: 'integer', minimum: 1 } },
-        ordering: { name: 'ordering', in: 'query', schema: { type: 'string' }, description: 'A field name, `-` first for descending' },
+        page: { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 }, description: 'The page, from 1' },
+        page_size: {
+          name: 'page_size',
+          in: 'query',
+          schema: { type: 'integer', minimum: 1 },
+          description: `Items per page: ${DEFAULT_PAGE_SIZE} by default; larger values than ${MAX_PAGE_SIZE} are taken as ${MAX_PAGE_SIZE}`,
+        },
       },
       schemas: {
+        ...named,
+        PageMeta: {
+          type: 'object',
+          required: ['page', 'page_size', 'total_count'],
+          properties: {
+            page: { type: 'integer', minimum: 1 },
+            page_size: { type: 'integer', minimum: 1 },
+            total_count: { type: 'integer', minimum: 0 },
+          },
+          additionalProperties: false,
+        },
         Error: {
           type: 'object',
           required: ['error'],
@@ -189,11 +229,17 @@ export function buildOpenApiDocument(routes: RouteTable, version: string): OpenA
 
 function webhookDescriptions(): Record<string, Json> {
   return Object.fromEntries(
-    allEventTypes.map((type) => [
+    [...allEventTypes, PING_EVENT_TYPE].map((type) => [
       type,
       {
         post: {
-          summary: `The ${type} event, signed per Standard Webhooks`,
+          operationId: `${type.replace(/[._-]+(.)/g, (_m, c: string) => c.toUpperCase())}Webhook`,
+          summary:
+            type === PING_EVENT_TYPE
+              ? 'A test event (`POST /public_api/v2/webhooks/{id}/test`), signed per Standard Webhooks'
+              : `The ${type} event, signed per Standard Webhooks`,
+          // a delivery is authenticated by its signature headers, not by a token Lectern sends
+          security: [],
           parameters: ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => ({
             name,
             in: 'header',
@@ -212,7 +258,20 @@ function webhookDescriptions(): Record<string, Json> {
                     type: { const: type },
                     api_version: { const: API_VERSION },
                     created_at: { type: 'string', format: 'date-time' },
-                    data: { type: 'object', required: ['object'], properties: { object: { type: 'object' } } },
+                    data: {
+                      type: 'object',
+                      required: ['object'],
+                      properties: {
+                        object:
+                          type === PING_EVENT_TYPE
+                            ? {
+                                type: 'object',
+                                required: ['webhook_id', 'message'],
+                                properties: { webhook_id: { type: 'string', format: 'uuid' }, message: { const: 'ping' } },
+                              }
+                            : { type: 'object', description: 'The resource as `GET` returns it (for a deletion, the last version)' },
+                      },
+                    },
                   },
                 },
               },
