@@ -115,6 +115,12 @@ export const serveSettings = {
     default: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
     description: 'seconds to wait before each retry of a failed webhook delivery',
   }),
+  max_import_mb: setting({
+    kind: kinds.positiveInteger,
+    argument: '<mib>',
+    default: 256,
+    description: 'largest CSV file POST /api/v2/imports/ accepts, in MiB (streamed into the database, never held in memory); larger is refused with 413',
+  }),
   job_chunk_size: setting({
     kind: kinds.integerBetween(1, 500),
     argument: '<n>',

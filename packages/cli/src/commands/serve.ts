@@ -56,6 +56,7 @@ async function serve(settings: ServeSettings): Promise<void> {
       retryScheduleSeconds: settings.webhook_retry_schedule,
     },
     jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
+    imports: { maxUploadMb: settings.max_import_mb },
     tokens: { maxLivePerUser: settings.max_tokens_per_user },
     audit: { retentionDays: settings.audit_retention_days },
   };

@@ -57,9 +57,9 @@ export function checkRow(kind: ImportKind, columns: ColumnMap, record: readonly 
   return { ok: true, item: parsed.ok ? (parsed.data as Record<string, unknown>) : {}, user };
 }
 
-/** The key two rows about the same resource share (`duplicate_row`), from the item with its user_id. */
+/** The key two rows about the same resource share (`duplicate_row`), from the item with its user_id (no NUL: PostgreSQL's text cannot hold one). */
 export const rowIdentity = (kind: ImportKind, item: Record<string, unknown>): string =>
-  kind.identity.map((field) => String(item[field]).toLowerCase()).join('\u0000');
+  kind.identity.map((field) => String(item[field]).toLowerCase()).join('\u001f');
 
 type Validated = { ok: true; data: unknown } | { ok: false; problems: string[] };
 
