@@ -38,7 +38,11 @@ describe('audit log (in process)', () => {
     const app = lectern.context();
     const user = await lectern.users.create(app, { email: 'ada@example.com', name: 'Ada', role: 'admin' });
     const hook = await lectern.webhooks.create(app, { url: 'http://127.0.0.1:9/hook', events: ['assignment.created'] });
-    const token = await lectern.tokens.issue({ userId: (await lectern.users.findByEmail('ada@example.com'))!.id, role: 'admin', name: 't' });
+    const token = await lectern.tokens.issue({
+      userId: (await lectern.users.findByEmail('ada@example.com'))!.id,
+      role: 'admin',
+      name: 't',
+    });
     assert.deepEqual(await actions(lectern), ['api_token.created', 'webhook_endpoint.created', 'user.created']);
 
     failing.on = true;
@@ -59,7 +63,11 @@ describe('audit log (in process)', () => {
   it('deletes entries older than the retention period in the maintenance pass, and keeps the rest', async () => {
     let now = new Date('2026-01-01T00:00:00.000Z');
     const clock: Clock = { now: () => now };
-    const lectern = createLectern({ storage: await openSqliteStorage({ file: ':memory:' }), clock, config: { audit: { retentionDays: 30 } } });
+    const lectern = createLectern({
+      storage: await openSqliteStorage({ file: ':memory:' }),
+      clock,
+      config: { audit: { retentionDays: 30 } },
+    });
     const app = lectern.context();
     await lectern.users.create(app, { email: 'old@example.com', name: 'Old' });
     now = new Date('2026-01-31T12:00:00.000Z');

@@ -133,7 +133,10 @@ describe('audit log', () => {
   it('records assignments created and their state changes', async () => {
     const learner = await server.api.post('/api/v2/users/', { email: uniqueEmail('learner'), name: 'Learner' });
     const course = await server.api.post('/api/v2/courses/', { name: 'Audited course' });
-    const assigned = await server.api.post('/api/v2/assignments/', { user_id: learner.body.public_id, content_item_id: course.body.public_id });
+    const assigned = await server.api.post('/api/v2/assignments/', {
+      user_id: learner.body.public_id,
+      content_item_id: course.body.public_id,
+    });
     assert.equal(assigned.status, 201, assigned.text);
     const id = assigned.body.public_id;
     const completed = await server.api.post(`/api/v2/assignments/${id}/complete/`);
@@ -175,7 +178,10 @@ describe('audit log', () => {
   });
 
   it('records webhook endpoints created, updated, rotated and deleted without their secrets', async () => {
-    const created = await server.api.post('/public_api/v2/webhooks/', { url: 'http://127.0.0.1:9/audited', events: ['assignment.created'] });
+    const created = await server.api.post('/public_api/v2/webhooks/', {
+      url: 'http://127.0.0.1:9/audited',
+      events: ['assignment.created'],
+    });
     assert.equal(created.status, 201, created.text);
     secrets.push(created.body.secret);
     const id = created.body.id;

@@ -2,25 +2,40 @@ import type { Kysely } from 'kysely';
 import type { AuditEntry, AuditQuery } from '@lectern/core';
 import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { preparedQuery } from '../shared/prepared-query.ts';
+
+// Written by every change: compiled once rather than built per write (see prepared-query.ts).
+const insertEntry = preparedQuery(9, (db: Kysely<Database>, ...values) => {
+  const [publicId, occurredAt, action, actorUserId, tokenId, requestId, resourceType, resourceId, changes] = values as string[];
+  return db.insertInto('audit_log').values({
+    public_id: publicId!,
+    occurred_at: occurredAt!,
+    action: action!,
+    actor_user_id: actorUserId as unknown as number,
+    token_id: tokenId as unknown as number,
+    request_id: requestId!,
+    resource_type: resourceType!,
+    resource_id: resourceId!,
+    changes: changes!,
+  });
+});
 
 export class AuditRepository implements AuditStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async append(row: NewAuditRow): Promise<void> {
-    await this.db
-      .insertInto('audit_log')
-      .values({
-        public_id: row.publicId,
-        occurred_at: row.occurredAt,
-        action: row.action,
-        actor_user_id: row.actorUserId,
-        token_id: row.tokenId,
-        request_id: row.requestId,
-        resource_type: row.resourceType,
-        resource_id: row.resourceId,
-        changes: row.changes === null ? null : JSON.stringify(row.changes),
-      })
-      .execute();
+    await insertEntry(
+      this.db,
+      row.publicId,
+      row.occurredAt,
+      row.action,
+      row.actorUserId,
+      row.tokenId,
+      row.requestId,
+      row.resourceType,
+      row.resourceId,
+      row.changes === null ? null : JSON.stringify(row.changes),
+    );
   }
 
   async list(query: AuditQuery): Promise<{ items: AuditEntry[]; hasMore: boolean } | null> {
