@@ -117,11 +117,16 @@ await lectern.close();
     // a typo in an input is a compile error for embedders, not only a run-time 422
     writeFileSync(
       join(project, 'typo.ts'),
-      `import { createLectern } from '@lectern/core';\ndeclare const lectern: ReturnType<typeof createLectern>;\nawait lectern.users.create(lectern.context(), { emial: 'a@example.com', name: 'A' });\n`,
+      `import { createLectern } from '@lectern/core';\ndeclare const lectern: ReturnType<typeof createLectern>;\nawait lectern.users.create(lectern.context(), { emial: 'a@example.com', name: 'A' });\n` +
+        `await lectern.content.create(lectern.context(), 'article', { name: 42 });\n` +
+        `await lectern.content.create(lectern.context(), 'article', { name: 'A', url: 'https://example.com/' });\n`,
     );
     const typo = spawnSync(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: project, encoding: 'utf8' });
     assert.notEqual(typo.status, 0);
     assert.match(typo.stdout, /typo\.ts.*'emial' does not exist/);
+    // content inputs per content type: a wrong type, and a field the type lacks
+    assert.match(typo.stdout, /typo\.ts\(4,.*Type 'number' is not assignable to type 'string'/);
+    assert.match(typo.stdout, /typo\.ts\(5,.*'url' does not exist/);
 
     const result = spawnSync(process.execPath, ['embed-core.js'], { cwd: project, encoding: 'utf8' });
     assert.equal(result.status, 0, result.stderr);
