@@ -152,6 +152,10 @@ describe('GET /metrics', () => {
     const completed = jobs.metrics.filter((metric) => metric.labels?.status === 'completed');
     assert.ok(completed.length >= 1 && completed.every((metric) => metric.labels?.kind), JSON.stringify(jobs));
     assert.ok(completed.reduce((sum, metric) => sum + Number(metric.value), 0) >= 1);
+    // a kind with jobs has every status, zeros included, so an alert sees its first failure as a change
+    const kind = completed[0]!.labels!.kind;
+    const statuses = jobs.metrics.filter((metric) => metric.labels?.kind === kind).map((metric) => metric.labels!.status);
+    assert.deepEqual(statuses.sort(), ['completed', 'failed', 'pending', 'processing']);
   });
 
   it('counts webhook deliveries by outcome on the server that made them, and reports the backlog', async () => {

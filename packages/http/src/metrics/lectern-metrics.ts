@@ -5,19 +5,12 @@
  * change: a scrape costs two small queries (jobs grouped, pending deliveries through their own
  * index), a request nothing.
  */
-import { deliveryOutcomes, type Lectern } from '@lectern/core';
+import { deliveryOutcomes, jobStatuses, type Lectern } from '@lectern/core';
 import type { Registry } from 'prom-client';
 import { customMetric, type MetricValue } from './custom-metric.ts';
 
 export function registerLecternMetrics(registry: Registry, lectern: Lectern): void {
-  registry.registerMetric(
-    customMetric('lectern_jobs', 'Bulk jobs stored, by kind and status.', 'gauge', async () =>
-      (await lectern.storage.jobs.countByKindAndStatus()).map((row) => ({
-        labels: { kind: row.kind, status: row.status },
-        value: row.count,
-      })),
-    ),
-  );
+  registry.registerMetric(customMetric('lectern_jobs', 'Bulk jobs stored, by kind and status.', 'gauge', () => jobSeries(lectern)));
 
   registry.registerMetric(
     customMetric(
@@ -51,6 +44,21 @@ export function registerLecternMetrics(registry: Registry, lectern: Lectern): vo
   );
 
   registerDatabaseMetrics(registry, lectern);
+}
+
+/**
+ * Every status of each kind that has jobs, zeros included: an alert on failed jobs compares a
+ * series with its earlier self, which a series that appears only with the first failure lacks.
+ */
+async function jobSeries(lectern: Lectern): Promise<MetricValue[]> {
+  const counts = await lectern.storage.jobs.countByKindAndStatus();
+  const kinds = [...new Set(counts.map((row) => row.kind))];
+  return kinds.flatMap((kind) =>
+    jobStatuses.map((status) => ({
+      labels: { kind, status },
+      value: counts.find((row) => row.kind === kind && row.status === status)?.count ?? 0,
+    })),
+  );
 }
 
 function registerDatabaseMetrics(registry: Registry, lectern: Lectern): void {
