@@ -1,12 +1,15 @@
 /**
  * What an administrator does in the console, end to end against a real server: users (create,
  * edit, an API validation error beside its field), webhooks (an endpoint, a test ping to a local
- * receiver, the delivery in the log) and saved reports (an RQL error marked, fixed, results).
+ * receiver, the delivery in the log), saved reports (an RQL error marked, fixed, results) and a
+ * CSV import with bad rows (the report, failed rows first).
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { tempDir, uniqueEmail, useServer } from '../helpers/server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { assertAccessible, descriptionOf, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
 
@@ -109,5 +112,29 @@ describe('console flows', () => {
     await results.getByRole('cell', { name: 'admin@example.com' }).waitFor();
     await assertAccessible(page, 'Reports with results');
     await screenshot(page, 'reports-results');
+  });
+
+  it('imports a CSV with bad rows and shows the report, failed rows first', async () => {
+    const file = join(tempDir(), 'people.csv');
+    const good = uniqueEmail('imported');
+    writeFileSync(file, `email,name\n${good},Imported Person\nnot-an-email,Broken Row\n,No Email\n`);
+    const page = await adminPage();
+    await openPage(page, 'Imports');
+    await page.getByLabel('What the file holds').selectOption('users');
+    await page.getByLabel('CSV file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload' }).click();
+
+    const detail = page.getByRole('region', { name: 'Import people.csv' });
+    await detail.getByText('3 of 3 rows', { exact: false }).waitFor();
+    const report = detail.getByRole('table', { name: 'Import report' });
+    await report.getByRole('cell', { name: good }).waitFor();
+    const rows = await report.locator('tbody tr').allTextContents();
+    assert.equal(rows.length, 3, rows.join('\n'));
+    assert.match(rows[0]!, /failed/);
+    assert.match(rows[1]!, /failed/);
+    assert.doesNotMatch(rows[2]!, /failed/);
+    assert.equal((await server.api.get(`/api/v2/users/?search=${encodeURIComponent(good)}`)).body.data.length, 1);
+    await assertAccessible(page, 'Imports with a report');
+    await screenshot(page, 'imports-report');
   });
 });
