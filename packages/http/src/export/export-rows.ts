@@ -64,15 +64,18 @@ function cellAt(item: Item, path: readonly string[]): CsvCell {
   return value as CsvCell;
 }
 
-/** Writes the lines of one format, batch by batch; the first batch fixes the CSV columns. */
+/** Writes the lines of one format: `start` with the first batch (it fixes the CSV columns), then `encode`. */
 export interface RowEncoder {
-  /** the text of a batch of items (the CSV header comes with the first one) */
+  /** what comes before the rows: the CSV header, from the items of the first batch */
+  start(items: readonly Item[]): string;
+  /** the lines of some items */
   encode(items: readonly Item[]): string;
 }
 
 export function rowEncoder(format: ExportFormat): RowEncoder {
   if (format === 'ndjson') {
     return {
+      start: () => '',
       encode: (items) => {
         let text = '';
         for (const item of items) text += `${JSON.stringify(item)}\n`;
@@ -80,17 +83,13 @@ export function rowEncoder(format: ExportFormat): RowEncoder {
       },
     };
   }
-  let columns: Column[] | undefined;
+  let columns: Column[] = [];
   return {
-    encode(items) {
-      let header = '';
-      if (columns === undefined) {
-        if (items.length === 0) return '';
-        columns = csvColumns(items);
-        header = csvLine(columns.map((column) => column.name));
-      }
-      const fixed = columns;
-      return header + csvLines(items.map((item) => fixed.map((column) => cellAt(item, column.path))));
+    start(items) {
+      if (items.length === 0) return '';
+      columns = csvColumns(items);
+      return csvLine(columns.map((column) => column.name));
     },
+    encode: (items) => csvLines(items.map((item) => columns.map((column) => cellAt(item, column.path)))),
   };
 }

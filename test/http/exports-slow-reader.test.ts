@@ -1,0 +1,105 @@
+/**
+ * An export read by a client that stops reading for a while: the server must wait for it rather
+ * than read the rest of the table into memory. Measured on the server process's resident memory
+ * with a generous bound; the tight figures belong to the benchmark (npm run bench -- export).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
+import { describe, it } from 'node:test';
+import { queryDatabase } from '../helpers/database.ts';
+import { useServer } from '../helpers/server.ts';
+
+const ROWS = 200_000;
+/** each row's name: long enough that the whole export (about 55 MB) would show if it were held */
+const PADDING = 'x'.repeat(240);
+/**
+ * what the server may grow by while its client stalls: its heap growing back after a collection
+ * (up to 20 MB on PostgreSQL), well under the 55 MB that holding the export would take
+ */
+const STALL_BOUND_MB = 32;
+/** what a whole export read at full speed may grow the server by (its young generation and caches) */
+const READ_BOUND_MB = 160;
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+describe('an export read slowly', () => {
+  // one process, whose memory is the one measured
+  const server = useServer({ instances: 1 });
+
+  const open = () =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(
+        `${server.url}/api/v2/locations/?format=csv`,
+        { headers: { authorization: `Bearer ${server.adminToken}` } },
+        resolve,
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  /** Reads the rest of `response`, sampling the server's memory into `peak`. */
+  const readRest = async (response: IncomingMessage, pid: number, peak: { mb: number }, received = '') => {
+    const sampler = setInterval(() => (peak.mb = Math.max(peak.mb, rssMb(pid))), 50);
+    response.setEncoding('utf8');
+    for await (const chunk of response) received += chunk as string;
+    clearInterval(sampler);
+    const lines = received.split('\n').filter((line) => line !== '');
+    assert.equal(lines.length, ROWS + 1, 'the header and every row');
+    assert.match(lines[ROWS]!, new RegExp(`^${ROWS},Location ${ROWS}`));
+    return received.length;
+  };
+
+  it('keeps the server within a bounded memory while its client stops reading', async () => {
+    const postgres = /^postgres/.test(server.dbFile);
+    await queryDatabase(
+      server.dbFile,
+      postgres
+        ? `insert into locations (name, timezone, created)
+             select 'Location ' || lpad(i::text, 6, '0') || ' ' || ?, 'Europe/Paris', '2026-01-01T00:00:00.000Z'
+             from generate_series(1, ${ROWS}) as i`
+        : `insert into locations (name, timezone, created)
+             with recursive n(i) as (select 1 union all select i + 1 from n where i < ${ROWS})
+             select printf('Location %06d ', i) || ?, 'Europe/Paris', '2026-01-01T00:00:00.000Z' from n`,
+      [PADDING],
+    );
+    const pid = server.process.pid!;
+
+    // read once at full speed: the server grows its heap and caches to what such a read needs
+    const before = rssMb(pid);
+    const read = { mb: before };
+    const size = await readRest(await open(), pid, read);
+    const readGrowth = read.mb - before;
+    assert.ok(readGrowth < READ_BOUND_MB, `a full-speed export grew the server by ${readGrowth.toFixed(1)} MB (bound ${READ_BOUND_MB} MB)`);
+
+    // then read the first megabyte, stop reading for three seconds, and read the rest
+    const baseline = rssMb(pid);
+    const stalled = { mb: baseline };
+    const response = await open();
+    assert.equal(response.statusCode, 200);
+    let received = '';
+    response.setEncoding('utf8');
+    await new Promise<void>((resolve) => {
+      response.on('data', function first(chunk: string) {
+        received += chunk;
+        if (received.length > 1_000_000) {
+          response.off('data', first);
+          response.pause();
+          resolve();
+        }
+      });
+    });
+    for (let i = 0; i < 30; i++) {
+      await pause();
+      stalled.mb = Math.max(stalled.mb, rssMb(pid));
+    }
+    const stallGrowth = stalled.mb - baseline;
+    if (process.env.DEBUG_EXPORT) console.log({ before, read: read.mb, baseline, stalled: stalled.mb });
+    assert.ok(
+      stallGrowth < STALL_BOUND_MB,
+      `the server grew by ${stallGrowth.toFixed(1)} MB (bound ${STALL_BOUND_MB} MB) while its client stalled on a ${Math.round(size / 1e6)} MB export`,
+    );
+    assert.equal(await readRest(response, pid, stalled, received), size);
+  });
+});
