@@ -1,4 +1,5 @@
 /** `lectern import users|assignments|enrollments FILE.csv`: a client of the server's imports (docs/imports.md). */
+import { rm } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { importKinds, type ImportKindName } from '@lectern/core';
 import { ImportApiClient, StopError } from '../import/api-client.ts';
@@ -74,6 +75,8 @@ async function importFile(kind: ImportKindName, file: string, flags: ImportFlags
     }
   } catch (error) {
     await report.handle.close();
+    // a refused file leaves no report behind (nothing was imported)
+    if (error instanceof RefusedUpload || error instanceof FileError) await rm(report.path, { force: true });
     if (error instanceof RefusedUpload) refuse(`${file}: the server refused the file: ${error.message}; nothing was imported`);
     if (error instanceof FileError) refuse(`${file}: ${error.message}; nothing was imported`);
     if (error instanceof StopError) {

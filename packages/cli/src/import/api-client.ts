@@ -5,7 +5,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 
 export interface ApiAnswer {
   status: number;
@@ -139,8 +138,8 @@ export class ImportApiClient {
     }
   }
 
-  /** Writes a GET's body (a report) to `destination` as it arrives; the status when it is not 200. */
-  async download(path: string, destination: NodeJS.WritableStream): Promise<number> {
+  /** Hands a GET's body (a report) to `write` as it arrives; the status when it is not 200. */
+  async download(path: string, write: (chunk: Uint8Array) => Promise<unknown>): Promise<number> {
     for (let failures = 0; ; failures++) {
       try {
         const response = await fetch(this.base + path, { headers: { authorization: `Bearer ${this.token}` } });
@@ -149,7 +148,7 @@ export class ImportApiClient {
           continue;
         }
         if (response.status !== 200 || !response.body) return response.status;
-        await pipeline(Readable.fromWeb(response.body as never), destination);
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) await write(chunk);
         return 200;
       } catch (error) {
         if (failures >= this.retryDelays.length) throw new StopError(`cannot read the report (${describeNetworkError(error)})`);

@@ -101,7 +101,7 @@ export async function runServerImport(run: ServerImport): Promise<ImportSummary>
   }
   if (view.status === 'failed') stopped ??= `the import failed: ${view.error?.message ?? 'no reason given'}`;
   if (view.status === 'cancelled') stopped ??= 'the import was cancelled; rows not processed are reported as cancelled';
-  const status = await run.client.download(`/api/v2/imports/${view.id}/report/`, run.report.createWriteStream({ autoClose: false }));
+  const status = await run.client.download(`/api/v2/imports/${view.id}/report/`, (chunk) => run.report.write(chunk));
   if (status !== 200) stopped ??= `reading the report answered ${status}`;
   return {
     total: view.total_rows ?? 0,
