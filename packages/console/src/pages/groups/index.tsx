@@ -1,6 +1,6 @@
 /** Groups: list, create, rename, delete, and membership (add, remove, replace with the API's confirmations). */
 import { useState } from 'preact/hooks';
-import { api, unwrap } from '../../api/client.ts';
+import { api, ApiError, unwrap } from '../../api/client.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -131,13 +131,21 @@ function GroupDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
             label="Replace members"
             submitLabel="Replace members"
             onSubmit={async (data) => {
+              // the API refuses a replacement without confirm_replace; say so beside the box instead of sending it
+              if (!checked(data, 'confirm_replace'))
+                throw new ApiError(422, {
+                  code: 'validation_error',
+                  message: 'Confirm the replacement.',
+                  field_errors: { confirm_replace: ['Tick this box to replace the whole member list.'] },
+                });
               await unwrap(
                 api.PUT('/api/v2/groups/{id}/members', {
                   ...path,
                   body: {
                     member_ids: list(data, 'member_ids'),
-                    confirm_replace: checked(data, 'confirm_replace'),
-                    confirm_large_removal: checked(data, 'confirm_large_removal'),
+                    // the confirmations are sent only when given, as the API takes them
+                    confirm_replace: true,
+                    ...(checked(data, 'confirm_large_removal') ? { confirm_large_removal: true as const } : {}),
                   },
                 }),
               );

@@ -1,3 +1,180 @@
+/**
+ * Overview: the assignment insights as charts, recent imports, webhook health and, for a learner,
+ * what is still open for them.
+ */
+import { api, unwrap } from '../../api/client.ts';
+import { fetchPage } from '../../api/list.ts';
+import { BarChart, type Bar } from '../../components/bar-chart.tsx';
+import { DataTable } from '../../components/data-table.tsx';
+import { DateCell } from '../../components/date-cell.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { Link } from '../../components/link.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import { can, me, role } from '../../session/me.ts';
+
+type Bucket = { count?: number; percentage?: number };
+
+/** The {name: {count}} buckets of an insight, in the order the server gives them. */
+function buckets(insight: unknown, names?: string[]): Bar[] {
+  const record = (insight ?? {}) as Record<string, unknown>;
+  const keys =
+    names ??
+    Object.keys(record).filter((key) => typeof record[key] === 'object' && record[key] !== null && 'count' in (record[key] as object));
+  return keys.map((key) => ({ label: key.replace('_', ' '), value: Number((record[key] as Bucket | undefined)?.count ?? 0) }));
+}
+
+function Insights() {
+  const loaded = useLoad(async () => {
+    const [completion, overdue, ratings] = await Promise.all([
+      unwrap(api.GET('/api/v2/insights/assignments/completion')),
+      unwrap(api.GET('/api/v2/insights/assignments/overdue')),
+      unwrap(api.GET('/api/v2/insights/assignments/ratings')),
+    ]);
+    return { completion, overdue, ratings };
+  }, 'insights');
+  if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
+  const data = loaded.data;
+  const ratings = (data?.ratings ?? {}) as { total?: number; average?: number | null; distribution?: Record<string, Bucket> };
+  return (
+    <section aria-labelledby="insights" aria-busy={loaded.loading ? true : undefined}>
+      <h2 id="insights">Assignments</h2>
+      {data ? (
+        <div class="grid">
+          <div class="card">
+            <BarChart title="Completion" bars={buckets(data.completion)} />
+            <p>{String((data.completion as { total?: number }).total ?? 0)} assignments in all.</p>
+          </div>
+          <div class="card">
+            <BarChart title="Overdue" bars={buckets(data.overdue)} />
+            <p>
+              {String((data.overdue as { total?: number }).total ?? 0)} overdue. <Link to="assignments?is_overdue=true">See them</Link>
+            </p>
+          </div>
+          <div class="card">
+            <BarChart
+              title="Ratings"
+              bars={['1', '2', '3', '4', '5'].map((stars) => ({
+                label: `${stars}★`,
+                value: Number(ratings.distribution?.[stars]?.count ?? 0),
+              }))}
+            />
+            <p>
+              {ratings.total ?? 0} ratings
+              {ratings.average !== null && ratings.average !== undefined ? `, ${ratings.average} on average` : ''}.
+            </p>
+          </div>
+        </div>
+      ) : (
+        <p role="status">Loading…</p>
+      )}
+    </section>
+  );
+}
+
+function RecentImports() {
+  const loaded = useLoad(() => fetchPage('/api/v2/imports', { page_size: '5' }), 'imports');
+  return (
+    <section class="card" aria-labelledby="recent-imports">
+      <h2 id="recent-imports">Recent imports</h2>
+      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
+      <DataTable
+        caption="Recent imports"
+        rows={loaded.data?.data}
+        loading={loaded.loading}
+        expectedRows={5}
+        rowKey={(item) => item.id}
+        empty="No imports yet."
+        columns={[
+          { header: 'File', cell: (item) => <Link to={`imports?import=${item.id}`}>{item.filename ?? item.id}</Link> },
+          { header: 'Status', cell: (item) => item.status },
+          { header: 'Failed rows', class: 'num', cell: (item) => item.failed },
+          { header: 'When', cell: (item) => <DateCell value={item.created_at} /> },
+        ]}
+      />
+      <p>
+        Bulk jobs started by the API are followed on <Link to="bulk-jobs">Bulk jobs</Link>.
+      </p>
+    </section>
+  );
+}
+
+/** The backlog comes from the metrics (when the token may read them); failing endpoints from the list. */
+function WebhookHealth() {
+  const loaded = useLoad(async () => {
+    const endpoints = await fetchPage('/public_api/v2/webhooks', { page_size: '100' });
+    let backlog: number | null = null;
+    if (can('metrics:read')) {
+      const text = await unwrap(api.GET('/metrics' as never, { parseAs: 'text' } as never)).catch(() => '');
+      const match = /^lectern_webhook_backlog(?:\{[^}]*\})?\s+(\d+(?:\.\d+)?)/m.exec(String(text));
+      backlog = match ? Number(match[1]) : null;
+    }
+    return { endpoints: endpoints.data, total: endpoints.meta.total_count, backlog };
+  }, 'webhooks');
+  const failing = loaded.data?.endpoints.filter((hook) => !hook.is_active) ?? [];
+  return (
+    <section class="card" aria-labelledby="webhook-health">
+      <h2 id="webhook-health">Webhook health</h2>
+      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
+      {loaded.data ? (
+        <>
+          <p>
+            {loaded.data.total} endpoints, {failing.length} paused or disabled
+            {loaded.data.backlog !== null ? `, ${loaded.data.backlog} deliveries waiting` : ''}.
+          </p>
+          <ul>
+            {failing.map((hook) => (
+              <li key={hook.id}>
+                <Link to={`webhooks?endpoint=${hook.id}`}>{hook.url}</Link>: {hook.disabled_reason ?? 'paused'}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p role="status">Loading…</p>
+      )}
+    </section>
+  );
+}
+
+function MyWork() {
+  const loaded = useLoad(
+    () => fetchPage('/api/v2/assignments', { page_size: '10', state: 'not_started,in_progress', ordering: 'due_date' }),
+    'mine',
+  );
+  return (
+    <section aria-labelledby="my-work">
+      <h2 id="my-work">Open assignments</h2>
+      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
+      <DataTable
+        caption="Open assignments"
+        rows={loaded.data?.data}
+        loading={loaded.loading}
+        rowKey={(a) => a.public_id}
+        empty="Nothing open."
+        columns={[
+          { header: 'Content', cell: (a) => a.content_item.name },
+          { header: 'State', cell: (a) => a.state.replace('_', ' ') },
+          { header: 'Due', cell: (a) => a.due_date ?? '' },
+        ]}
+      />
+      <p>
+        <Link to="assignments">All assignments</Link>
+      </p>
+    </section>
+  );
+}
+
 export function OverviewPage() {
-  return <h1>Overview</h1>;
+  return (
+    <>
+      <h1>Overview</h1>
+      <p class="muted">Signed in as {me.value?.user.email}.</p>
+      {can('insights:read') ? <Insights /> : null}
+      {!can('insights:read') && can('assignments:read') ? <MyWork /> : null}
+      <div class="grid">
+        {role.value !== 'user' && (can('users:write') || can('assignments:write')) ? <RecentImports /> : null}
+        {can('webhooks:read') ? <WebhookHealth /> : null}
+      </div>
+    </>
+  );
 }

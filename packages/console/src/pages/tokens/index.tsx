@@ -30,7 +30,7 @@ export function TokensPage() {
                 api.POST('/api/v2/api-tokens', {
                   body: {
                     name: text(data, 'name'),
-                    scopes: data.getAll('scopes').map(String),
+                    scopes: data.getAll('scopes').map(String) as Scope[],
                     ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
                   },
                 }),

@@ -264,7 +264,9 @@ function Deliveries({ id, version }: { id: string; version: number }) {
             Response: {shown.response_status ?? 'none'}
             {shown.error ? ` · ${shown.error}` : ''}
           </p>
-          <pre>{shown.response_body ?? '(no body)'}</pre>
+          <pre tabIndex={0} aria-label="Response body">
+            {shown.response_body ?? '(no body)'}
+          </pre>
           <button type="button" onClick={() => setShown(null)}>
             Hide
           </button>

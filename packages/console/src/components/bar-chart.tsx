@@ -1,0 +1,60 @@
+/**
+ * A bar chart drawn by uPlot (small, canvas, no dependencies), with the same numbers in a table
+ * for screen readers and anyone who wants the figures.
+ */
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+
+export interface Bar {
+  label: string;
+  value: number;
+}
+
+export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[]; unit?: string }) {
+  const host = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const width = Math.max(240, Math.min(element.clientWidth || 360, 520));
+    const plot = new uPlot(
+      {
+        width,
+        height: 200,
+        legend: { show: false },
+        cursor: { show: false },
+        scales: { x: { time: false, range: [-0.5, bars.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        axes: [
+          { values: (_u, splits) => splits.map((split) => bars[split]?.label ?? ''), splits: () => bars.map((_, index) => index) },
+          {},
+        ],
+        series: [
+          {},
+          { label: title, fill: '#0b5cad', stroke: '#0b5cad', paths: uPlot.paths.bars?.({ size: [0.6, 64] }), points: { show: false } },
+        ],
+      },
+      [bars.map((_, index) => index), bars.map((bar) => bar.value)],
+      element,
+    );
+    return () => plot.destroy();
+  }, [JSON.stringify(bars)]);
+  return (
+    <figure class="chart">
+      <figcaption>{title}</figcaption>
+      <div ref={host} aria-hidden="true" />
+      <table class="visually-hidden">
+        <caption>{title}</caption>
+        <tbody>
+          {bars.map((bar) => (
+            <tr key={bar.label}>
+              <th scope="row">{bar.label}</th>
+              <td>
+                {bar.value}
+                {unit}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
