@@ -97,11 +97,11 @@ export async function openPage(page: Page, linkName: string, heading = linkName)
   await page.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
 }
 
-/** axe-core's serious and critical violations on the page as it stands. */
-export async function assertAccessible(page: Page, what: string): Promise<void> {
+/** axe-core's serious and critical violations on the page as it stands, one line each. */
+export async function accessibilityProblems(page: Page): Promise<string[]> {
   // evaluated through the DevTools protocol: the console's CSP (rightly) refuses a script tag of it
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(axePath, 'utf8'));
-  const violations = await page.evaluate(async () => {
+  return page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: any[] }> } }).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations
@@ -111,7 +111,11 @@ export async function assertAccessible(page: Page, what: string): Promise<void> 
           `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node: any) => node.target.join(' ')).join(', ')})`,
       );
   });
-  assert.deepEqual(violations, [], `${what}: accessibility violations`);
+}
+
+/** No serious or critical accessibility violation on the page as it stands. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  assert.deepEqual(await accessibilityProblems(page), [], `${what}: accessibility violations`);
 }
 
 /** A full-page screenshot, named after the page and the viewport's width. */
