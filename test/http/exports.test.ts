@@ -3,10 +3,12 @@
  * order, with the list's filters and visibility, as CSV (dotted columns, formula guard) or NDJSON.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { waitForJob } from '../helpers/bulk-jobs.ts';
-import { expectError, runCli, uniqueEmail, userWithToken, useServer, type TestServer } from '../helpers/server.ts';
+import { expectError, runCli, tempDir, uniqueEmail, userWithToken, useServer, type TestServer } from '../helpers/server.ts';
 
 interface Exported {
   status: number;
@@ -163,9 +165,11 @@ describe('exports', () => {
   it('write every row of a list longer than one batch exactly once, in its order', async () => {
     const tag = `${marker}b`;
     for (let job = 0; job < 5; job++) {
+      // a third with no employee_id: a nullable sort key whose nulls span batches
       const users = Array.from({ length: 500 }, (_, i) => ({
         email: `${tag}.${job}.${i}@example.com`,
         name: `Bulk ${tag} ${(i * 7) % 13}`,
+        employee_id: i % 3 === 0 ? null : `E-${i % 11}`,
       }));
       const submitted = await server.api.post('/api/v2/users/bulk/', { users });
       assert.equal(submitted.status, 202, submitted.text);
@@ -186,6 +190,15 @@ describe('exports', () => {
       csv.map((row) => row.public_id),
       lines.map((user) => user.public_id),
     );
+    for (const ordering of ['employee_id,name', '-employee_id,-email']) {
+      const byKey = `/api/v2/users/?search=${tag}&ordering=${ordering}`;
+      const ids = ndjsonOf((await exported(server, `${byKey}&format=ndjson`)).text).map((user) => user.public_id);
+      assert.deepEqual(
+        ids,
+        (await pagedItems(server, byKey)).map((user) => user.public_id),
+        ordering,
+      );
+    }
   });
 
   it('count as one request against the rate limit', async () => {
@@ -206,6 +219,11 @@ describe('exports', () => {
       csvOf(out.stdout).map((row) => row.name),
       [`Two ${tag}`, `One ${tag}`],
     );
+    const file = join(tempDir(), 'users.csv');
+    const written = await runCli(['export', 'users', '--search', tag, '--format', 'csv', '--output', file, ...common]);
+    assert.equal(written.code, 0, written.stderr);
+    assert.equal(written.stdout, '');
+    assert.equal(csvOf(readFileSync(file, 'utf8')).length, 2);
     const filtered = await runCli(['export', 'users', '--filter', 'role=admin', '--format', 'ndjson', ...common]);
     assert.equal(filtered.code, 0, filtered.stderr);
     assert.ok(ndjsonOf(filtered.stdout).every((user) => user.role === 'admin'));
