@@ -42,7 +42,8 @@ function defaultInWords({ jsonSchema }: { jsonSchema: Json }): void {
 /**
  * The formats of the fields every representation shares, which the views declare as plain strings:
  * public ids are UUIDs, `created`/`modified`/`date_joined` instants (written by the server, always
- * ISO-8601 in UTC). Black-box tests check every response against them.
+ * ISO-8601 in UTC). Black-box tests check every response against them. Only a representation's own
+ * fields: a nested `public_id` may name another kind of thing (an audit entry's webhook endpoint).
  */
 const sharedFieldFormats: Record<string, string> = {
   public_id: 'uuid',
@@ -52,7 +53,7 @@ const sharedFieldFormats: Record<string, string> = {
 };
 
 function sharedFormat({ jsonSchema, path }: { jsonSchema: Json; path: (string | number)[] }): void {
-  const format = path.at(-2) === 'properties' ? sharedFieldFormats[String(path.at(-1))] : undefined;
+  const format = path.length === 2 && path[0] === 'properties' ? sharedFieldFormats[String(path[1])] : undefined;
   if (format && jsonSchema.type === 'string' && !('format' in jsonSchema)) jsonSchema.format = format;
 }
 
