@@ -1,0 +1,69 @@
+/**
+ * An import survives SIGKILL: a real server receives a large users file, is killed at random
+ * moments while it processes it and started again on the same database under the same instance
+ * id; the import must end with every row processed exactly once and every user created once.
+ * LECTERN_IMPORT_KILLS sets the number of kills (3 by default; scripts/import-sigkill-trial runs 10).
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { parse } from 'csv-parse/sync';
+import { queryDatabase } from '../helpers/database.ts';
+import { ApiClient, startServer, type TestServer } from '../helpers/server.ts';
+
+const KILLS = Number(process.env.LECTERN_IMPORT_KILLS ?? 3);
+const ROWS = Number(process.env.LECTERN_IMPORT_ROWS ?? 50_000);
+
+describe('imports under SIGKILL', () => {
+  let server: TestServer | undefined;
+  after(async () => server?.kill());
+
+  it(`${ROWS} users, the server killed ${KILLS} times at random moments: every row once`, async () => {
+    const start = (dbFile?: string) => startServer({ instances: 1, instanceIds: ['kill-trial'], ...(dbFile ? { dbFile } : {}) });
+    server = await start();
+    const { dbFile, adminToken } = server;
+    const prefix = `k${Date.now()}`;
+    const csv = `email,name\n${Array.from({ length: ROWS }, (_, i) => `${prefix}.${i}@trial.example.com,Row ${i}`).join('\n')}\n`;
+    const upload = await server.api.request('POST', '/api/v2/imports/?kind=users', { raw: csv, headers: { 'content-type': 'text/csv' } });
+    assert.equal(upload.status, 202, upload.text);
+    const id = upload.body.id;
+
+    const seen: number[] = [];
+    for (let kill = 0; kill < KILLS; kill++) {
+      await new Promise((resolve) => setTimeout(resolve, 300 + Math.random() * 1500));
+      const before = (await new ApiClient(server.url, adminToken).get(`/api/v2/imports/${id}/`)).body;
+      seen.push(before.processed);
+      await server.kill();
+      server = await start(dbFile);
+    }
+    const api = new ApiClient(server.url, adminToken);
+    let done: any;
+    for (const deadline = Date.now() + 600_000; ;) {
+      done = (await api.get(`/api/v2/imports/${id}/`)).body;
+      if (done.status !== 'running' && done.status !== 'pending') break;
+      assert.ok(Date.now() < deadline, JSON.stringify(done));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    assert.equal(done.status, 'completed', JSON.stringify(done));
+    assert.deepEqual(
+      [done.processed, done.created, done.existing, done.failed],
+      [ROWS, ROWS, 0, 0],
+      `processed at the kills: ${seen.join(', ')}`,
+    );
+    assert.ok(
+      seen.some((processed) => processed > 0 && processed < ROWS),
+      `a kill landed mid-import: ${seen.join(', ')}`,
+    );
+
+    const users = await queryDatabase(dbFile, `select count(*) as n, count(distinct email) as d from users where email like ?`, [
+      `${prefix}.%`,
+    ]);
+    assert.deepEqual([Number(users[0].n), Number(users[0].d)], [ROWS, ROWS], 'each user once');
+    const response = await fetch(`${server.url}/api/v2/imports/${id}/report/`, { headers: { authorization: `Bearer ${adminToken}` } });
+    const rows: string[][] = parse(await response.text());
+    assert.equal(rows.length, ROWS + 1);
+    assert.ok(
+      rows.slice(1).every((row, i) => row[0] === String(i + 1) && row[1] === 'created'),
+      'one created line per row, in order',
+    );
+  });
+});
