@@ -79,4 +79,22 @@ describe('console pages', () => {
     await page.getByRole('heading', { level: 2, name: 'Not allowed' }).waitFor();
     await assertAccessible(page, 'a limited token on Webhooks');
   });
+
+  it('explains a 403 the server answers: an organizer adding members to a group it does not own', async () => {
+    const created = await server.api.post('/api/v2/groups/', { name: 'Finance (not yours)' });
+    assert.equal(created.status, 201, created.text);
+    const organizer = await userWithToken(server, 'organizer');
+    const page = await browser.newPage();
+    await signInWithToken(page, server.url, organizer.token);
+    await openPage(page, 'Groups');
+    await page.getByRole('button', { name: 'Open Finance (not yours)' }).click();
+    const detail = page.getByRole('region', { name: 'Finance (not yours)' });
+    await detail.getByLabel('User ids to add').fill(organizer.user.public_id);
+    await detail.getByRole('button', { name: 'Add members' }).click();
+    await detail.getByRole('heading', { level: 2, name: 'Not allowed' }).waitFor();
+    await detail.getByText('Organizers can change only the groups they own.', { exact: false }).waitFor();
+    assert.equal((await server.api.get(`/api/v2/groups/${created.body.public_id}/`)).body.member_count, 0);
+    await assertAccessible(page, 'a 403 on Groups');
+    await screenshot(page, 'groups-forbidden');
+  });
 });
