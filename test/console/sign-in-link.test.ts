@@ -75,5 +75,23 @@ describe('one-time console sign-in links', () => {
     const badBase = await runCli(['console-url', '--db', server.dbFile, '--email', 'x@example.com', '--base-url', 'ftp://x']);
     assert.equal(badBase.code, 2);
     assert.match(badBase.stderr, /http/);
+    // the serve setting's variable names the address too
+    const fromEnv = await runCli(['console-url', '--db', server.dbFile, '--email', 'admin@example.com'], {
+      LECTERN_PUBLIC_URL: 'https://lectern.example.org',
+    });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.match(fromEnv.stdout, /^https:\/\/lectern\.example\.org\/console\/sign-in\?code=/);
+  });
+});
+
+describe('the sign-in exchange and the rate limit', () => {
+  const server = useServer({ args: ['--rate-limit', '3'] });
+
+  it('counts against the per-address limit of requests without a token', async () => {
+    for (let i = 0; i < 3; i++)
+      expectFieldError(await server.api.post('/api/v2/console/sign-in/', { code: `guess-${i}` }, { token: null }), 'code');
+    const refused = await server.api.post('/api/v2/console/sign-in/', { code: 'guess-3' }, { token: null });
+    assert.equal(refused.status, 429, refused.text);
+    assert.ok(refused.headers.get('retry-after'));
   });
 });

@@ -51,6 +51,10 @@ export function consoleUrlCommand(): Command {
       new Option('--db <file|url>', 'SQLite database file (must exist) or postgres:// URL').env('LECTERN_DB').default('./lectern.db'),
     )
     .requiredOption('--email <email>', "the user to sign in (the console shows what that user's role allows)")
-    .option('--base-url <url>', 'the address browsers reach this server at', 'http://127.0.0.1:8080')
+    .addOption(
+      new Option('--base-url <url>', 'the address browsers reach this server at (as serve --public-url)')
+        .env('LECTERN_PUBLIC_URL')
+        .default('http://127.0.0.1:8080'),
+    )
     .action(consoleUrl);
 }
