@@ -47,25 +47,27 @@ export function DataTable<T>({
           </tr>
         </thead>
         <tbody>
-          {rows === undefined
-            ? Array.from({ length: Math.min(expectedRows, 25) }, (_, index) => (
-                <tr key={index} class="placeholder" aria-hidden="true">
-                  {columns.map((column) => (
-                    <td key={column.header}>
-                      <span class="skeleton" />
-                    </td>
-                  ))}
-                </tr>
-              ))
-            : rows.map((row) => (
-                <tr key={rowKey(row)}>
-                  {columns.map((column) => (
-                    <td key={column.header} class={column.class}>
-                      {column.cell(row)}
-                    </td>
-                  ))}
-                </tr>
-              ))}
+          {rows === undefined && !loading
+            ? null
+            : rows === undefined
+              ? Array.from({ length: Math.min(expectedRows, 25) }, (_, index) => (
+                  <tr key={index} class="placeholder" aria-hidden="true">
+                    {columns.map((column) => (
+                      <td key={column.header}>
+                        <span class="skeleton" />
+                      </td>
+                    ))}
+                  </tr>
+                ))
+              : rows.map((row) => (
+                  <tr key={rowKey(row)}>
+                    {columns.map((column) => (
+                      <td key={column.header} class={column.class}>
+                        {column.cell(row)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
           {rows && rows.length === 0 ? (
             <tr>
               <td colSpan={columns.length} class="empty">

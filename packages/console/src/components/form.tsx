@@ -16,11 +16,16 @@ export interface FormProps {
   /** what the form does, for readers of the code (forms are not named: a name would collide with its fields' labels) */
   label?: string;
   class?: string;
+  /**
+   * Changing it redraws the inputs with their new default values (after the record changed). Not
+   * a `key` on the Form: a keyed component among unkeyed siblings let a sibling form inherit its state.
+   */
+  resetKey?: string | number;
   /** reset the inputs after a success */
   resetOnSuccess?: boolean;
 }
 
-export function Form({ onSubmit, submitLabel, children, label, class: className, resetOnSuccess }: FormProps) {
+export function Form({ onSubmit, submitLabel, children, class: className, resetOnSuccess, resetKey }: FormProps) {
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
   const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
@@ -42,7 +47,7 @@ export function Form({ onSubmit, submitLabel, children, label, class: className,
     }
   };
   return (
-    <form class={className ?? 'form'} onSubmit={submit} noValidate>
+    <form key={resetKey} class={className ?? 'form'} onSubmit={submit} noValidate>
       {nonField.length ? (
         <div class="banner error" role="alert">
           <ul>

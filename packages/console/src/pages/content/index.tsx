@@ -117,7 +117,7 @@ export function ContentPage() {
         <>
           <h2>New {label(newType)}</h2>
           <Form
-            key={newType}
+            resetKey={newType}
             submitLabel="Create content"
             onSubmit={async (data) => {
               const created = await sendTo<ContentItem>('POST', CREATABLE[newType] ?? '', bodyFrom(data, newType));
@@ -244,7 +244,7 @@ function EditContent({ id, writable, onSaved }: { id: string; writable: boolean;
       ) : null}
       {item && writable && path ? (
         <Form
-          key={item.modified}
+          resetKey={item.modified}
           submitLabel="Save"
           onSubmit={async (data) => {
             setSaved(false);

@@ -92,7 +92,7 @@ function GroupDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
       {writable && group ? (
         <div class="grid">
           <Form
-            key={group.modified}
+            resetKey={group.modified}
             label="Rename group"
             submitLabel="Save"
             onSubmit={async (data) => {

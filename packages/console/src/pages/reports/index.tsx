@@ -43,7 +43,7 @@ function ReportForm({ report, onSaved }: { report?: SavedReport; onSaved: (repor
   const [draft, setDraft] = useState<{ expression: string; error: string } | null>(null);
   return (
     <Form
-      key={report?.modified ?? 'new'}
+      resetKey={report?.modified ?? 'new'}
       submitLabel={report ? 'Save report' : 'Create report'}
       onSubmit={async (data) => {
         const body = {

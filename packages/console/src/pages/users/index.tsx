@@ -146,7 +146,7 @@ function EditUser({ id, writable, onSaved }: { id: string; writable: boolean; on
       ) : null}
       {user ? (
         <Form
-          key={user.public_id}
+          resetKey={user.public_id}
           label={`Edit ${user.email}`}
           submitLabel="Save"
           onSubmit={async (data) => {

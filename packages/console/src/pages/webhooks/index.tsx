@@ -156,7 +156,7 @@ function Endpoint({
             />
           </div>
           <Form
-            key={hook.modified}
+            resetKey={hook.modified}
             submitLabel="Save"
             onSubmit={async (data) => {
               await unwrap(
