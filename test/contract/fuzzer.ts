@@ -401,7 +401,9 @@ export class ContractFuzzer {
     const text = await response.text();
     let parsed: Json | undefined;
     try {
-      parsed = text.length > 0 && (response.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : undefined;
+      // application/json only: a list exported as application/x-ndjson is lines of JSON, not one document
+      parsed =
+        text.length > 0 && (response.headers.get('content-type') ?? '').startsWith('application/json') ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
     }

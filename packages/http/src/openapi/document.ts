@@ -83,6 +83,14 @@ function errorResponses(spec: OperationSpec, method: string): Record<string, Jso
   return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/**
+ * A list's other answers, with `format=csv` or `format=ndjson`, told in the 200's description:
+ * as media types of its content they would make generated clients (openapi-fetch, the console's)
+ * type every list's `data` as a union with text.
+ */
+const exportNote =
+  ' With `format=csv`: `text/csv; charset=utf-8`, a header row then one line per matching row; with `format=ndjson`: `application/x-ndjson`, one item a line. Both stream every row, page and page_size ignored.';
+
 function operationObject(method: string, pattern: string, spec: OperationSpec, schemas: SchemaUse): Json {
   const operationId = operationIdOf(method, pattern);
   const parameters: Json[] = [...pattern.matchAll(/:([A-Za-z_]+)/g)].map(([, name]) => ({
@@ -98,7 +106,7 @@ function operationObject(method: string, pattern: string, spec: OperationSpec, s
   const { status, schema, list, etag, alsoStatuses = [], mediaType = 'application/json' } = spec.response;
   const body = schema ? schemas.response(schema, operationId, mediaType) : undefined;
   const success: Json = {
-    description: spec.summary,
+    description: list ? `${spec.summary}.${exportNote}` : spec.summary,
     headers: { ...headersOf(spec), ...(etag ? { ETag: { $ref: '#/components/headers/ETag' } } : {}) },
     ...(body ? { content: { [mediaType]: { schema: list ? pageEnvelope(body) : body } } } : {}),
   };
@@ -191,6 +199,13 @@ export function buildOpenApiDocument(routes: RouteTable, version: string): OpenA
           in: 'query',
           schema: { type: 'integer', minimum: 1 },
           description: `Items per page: ${DEFAULT_PAGE_SIZE} by default; larger values than ${MAX_PAGE_SIZE} are taken as ${MAX_PAGE_SIZE}`,
+        },
+        format: {
+          name: 'format',
+          in: 'query',
+          schema: { type: 'string', enum: ['json', 'csv', 'ndjson'] },
+          description:
+            'json (the default): a page. csv or ndjson: every matching row in the list’s order, streamed as text/csv or application/x-ndjson, page and page_size ignored',
         },
       },
       schemas: {

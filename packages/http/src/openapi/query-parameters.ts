@@ -63,6 +63,8 @@ export function queryParameters(spec: OperationSpec): Json[] {
   if (spec.response.list || spec.query?.paging) {
     parameters.push({ $ref: '#/components/parameters/page' }, { $ref: '#/components/parameters/page_size' });
   }
+  // every list exports its rows (http/src/export/list-export.ts)
+  if (spec.response.list) parameters.push({ $ref: '#/components/parameters/format' });
   if (list && !spec.query?.paging) {
     for (const [name, def] of Object.entries(list.filters))
       parameters.push(query(name, filterParameter(def), filterDescription(name, def)));
