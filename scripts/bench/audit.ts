@@ -3,18 +3,24 @@
  * entries and one with recording turned off (config `audit.enabled`, which exists for this
  * measurement only), each on its own fresh database. Measured in process, without HTTP, so the
  * difference is not diluted by the request's other work: a 500-user bulk job from submission to
- * completed, and a single user PATCH. What is compared is this process's CPU time (user and
+ * completed, and a single user PATCH; then a PATCH over HTTP, each server in its own process
+ * (`_audit-server.ts`), whose CPU time is read from /proc. What is compared is this process's CPU time (user and
  * system), which other work on a shared machine barely moves, where wall time moved by half from
  * run to run; wall time is shown beside it. The runs alternate between the two servers so that
  * drift falls on both alike; each figure is the median of its runs.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Pool } from 'undici';
 import { createLectern, type Lectern } from '@lectern/core';
 import { benchDatabase, type BenchDatabase } from './_database.ts';
+import { cpuSeconds } from './_load.ts';
 import { report } from './_report.ts';
 
 const BULK_RUNS = Number(process.env.BENCH_AUDIT_BULK_RUNS ?? 5);
 const PATCH_ROUNDS = Number(process.env.BENCH_AUDIT_PATCH_ROUNDS ?? 7);
 const PATCHES_PER_ROUND = Number(process.env.BENCH_AUDIT_PATCHES ?? 500);
+const HTTP_PATCHES_PER_ROUND = Number(process.env.BENCH_AUDIT_HTTP_PATCHES ?? 2000);
 
 interface Side {
   name: 'with audit' | 'without audit';
@@ -95,5 +101,76 @@ try {
   for (const s of [on, off]) {
     await s.lectern.close();
     await s.database.dispose();
+  }
+}
+
+interface HttpSide {
+  name: string;
+  child: ChildProcess;
+  pool: Pool;
+  token: string;
+  user: string;
+  database: BenchDatabase;
+  cpuUs: number[];
+}
+
+async function httpSide(mode: 'on' | 'off'): Promise<HttpSide> {
+  const database = await benchDatabase(`audit_http_${mode}`);
+  if (database.dialect !== 'sqlite') throw new Error('the HTTP part runs on SQLite');
+  const child = spawn(
+    process.execPath,
+    ['--conditions=source', '--import', 'tsx', new URL('./_audit-server.ts', import.meta.url).pathname, database.target, mode],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const [line] = await new Promise<string[]>((resolve) => createInterface({ input: child.stdout! }).once('line', (l) => resolve([l])));
+  const { url, token, user } = JSON.parse(line!) as { url: string; token: string; user: string };
+  return {
+    name: mode === 'on' ? 'with audit' : 'without audit',
+    child,
+    pool: new Pool(url, { connections: 1 }),
+    token,
+    user,
+    database,
+    cpuUs: [],
+  };
+}
+
+async function httpRound(s: HttpSide, round: number): Promise<void> {
+  const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' };
+  const cpu = cpuSeconds(s.child.pid!);
+  for (let i = 0; i < HTTP_PATCHES_PER_ROUND; i++) {
+    const response = await s.pool.request({
+      method: 'PATCH',
+      path: `/api/v2/users/${s.user}/`,
+      headers,
+      body: JSON.stringify({ name: `N ${round}-${i}` }),
+    });
+    await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`PATCH answered ${response.statusCode}`);
+  }
+  s.cpuUs.push(((cpuSeconds(s.child.pid!) - cpu) * 1e6) / HTTP_PATCHES_PER_ROUND);
+}
+
+if (!process.env.LECTERN_BENCH_POSTGRES) {
+  const sides = [await httpSide('on'), await httpSide('off')];
+  try {
+    for (const s of sides) await httpRound(s, -1);
+    for (const s of sides) s.cpuUs.length = 0;
+    for (let round = 0; round < PATCH_ROUNDS; round++) for (const s of round % 2 ? [...sides].reverse() : sides) await httpRound(s, round);
+    const [on, off] = sides.map((s) => median(s.cpuUs)) as [number, number];
+    const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(', ');
+    report('PATCH /users/<id> over HTTP, with audit: server CPU (median)', on, 'µs', list(sides[0]!.cpuUs));
+    report('PATCH /users/<id> over HTTP, without audit: server CPU (median)', off, 'µs', list(sides[1]!.cpuUs));
+    report('audit cost on a PATCH over HTTP (server CPU)', ((on - off) / off) * 100, '%', '', { below: 10 });
+  } finally {
+    for (const s of sides) {
+      await s.pool.close();
+      const exited = new Promise((resolve) => s.child.once('exit', resolve));
+      s.child.kill('SIGTERM');
+      await exited;
+      await s.database.dispose();
+    }
   }
 }
