@@ -69,6 +69,7 @@ describe('GET /metrics', () => {
       'lectern_http_requests_total',
       'lectern_http_request_duration_seconds',
       'lectern_jobs',
+      'lectern_imports',
       'lectern_webhook_deliveries_total',
       'lectern_webhook_backlog',
       'lectern_webhook_oldest_pending_age_seconds',
@@ -156,6 +157,22 @@ describe('GET /metrics', () => {
     const kind = completed[0]!.labels!.kind;
     const statuses = jobs.metrics.filter((metric) => metric.labels?.kind === kind).map((metric) => metric.labels!.status);
     assert.deepEqual(statuses.sort(), ['completed', 'failed', 'pending', 'processing']);
+  });
+
+  it('reports imports by kind and status', async () => {
+    const csv = `email,name\n${uniqueEmail('imported')},Imported person\n`;
+    const upload = await server.api.request('POST', '/api/v2/imports/?kind=users', { raw: csv, headers: { 'content-type': 'text/csv' } });
+    assert.equal(upload.status, 202, upload.text);
+    for (const deadline = Date.now() + 30_000; ;) {
+      const status = (await server.api.get(`/api/v2/imports/${upload.body.id}/`)).body.status;
+      if (status === 'completed') break;
+      assert.ok(Date.now() < deadline && (status === 'pending' || status === 'running'), status);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const imports = (await families(server.url, server.adminToken)).get('lectern_imports')!;
+    const users = imports.metrics.filter((metric) => metric.labels?.kind === 'users');
+    assert.deepEqual(users.map((metric) => metric.labels!.status).sort(), ['cancelled', 'completed', 'failed', 'pending', 'running']);
+    assert.ok(Number(users.find((metric) => metric.labels!.status === 'completed')!.value) >= 1);
   });
 
   it('counts webhook deliveries by outcome on the server that made them, and reports the backlog', async () => {

@@ -79,4 +79,6 @@ export interface ImportStore {
   ): Promise<void>;
   /** Processed rows after `afterRow`, in row order, with their input cells. */
   reportRows(importId: number, afterRow: number, limit: number): Promise<ReportRow[]>;
+  /** How many imports there are of each kind and status, uploads still receiving left out (the metrics endpoint asks at every scrape). */
+  countByKindAndStatus(): Promise<Array<{ kind: string; status: ImportStatus; count: number }>>;
 }

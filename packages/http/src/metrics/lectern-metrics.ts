@@ -1,16 +1,21 @@
 /**
- * The figures Lectern reports beyond requests: bulk jobs by kind and status, webhook deliveries
- * by outcome, the webhook backlog and its oldest delivery's age, and the database's connection
- * and transaction figures. Database counts are read when scraped, never kept up to date per
- * change: a scrape costs two small queries (jobs grouped, pending deliveries through their own
- * index), a request nothing.
+ * The figures Lectern reports beyond requests: bulk jobs and imports by kind and status, webhook
+ * deliveries by outcome, the webhook backlog and its oldest delivery's age, and the database's
+ * connection and transaction figures. Database counts are read when scraped, never kept up to date
+ * per change: a scrape costs three small queries (jobs and imports grouped, pending deliveries
+ * through their own index), a request nothing.
  */
-import { deliveryOutcomes, jobStatuses, type Lectern } from '@lectern/core';
+import { deliveryOutcomes, importStatuses, jobStatuses, type Lectern } from '@lectern/core';
 import type { Registry } from 'prom-client';
 import { customMetric, type MetricValue } from './custom-metric.ts';
 
 export function registerLecternMetrics(registry: Registry, lectern: Lectern): void {
   registry.registerMetric(customMetric('lectern_jobs', 'Bulk jobs stored, by kind and status.', 'gauge', () => jobSeries(lectern)));
+  registry.registerMetric(
+    customMetric('lectern_imports', 'CSV imports stored, by kind and status.', 'gauge', async () =>
+      everyStatus(await lectern.storage.imports.countByKindAndStatus(), importStatuses),
+    ),
+  );
 
   registry.registerMetric(
     customMetric(
@@ -47,19 +52,20 @@ export function registerLecternMetrics(registry: Registry, lectern: Lectern): vo
 }
 
 /**
- * Every status of each kind that has jobs, zeros included: an alert on failed jobs compares a
- * series with its earlier self, which a series that appears only with the first failure lacks.
+ * Every status of each kind that has rows, zeros included: an alert on failures compares a series
+ * with its earlier self, which a series that appears only with the first failure lacks.
  */
-async function jobSeries(lectern: Lectern): Promise<MetricValue[]> {
-  const counts = await lectern.storage.jobs.countByKindAndStatus();
+function everyStatus(counts: Array<{ kind: string; status: string; count: number }>, statuses: readonly string[]): MetricValue[] {
   const kinds = [...new Set(counts.map((row) => row.kind))];
   return kinds.flatMap((kind) =>
-    jobStatuses.map((status) => ({
+    statuses.map((status) => ({
       labels: { kind, status },
       value: counts.find((row) => row.kind === kind && row.status === status)?.count ?? 0,
     })),
   );
 }
+
+const jobSeries = async (lectern: Lectern) => everyStatus(await lectern.storage.jobs.countByKindAndStatus(), jobStatuses);
 
 function registerDatabaseMetrics(registry: Registry, lectern: Lectern): void {
   const stats = lectern.storage.databaseStats?.bind(lectern.storage);

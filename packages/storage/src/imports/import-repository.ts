@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { storedActorSchema, type ImportRecord, type ListQuery, type Page, type ReportRow } from '@lectern/core';
+import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery, type Page, type ReportRow } from '@lectern/core';
 import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, type NewImportRow, type StagedRow } from '@lectern/core/ports';
 import type { Database, ImportsTable } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
@@ -344,5 +344,15 @@ export class ImportRepository implements ImportStore {
       errorMessage: row.error_message,
       cells: JSON.parse(row.cells) as string[],
     }));
+  }
+
+  async countByKindAndStatus(): Promise<Array<{ kind: string; status: ImportStatus; count: number }>> {
+    const rows = await this.db
+      .selectFrom('imports')
+      .select(['kind', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('status', '!=', 'receiving')
+      .groupBy(['kind', 'status'])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, status: row.status as ImportStatus, count: Number(row.count) }));
   }
 }
