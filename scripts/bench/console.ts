@@ -12,7 +12,7 @@
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { createLectern } from '@lectern/core';
-import { createApp, listen } from '@lectern/http';
+import { createApp, folderConsoleFiles, listen } from '@lectern/http';
 import { benchDatabase } from './_database.ts';
 import { report } from './_report.ts';
 
@@ -26,7 +26,13 @@ const lectern = createLectern({ storage: await database.open() });
 const { token } = (await lectern.bootstrapAdmin({ email: 'admin@example.com', name: 'Admin' }))!.token;
 const ctx = lectern.context();
 for (let i = 0; i < USERS; i++) await lectern.users.create(ctx, { email: `learner${i}@example.com`, name: `Learner ${i}`, role: 'user' });
-const server = await listen(createApp(lectern, { rateLimit: { limit: 1_000_000, windowSeconds: 60 } }), { port: 0, host: '127.0.0.1' });
+const server = await listen(
+  createApp(lectern, {
+    consoleFiles: folderConsoleFiles(new URL('../../packages/console/dist', import.meta.url).pathname),
+    rateLimit: { limit: 1_000_000, windowSeconds: 60 },
+  }),
+  { port: 0, host: '127.0.0.1' },
+);
 const browser = await chromium.launch({
   executablePath: process.env.LECTERN_CHROMIUM ?? '/usr/bin/chromium',
   args: [

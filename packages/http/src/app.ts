@@ -22,7 +22,7 @@ import { LecternMetrics } from './metrics/metrics.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ViewerFileSource } from './api-reference/reference-page.ts';
 import { probeRoutes } from './routes/probes.ts';
-import { installedConsoleFiles, type ConsoleFileSource } from './console/console-files.ts';
+import type { ConsoleFileSource } from './console/console-files.ts';
 import { consolePages } from './routes/console.ts';
 
 /** The access-log line of one response. */
@@ -61,7 +61,7 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
   /** the API reference page's viewer files; from the installed swagger-ui-dist by default */
   viewerFiles?: ViewerFileSource;
-  /** the web console's built files; packages/console/dist by default */
+  /** the web console's built files; without them `/console/` answers 404 saying how to build them */
   consoleFiles?: ConsoleFileSource;
 }
 
@@ -178,7 +178,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     ...(options.viewerFiles ? { viewerFiles: options.viewerFiles } : {}),
   });
   const probes = probeRoutes(lectern);
-  const consoleFiles = consolePages(options.consoleFiles ?? installedConsoleFiles());
+  const consoleFiles = consolePages(options.consoleFiles ?? (() => undefined));
   const rateLimit = options.rateLimit ?? { limit: 600, windowSeconds: 60 };
   // refusals (malformed requests, answered before they are parsed) are counted by this server alone
   const limiter = new FixedWindowRateLimiter(rateLimit);

@@ -4,7 +4,8 @@ import { createApp, listen } from '@lectern/http';
 import { describePostgresUrl, isPostgresUrl } from '@lectern/storage';
 import type { Logger } from 'pino';
 import { createLogger } from '../logger.ts';
-import { seaConsoleFiles, seaViewerFiles } from '../sea-assets.ts';
+import { consoleFiles as findConsoleFiles } from '../console-files.ts';
+import { seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
@@ -62,7 +63,7 @@ async function serve(settings: ServeSettings): Promise<void> {
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();
-  const consoleFiles = await seaConsoleFiles();
+  const consoleFiles = await findConsoleFiles();
   const app = createApp(lectern, {
     rateLimit: {
       limit: settings.rate_limit,

@@ -1,11 +1,11 @@
 /**
- * Where the web console's built files come from: the `@lectern/console` package's dist/ folder
- * (`node packages/console/build.mjs`), or the single executable's assets. Either way the server
- * holds them in memory: the whole console is a few hundred kilobytes.
+ * Where the web console's built files come from: a folder (packages/console/dist, written by
+ * `node packages/console/build.mjs`), or the single executable's assets. The command line picks
+ * one (packages/cli/src/console-files.ts); an app created without any serves no console. Either
+ * way the server holds the files in memory: the whole console is a few hundred kilobytes.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 
 /** The console's files by their path under /console/ (`index.html`, `main-ABC123.js`), or undefined when it is not built. */
 export type ConsoleFileSource = () => ReadonlyMap<string, Buffer> | undefined;
@@ -24,17 +24,6 @@ export function folderConsoleFiles(folder: string): ConsoleFileSource {
     }
     return files;
   };
-}
-
-/** The installed `@lectern/console` package's dist/ (the workspace's packages/console/dist). */
-export function installedConsoleFiles(): ConsoleFileSource {
-  let folder: string | undefined;
-  try {
-    folder = join(dirname(createRequire(import.meta.url).resolve('@lectern/console/package.json')), 'dist');
-  } catch {
-    return () => undefined;
-  }
-  return folderConsoleFiles(folder);
 }
 
 /**
