@@ -10,7 +10,7 @@ import { ErrorBanner } from './error-banner.tsx';
 const FieldErrors = createContext<Record<string, string[]>>({});
 
 export interface FormProps {
-  onSubmit: (data: FormData) => Promise<unknown>;
+  onSubmit: (data: FormData, form: HTMLFormElement) => Promise<unknown>;
   submitLabel: string;
   children: ComponentChildren;
   /** what the form does, for readers of the code (forms are not named: a name would collide with its fields' labels) */
@@ -37,7 +37,7 @@ export function Form({ onSubmit, submitLabel, children, class: className, resetO
     const form = event.currentTarget;
     setBusy(true);
     try {
-      await onSubmit(new FormData(form));
+      await onSubmit(new FormData(form), form);
       setError(undefined);
       if (resetOnSuccess) form.reset();
     } catch (caught) {

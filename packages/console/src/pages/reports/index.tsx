@@ -45,7 +45,7 @@ function ReportForm({ report, onSaved }: { report?: SavedReport; onSaved: (repor
     <Form
       resetKey={report?.modified ?? 'new'}
       submitLabel={report ? 'Save report' : 'Create report'}
-      onSubmit={async (data) => {
+      onSubmit={async (data, form) => {
         const body = {
           name: text(data, 'name'),
           resource: text(data, 'resource') as Resource,
@@ -60,7 +60,13 @@ function ReportForm({ report, onSaved }: { report?: SavedReport; onSaved: (repor
           onSaved(saved);
         } catch (error) {
           const message = error instanceof ApiError ? error.fieldErrors.expression?.[0] : undefined;
-          if (message) setDraft({ expression: body.expression, error: message });
+          if (message) {
+            setDraft({ expression: body.expression, error: message });
+            // put the caret where the server says the expression goes wrong
+            const at = rqlErrorPosition(message);
+            const box = form.elements.namedItem('expression');
+            if (at !== null && box instanceof HTMLTextAreaElement) box.setSelectionRange(at, at);
+          }
           throw error;
         }
       }}

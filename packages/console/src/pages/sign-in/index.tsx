@@ -7,7 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, Form, text } from '../../components/form.tsx';
-import { navigate, query } from '../../router.ts';
+import { navigate, pageName, query } from '../../router.ts';
 import { loadMe } from '../../session/me.ts';
 import { forgetToken, rememberToken } from '../../session/token.ts';
 
@@ -24,7 +24,9 @@ async function signIn(value: string): Promise<void> {
     forgetToken();
     throw error;
   }
-  navigate('/console/', { replace: true });
+  // back to the page that asked for a sign-in (a bookmark), else the overview
+  const wanted = pageName(location.pathname) === 'sign-in' ? '/console/' : `${location.pathname}${location.search}`;
+  navigate(wanted, { replace: true });
 }
 
 export function SignInPage() {
