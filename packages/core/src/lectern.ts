@@ -209,11 +209,13 @@ export class Lectern {
   }
 
   /**
-   * The periodic pass: writes buffered token use, and at most hourly deletes the audit entries
-   * past their retention (each process prunes; deleting what another already deleted is harmless).
+   * The periodic pass: writes buffered token use, moves new audit entries into the indexed log, and
+   * at most hourly deletes the audit entries past their retention (each process prunes; deleting
+   * what another already deleted is harmless).
    */
   async maintain(): Promise<void> {
     await this.tokens.flushUsage();
+    await this.auditLog.settle();
     const now = this.clock.now().getTime();
     if (now - this.lastAuditPrune < AUDIT_PRUNE_EVERY_MS) return;
     this.lastAuditPrune = now;

@@ -430,6 +430,7 @@ export interface SavedReportsTable {
 
 /** one row per change (migration 0016); read by `GET /audit-log/` */
 export interface AuditLogTable {
+  /** numbered by audit_log_recent, kept when a row moves to audit_log */
   id: Generated<number>;
   /** `aud_…` */
   public_id: string;
@@ -489,4 +490,6 @@ export interface Database {
   saved_reports: SavedReportsTable;
   rate_limit_windows: RateLimitWindowsTable;
   audit_log: AuditLogTable;
+  /** entries not yet moved into audit_log by the maintenance pass (migration 0016) */
+  audit_log_recent: AuditLogTable;
 }

@@ -21,6 +21,15 @@ export class AuditService {
   }
 
   /**
+   * Moves the entries written since the last pass into the indexed log, in one transaction: a
+   * change writes its entry without index upkeep, and the indexes are brought up to date here for
+   * many entries at once. Run by the process's periodic maintenance; answers how many moved.
+   */
+  settle(): Promise<number> {
+    return this.deps.storage.transaction((tx) => tx.audit.settle());
+  }
+
+  /**
    * Deletes the entries older than the retention period (config `audit.retentionDays`), in
    * batches until none is left. Run by the process's periodic maintenance; answers how many went.
    */

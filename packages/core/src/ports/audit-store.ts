@@ -15,8 +15,13 @@ export interface NewAuditRow {
 }
 
 export interface AuditStore {
-  /** One INSERT, in the caller's transaction. */
+  /**
+   * One INSERT, in the caller's transaction. It may land in a staging area that `settle` empties
+   * (the kysely store keeps one without indexes, so the write stays cheap); `list` reads both.
+   */
   append(row: NewAuditRow): Promise<void>;
+  /** Moves what `append` staged into the indexed log, in the caller's transaction; answers how many. */
+  settle(): Promise<number>;
   /** Entries matching the query, newest first; `hasMore` when another page follows. Null when the cursor is unknown. */
   list(query: AuditQuery): Promise<{ items: AuditEntry[]; hasMore: boolean } | null>;
   /** Deletes up to `limit` of the oldest entries that occurred before `cutoff`; answers how many. */

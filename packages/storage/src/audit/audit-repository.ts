@@ -4,10 +4,11 @@ import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 
-// Written by every change: compiled once rather than built per write (see prepared-query.ts).
+// Written by every change, into the table without indexes (migration 0016): compiled once rather
+// than built per write (see prepared-query.ts).
 const insertEntry = preparedQuery(9, (db: Kysely<Database>, ...values) => {
   const [publicId, occurredAt, action, actorUserId, tokenId, requestId, resourceType, resourceId, changes] = values as string[];
-  return db.insertInto('audit_log').values({
+  return db.insertInto('audit_log_recent').values({
     public_id: publicId!,
     occurred_at: occurredAt!,
     action: action!,
@@ -41,15 +42,43 @@ export class AuditRepository implements AuditStore {
   async list(query: AuditQuery): Promise<{ items: AuditEntry[]; hasMore: boolean } | null> {
     let before: number | undefined;
     if (query.cursor !== undefined) {
-      const row = await this.db.selectFrom('audit_log').select('id').where('public_id', '=', query.cursor).executeTakeFirst();
+      // the recent table is small and has no index on public_id; the log has a unique one
+      const row =
+        (await this.db.selectFrom('audit_log_recent').select('id').where('public_id', '=', query.cursor).executeTakeFirst()) ??
+        (await this.db.selectFrom('audit_log').select('id').where('public_id', '=', query.cursor).executeTakeFirst());
       if (!row) return null;
       before = row.id;
     }
-    const rows = await this.db
-      .selectFrom('audit_log as a')
+    const wanted = query.pageSize + 1;
+    // every recent row is newer than every moved one: the recent rows come first, then the log's,
+    // below the oldest recent row read (a move committing between the reads cannot repeat a row)
+    const recent = await this.page('audit_log_recent', query, before, wanted);
+    const oldestRecent = recent.at(-1)?.id;
+    const rows =
+      recent.length < wanted
+        ? [...recent, ...(await this.page('audit_log', query, oldestRecent ?? before, wanted - recent.length))]
+        : recent;
+    const items = rows.slice(0, query.pageSize).map((row): AuditEntry => ({
+      id: row.public_id,
+      occurred_at: row.occurred_at,
+      action: row.action,
+      actor: row.actor_public_id != null && row.actor_email != null ? { public_id: row.actor_public_id, email: row.actor_email } : null,
+      token_public_id: row.token_public_id ?? null,
+      request_id: row.request_id,
+      resource: { type: row.resource_type, public_id: row.resource_id },
+      changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditEntry['changes']),
+    }));
+    return { items, hasMore: rows.length > query.pageSize };
+  }
+
+  /** One table's entries matching the query below `before`, newest first, at most `limit`. */
+  private page(table: 'audit_log' | 'audit_log_recent', query: AuditQuery, before: number | undefined, limit: number) {
+    return this.db
+      .selectFrom(`${table} as a`)
       .leftJoin('users as u', 'u.id', 'a.actor_user_id')
       .leftJoin('api_tokens as t', 't.id', 'a.token_id')
       .select([
+        'a.id',
         'a.public_id',
         'a.occurred_at',
         'a.action',
@@ -71,19 +100,36 @@ export class AuditRepository implements AuditStore {
       .$if(query.occurredTo !== undefined, (q) => q.where('a.occurred_at', '<=', query.occurredTo!))
       .$if(before !== undefined, (q) => q.where('a.id', '<', before!))
       .orderBy('a.id', 'desc')
-      .limit(query.pageSize + 1)
+      .limit(limit)
       .execute();
-    const items = rows.slice(0, query.pageSize).map((row): AuditEntry => ({
-      id: row.public_id,
-      occurred_at: row.occurred_at,
-      action: row.action,
-      actor: row.actor_public_id != null && row.actor_email != null ? { public_id: row.actor_public_id, email: row.actor_email } : null,
-      token_public_id: row.token_public_id ?? null,
-      request_id: row.request_id,
-      resource: { type: row.resource_type, public_id: row.resource_id },
-      changes: row.changes === null ? null : (JSON.parse(row.changes) as AuditEntry['changes']),
-    }));
-    return { items, hasMore: rows.length > query.pageSize };
+  }
+
+  async settle(): Promise<number> {
+    const newest = await this.db
+      .selectFrom('audit_log_recent')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    const upTo = newest?.id;
+    if (upTo === null || upTo === undefined) return 0;
+    const columns = [
+      'id',
+      'public_id',
+      'occurred_at',
+      'action',
+      'actor_user_id',
+      'token_id',
+      'request_id',
+      'resource_type',
+      'resource_id',
+      'changes',
+    ] as const;
+    await this.db
+      .insertInto('audit_log')
+      .columns(columns)
+      .expression((eb) => eb.selectFrom('audit_log_recent').select(columns).where('id', '<=', upTo))
+      .execute();
+    const moved = await this.db.deleteFrom('audit_log_recent').where('id', '<=', upTo).executeTakeFirst();
+    return Number(moved.numDeletedRows);
   }
 
   async pruneBefore(cutoff: string, limit: number): Promise<number> {
