@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
+import { parseAuditQuery } from '@lectern/core';
+import { openPostgresStorage, openSqliteStorage } from '@lectern/storage';
 import { queryDatabase } from '../helpers/database.ts';
 import { freshPostgresDatabase, postgresServerUrl } from '../helpers/postgres.ts';
 import { runCli, startServer, tempDir, uniqueEmail, userWithToken, type ApiClient } from '../helpers/server.ts';
@@ -61,6 +63,12 @@ describe('lectern migrate-data', { skip: !postgresServerUrl }, () => {
       await sqlite.stop();
     }
 
+    // the audit entries moved into the indexed log, none left staged: the copy must still number
+    // new entries after them
+    const file = await openSqliteStorage({ file: sqlite.dbFile });
+    await file.transaction((tx) => tx.audit.settle());
+    await file.close();
+
     const url = new URL(await freshPostgresDatabase());
     url.password = SECRET;
     const moved = await runCli(['migrate-data', '--from', sqlite.dbFile, '--to', url.toString()]);
@@ -78,6 +86,14 @@ describe('lectern migrate-data', { skip: !postgresServerUrl }, () => {
       assert.equal(me.status, 200, 'a token issued on SQLite still authenticates');
       const created = await api.post('/api/v2/users/', { email: uniqueEmail('after'), name: 'After the move' });
       assert.equal(created.status, 201, `new rows get new ids: ${created.text}`);
+      const database = await openPostgresStorage({ url: url.toString() });
+      try {
+        await database.transaction((tx) => tx.audit.settle());
+        const [newest] = (await database.audit.list(parseAuditQuery({ page_size: '1' })))!.items;
+        assert.equal(newest?.resource.public_id, created.body.public_id, 'a new audit entry is the newest, once moved too');
+      } finally {
+        await database.close();
+      }
     } finally {
       await postgres.stop();
     }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AuditEntry, AuditQuery } from '@lectern/core';
 import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
@@ -141,4 +141,14 @@ export class AuditRepository implements AuditStore {
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
+}
+
+/**
+ * After rows were copied into a PostgreSQL database (migrate-data): the staging table's identity
+ * must continue after every copied id of both tables, or a new entry would sort below the moved
+ * ones and its move would collide with one of them.
+ */
+export async function continueAuditIds(db: Kysely<Database>): Promise<void> {
+  await sql`select setval(pg_get_serial_sequence('audit_log_recent', 'id'),
+    greatest((select coalesce(max(id), 0) from audit_log), (select coalesce(max(id), 0) from audit_log_recent)) + 1, false)`.execute(db);
 }

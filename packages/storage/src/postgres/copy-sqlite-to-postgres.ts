@@ -9,6 +9,7 @@ import { migrateToLatest } from '../kysely-storage.ts';
 import type { Database } from '../schema.ts';
 import { migrateSqliteFile, openSqliteDatabase, type SqliteStorageOptions } from '../sqlite/open-sqlite-storage.ts';
 import { openPostgres, type PostgresStorageOptions } from './open-postgres-storage.ts';
+import { continueAuditIds } from '../audit/audit-repository.ts';
 
 /** Rows per INSERT: well under PostgreSQL's 65 535 parameters for the widest table. */
 const BATCH_ROWS = 500;
@@ -54,6 +55,7 @@ export async function copySqliteToPostgres(
         done.push({ table, rows });
         onTable({ table, rows });
       }
+      await continueAuditIds(trx);
       return done;
     });
     from.exec('commit');
