@@ -201,6 +201,21 @@ describe('exports', () => {
     }
   });
 
+  it('follow a cursor-paged list (the audit log) cursor by cursor', async () => {
+    const pages: any[] = [];
+    for (let cursor = ''; ;) {
+      const response = await server.api.get(`/api/v2/audit-log/?page_size=100${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(response.status, 200, response.text);
+      pages.push(...response.body.data);
+      if (!response.body.meta.next_cursor) break;
+      cursor = response.body.meta.next_cursor;
+    }
+    assert.ok(pages.length > 100, 'more than one page of entries');
+    const response = await exported(server, '/api/v2/audit-log/?format=ndjson&page_size=5');
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(ndjsonOf(response.text), pages);
+  });
+
   it('count as one request against the rate limit', async () => {
     const before = Number((await server.api.get('/api/v2/users/?page_size=1')).headers.get('x-ratelimit-remaining'));
     const response = await exported(server, '/api/v2/users/?format=csv');
