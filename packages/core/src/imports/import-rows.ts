@@ -75,12 +75,14 @@ export async function processRows(
     else checked.push({ row: staged.row, item: check.user ? { user_id: check.user.id, ...check.item } : check.item, email: null });
   }
 
-  // one query for the chunk's emails: the users rows name, or (update) the users rows describe
-  const updating = record.view.update && !record.view.dry_run && kind.updatable !== undefined;
+  // one query for the chunk's emails: the users rows name, or the users a users file describes (an
+  // existing one is `existing`, or compared for `update`, without a write being tried for it)
+  const updating = record.view.update && kind.updatable !== undefined;
+  const describesUsers = kind.name === 'users' && !record.view.dry_run;
   const emails = new Set<string>();
   for (const row of checked) {
     if (row.email !== null) emails.add(row.email);
-    else if (updating) emails.add(String(row.item.email).toLowerCase());
+    else if (describesUsers) emails.add(String(row.item.email));
   }
   const users = emails.size > 0 ? await tx.imports.usersByEmail([...emails]) : new Map();
 
@@ -111,7 +113,20 @@ export async function processRows(
       outcomes.set(row.row, { row: row.row, status: 'valid', publicId: null, errorCode: null, errorMessage: null, identity: row.identity });
       continue;
     }
-    outcomes.set(row.row, await writeRow(tx, ctx, row, updating ? users.get(foldCase(String(row.item.email))) : undefined));
+    const existing = describesUsers ? users.get(foldCase(String(row.item.email))) : undefined;
+    if (existing && !updating) {
+      // what the bulk item answers for a taken email (`duplicate`), reported as a re-run must be
+      outcomes.set(row.row, {
+        row: row.row,
+        status: 'existing',
+        publicId: existing.publicId,
+        errorCode: null,
+        errorMessage: null,
+        identity: row.identity,
+      });
+      continue;
+    }
+    outcomes.set(row.row, await writeRow(tx, ctx, row, existing));
   }
   return rows.map((row) => outcomes.get(row.row)!);
 

@@ -26,8 +26,11 @@ export const IMPORTS_JOB = 'imports';
 export const IMPORT_CHUNK_ROWS = 1000;
 /** Rows stored per transaction while the file is received. */
 const STAGE_BATCH_ROWS = 2000;
-/** Rows read, checked and written together within a chunk (one email lookup, one duplicate lookup). */
-const ROWS_PER_BATCH = 250;
+/**
+ * Rows read, checked and written together within a chunk (one email lookup, one duplicate lookup);
+ * few enough that a batch on PostgreSQL, at several round trips a row, stays well under a second.
+ */
+const ROWS_PER_BATCH = 50;
 /** A chunk stops taking batches after this long, so the writers waiting behind it are not held up. */
 const CHUNK_BUDGET_MS = 250;
 /** An upload still receiving after this long was left by a process that died mid-upload. */

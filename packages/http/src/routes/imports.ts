@@ -1,5 +1,5 @@
 import { LecternError, type Lectern } from '@lectern/core';
-import { accepted, document, ok } from '../reply.ts';
+import { accepted, ok } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
 /** `filename` or `filename*` (RFC 6266) of a Content-Disposition header, or null. */
@@ -41,9 +41,12 @@ export function importRoutes(routes: RouteTable, lectern: Lectern): void {
     .get('/api/v2/imports/:id', async (rc) => ok(await imports.get(rc.ctx, rc.params.id!)))
     .post('/api/v2/imports/:id/cancel', async (rc) => ok(await imports.cancel(rc.ctx, rc.params.id!)))
     .get('/api/v2/imports/:id/report', async (rc) => {
+      // streamed a page of rows at a time, as the client reads: a million-row report is never held whole
       const report = await imports.report(rc.ctx, rc.params.id!);
-      let text = '';
-      for await (const lines of report.lines) text += lines;
-      return document('text/csv; charset=utf-8', text, { 'Content-Disposition': `attachment; filename="${report.filename}"` });
+      return {
+        status: 200,
+        headers: { 'Content-Disposition': `attachment; filename="${report.filename}"` },
+        stream: { type: 'text/csv; charset=utf-8', chunks: report.lines },
+      };
     });
 }
