@@ -57,8 +57,8 @@ interface PreparedRequest {
   seededPath: boolean;
 }
 
-const VALID_PER_OPERATION = 6;
-const INVALID_PER_OPERATION = 4;
+const VALID_PER_OPERATION = 5;
+const INVALID_PER_OPERATION = 3;
 
 /**
  * Refusals of valid-by-schema requests that are business rules, allowed when the status is described:

@@ -36,4 +36,15 @@ describe('the contract fuzzer', { timeout: 240_000 }, () => {
       .join('\n');
     assert.equal(result.findings.length, 0, `seed ${seed}, ${result.findings.length} failures:\n${shown}`);
   });
+
+  // what the fuzzer first found on PostgreSQL: integer ids beyond its `integer` were a 500 there
+  it('refuses integer ids PostgreSQL cannot hold as it refuses unknown ones', async () => {
+    const huge = '99999999999';
+    assert.equal((await server.api.get(`/api/v2/locations/${huge}`)).status, 404);
+    assert.equal((await server.api.get(`/api/v2/events?location_id=${huge}`)).status, 400);
+    const event = { name: 'Far away', timeslots: [{ starts_at: '2027-01-01T09:00:00Z', duration: 'PT1H' }], location_id: Number(huge) };
+    const created = await server.api.post('/api/v2/events', event);
+    assert.equal(created.status, 422, created.text);
+    assert.ok(created.body.error.field_errors.location_id);
+  });
 });

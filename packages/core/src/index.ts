@@ -231,7 +231,7 @@ export {
   validationError,
 } from './shared/errors.ts';
 export { etagOf, etagOfJson, ifNoneMatchHits } from './shared/etag.ts';
-export { type IdGenerator, isUuid, randomBase32, randomIds } from './shared/ids.ts';
+export { type IdGenerator, isUuid, MAX_INTEGER_ID, randomBase32, randomIds } from './shared/ids.ts';
 export {
   type CursorListResult,
   DEFAULT_PAGE_SIZE,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { tagNamesField, type ContentRecord } from '../content/content-item.ts';
+import { MAX_INTEGER_ID } from '../shared/ids.ts';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { descriptionField, MAX_TAG_LENGTH, nameField, publicIdField, urlField } from '../shared/schema.ts';
 import { facilitatorsInput, facilitatorsSchema, facilitatorsView, type FacilitatorEntry } from './facilitators.ts';
@@ -205,7 +206,7 @@ const tagsField = () =>
 const overridableFields = {
   body_markdown: descriptionField().nullable(),
   tags: tagsField(),
-  location_id: z.number().int().positive().nullable(),
+  location_id: z.number().int().positive().max(MAX_INTEGER_ID, { error: 'No location has this id.' }).nullable(),
   enrollment_limit: limitField(),
   wait_list_limit: limitField(),
   online_enrollment_limit: limitField(),

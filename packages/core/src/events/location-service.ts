@@ -2,6 +2,7 @@ import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { notFound } from '../shared/errors.ts';
+import { MAX_INTEGER_ID } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import { createLocationInput, locationListSpec, type Location } from './location.ts';
@@ -19,7 +20,8 @@ export class LocationService {
   async get(ctx: RequestContext, id: string): Promise<Location> {
     authorize(ctx.actor, 'events:read');
     // the path segment is the integer id; anything else names no location
-    const location = /^[1-9]\d{0,14}$/.test(id) ? await this.deps.storage.locations.findById(Number(id)) : undefined;
+    const location =
+      /^[1-9]\d{0,9}$/.test(id) && Number(id) <= MAX_INTEGER_ID ? await this.deps.storage.locations.findById(Number(id)) : undefined;
     if (!location) throw notFound('Location');
     return location;
   }

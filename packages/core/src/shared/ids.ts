@@ -43,6 +43,12 @@ export const randomIds: IdGenerator = {
   prefixed: (prefix) => prefix + randomBase32(26),
 };
 
+/**
+ * The largest id the API exposes as an integer (locations, timeslots): PostgreSQL's \`integer\`.
+ * A larger number can name nothing, and handed to PostgreSQL it is an error, not a miss.
+ */
+export const MAX_INTEGER_ID = 2_147_483_647;
+
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);

@@ -4,7 +4,7 @@
  * turns the parsed ListQuery into SQL (packages/storage/src/shared/list-builder.ts).
  */
 import { badRequest } from './errors.ts';
-import { isUuid } from './ids.ts';
+import { isUuid, MAX_INTEGER_ID } from './ids.ts';
 import { takeListBatch, type ListBatch } from './list-batch.ts';
 import { parseDate, parseDatetimeBound } from './time.ts';
 
@@ -101,7 +101,8 @@ function parseFilter(name: string, def: FilterDef, raw: string): FilterValue {
       throw invalid("must be 'true' or 'false'");
     }
     case 'integer':
-      if (!/^-?\d+$/.test(raw)) throw invalid('must be an integer');
+      // the integers filtered on are ids: beyond PostgreSQL's integer they name nothing and make it fail
+      if (!/^-?\d+$/.test(raw) || Math.abs(Number(raw)) > MAX_INTEGER_ID) throw invalid(`must be an integer of at most ${MAX_INTEGER_ID}`);
       return Number(raw);
     case 'uuid': {
       const values = def.multiple ? splitList(raw) : [raw];

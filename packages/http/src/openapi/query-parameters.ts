@@ -4,7 +4,7 @@
  * bounds, `search` and `ordering` as the terms it accepts, so a generated client types them and
  * the document cannot list a parameter the server ignores or miss one it reads.
  */
-import type { FilterDef, ListSpec, RangeKind } from '@lectern/core';
+import { MAX_INTEGER_ID, type FilterDef, type ListSpec, type RangeKind } from '@lectern/core';
 import type { OperationSpec } from './operations.ts';
 
 type Json = Record<string, unknown>;
@@ -26,7 +26,7 @@ function filterParameter(def: FilterDef): Json {
     case 'boolean':
       return { schema: { type: 'boolean' } };
     case 'integer':
-      return { schema: { type: 'integer' } };
+      return { schema: { type: 'integer', minimum: -MAX_INTEGER_ID, maximum: MAX_INTEGER_ID } };
     case 'uuid':
       return def.multiple ? commaSeparated({ type: 'string', format: 'uuid' }) : { schema: { type: 'string', format: 'uuid' } };
     case 'enum':
