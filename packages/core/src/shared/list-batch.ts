@@ -20,6 +20,8 @@ export interface ListBatch {
   next: readonly unknown[] | null;
   /** set when a list query took the batch: a route that never did is not a batched list */
   taken: boolean;
+  /** set by storage when it read the batch: a list whose store pages another way is exported page by page */
+  read: boolean;
 }
 
 const current = new AsyncLocalStorage<ListBatch>();
@@ -27,6 +29,7 @@ const current = new AsyncLocalStorage<ListBatch>();
 /** Runs `read` (a list route) so that its list query reads the batch after `batch.after`. */
 export function inListBatch<T>(batch: ListBatch, read: () => T): T {
   batch.taken = false;
+  batch.read = false;
   batch.next = null;
   return current.run(batch, read);
 }

@@ -72,7 +72,7 @@ export interface ExportRequest {
  */
 export async function exportList(request: ExportRequest): Promise<Reply | undefined> {
   const { query, read } = request;
-  const batch: ListBatch = { size: EXPORT_BATCH_ROWS, after: null, next: null, taken: false };
+  const batch: ListBatch = { size: EXPORT_BATCH_ROWS, after: null, next: null, taken: false, read: false };
   let reply = await inListBatch(batch, read);
   let body = listBody(reply);
   if (!body) return reply;
@@ -80,7 +80,7 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
   /** what the next read needs of the last one: how many rows it had, and its cursor */
   let last = { rows: 0, cursor: undefined as string | null | undefined };
   let next: () => Promise<ListBody | undefined>;
-  if (batch.taken) {
+  if (batch.taken && batch.read) {
     next = async () => {
       if (last.rows < batch.size || batch.next === null) return undefined;
       batch.after = batch.next;

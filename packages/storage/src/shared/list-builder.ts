@@ -371,6 +371,7 @@ async function fetchBatch<Row>(
   const rows = (await query.limit(batch.size).execute()) as Array<Record<string, unknown>>;
   const last = rows.at(-1);
   batch.next = last ? keys.map((_, n) => last[`${KEY_PREFIX}${n}`]) : null;
+  batch.read = true;
   return { rows: rows as Row[], total: rows.length };
 }
 
