@@ -149,17 +149,18 @@ describe('the console files', () => {
 });
 
 describe('without a built console', () => {
-  it('says how to build it', async () => {
+  it('says how to build it, and serves the console once it is built, without a restart', async () => {
     const dir = tempDir();
     const lectern = createLectern({ storage: await openSqliteStorage({ file: join(dir, 'lectern.db') }) });
-    const server = await listen(createApp(lectern, { consoleFiles: folderConsoleFiles(join(dir, 'nothing')) }), {
-      port: 0,
-      host: '127.0.0.1',
-    });
+    const dist = join(dir, 'later');
+    const server = await listen(createApp(lectern, { consoleFiles: folderConsoleFiles(dist) }), { port: 0, host: '127.0.0.1' });
     try {
       const page = await raw(`${server.url}/console/`);
       assert.equal(page.status, 404);
       assert.match(JSON.parse(page.body.toString()).error.message, /packages\/console\/build\.mjs/);
+      mkdirSync(dist);
+      writeFileSync(join(dist, 'index.html'), html);
+      assert.equal((await raw(`${server.url}/console/`)).body.toString(), html);
     } finally {
       await server.close();
       await lectern.close();

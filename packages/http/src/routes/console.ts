@@ -161,16 +161,16 @@ export function consolePages(source: ConsoleFileSource): ConsolePages {
         return { status: 302, headers: { Location: `/console/${query ? `?${query}` : ''}`, 'Cache-Control': 'no-cache' } };
       }
       const built = load();
-      if (!built) {
-        throw new LecternError('not_found', 'The console is not built: run `node packages/console/build.mjs` and restart the server.');
-      }
+      const index = built?.get('index.html');
+      // looked for again on the next request: building the console needs no restart
+      if (!built || !index) throw new LecternError('not_found', 'The console is not built: run `node packages/console/build.mjs`.');
       const name = pathname.slice('/console/'.length);
       const file = built.get(name);
       if (file) return fileReply(file, acceptEncoding);
       // a name with an extension is a file the app asked for; anything else is one of the app's own addresses
       const last = name.slice(name.lastIndexOf('/') + 1);
       if (last.includes('.')) throw new LecternError('not_found', `The console has no file ${name}.`);
-      return fileReply(built.get('index.html')!, acceptEncoding);
+      return fileReply(index, acceptEncoding);
     },
   };
 }
