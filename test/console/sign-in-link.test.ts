@@ -69,6 +69,12 @@ describe('one-time console sign-in links', () => {
   });
 
   it('names an unknown email or a bad base URL on the command line', async () => {
+    const help = await runCli(['console-url', '--help']);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(help.stdout, /--email <email>/);
+    const missing = await runCli(['console-url', '--db', server.dbFile]);
+    assert.equal(missing.code, 2);
+    assert.equal(missing.stderr.trim().split('\n').length, 1, missing.stderr);
     const unknown = await runCli(['console-url', '--db', server.dbFile, '--email', 'nobody@example.com']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /no user has the email nobody@example\.com/);
