@@ -1,12 +1,15 @@
 // Builds the publishable packages and the `lectern` command.
 //   node build.mjs         packages/{core,storage,http}/dist (ESM + .d.ts, incremental) and
 //                          dist/lectern.cjs, the bundle `npx lectern` and the tests run
-//   node build.mjs --sea   also dist/lectern, a single executable with Node and SQLite inside
+//   node build.mjs --sea   also dist/lectern, a single executable with Node and SQLite inside: the
+//                          newest Node LTS from the npm registry (scripts/node-lts.mjs), whatever Node
+//                          runs this build
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ltsRuntime } from './scripts/node-lts.mjs';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
@@ -65,6 +68,9 @@ await build({ ...common, outfile: join(dist, 'lectern.cjs'), external: ['better-
 if (process.argv.includes('--sea')) {
   const seaDir = join(dist, 'sea');
   mkdirSync(seaDir, { recursive: true });
+  // the executable is that Node's binary, its blob made by that Node, with the addon built for it
+  const runtime = ltsRuntime();
+  writeFileSync(join(seaDir, 'runtime.json'), JSON.stringify(runtime));
   const bundle = join(seaDir, 'lectern-sea.cjs');
   // better-sqlite3's JavaScript is bundled too; its addon travels as an asset (packages/cli/src/sea-native.ts)
   await build({ ...common, outfile: bundle, sourcemap: false });
@@ -80,7 +86,7 @@ if (process.argv.includes('--sea')) {
       // such a main script has no dynamic import(), so packages/cli/src/sea.ts uses require
       useCodeCache: true,
       assets: {
-        'better_sqlite3.node': join(root, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'),
+        'better_sqlite3.node': runtime.addon,
         // the API reference page's viewer (packages/cli/src/sea-assets.ts)
         'swagger-ui-bundle.js': join(root, 'node_modules/swagger-ui-dist/swagger-ui-bundle.js'),
         'swagger-ui.css': join(root, 'node_modules/swagger-ui-dist/swagger-ui.css'),
@@ -89,9 +95,9 @@ if (process.argv.includes('--sea')) {
       },
     }),
   );
-  execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'inherit' });
+  execFileSync(runtime.node, ['--experimental-sea-config', config], { stdio: 'inherit' });
   const executable = join(dist, 'lectern');
-  copyFileSync(process.execPath, executable);
+  copyFileSync(runtime.node, executable);
   try {
     execFileSync('strip', ['--strip-all', executable]);
   } catch {
@@ -109,5 +115,5 @@ if (process.argv.includes('--sea')) {
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  console.log(`built ${executable}`);
+  console.log(`built ${executable} (node ${runtime.version})`);
 }

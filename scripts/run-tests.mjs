@@ -1,5 +1,5 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
-// Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset.
+// Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset; `!substring` leaves files out.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const filters = process.argv.slice(2);
+const filters = process.argv.slice(2).filter((f) => !f.startsWith('!'));
+const excluded = process.argv
+  .slice(2)
+  .filter((f) => f.startsWith('!'))
+  .map((f) => f.slice(1));
 
 function findTests(dir) {
   const found = [];
@@ -25,6 +29,7 @@ const files = ['packages', 'test', 'examples']
   .filter((dir) => existsSync(join(root, dir)))
   .flatMap((dir) => findTests(join(root, dir)))
   .filter((file) => filters.length === 0 || filters.some((f) => file.includes(f)))
+  .filter((file) => !excluded.some((f) => file.includes(f)))
   .sort();
 if (files.length === 0) {
   console.error('no test files matched');

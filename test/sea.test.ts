@@ -7,14 +7,21 @@ import { before, describe, it } from 'node:test';
 import { repoRoot, tempDir } from './helpers/server.ts';
 
 const executable = join(repoRoot, 'dist/lectern');
-const addon = readFileSync(join(repoRoot, 'node_modules/better-sqlite3/build/Release/better_sqlite3.node'));
-const addonDigest = createHash('sha256').update(addon).digest('hex');
-const addonFileName = `better_sqlite3-${addonDigest.slice(0, 16)}.node`;
 const uid = process.getuid!();
+/** The Node LTS the build embedded and the addon it built for it (build.mjs writes this beside the blob). */
+let runtime: { node: string; version: string; addon: string };
+let addonDigest: string;
+let addonFileName: string;
 
 /** Runs the executable to completion with only `env` (no HOME unless given). */
 function runExecutable(args: string[], env: Record<string, string>) {
-  const result = spawnSync(executable, args, { env: { PATH: '/usr/bin:/bin', ...env }, encoding: 'utf8', timeout: 20_000 });
+  const result = spawnSync(executable, args, {
+    env: { PATH: '/usr/bin:/bin', ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+    // `openapi` prints about a megabyte
+    maxBuffer: 16 * 1024 * 1024,
+  });
   assert.equal(result.error, undefined, 'the executable must finish on its own');
   return result;
 }
@@ -25,6 +32,27 @@ describe('single executable', () => {
   before(() => {
     const build = spawnSync(process.execPath, [join(repoRoot, 'build.mjs'), '--sea'], { cwd: repoRoot, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
+    runtime = JSON.parse(readFileSync(join(repoRoot, 'dist/sea/runtime.json'), 'utf8'));
+    addonDigest = sha256Of(runtime.addon);
+    addonFileName = `better_sqlite3-${addonDigest.slice(0, 16)}.node`;
+  });
+
+  it('embeds the Node LTS, not the Node that built it, and says so in --version', () => {
+    assert.match(runtime.version, /^v24\./);
+    const result = runExecutable(['--version'], {});
+    assert.equal(result.status, 0, result.stderr);
+    assert.equal(result.stdout, `lectern 0.1.0 (node ${runtime.version})\n`);
+    // a command that opens SQLite and ends leaves statements for the last garbage collection: with
+    // an addon built against 24.19's headers or later, that aborted the process (exit 134)
+    const dir = tempDir();
+    for (let i = 0; i < 3; i++) {
+      const described = runExecutable(['openapi'], { LECTERN_CACHE_DIR: join(dir, 'cache') });
+      assert.equal(described.status, 0, described.stderr);
+      assert.equal(JSON.parse(described.stdout).openapi, '3.1.0');
+    }
+    // the embedded addon is the one built for that Node: it loads there
+    const load = spawnSync(runtime.node, ['-e', `require(${JSON.stringify(runtime.addon)})`], { encoding: 'utf8' });
+    assert.equal(load.status, 0, load.stderr);
   });
 
   it('serves the API with nothing but itself', async () => {
