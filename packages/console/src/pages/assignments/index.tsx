@@ -9,6 +9,7 @@ import { Field, Form, list, nullableText, text } from '../../components/form.tsx
 import { Link } from '../../components/link.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me, role } from '../../session/me.ts';
+import { rememberJob } from '../../session/recent-jobs.ts';
 
 const STATES = ['not_started', 'in_progress', 'completed', 'dropped', 'exempted'] as const;
 const TYPES = ['article', 'video', 'course', 'guide', 'event', 'event_type', 'link', 'track', 'scheduled_track', 'collection'] as const;
@@ -51,6 +52,7 @@ export function AssignmentsPage() {
               else {
                 const started = await unwrap(api.POST('/api/v2/assignments/bulk', { body: { assignments } }));
                 setJob(started.id);
+                rememberJob('assignments', started.id, `${assignments.length} assignments`);
               }
               refresh();
             }}

@@ -8,6 +8,7 @@ import type { BulkJob } from '../../api/types.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { ListView } from '../../components/list-view.tsx';
+import { RecentJobs } from '../../components/recent-jobs.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 
@@ -55,8 +56,10 @@ export function BulkJobsPage() {
       {isKind(kind) && id ? (
         <Job kind={kind} id={id} />
       ) : (
-        <p class="muted">Bulk jobs are started by imports and by assigning to many users; open one by its id to follow it.</p>
+        <p class="muted">Bulk jobs are started by assigning to many users and by the API; open one by its id to follow it.</p>
       )}
+      <h2>Started from this tab</h2>
+      <RecentJobs />
     </>
   );
 }

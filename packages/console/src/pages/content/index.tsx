@@ -10,7 +10,7 @@ import { checked, Field, Form, integer, list, nullableText, text } from '../../c
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
-import { can } from '../../session/me.ts';
+import { can, me, role } from '../../session/me.ts';
 
 const TYPES: readonly ContentType[] = [
   'article',
@@ -195,6 +195,20 @@ export function ContentPage() {
                   Open
                 </button>
                 {writable ? <ArchiveToggle item={item} done={refresh} /> : null}
+                {role.value === 'user' && item.is_self_assignable && can('assignments:write') ? (
+                  <ActionButton
+                    label="Assign to me"
+                    name={`Assign ${item.name} to me`}
+                    run={() =>
+                      unwrap(
+                        api.POST('/api/v2/assignments', {
+                          body: { user_id: me.value?.user.public_id ?? '', content_item_id: item.public_id },
+                        }),
+                      )
+                    }
+                    done={refresh}
+                  />
+                ) : null}
               </div>
             ),
           },

@@ -156,7 +156,38 @@ function GroupDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
             <Field name="confirm_replace" label="Yes, replace the whole member list" type="checkbox" />
             <Field name="confirm_large_removal" label="Yes, even if this removes many members" type="checkbox" />
           </Form>
+          {role.value === 'admin' ? (
+            <Form
+              label="Owners"
+              submitLabel="Add owners"
+              resetOnSuccess
+              onSubmit={async (data) => {
+                await unwrap(api.POST('/api/v2/groups/{id}/owners', { ...path, body: { member_ids: list(data, 'owner_ids') } }));
+                changed();
+              }}
+            >
+              <Field name="owner_ids" label="Organizer ids to make owners" hint="Owners may rename the group and change its members." />
+            </Form>
+          ) : null}
         </div>
+      ) : null}
+      {group?.owners.length ? (
+        <p>
+          Owners:{' '}
+          {group.owners.map((owner) => (
+            <span key={owner.public_id} class="badge">
+              {owner.name}
+              {role.value === 'admin' ? (
+                <ActionButton
+                  label="×"
+                  name={`Remove owner ${owner.email}`}
+                  run={() => unwrap(api.DELETE('/api/v2/groups/{id}/owners', { ...path, body: { member_ids: [owner.public_id] } }))}
+                  done={changed}
+                />
+              ) : null}
+            </span>
+          ))}
+        </p>
       ) : null}
       <h3>Members</h3>
       <ListView

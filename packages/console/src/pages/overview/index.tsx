@@ -9,6 +9,7 @@ import { DataTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Link } from '../../components/link.tsx';
+import { RecentJobs } from '../../components/recent-jobs.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { can, me, role } from '../../session/me.ts';
 
@@ -91,9 +92,8 @@ function RecentImports() {
           { header: 'When', cell: (item) => <DateCell value={item.created_at} /> },
         ]}
       />
-      <p>
-        Bulk jobs started by the API are followed on <Link to="bulk-jobs">Bulk jobs</Link>.
-      </p>
+      <h3>Bulk jobs started from this tab</h3>
+      <RecentJobs />
     </section>
   );
 }
