@@ -97,4 +97,25 @@ describe('console pages', () => {
     await assertAccessible(page, 'a 403 on Groups');
     await screenshot(page, 'groups-forbidden');
   });
+
+  it('works from the keyboard: the first Tab shows "Skip to content", which takes focus to the page', async () => {
+    const page = await browser.newPage();
+    await signInWithToken(page, server.url, server.adminToken);
+    // a fresh load, so the first Tab starts from the top of the page
+    await page.goto(`${server.url}/console/users`);
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      const style = getComputedStyle(element);
+      return { text: element.textContent, outline: style.outlineStyle, width: style.outlineWidth, shadow: style.boxShadow };
+    });
+    assert.equal(focused.text, 'Skip to content');
+    assert.ok(
+      (focused.outline !== 'none' && focused.width !== '0px') || focused.shadow !== 'none',
+      `no visible focus: ${JSON.stringify(focused)}`,
+    );
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
+  });
 });
