@@ -5,7 +5,10 @@ import { fetchPage } from '../../api/list.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { Field, Form, list, nullableText, text } from '../../components/form.tsx';
+import { Field, Form, list, nullableText, SelectField, text } from '../../components/form.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import { query, setQuery } from '../../router.ts';
 import { Link } from '../../components/link.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me, role } from '../../session/me.ts';
@@ -34,6 +37,7 @@ export function AssignmentsPage() {
   const refresh = () => setVersion(version + 1);
   const writable = can('assignments:write');
   const manager = role.value !== 'user';
+  const opened = query().get('assignment');
   return (
     <>
       <h1>Assignments</h1>
@@ -87,6 +91,7 @@ export function AssignmentsPage() {
           </Form>
         </details>
       ) : null}
+      {opened ? <AssignmentDetail id={opened} manager={manager} onChanged={refresh} /> : null}
       <ListView
         path="/api/v2/assignments"
         caption="Assignments"
@@ -155,17 +160,9 @@ function StateActions({ assignment, done, manager }: { assignment: Assignment; d
     <div class="actions">
       {open ? (
         <>
-          <ActionButton
-            label="Progress"
-            name={name('Record progress')}
-            run={() => {
-              const value = prompt('Progress from 0 to 100 %', String(Math.round(assignment.progress * 100)));
-              return value === null
-                ? Promise.resolve()
-                : unwrap(api.POST('/api/v2/assignments/{id}/progress', { ...path, body: { progress: Number(value) / 100 } }));
-            }}
-            done={done}
-          />
+          <button type="button" aria-label={name('Record progress')} onClick={() => setQuery({ assignment: assignment.public_id })}>
+            Progress
+          </button>
           <ActionButton
             label="Complete"
             name={name('Complete')}
@@ -206,5 +203,103 @@ function StateActions({ assignment, done, manager }: { assignment: Assignment; d
         />
       ) : null}
     </div>
+  );
+}
+
+/** One assignment: where it stands, progress with score and pass/fail, and (for managers) its dates. */
+function AssignmentDetail({ id, manager, onChanged }: { id: string; manager: boolean; onChanged: () => void }) {
+  const [version, setVersion] = useState(0);
+  const path = { params: { path: { id } } };
+  const loaded = useLoad(() => unwrap(api.GET('/api/v2/assignments/{id}', path)), `${id}|${version}`);
+  const a = loaded.data;
+  const changed = () => {
+    setVersion(version + 1);
+    onChanged();
+  };
+  const open = a ? a.state === 'not_started' || a.state === 'in_progress' : false;
+  return (
+    <section class="detail" aria-labelledby="assignment-title">
+      <h2 id="assignment-title">{a ? `${a.content_item.name} for ${a.user.name}` : 'Assignment'}</h2>
+      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
+      {a ? (
+        <>
+          <p>
+            {label(a.state)} · {Math.round(a.progress * 100)} % · attempt {a.attempt}
+            {a.score !== null ? ` · score ${a.score}` : ''}
+            {a.is_success !== null ? (a.is_success ? ' · passed' : ' · failed') : ''}
+            {a.due_date ? ` · due ${a.due_date}${a.is_overdue ? ' (overdue)' : ''}` : ''}
+          </p>
+          <label for="assignment-progress">Progress</label>
+          <progress id="assignment-progress" max={1} value={a.progress} />
+          <p class="muted">
+            Started <DateCell value={a.started_at} />, completed <DateCell value={a.completed_datetime} />
+          </p>
+          <div class="grid">
+            {open && can('assignments:write') && !a.is_enrollment_managed ? (
+              <Form
+                resetKey={a.modified}
+                submitLabel="Record progress"
+                onSubmit={async (data) => {
+                  const score = text(data, 'score');
+                  const success = text(data, 'is_success');
+                  await unwrap(
+                    api.POST('/api/v2/assignments/{id}/progress', {
+                      ...path,
+                      body: {
+                        progress: Number(text(data, 'progress')) / 100,
+                        ...(score ? { score: Number(score) } : {}),
+                        ...(success ? { is_success: success === 'true' } : {}),
+                      },
+                    }),
+                  );
+                  changed();
+                }}
+              >
+                <Field
+                  name="progress"
+                  label="Progress (%)"
+                  type="number"
+                  min={0}
+                  max={100}
+                  defaultValue={String(Math.round(a.progress * 100))}
+                />
+                <Field name="score" label="Score" type="number" />
+                <SelectField
+                  name="is_success"
+                  label="Result"
+                  options={[
+                    ['', 'Not graded'],
+                    ['true', 'Passed'],
+                    ['false', 'Failed'],
+                  ]}
+                />
+              </Form>
+            ) : null}
+            {manager && can('assignments:write') ? (
+              <Form
+                resetKey={a.modified}
+                submitLabel="Save dates"
+                onSubmit={async (data) => {
+                  const expires = text(data, 'expires_at');
+                  await unwrap(
+                    api.PATCH('/api/v2/assignments/{id}', {
+                      ...path,
+                      body: { due_date: nullableText(data, 'due_date'), expires_at: expires ? new Date(expires).toISOString() : null },
+                    }),
+                  );
+                  changed();
+                }}
+              >
+                <Field name="due_date" label="Due date" type="date" defaultValue={a.due_date ?? ''} />
+                <Field name="expires_at" label="Expires at" type="datetime-local" hint="Your local time." />
+              </Form>
+            ) : null}
+          </div>
+        </>
+      ) : null}
+      <button type="button" onClick={() => setQuery({ assignment: undefined })}>
+        Close
+      </button>
+    </section>
   );
 }
