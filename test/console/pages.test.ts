@@ -119,3 +119,25 @@ describe('console pages', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'main');
   });
 });
+
+describe('console without its server', () => {
+  const server = useServer();
+  const browser = useBrowser();
+
+  it('shows a retry, not a blank page, when the server cannot be reached', async () => {
+    const page = await browser.newPage();
+    await signInWithToken(page, server.url, server.adminToken);
+    await openPage(page, 'Users');
+    await page.getByLabel('Search').waitFor();
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    assert.equal(await server.stop(), 0);
+    // the page's code is loaded already; its next data request finds no server
+    await page.getByLabel('Search').fill('ada');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'could not be reached' });
+    await alert.waitFor();
+    await alert.getByRole('button', { name: 'Retry' }).waitFor();
+    await assertAccessible(page, 'Users without a server');
+    await screenshot(page, 'users-server-gone');
+  });
+});
