@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { ASSIGNMENTS, seedAssignments } from './_assignments-data.ts';
 import { seededDatabase } from './_database.ts';
-import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
+import { cpuSeconds, pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
 
 const STALL_SECONDS = Number(process.env.BENCH_STALL_SECONDS ?? 10);
@@ -57,9 +57,11 @@ try {
     const baseline = rssMb(pid);
     const peak = { mb: baseline };
     const started = performance.now();
+    const cpuBefore = cpuSeconds(pid);
     const response = await open(`${server.url}/api/v2/assignments/?format=${format}`);
     const lines = await readAll(response, pid, peak);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = cpuSeconds(pid) - cpuBefore;
     const rows = format === 'csv' ? lines - 1 : lines;
     if (rows !== ASSIGNMENTS) console.log(`(the ${format} export held ${rows} rows, not ${ASSIGNMENTS})`);
     report(
@@ -71,6 +73,8 @@ try {
         atLeast: target,
       },
     );
+    // what the server's own work allows on a core of its own, whatever else the machine runs
+    report(`export ${format.toUpperCase()}: rows per server CPU second`, Math.round(rows / cpu), 'rows/s', `${cpu.toFixed(1)} s of CPU`);
     report(
       `export ${format.toUpperCase()}: server RSS growth, reading at full speed`,
       peak.mb - baseline,
