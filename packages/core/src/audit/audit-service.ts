@@ -25,7 +25,9 @@ export class AuditService {
    * change writes its entry without index upkeep, and the indexes are brought up to date here for
    * many entries at once. Run by the process's periodic maintenance; answers how many moved.
    */
-  settle(): Promise<number> {
+  async settle(): Promise<number> {
+    // an idle server takes no write transaction (nor, on PostgreSQL, the write lock) for nothing
+    if (!(await this.deps.storage.audit.hasStaged())) return 0;
     return this.deps.storage.transaction((tx) => tx.audit.settle());
   }
 

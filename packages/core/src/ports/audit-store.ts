@@ -20,6 +20,8 @@ export interface AuditStore {
    * (the kysely store keeps one without indexes, so the write stays cheap); `list` reads both.
    */
   append(row: NewAuditRow): Promise<void>;
+  /** Whether `append` staged entries `settle` has not moved yet: asked outside a transaction, cheaply. */
+  hasStaged(): boolean | Promise<boolean>;
   /** Moves what `append` staged into the indexed log, in the caller's transaction; answers how many. */
   settle(): Promise<number>;
   /** Entries matching the query, newest first; `hasMore` when another page follows. Null when the cursor is unknown. */

@@ -96,7 +96,9 @@ for (const dialect of DIALECTS) {
         // below spans both
         if (i === 2) {
           assert.deepEqual(await ids({}), ['r2', 'r1', 'r0']);
+          assert.equal(await storage.audit.hasStaged(), true);
           assert.equal(await storage.transaction((tx) => tx.audit.settle()), 3);
+          assert.equal(await storage.audit.hasStaged(), false);
           assert.equal(await storage.transaction((tx) => tx.audit.settle()), 0);
         }
       }

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { AuditEntry, AuditQuery } from '@lectern/core';
 import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { preparedQuery } from '../shared/prepared-query.ts';
+import { preparedLookup, preparedQuery } from '../shared/prepared-query.ts';
 
 // Written by every change, into the table without indexes (migration 0016): compiled once rather
 // than built per write (see prepared-query.ts).
@@ -20,6 +20,9 @@ const insertEntry = preparedQuery(9, (db: Kysely<Database>, ...values) => {
     changes: changes!,
   });
 });
+
+// Asked every maintenance pass (5 s), busy or idle; the limit is written in (see prepared-query.ts).
+const anyStaged = preparedLookup(0, (db: Kysely<Database>) => db.selectFrom('audit_log_recent').select('id').limit(sql.lit(1)));
 
 export class AuditRepository implements AuditStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -102,6 +105,11 @@ export class AuditRepository implements AuditStore {
       .orderBy('a.id', 'desc')
       .limit(limit)
       .execute();
+  }
+
+  hasStaged(): boolean | Promise<boolean> {
+    const found = anyStaged(this.db);
+    return found instanceof Promise ? found.then((row) => row !== undefined) : found !== undefined;
   }
 
   async settle(): Promise<number> {
