@@ -11,7 +11,6 @@ export function ErrorBanner({ error, onRetry }: { error: unknown; onRetry?: () =
   return (
     <div class="banner error" role="alert">
       <p>
-        {error instanceof ApiError && error.status === 0 ? 'The server could not be reached. ' : ''}
         {message}
         {error instanceof ApiError && error.envelope?.request_id ? <span class="muted"> (request {error.envelope.request_id})</span> : null}
       </p>
