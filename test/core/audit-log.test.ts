@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createLectern, type Clock, type Lectern, type Storage } from '@lectern/core';
+import { createLectern, LecternError, type Clock, type Lectern, type Storage } from '@lectern/core';
 import { openSqliteStorage } from '@lectern/storage';
 
 /** A storage whose transactions, while `failing` is set, throw after their work has run: a commit that fails. */
@@ -57,6 +57,33 @@ describe('audit log (in process)', () => {
     await lectern.users.update(app, user.public_id, { name: 'Ada Lovelace' });
     const [updated] = (await lectern.auditLog.list(app, { action: 'user.updated' })).data;
     assert.deepEqual(updated!.changes, { name: { from: 'Ada', to: 'Ada Lovelace' } });
+    await lectern.close();
+  });
+
+  it("writes a bulk chunk's entries together, leaving out those of the items that failed", async () => {
+    const lectern = createLectern({ storage: await openSqliteStorage({ file: ':memory:' }) });
+    // an item records its entry first and fails afterwards when told to: the entry must go with it
+    lectern.jobs.register({
+      name: 'probes',
+      maxItems: 10,
+      scope: 'users:write',
+      handle: async (tx, ctx, item) => {
+        const { id, fail } = item as { id: string; fail?: boolean };
+        await lectern.audit.record(tx, ctx, 'user.created', id);
+        if (fail) throw new LecternError('validation_error', 'This probe fails after recording.');
+        return { publicId: id, created: true };
+      },
+    });
+    await lectern.start();
+    const ctx = lectern.context();
+    await lectern.jobs.submit(ctx, 'probes', { probes: [{ id: 'a' }, { id: 'b', fail: true }, { id: 'c' }] });
+    await lectern.jobs.idle();
+    const entries = (await lectern.auditLog.list(ctx, {})).data;
+    assert.deepEqual(
+      entries.map((entry) => entry.resource.public_id),
+      ['c', 'a'],
+    );
+    assert.ok(entries.every((entry) => entry.request_id === ctx.requestId));
     await lectern.close();
   });
 

@@ -5,6 +5,7 @@
  * field diff is built by the caller, and only for updates.
  */
 import type { RequestContext } from '../auth/actor.ts';
+import type { NewAuditRow } from '../ports/audit-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import { nowIso, type Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/ids.ts';
@@ -13,6 +14,9 @@ import { AUDIT_ID_PREFIX } from './audit-entry.ts';
 import type { AuditAction } from './audit-actions.ts';
 
 export class AuditRecorder {
+  /** entries recorded on a savepoint's stores while `holding` runs, by those stores */
+  private readonly held = new WeakMap<Stores, NewAuditRow[]>();
+
   constructor(
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -28,7 +32,7 @@ export class AuditRecorder {
   async record(tx: Stores, ctx: RequestContext, action: AuditAction, publicId: string, changes: FieldChanges | null = null): Promise<void> {
     if (!this.enabled) return;
     const actor = ctx.actor;
-    await tx.audit.append({
+    const row: NewAuditRow = {
       publicId: this.ids.prefixed(AUDIT_ID_PREFIX),
       occurredAt: nowIso(this.clock),
       action,
@@ -38,7 +42,31 @@ export class AuditRecorder {
       resourceType: action.slice(0, action.lastIndexOf('.')),
       resourceId: publicId,
       changes,
-    });
+    };
+    const held = this.held.get(tx);
+    if (held) held.push(row);
+    else await tx.audit.append(row);
+  }
+
+  /**
+   * Runs `work` holding back the entries recorded on `stores` (a bulk item's savepoint) rather than
+   * writing them, and answers them with its result: the caller writes them with `writeHeld` in the
+   * enclosing transaction, so a chunk of items writes its entries as one INSERT. When `work`
+   * throws, its entries are dropped with its changes.
+   */
+  async holding<T>(stores: Stores, work: () => Promise<T>): Promise<{ result: T; entries: NewAuditRow[] }> {
+    const entries: NewAuditRow[] = [];
+    this.held.set(stores, entries);
+    try {
+      return { result: await work(), entries };
+    } finally {
+      this.held.delete(stores);
+    }
+  }
+
+  /** Writes entries `holding` answered, in the transaction their changes commit in. */
+  async writeHeld(tx: Stores, entries: readonly NewAuditRow[]): Promise<void> {
+    if (entries.length > 0) await tx.audit.appendMany(entries);
   }
 
   /**

@@ -19,6 +19,7 @@
 import PQueue from 'p-queue';
 import { systemActor, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { Scope } from '../auth/scopes.ts';
+import type { NewAuditRow } from '../ports/audit-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
@@ -297,11 +298,17 @@ export class JobEngine {
     const authority = await this.authorityFor(tx, job.actor, job.requestId, kind.scope);
     const ctx = 'ctx' in authority ? authority.ctx : undefined;
     const refusal = 'refusal' in authority ? authority.refusal : undefined;
+    // the items' audit entries are written together at the end of the chunk, as one INSERT
+    const entries: NewAuditRow[] = [];
     for (const item of items) {
       let outcome: JobItemOutcome;
       try {
         if (refusal) throw refusal;
-        const applied = await tx.savepoint((sp) => kind.handle(sp, ctx!, item.payload, item.position));
+        const applied = await tx.savepoint(async (sp) => {
+          const held = await this.deps.audit.holding(sp, () => kind.handle(sp, ctx!, item.payload, item.position));
+          entries.push(...held.entries);
+          return held.result;
+        });
         outcome = { status: 'succeeded', ...applied };
       } catch (error) {
         if (!isLecternError(error)) throw error;
@@ -309,6 +316,7 @@ export class JobEngine {
       }
       await tx.jobs.recordOutcome(job.id, item.position, outcome);
     }
+    await this.deps.audit.writeHeld(tx, entries);
     return false;
   }
 

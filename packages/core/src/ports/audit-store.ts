@@ -20,6 +20,8 @@ export interface AuditStore {
    * (the kysely store keeps one without indexes, so the write stays cheap); `list` reads both.
    */
   append(row: NewAuditRow): Promise<void>;
+  /** Several entries as one INSERT, in the caller's transaction, as `append` would write them one by one. */
+  appendMany(rows: readonly NewAuditRow[]): Promise<void>;
   /** Whether `append` staged entries `settle` has not moved yet: asked outside a transaction, cheaply. */
   hasStaged(): boolean | Promise<boolean>;
   /** Moves what `append` staged into the indexed log, in the caller's transaction; answers how many. */

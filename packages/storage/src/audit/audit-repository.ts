@@ -42,6 +42,25 @@ export class AuditRepository implements AuditStore {
     );
   }
 
+  async appendMany(rows: readonly NewAuditRow[]): Promise<void> {
+    await this.db
+      .insertInto('audit_log_recent')
+      .values(
+        rows.map((row) => ({
+          public_id: row.publicId,
+          occurred_at: row.occurredAt,
+          action: row.action,
+          actor_user_id: row.actorUserId,
+          token_id: row.tokenId,
+          request_id: row.requestId,
+          resource_type: row.resourceType,
+          resource_id: row.resourceId,
+          changes: row.changes === null ? null : JSON.stringify(row.changes),
+        })),
+      )
+      .execute();
+  }
+
   async list(query: AuditQuery): Promise<{ items: AuditEntry[]; hasMore: boolean } | null> {
     let before: number | undefined;
     if (query.cursor !== undefined) {
