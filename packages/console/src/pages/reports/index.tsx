@@ -14,15 +14,10 @@ import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { can } from '../../session/me.ts';
+import { rqlErrorPosition } from './rql-position.ts';
 
 type Resource = BodyOf<'/api/v2/saved-reports', 'post'>['resource'];
 const RESOURCES: readonly Resource[] = ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'];
-
-/** The error position the server's message gives (`Position 14: …`), if any. */
-export function rqlErrorPosition(message: string): number | null {
-  const match = /position (\d+)/i.exec(message);
-  return match ? Number(match[1]) : null;
-}
 
 function RqlMarker({ expression, error }: { expression: string; error: string }) {
   const at = rqlErrorPosition(error);
