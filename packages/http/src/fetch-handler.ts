@@ -33,7 +33,8 @@ export function createFetchHandler(app: App): FetchHandler {
       ...(streamed ? { bodyTooLarge: false, bodyStream: chunksOf(streamed) } : {}),
       remoteAddress: info.remoteAddress ?? 'unknown',
     });
-    const sent = result.stream ? readableOf(result.stream) : result.body;
+    // a Buffer is a Uint8Array, which Response takes; TypeScript's DOM types want its ArrayBuffer narrower
+    const sent = result.stream ? readableOf(result.stream) : (result.body as BodyInit | null);
     return new Response(sent, { status: result.status, headers: result.headers });
   };
 }
