@@ -7,10 +7,11 @@ import { Link } from './components/link.tsx';
 import { pages, type PageEntry } from './pages/registry.ts';
 import { SignInPage } from './pages/sign-in/index.tsx';
 import { navigate, pageName, place } from './router.ts';
-import { can, loadMe, me } from './session/me.ts';
+import { can, loadMe, me, role } from './session/me.ts';
 import { forgetToken, token } from './session/token.ts';
 
-const allowed = (page: PageEntry) => !page.scopes || page.scopes.some(can);
+const allowed = (page: PageEntry) =>
+  (!page.scopes || page.scopes.some(can)) && (!page.roles || (role.value !== null && page.roles.includes(role.value)));
 
 export function App() {
   const name = pageName(place.value.path);

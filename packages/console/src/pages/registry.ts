@@ -4,13 +4,17 @@
  * carries only the shell and the page asked for.
  */
 import type { ComponentType } from 'preact';
-import type { Scope } from '../api/types.ts';
+import type { Me, Scope } from '../api/types.ts';
+
+type Role = Me['user']['role'];
 
 export interface PageEntry {
   path: string;
   title: string;
   /** any one of these scopes shows the page; none means every signed-in token */
   scopes?: Scope[];
+  /** roles that may use it, when the scopes alone do not say (a learner's token carries assignments:write for its own work, not for bulk work) */
+  roles?: Role[];
   load: () => Promise<ComponentType>;
 }
 
@@ -36,12 +40,14 @@ export const pages: PageEntry[] = [
     path: 'imports',
     title: 'Imports',
     scopes: ['users:write', 'assignments:write', 'enrollments:write'],
+    roles: ['admin', 'organizer'],
     load: () => import('./imports/index.tsx').then((m) => m.ImportsPage),
   },
   {
     path: 'bulk-jobs',
     title: 'Bulk jobs',
     scopes: ['users:read', 'assignments:read', 'enrollments:read'],
+    roles: ['admin', 'organizer'],
     load: () => import('./bulk-jobs/index.tsx').then((m) => m.BulkJobsPage),
   },
   { path: 'reports', title: 'Reports', scopes: ['reports:read'], load: () => import('./reports/index.tsx').then((m) => m.ReportsPage) },
