@@ -13,7 +13,7 @@ export function EnrollForm({ eventId, done }: { eventId?: string; done: () => vo
   const self = role.value === 'user';
   return (
     <details>
-      <summary>Enroll</summary>
+      <summary>{self ? 'Enroll myself' : 'Enroll someone'}</summary>
       <Form
         submitLabel="Enroll"
         onSubmit={async (data) => {

@@ -202,6 +202,61 @@ function EventDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
           </p>
           {can('enrollments:write') ? <EnrollForm eventId={id} done={changed} /> : null}
           {can('events:write') ? (
+            <details>
+              <summary>Edit event</summary>
+              <Form
+                resetKey={event.modified}
+                submitLabel="Save"
+                onSubmit={async (data) => {
+                  await unwrap(
+                    api.PATCH('/api/v2/events/{id}', {
+                      params: { path: { id } },
+                      body: {
+                        name: text(data, 'name'),
+                        enrollment_limit: integer(data, 'enrollment_limit') ?? 0,
+                        wait_list_limit: integer(data, 'wait_list_limit') ?? 0,
+                        online_enrollment_limit: integer(data, 'online_enrollment_limit') ?? 0,
+                        online_wait_list_limit: integer(data, 'online_wait_list_limit') ?? 0,
+                        is_local: checked(data, 'is_local'),
+                        is_online: checked(data, 'is_online'),
+                        is_hidden: checked(data, 'is_hidden'),
+                      },
+                    }),
+                  );
+                  changed();
+                }}
+              >
+                <Field name="name" label="Event name" defaultValue={event.name} />
+                <Field
+                  name="enrollment_limit"
+                  label="In-person seats"
+                  type="number"
+                  min={0}
+                  defaultValue={String(event.enrollment_limit)}
+                  hint="0 for no limit."
+                />
+                <Field name="wait_list_limit" label="Wait list places" type="number" min={0} defaultValue={String(event.wait_list_limit)} />
+                <Field
+                  name="online_enrollment_limit"
+                  label="Online seats"
+                  type="number"
+                  min={0}
+                  defaultValue={String(event.online_enrollment_limit)}
+                />
+                <Field
+                  name="online_wait_list_limit"
+                  label="Online wait list places"
+                  type="number"
+                  min={0}
+                  defaultValue={String(event.online_wait_list_limit)}
+                />
+                <Field name="is_local" label="In person" type="checkbox" defaultChecked={event.is_local} />
+                <Field name="is_online" label="Online" type="checkbox" defaultChecked={event.is_online} />
+                <Field name="is_hidden" label="Hidden" type="checkbox" defaultChecked={event.is_hidden} />
+              </Form>
+            </details>
+          ) : null}
+          {can('events:write') ? (
             <ActionButton
               label="Delete event"
               danger
