@@ -33,13 +33,20 @@ export function createFetchHandler(app: App): FetchHandler {
       ...(streamed ? { bodyTooLarge: false, bodyStream: chunksOf(streamed) } : {}),
       remoteAddress: info.remoteAddress ?? 'unknown',
     });
-    // a Buffer is a Uint8Array, which Response takes; TypeScript's DOM types want its ArrayBuffer narrower
-    const sent = result.stream ? readableOf(result.stream) : (result.body as BodyInit | null);
+    const sent = result.stream ? readableOf(result.stream) : bodyOf(result.body);
     return new Response(sent, { status: result.status, headers: result.headers });
   };
 }
 
 /** A request body's chunks as Buffers, read as the route asks for them. */
 async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Buffer> {
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>)
+    yield Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
+
+/**
+ * A reply's body as Response takes it under both Node's and the DOM's type declarations: the DOM's
+ * want a view of an ArrayBuffer, and Node's Buffers never sit on a shared one.
+ */
+const bodyOf = (body: string | Buffer | null): string | Uint8Array<ArrayBuffer> | null =>
+  typeof body === 'string' || body === null ? body : (body as Uint8Array<ArrayBuffer>);
