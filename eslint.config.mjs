@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/cli/bin/**', '.scratch/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', 'packages/cli/bin/**', '.scratch/**', '.sea-cache/**', 'test-results/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

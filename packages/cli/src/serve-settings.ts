@@ -119,7 +119,8 @@ export const serveSettings = {
     kind: kinds.positiveInteger,
     argument: '<mib>',
     default: 256,
-    description: 'largest CSV file POST /api/v2/imports/ accepts, in MiB (streamed into the database, never held in memory); larger is refused with 413',
+    description:
+      'largest CSV file POST /api/v2/imports/ accepts, in MiB (streamed into the database, never held in memory); larger is refused with 413',
   }),
   job_chunk_size: setting({
     kind: kinds.integerBetween(1, 500),

@@ -55,7 +55,12 @@ export const lecternConfigSchema = z.object({
   imports: z
     .object({
       /** The largest CSV file `POST /imports/` takes, in MiB; it is streamed, never held whole. */
-      maxUploadMb: z.number().int().min(1).max(1024 * 1024).default(256),
+      maxUploadMb: z
+        .number()
+        .int()
+        .min(1)
+        .max(1024 * 1024)
+        .default(256),
     })
     .prefault({}),
   /** Bulk jobs: items per transaction, and a pause between chunks to leave room for requests. */

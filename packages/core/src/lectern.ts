@@ -158,7 +158,10 @@ export class Lectern {
     this.enrollments = new EnrollmentService(deps, this.assignmentWrites, waitlist, this.jobs);
     const notUpdating = () => Promise.reject(new Error('only a users import updates existing users'));
     this.imports = new ImportService(deps, this.jobs, {
-      users: { item: this.jobs.itemHandler('users'), updateUser: (tx, ctx, publicId, changes) => this.users.updateInTx(tx, ctx, publicId, changes) },
+      users: {
+        item: this.jobs.itemHandler('users'),
+        updateUser: (tx, ctx, publicId, changes) => this.users.updateInTx(tx, ctx, publicId, changes),
+      },
       assignments: { item: this.jobs.itemHandler('assignments'), updateUser: notUpdating },
       enrollments: { item: this.jobs.itemHandler('enrollments'), updateUser: notUpdating },
     });

@@ -38,7 +38,9 @@ export const roleSchema = z.enum(roles);
 export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
   admin: new Set(scopes),
   // everything but managing people's accounts and the webhook subscriptions
-  organizer: new Set<Scope>(scopes.filter((scope) => !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read'].includes(scope))),
+  organizer: new Set<Scope>(
+    scopes.filter((scope) => !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read'].includes(scope)),
+  ),
   // events:read so a learner can find the sessions it may enroll in (only those it may see)
   user: new Set<Scope>([
     'content:read',

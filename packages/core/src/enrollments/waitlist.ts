@@ -36,14 +36,7 @@ export class Waitlist {
         const promotedRecord = (await tx.enrollments.findById(record.id))!;
         await this.deps.outbox.record(tx, ...change.events.map((type) => ({ type, object: promotedRecord.view })));
         // recorded as done by whoever freed the seat: the promotion is part of their change
-        await this.deps.audit.recordUpdate(
-          tx,
-          ctx,
-          'enrollment.updated',
-          promotedRecord.view.public_id,
-          record.view,
-          promotedRecord.view,
-        );
+        await this.deps.audit.recordUpdate(tx, ctx, 'enrollment.updated', promotedRecord.view.public_id, record.view, promotedRecord.view);
         promoted++;
       }
     }
