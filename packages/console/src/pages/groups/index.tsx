@@ -97,13 +97,13 @@ function GroupDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
             submitLabel="Save"
             onSubmit={async (data) => {
               await unwrap(
-                api.PATCH('/api/v2/groups/{id}', { ...path, body: { name: text(data, 'name'), source: nullableText(data, 'source') } }),
+                // a group's source is set when it is created; only its name changes afterwards
+                api.PATCH('/api/v2/groups/{id}', { ...path, body: { name: text(data, 'name') } }),
               );
               changed();
             }}
           >
             <Field name="name" label="Name" defaultValue={group.name} />
-            <Field name="source" label="Source" defaultValue={group.source ?? ''} />
           </Form>
           <Form
             label="Add members"
