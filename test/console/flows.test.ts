@@ -1,6 +1,6 @@
 /**
  * What an administrator does in the console, end to end against a real server: users (create,
- * edit, an API validation error beside its field), webhooks (an endpoint, a test ping to a local
+ * edit, an API validation error beside its field), renaming a group, webhooks (an endpoint, a test ping to a local
  * receiver, the delivery in the log), saved reports (an RQL error marked, fixed, results) and a
  * CSV import with bad rows (the report, failed rows first).
  */
@@ -63,6 +63,24 @@ describe('console flows', () => {
     const stored = await server.api.get(`/api/v2/users/?search=${encodeURIComponent(address)}`);
     assert.equal(stored.body.data[0].name, 'Ada King');
     await page.getByRole('cell', { name: 'Ada King' }).waitFor();
+  });
+
+  it('renames a group from its panel', async () => {
+    const created = await server.api.post('/api/v2/groups/', { name: 'Rename me', source: 'hr' });
+    assert.equal(created.status, 201, created.text);
+    const page = await adminPage();
+    await openPage(page, 'Groups');
+    await page.getByRole('button', { name: 'Open Rename me' }).click();
+    const panel = page.getByRole('region', { name: 'Rename me' });
+    await panel.getByLabel('Name', { exact: true }).fill('Renamed group');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await eventually(
+      async () => (await server.api.get(`/api/v2/groups/${created.body.public_id}/`)).body.name === 'Renamed group',
+      'the group renamed',
+    );
+    // the source it was created with stays
+    assert.equal((await server.api.get(`/api/v2/groups/${created.body.public_id}/`)).body.source, 'hr');
+    await page.getByRole('heading', { level: 2, name: 'Renamed group' }).waitFor();
   });
 
   it('creates a webhook endpoint, sends a test ping to a local receiver and shows the delivery', async () => {

@@ -69,7 +69,8 @@ const INVALID_PER_OPERATION = 3;
  * - 412: not sent (no If-Match), so never allowed — listed for completeness;
  * - 422 whose error is not `validation_error`, or whose field errors are about references and
  *   state (a referenced resource not found or of the wrong kind, a user not allowed the item,
- *   an event full, dates in the wrong order, a webhook URL Lectern may not deliver to): these are
+ *   an event full, dates in the wrong order, a webhook URL Lectern may not deliver to, a timeslot
+ *   without the duration its event series does not supply either): these are
  *   rules over several fields or over stored data, which a schema cannot state;
  * - 422 from a synchronous batch in which no item succeeded (`data.failed` gives each item's
  *   error: items that name no visible content item);
@@ -96,7 +97,7 @@ function allowedRefusal(operation: string, status: number, body: Json | undefine
   return messages.length > 0 && messages.every((message) => businessMessage.test(message));
 }
 const businessMessage =
-  /\bno [a-z ]+ has (this|these)\b|not found|no such|does not exist|not (visible|assignable|enrollable|allowed)|\b(on or )?(after|before|later|earlier) \w+|already|full|capacity|cannot|can't|not reachable|private|loopback|resolve|archived|deleted|inactive|itself|cycle|in the (future|past)|without an? |does not offer|no hosted media|confirm_large_removal/i;
+  /\bno [a-z ]+ has (this|these)\b|not found|no such|does not exist|not (visible|assignable|enrollable|allowed)|\b(on or )?(after|before|later|earlier) \w+|already|full|capacity|cannot|can't|not reachable|private|loopback|resolve|archived|deleted|inactive|itself|cycle|in the (future|past)|without an? |does not offer|no hosted media|confirm_large_removal|sets no \w+ to take instead/i;
 
 const firstSegments = (template: string) => template.split('/{')[0]!;
 
