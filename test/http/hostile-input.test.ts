@@ -5,18 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { openSocket, rawRequest, readResponse } from '../helpers/raw-http.ts';
-import {
-  expectError,
-  expectFieldError,
-  runCli,
-  startServer,
-  type TestServer,
-  uniqueEmail,
-  useServer,
-  userWithToken,
-} from '../helpers/server.ts';
+import { expectError, expectFieldError, runCli, uniqueEmail, useServer, userWithToken } from '../helpers/server.ts';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -176,24 +167,18 @@ const closedWithin = (socket: Socket, ms: number) =>
   });
 
 describe('one client cannot take every connection', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer({
-      instances: 1,
-      args: [
-        '--max-connections',
-        '30',
-        '--max-connections-per-address',
-        '10',
-        '--headers-timeout-ms',
-        '1500',
-        '--request-timeout-ms',
-        '3000',
-      ],
-    });
-  });
-  after(async () => {
-    await server.stop();
+  const server = useServer({
+    instances: 1,
+    args: [
+      '--max-connections',
+      '30',
+      '--max-connections-per-address',
+      '10',
+      '--headers-timeout-ms',
+      '1500',
+      '--request-timeout-ms',
+      '3000',
+    ],
   });
 
   it('closes a client address over its share at once, while other clients keep being served', { timeout: 30_000 }, async () => {

@@ -48,7 +48,7 @@ describe('imports under SIGKILL', () => {
       done = (await api.get(`/api/v2/imports/${id}/`)).body;
       if (done.status !== 'running' && done.status !== 'pending') break;
       assert.ok(Date.now() < deadline, JSON.stringify(done));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert.equal(done.status, 'completed', JSON.stringify(done));
     assert.deepEqual(
