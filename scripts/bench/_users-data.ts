@@ -4,8 +4,8 @@
  * inactive. Returns the public ids of every 97th user, for reads by id.
  */
 import { sql } from 'kysely';
-import { randomIds } from '@lectern/core';
-import type { BenchDatabase } from './_database.ts';
+import { createLectern, randomIds } from '@lectern/core';
+import { benchDatabase, type BenchDatabase } from './_database.ts';
 
 type Storage = Awaited<ReturnType<BenchDatabase['open']>>;
 
@@ -43,4 +43,20 @@ export async function seedUsers(storage: Storage, dialect: BenchDatabase['dialec
   // come by since the seeding
   if (dialect === 'postgres') await sql`vacuum (analyze)`.execute(storage.db);
   return sampled;
+}
+
+/**
+ * A fresh benchmark database named `name` with `count` users and a bootstrap admin: what the
+ * HTTP benchmarks start from. Returns the admin's token and the sampled user ids.
+ */
+export async function usersDatabase(name: string, count: number): Promise<{ database: BenchDatabase; token: string; ids: string[] }> {
+  const database = await benchDatabase(name);
+  const storage = await database.open();
+  const lectern = createLectern({ storage });
+  const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
+  const seededAt = Date.now();
+  const ids = await seedUsers(storage, database.dialect, count);
+  await lectern.close();
+  console.log(`seeded ${count} users in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+  return { database, token, ids };
 }

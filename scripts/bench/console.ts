@@ -10,9 +10,9 @@
  *   a mark the page records; the median of 5 cold loads.
  */
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
 import { createLectern } from '@lectern/core';
 import { createApp, folderConsoleFiles, listen } from '@lectern/http';
+import { launchChromium } from '../../test/console/browser.ts';
 import { benchDatabase } from './_database.ts';
 import { report } from './_report.ts';
 
@@ -33,17 +33,8 @@ const server = await listen(
   }),
   { port: 0, host: '127.0.0.1' },
 );
-const browser = await chromium.launch({
-  executablePath: process.env.LECTERN_CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+// launched as the browser tests launch it: Debian's Chromium, headless, with no background traffic
+const browser = await launchChromium();
 
 interface Load {
   firstTableMs: number;

@@ -3,22 +3,13 @@
  * person's request costs while someone else runs expensive lists. Searches past the admission
  * queue are answered 503 at once (middleware/admission.ts); the figure is the GET's p99.
  */
-import { createLectern } from '@lectern/core';
-import { benchDatabase } from './_database.ts';
 import { load, pinSelf, reportLoad, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
-import { seedUsers } from './_users-data.ts';
+import { usersDatabase } from './_users-data.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 325_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const database = await benchDatabase('heavy-lists');
-const storage = await database.open();
-const lectern = createLectern({ storage });
-const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
-const seededAt = Date.now();
-const ids = await seedUsers(storage, database.dialect, USERS);
-await lectern.close();
-console.log(`seeded ${USERS} users in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+const { database, token, ids } = await usersDatabase('heavy-lists', USERS);
 
 pinSelf();
 const server = await startBenchServer(database.target);

@@ -4,22 +4,13 @@
  * page with its COUNT, search pages, and a 500-user bulk job from submission to `completed`.
  */
 import type { ChildProcess } from 'node:child_process';
-import { createLectern } from '@lectern/core';
-import { benchDatabase } from './_database.ts';
 import { cpuSeconds, load, pinSelf, reportLoad, startBareServer, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
-import { seedUsers } from './_users-data.ts';
+import { usersDatabase } from './_users-data.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const database = await benchDatabase('http');
-const storage = await database.open();
-const lectern = createLectern({ storage });
-const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
-const seededAt = Date.now();
-const ids = await seedUsers(storage, database.dialect, USERS);
-await lectern.close();
-console.log(`seeded ${USERS} users in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
+const { database, token, ids } = await usersDatabase('http', USERS);
 
 pinSelf();
 const server = await startBenchServer(database.target);
