@@ -9,19 +9,16 @@ import {
   type ExpressionBuilder,
   type Kysely,
   type OrderByItemBuilder,
-  type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely';
 import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from './fold-sql.ts';
-import { indexedBy } from './index-hint.ts';
+import { indexedBy, type AnyQuery } from './index-hint.ts';
+
+export type { AnyQuery };
 import type { Database } from '../schema.ts';
 
-// The builder serves every table, so it works on loosely typed queries; each repository keeps its
-// own queries typed and hands them over here only for the list mechanics.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyQuery = SelectQueryBuilder<any, any, any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyEb = ExpressionBuilder<any, any>;
 
