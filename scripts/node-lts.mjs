@@ -86,11 +86,14 @@ function ltsAddon(nodeDir, version) {
   for (const part of ['binding.gyp', 'deps', 'src', 'package.json']) {
     cpSync(join(root, 'node_modules/better-sqlite3', part), join(partial, part), { recursive: true });
   }
-  // its output (progress and the compiler's warnings) is shown only when the build fails
+  // its output (progress and the compiler's warnings) is shown only when the build fails. Under
+  // `npm test`, npm hands its own settings down as npm_config_* variables, and node-gyp takes
+  // npm_config_nodedir (this machine's /usr, Node 20's headers) over --nodedir: none is passed on.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_config_')));
   const built = spawnSync(
     process.execPath,
     [join(npmHome(), 'node_modules/node-gyp/bin/node-gyp.js'), 'rebuild', '--release', `--nodedir=${nodeDir}`, '-j', '2'],
-    { cwd: partial, encoding: 'utf8' },
+    { cwd: partial, encoding: 'utf8', env },
   );
   if (built.status !== 0) {
     rmSync(partial, { recursive: true, force: true });
@@ -110,12 +113,26 @@ function settle(partial, dir) {
   }
 }
 
+/**
+ * Loads the addon in that Node once: an addon built for another Node (a cache left by an earlier,
+ * wrong build) is thrown away and built again rather than shipped in the executable.
+ */
+function checkedAddon(node, headers) {
+  for (let attempt = 0; ; attempt++) {
+    const addon = ltsAddon(headers, ADDON_HEADERS_VERSION);
+    const loaded = spawnSync(node, ['-e', `process.dlopen({ exports: {} }, ${JSON.stringify(addon)})`], { encoding: 'utf8' });
+    if (loaded.status === 0) return addon;
+    rmSync(dirname(dirname(dirname(addon))), { recursive: true, force: true });
+    if (attempt > 0) throw new Error(`the better-sqlite3 addon built for Node v${ADDON_HEADERS_VERSION} does not load:\n${loaded.stderr}`);
+  }
+}
+
 /** The LTS runtime: its node binary, its version, and the SQLite addon built for it. */
 export function ltsRuntime() {
   const version = ltsVersion();
-  const nodeDir = ltsNode(version);
+  const node = join(ltsNode(version), 'bin/node');
   const headers = ltsNode(ADDON_HEADERS_VERSION);
-  return { node: join(nodeDir, 'bin/node'), version: `v${version}`, addon: ltsAddon(headers, ADDON_HEADERS_VERSION) };
+  return { node, version: `v${version}`, addon: checkedAddon(node, headers) };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(ltsRuntime()));
