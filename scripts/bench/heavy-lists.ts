@@ -9,7 +9,7 @@ import { usersDatabase } from './_users-data.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 325_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const { database, token, ids } = await usersDatabase('heavy-lists', USERS);
+const { database, token, ids } = await usersDatabase('heavy_lists', USERS);
 
 pinSelf();
 const server = await startBenchServer(database.target);
