@@ -1,12 +1,13 @@
 /**
  * The OpenAPI document (~400 KB) and the viewer's bundle (1.7 MB) are the largest answers Lectern
  * gives and the same at every request: each is compressed once per encoding, off the event loop
- * (zlib's thread pool), and the result kept. Negotiation is the console's (routes/console.ts).
+ * (zlib's thread pool), and the result kept. The encoding is chosen as for the console's files
+ * (content-encoding.ts).
  */
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { document, type Reply } from '../reply.ts';
-import { negotiateEncoding } from '../routes/console.ts';
+import { negotiateEncoding } from '../content-encoding.ts';
 
 const compressBrotli = promisify(brotliCompress);
 const compressGzip = promisify(gzip);

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { LecternError, type Lectern } from '@lectern/core';
 import type { ConsoleFileSource } from '../console/console-files.ts';
+import { negotiateEncoding, type Encoding } from '../content-encoding.ts';
 import { created, type Reply } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
@@ -57,8 +58,6 @@ const COMPRESSIBLE = new Set(['html', 'js', 'css', 'json', 'map', 'svg', 'txt'])
 /** esbuild's `[name]-[hash]` names: their bytes never change, so browsers keep them a year. */
 const HASHED = /-[A-Z0-9]{8}\.[a-z0-9]+$/;
 
-type Encoding = 'br' | 'gzip' | 'identity';
-
 interface Variant {
   data: Buffer;
   etag: string;
@@ -80,21 +79,6 @@ export interface ConsolePages {
 }
 
 const ALLOW = 'GET, HEAD, OPTIONS';
-
-/** The brotli or gzip the client accepts (brotli first: smaller), else the bytes as they are. */
-export function negotiateEncoding(acceptEncoding: string | undefined): Encoding {
-  if (!acceptEncoding) return 'identity';
-  const accepted = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    accepted.set(name!.trim(), q ? Number(q.slice(2)) || 0 : 1);
-  }
-  const weight = (name: string) => accepted.get(name) ?? accepted.get('*') ?? 0;
-  if (weight('br') > 0) return 'br';
-  if (weight('gzip') > 0) return 'gzip';
-  return 'identity';
-}
 
 /** The console's files as replies, each compressed once on first request and kept. */
 export function consolePages(source: ConsoleFileSource): ConsolePages {
