@@ -24,8 +24,9 @@ export const PAGES: ReadonlyArray<[string, string, string]> = [
   ['API tokens', 'tokens', 'tokens'],
   ['Webhooks', 'webhooks', 'webhooks'],
 ];
-// pages whose every route needs a scope the user role never has
-const ADMIN_ONLY = ['Users', 'Groups', 'Reports', 'Webhooks'];
+// pages whose every route needs a scope the user role never has, and the imports and bulk jobs
+// that only admins and organizers may submit (a learner's assignments:write is for its own work)
+const ADMIN_ONLY = ['Users', 'Groups', 'Reports', 'Webhooks', 'Imports', 'Bulk jobs'];
 
 describe('console pages', () => {
   const server = useServer();
