@@ -3,7 +3,22 @@ import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery
 import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, type NewImportRow, type StagedRow } from '@lectern/core/ports';
 import type { Database, ImportsTable } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type AnyQuery, type ListDefinition } from '../shared/list-builder.ts';
+
+/** An import's row with its creator and its job's outcome, as reads by key and list pages both take it. */
+const withCreatorAndJob = (query: AnyQuery) =>
+  query
+    .leftJoin('users as u', 'u.id', 'i.created_by_id')
+    .leftJoin('jobs as j', 'j.id', 'i.job_id')
+    .selectAll('i')
+    .select([
+      'u.public_id as creator_public_id',
+      'u.name as creator_name',
+      'u.email as creator_email',
+      'j.error_message as job_error',
+      'j.status as job_status',
+      'j.completed_at as job_completed_at',
+    ]);
 
 // Rows per multi-row insert: 7 bound values a result, well under SQLite's limit of bound parameters.
 const ROWS_PER_INSERT = 500;
@@ -79,19 +94,7 @@ export class ImportRepository implements ImportStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   private select() {
-    return this.db
-      .selectFrom('imports as i')
-      .leftJoin('users as u', 'u.id', 'i.created_by_id')
-      .leftJoin('jobs as j', 'j.id', 'i.job_id')
-      .selectAll('i')
-      .select([
-        'u.public_id as creator_public_id',
-        'u.name as creator_name',
-        'u.email as creator_email',
-        'j.error_message as job_error',
-        'j.status as job_status',
-        'j.completed_at as job_completed_at',
-      ]);
+    return withCreatorAndJob(this.db.selectFrom('imports as i'));
   }
 
   insert(row: NewImportRow): Promise<number> {
@@ -176,19 +179,7 @@ export class ImportRepository implements ImportStore {
       applyFilters(filtered, query, importListDefinition),
       query,
       importListDefinition,
-      (q) =>
-        q
-          .leftJoin('users as u', 'u.id', 'i.created_by_id')
-          .leftJoin('jobs as j', 'j.id', 'i.job_id')
-          .selectAll('i')
-          .select([
-            'u.public_id as creator_public_id',
-            'u.name as creator_name',
-            'u.email as creator_email',
-            'j.error_message as job_error',
-            'j.status as job_status',
-            'j.completed_at as job_completed_at',
-          ]),
+      withCreatorAndJob,
     );
     return { total, items: rows.map(toRecord) };
   }
