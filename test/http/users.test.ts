@@ -16,7 +16,7 @@ describe('users', () => {
     const response = await server.api.post('/api/v2/users/', { email, name: '  Ada Lovelace  ' });
     assert.equal(response.status, 201);
     const user = response.body;
-    assert.match(user.public_id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    assert.match(user.public_id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     assert.deepEqual(
       { ...user, public_id: undefined, date_joined: undefined },
       {
