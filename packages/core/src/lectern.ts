@@ -160,10 +160,19 @@ export class Lectern {
     this.imports = new ImportService(deps, this.jobs, {
       users: {
         item: this.jobs.itemHandler('users'),
+        many: (tx, ctx, items) => this.users.insertManyInTx(tx, ctx, items),
         updateUser: (tx, ctx, publicId, changes) => this.users.updateInTx(tx, ctx, publicId, changes),
       },
-      assignments: { item: this.jobs.itemHandler('assignments'), updateUser: notUpdating },
-      enrollments: { item: this.jobs.itemHandler('enrollments'), updateUser: notUpdating },
+      assignments: {
+        item: this.jobs.itemHandler('assignments'),
+        many: (tx, ctx, items) => this.assignments.createManyInTx(tx, ctx, items),
+        updateUser: notUpdating,
+      },
+      enrollments: {
+        item: this.jobs.itemHandler('enrollments'),
+        many: (tx, ctx, items) => this.enrollments.enrollManyInTx(tx, ctx, items),
+        updateUser: notUpdating,
+      },
     });
     // each resource a report runs over, through that resource's own list use case
     this.savedReports = new SavedReportService(deps, {

@@ -9,7 +9,7 @@ export { type TrackItemStatus } from './assignments/track-progress.ts';
 export { type AttendanceMethod } from './enrollments/enrollment-rules.ts';
 export { type FacilitatorEntry, type FacilitatorRole } from './events/facilitators.ts';
 export { type StoredTimeslot } from './events/timeslot.ts';
-export { countedFacts, type CountedFacts, counterDeltas } from './insights/assignment-counters.ts';
+export { countedFacts, type CountedFacts, counterDeltas, mergeCounterDeltas, type CounterDeltas } from './insights/assignment-counters.ts';
 export {
   type AssignmentChanges,
   type AssignmentListOptions,

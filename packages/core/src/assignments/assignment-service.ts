@@ -5,13 +5,14 @@ import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import type { ContentWrites } from '../content/content-writes.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
+import type { AppliedItem } from '../jobs/job.ts';
 
 import type { AssignmentChanges } from '../ports/assignment-store.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso, todayUtc } from '../shared/clock.ts';
-import { conflict, forbidden, notFound } from '../shared/errors.ts';
+import { conflict, forbidden, ignoringRuleError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
@@ -235,6 +236,56 @@ export class AssignmentService {
     // the learner may have done the items before the track was assigned; expansion may have moved it
     const track = await this.writes.followItemsOf(tx, ctx, (await tx.assignments.findById(result.record.id))!, false);
     return { record: track, created: result.created };
+  }
+
+  /**
+   * An import's batch of items, where the create-or-get rules reduce to an insert: the items whose
+   * user and content exist, whose content is neither a track nor held by one, and which a staff
+   * member assigns. Those are answered (found, for a pair with a live assignment); the rest
+   * are left undefined, for the bulk item's write (`bulk`) to decide one by one, errors included.
+   */
+  async createManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | undefined>> {
+    const answers: Array<AppliedItem | undefined> = items.map(() => undefined);
+    if (isLearner(ctx.actor)) return answers;
+    const inputs = items.map((item) => {
+      try {
+        return parseInput(createAssignmentInput, item);
+      } catch (error) {
+        return ignoringRuleError(error);
+      }
+    });
+    const userIds = await tx.users.idsByPublicIds([...new Set(inputs.flatMap((input) => (input ? [input.user_id] : [])))]);
+    const contents = new Map<string, ContentRecord>();
+    for (const publicId of new Set(inputs.flatMap((input) => (input ? [input.content_item_id] : [])))) {
+      const content = await this.content.requireVisible(tx, ctx.actor, publicId).catch(ignoringRuleError);
+      if (content && !isTrack(content.contentType) && !content.summary.is_archived) contents.set(publicId, content);
+    }
+    const held = await tx.assignments.heldByTracks([...contents.values()].map((content) => content.id));
+
+    const plain: Array<{ index: number; userId: number; contentId: number; dueDate: string | null; expiresAt: string | null }> = [];
+    const seen = new Set<string>();
+    inputs.forEach((input, index) => {
+      const userId = input && userIds.get(input.user_id);
+      const content = input && contents.get(input.content_item_id);
+      if (!input || userId === undefined || !content || held.has(content.id)) return;
+      const pair = `${userId}:${content.id}`;
+      // a pair named twice is left to the item write, which answers the second as existing
+      if (seen.has(pair)) return;
+      seen.add(pair);
+      plain.push({ index, userId, contentId: content.id, dueDate: input.due_date ?? null, expiresAt: input.expires_at ?? null });
+    });
+    const records = await this.writes.createMissing(
+      tx,
+      ctx,
+      plain.map(({ userId, contentId, dueDate, expiresAt }) => ({ userId, contentId, dueDate, expiresAt })),
+    );
+    const existing = plain.filter((_, i) => records[i] === undefined);
+    const live = await tx.assignments.livePublicIds(existing);
+    plain.forEach((pair, i) => {
+      const publicId = records[i]?.data.public_id ?? live.get(`${pair.userId}:${pair.contentId}`);
+      if (publicId !== undefined) answers[pair.index] = { publicId, created: records[i] !== undefined };
+    });
+    return answers;
   }
 
   private assertMayAssign(actor: Actor, content: ContentRecord): void {

@@ -58,6 +58,40 @@ export class AssignmentWrites {
     return { record, created: true };
   }
 
+  /**
+   * Inside the caller's transaction: new assignments of pairs whose content no track holds (so no
+   * track follows them), with their `assignment.created` events and entries, in a few statements
+   * for all: what `ensure` does for each, batched for an import (an enrollment's own too). A pair
+   * that already has a live assignment is left as it is and answered undefined.
+   */
+  async createMissing(
+    tx: Stores,
+    ctx: RequestContext,
+    pairs: ReadonlyArray<{
+      userId: number;
+      contentId: number;
+      dueDate: string | null;
+      expiresAt: string | null;
+      enrollmentId?: number | null;
+    }>,
+  ): Promise<Array<AssignmentRecord | undefined>> {
+    if (pairs.length === 0) return [];
+    const created = nowIso(this.deps.clock);
+    const records = await tx.assignments.insertMissing(
+      pairs.map((pair) => ({ publicId: this.deps.ids.uuid(), ...pair, enrollmentId: pair.enrollmentId ?? null, created })),
+    );
+    const written = records.filter((record): record is AssignmentRecord => record !== undefined);
+    const today = this.today();
+    await this.deps.outbox.record(tx, ...written.map((record) => ({ type: 'assignment.created', object: assignmentView(record, today) })));
+    await this.deps.audit.recordMany(
+      tx,
+      ctx,
+      'assignment.created',
+      written.map((record) => record.data.public_id),
+    );
+    return records;
+  }
+
   /** Inside the caller's transaction: an administrative action through the one transition table. */
   async act(tx: Stores, ctx: RequestContext, record: AssignmentRecord, action: AssignmentRouteAction): Promise<AssignmentRecord> {
     const change = applyAction(lifecycleOf(record), action, nowIso(this.deps.clock));

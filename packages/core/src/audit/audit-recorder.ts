@@ -31,8 +31,24 @@ export class AuditRecorder {
    */
   async record(tx: Stores, ctx: RequestContext, action: AuditAction, publicId: string, changes: FieldChanges | null = null): Promise<void> {
     if (!this.enabled) return;
+    const row = this.entry(ctx, action, publicId, changes);
+    const held = this.held.get(tx);
+    if (held) held.push(row);
+    else await tx.audit.append(row);
+  }
+
+  /** The same action on many resources at once (an import's batch of new rows), as one INSERT. */
+  async recordMany(tx: Stores, ctx: RequestContext, action: AuditAction, publicIds: readonly string[]): Promise<void> {
+    if (!this.enabled || publicIds.length === 0) return;
+    const rows = publicIds.map((publicId) => this.entry(ctx, action, publicId, null));
+    const held = this.held.get(tx);
+    if (held) held.push(...rows);
+    else await tx.audit.appendMany(rows);
+  }
+
+  private entry(ctx: RequestContext, action: AuditAction, publicId: string, changes: FieldChanges | null): NewAuditRow {
     const actor = ctx.actor;
-    const row: NewAuditRow = {
+    return {
       publicId: this.ids.prefixed(AUDIT_ID_PREFIX),
       occurredAt: nowIso(this.clock),
       action,
@@ -43,9 +59,6 @@ export class AuditRecorder {
       resourceId: publicId,
       changes,
     };
-    const held = this.held.get(tx);
-    if (held) held.push(row);
-    else await tx.audit.append(row);
   }
 
   /**

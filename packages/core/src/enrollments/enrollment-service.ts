@@ -7,11 +7,12 @@ import type { AssignmentWrites } from '../assignments/assignment-writes.ts';
 
 import type { EventRecord } from '../events/event.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
+import type { AppliedItem } from '../jobs/job.ts';
 
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { conflict, forbidden, notFound } from '../shared/errors.ts';
+import { conflict, forbidden, ignoringRuleError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
@@ -162,6 +163,116 @@ export class EnrollmentService {
     await this.deps.outbox.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));
     await this.deps.audit.record(tx, ctx, 'enrollment.created', record.view.public_id);
     return { record, created: true };
+  }
+
+  /**
+   * An import's batch of items, where create-or-get reduces to inserts: new enrollments of users
+   * with no active enrollment and no live assignment for the event, into events no track holds,
+   * which a staff member makes. Seats are decided row by row in the batch's order from the counts
+   * read once per event and method, as `enrollInTx` would decide them one after another. Those
+   * rows are written a few statements for all, each with its owned assignment, events and
+   * entries; the rest are left undefined for the bulk item's write (`bulk`), errors included.
+   * Once a row of an event is left, so are the event's later rows, so seats still go in file order.
+   */
+  async enrollManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | undefined>> {
+    const answers: Array<AppliedItem | undefined> = items.map(() => undefined);
+    if (isLearner(ctx.actor)) return answers;
+    const inputs = items.map((item) => {
+      try {
+        return parseInput(createEnrollmentInput, item);
+      } catch (error) {
+        return ignoringRuleError(error);
+      }
+    });
+    const given = inputs.filter((input): input is CreateEnrollmentInput => input !== undefined);
+    const userIds = await tx.users.idsByPublicIds([...new Set(given.map((input) => input.user_id))]);
+    const events = new Map<string, EventRecord>();
+    for (const publicId of new Set(given.map((input) => input.event_id))) {
+      const event = await requireEventReference(tx, ctx.actor, publicId, 'event_id').catch(ignoringRuleError);
+      if (event && !event.content.summary.is_archived) events.set(publicId, event);
+    }
+    const held = await tx.assignments.heldByTracks([...events.values()].map((event) => event.id));
+
+    type Candidate = { index: number; input: CreateEnrollmentInput; userId: number; event: EventRecord };
+    const candidates: Candidate[] = [];
+    const seen = new Set<string>();
+    inputs.forEach((input, index) => {
+      const userId = input && userIds.get(input.user_id);
+      const event = input && events.get(input.event_id);
+      if (!input || userId === undefined || !event || held.has(event.id) || seen.has(`${event.id}:${userId}`)) return;
+      seen.add(`${event.id}:${userId}`);
+      candidates.push({ index, input, userId, event });
+    });
+    const pairs = candidates.map(({ userId, event }) => ({ eventId: event.id, userId, contentId: event.id }));
+    const active = await tx.enrollments.activePairs(pairs);
+    const assigned = await tx.assignments.livePublicIds(pairs);
+
+    // seats in the batch's order; an event whose row is left to the item write takes no more here
+    const counts = new Map<string, { enrolled: number; waitlisted: number }>();
+    const leftEvents = new Set<number>();
+    const decided: Array<Candidate & { status: 'enrolled' | 'waitlisted'; events: readonly string[] }> = [];
+    for (const candidate of candidates) {
+      const { input, userId, event } = candidate;
+      const pair = `${event.id}:${userId}`;
+      if (leftEvents.has(event.id) || active.has(pair) || assigned.has(`${userId}:${event.id}`)) {
+        leftEvents.add(event.id);
+        continue;
+      }
+      const key = `${event.id}:${input.attendance_method}`;
+      const count = counts.get(key) ?? (await tx.enrollments.countActive(event.id, input.attendance_method));
+      counts.set(key, count);
+      let decision;
+      try {
+        decision = decideEnrollment({
+          method: input.attendance_method,
+          offered: offeredMethods(event.settings),
+          capacity: { ...limitsFor(event.settings, input.attendance_method), ...count },
+          existingActive: null,
+          acceptWaitlist: input.accept_waitlist ?? false,
+        });
+      } catch (error) {
+        // refused (full, no wait list, method not offered): takes no seat, so later rows go on
+        ignoringRuleError(error);
+        continue;
+      }
+      if (decision.outcome === 'existing') continue;
+      count[decision.outcome]++;
+      decided.push({ ...candidate, status: decision.outcome, events: decision.events });
+    }
+    if (decided.length === 0) return answers;
+
+    const now = nowIso(this.deps.clock);
+    const ids = await tx.enrollments.insertMany(
+      decided.map(({ userId, event, input, status }) => ({
+        publicId: this.deps.ids.uuid(),
+        userId,
+        eventId: event.id,
+        method: input.attendance_method,
+        status,
+        created: now,
+      })),
+    );
+    const owned = await this.assignments.createMissing(
+      tx,
+      ctx,
+      decided.map(({ userId, event }, i) => ({ userId, contentId: event.id, dueDate: null, expiresAt: null, enrollmentId: ids[i]! })),
+    );
+    // no live assignment was found above, and the transaction holds the write lock
+    if (owned.some((record) => record === undefined)) throw new Error('an enrollment’s assignment appeared mid-batch');
+    await tx.enrollments.linkAssignments(
+      ids.map((id, i) => ({ id, assignmentId: owned[i]!.id })),
+      now,
+    );
+    const records = await tx.enrollments.findByIds(ids);
+    await this.deps.outbox.record(tx, ...records.flatMap((record, i) => decided[i]!.events.map((type) => ({ type, object: record.view }))));
+    await this.deps.audit.recordMany(
+      tx,
+      ctx,
+      'enrollment.created',
+      records.map((record) => record.view.public_id),
+    );
+    records.forEach((record, i) => (answers[decided[i]!.index] = { publicId: record.view.public_id, created: true }));
+    return answers;
   }
 
   /**

@@ -1,13 +1,15 @@
 /**
  * One chunk of an import's rows, in the chunk's transaction: each row is checked with the shared
  * row rules, its user email resolved (one query for the chunk), compared with the rows before it
- * (duplicate_row, one query for the chunk), then written with the kind's bulk-job item write —
- * the same code, events and audit entries as `POST /<kind>/bulk/` — in a savepoint of its own.
+ * (duplicate_row, one query for the chunk), then written. New rows go first to the kind's batch
+ * write, where it has one (users, assignments: a few multi-row statements for the whole batch);
+ * the rows it leaves, and every row of a kind without one, go through the kind's bulk-job item
+ * write — the same code, events and audit entries as `POST /<kind>/bulk/` — each in a savepoint.
  */
 import type { z } from 'zod';
 import type { RequestContext } from '../auth/actor.ts';
 import { itemErrorMessage } from '../jobs/job-item-rules.ts';
-import { ItemFailure } from '../jobs/job.ts';
+import { ItemFailure, type AppliedItem } from '../jobs/job.ts';
 import type { JobKind } from '../jobs/job-engine.ts';
 import type { RowOutcome, StagedRow } from '../ports/import-store.ts';
 import type { Stores } from '../ports/storage.ts';
@@ -23,6 +25,12 @@ import { checkRow, rowIdentity } from './row-check.ts';
 export interface RowWriters {
   /** the kind's bulk-job item write */
   item: JobKind['handle'];
+  /**
+   * The kind's batch write, where it has one: the same rules and writes as `item` for many new
+   * items at once, answering each item it wrote or found, and undefined for those it leaves to
+   * `item` (anything beyond the plain insert, errors included).
+   */
+  many?(tx: Stores, ctx: RequestContext, items: ReadonlyArray<Record<string, unknown>>): Promise<ReadonlyArray<AppliedItem | undefined>>;
   /** `update=true` on a users import: the PATCH rules and write, in the caller's transaction */
   updateUser(tx: Stores, ctx: RequestContext, publicId: string, changes: z.output<typeof updateUserInput>): Promise<unknown>;
 }
@@ -40,6 +48,15 @@ const failed = (
   errorCode: code,
   errorMessage: message,
   identity,
+});
+
+const done = (row: { row: number; identity: string }, status: RowOutcome['status'], publicId: string): RowOutcome => ({
+  row: row.row,
+  status,
+  publicId,
+  errorCode: null,
+  errorMessage: null,
+  identity: row.identity,
 });
 
 /** Every row of the chunk fails with why the submitter may no longer run the import. */
@@ -102,6 +119,7 @@ export async function processRows(
   // a row about a resource an earlier row already named (in an earlier chunk, or this one) is a duplicate
   const firstRows = await tx.imports.firstRowsOf(record.id, [...new Set(identified.map((row) => row.identity))]);
   const handle = writers.item;
+  const fresh: Array<Checked & { identity: string }> = [];
   for (const row of identified) {
     const first = firstRows.get(row.identity);
     if (first !== undefined && first < row.row) {
@@ -126,9 +144,35 @@ export async function processRows(
       });
       continue;
     }
-    outcomes.set(row.row, await writeRow(tx, ctx, row, existing));
+    if (existing) outcomes.set(row.row, await writeRow(tx, ctx, row, existing));
+    else fresh.push(row);
+  }
+
+  // new rows in one batch where the kind can (a few statements for all); what the batch leaves,
+  // or all of them when it fails (a concurrent writer took an email), one by one in savepoints
+  const answers = writers.many && fresh.length > 0 ? await writeMany(writers.many, fresh) : [];
+  for (const [i, row] of fresh.entries()) {
+    const answer = answers[i];
+    outcomes.set(
+      row.row,
+      answer ? done(row, answer.created ? 'created' : 'existing', answer.publicId) : await writeRow(tx, ctx, row, undefined),
+    );
   }
   return rows.map((row) => outcomes.get(row.row)!);
+
+  async function writeMany(many: NonNullable<RowWriters['many']>, batch: ReadonlyArray<Checked>) {
+    try {
+      return await tx.savepoint((sp) =>
+        many(
+          sp,
+          ctx,
+          batch.map((row) => row.item),
+        ),
+      );
+    } catch {
+      return [];
+    }
+  }
 
   async function writeRow(
     tx: Stores,
@@ -136,14 +180,6 @@ export async function processRows(
     row: Checked & { identity: string },
     existing: { publicId: string; name: string; role: string; employeeId: string | null } | undefined,
   ): Promise<RowOutcome> {
-    const done = (status: RowOutcome['status'], publicId: string): RowOutcome => ({
-      row: row.row,
-      status,
-      publicId,
-      errorCode: null,
-      errorMessage: null,
-      identity: row.identity,
-    });
     try {
       if (existing) {
         // only the fields the row gives and that differ; an empty cell never clears a value
@@ -152,16 +188,16 @@ export async function processRows(
         for (const field of kind.updatable ?? []) {
           if (row.item[field] !== undefined && row.item[field] !== current[field]) changes[field] = row.item[field];
         }
-        if (Object.keys(changes).length === 0) return done('existing', existing.publicId);
+        if (Object.keys(changes).length === 0) return done(row, 'existing', existing.publicId);
         await tx.savepoint((sp) => writers.updateUser(sp, ctx, existing.publicId, parseInput(updateUserInput, changes)));
-        return done('updated', existing.publicId);
+        return done(row, 'updated', existing.publicId);
       }
       const applied = await tx.savepoint((sp) => handle(sp, ctx, row.item, row.row));
-      return done(applied.created ? 'created' : 'existing', applied.publicId);
+      return done(row, applied.created ? 'created' : 'existing', applied.publicId);
     } catch (error) {
       if (!isLecternError(error)) throw error;
       // a user whose email is taken already exists: the answer a re-run must give
-      if (kind.name === 'users' && error instanceof ItemFailure && error.code === 'duplicate') return done('existing', error.publicId);
+      if (kind.name === 'users' && error instanceof ItemFailure && error.code === 'duplicate') return done(row, 'existing', error.publicId);
       return failed(row.row, error.code, itemErrorMessage(error), row.identity, error instanceof ItemFailure ? error.publicId : null);
     }
   }

@@ -27,10 +27,11 @@ export const IMPORT_CHUNK_ROWS = 1000;
 /** Rows stored per transaction while the file is received. */
 const STAGE_BATCH_ROWS = 2000;
 /**
- * Rows read, checked and written together within a chunk (one email lookup, one duplicate lookup);
- * few enough that a batch on PostgreSQL, at several round trips a row, stays well under a second.
+ * Rows read, checked and written together within a chunk (one email lookup, one duplicate lookup,
+ * one batch write): many where the kind writes them as a batch; few where each row is written on
+ * its own, so that a batch on PostgreSQL, at several round trips a row, stays well under a second.
  */
-const ROWS_PER_BATCH = 50;
+const ROWS_PER_BATCH = { batched: 500, oneByOne: 50 };
 /** A chunk stops taking batches after this long, so the writers waiting behind it are not held up. */
 const CHUNK_BUDGET_MS = 250;
 /** An upload still receiving after this long was left by a process that died mid-upload. */
@@ -210,17 +211,17 @@ export class ImportService {
     // CHUNK_BUDGET_MS: on PostgreSQL a row costs several round trips, and other writers wait
     const started = performance.now();
     let doneThrough = record.doneThrough;
+    const writers = this.writers[record.kind];
+    const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;
     for (let done = 0; done < IMPORT_CHUNK_ROWS && performance.now() - started < CHUNK_BUDGET_MS;) {
-      const rows = await tx.imports.rowsAfter(record.id, doneThrough, ROWS_PER_BATCH);
+      const rows = await tx.imports.rowsAfter(record.id, doneThrough, batchRows);
       if (rows.length === 0) break;
       const outcomes =
-        'refusal' in authority
-          ? refusedRows(rows, authority.refusal)
-          : await processRows(tx, authority.ctx, record, rows, this.writers[record.kind]);
+        'refusal' in authority ? refusedRows(rows, authority.refusal) : await processRows(tx, authority.ctx, record, rows, writers);
       await tx.imports.recordOutcomes(record.id, outcomes);
       doneThrough = rows[rows.length - 1]!.row;
       done += rows.length;
-      if (rows.length < ROWS_PER_BATCH) break;
+      if (rows.length < batchRows) break;
     }
     if (doneThrough < (record.view.total_rows ?? 0)) return false;
     await tx.imports.setStatus(record.id, 'completed', { completedAt: nowIso(this.deps.clock) });

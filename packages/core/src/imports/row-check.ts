@@ -16,6 +16,9 @@ export type RowCheck =
   { ok: true; item: Record<string, unknown>; user: UserReference | null } | { ok: false; code: string; message: string };
 
 const REFERENCE_COLUMNS = new Set(['user_email', 'user_id']);
+// built once: a schema costs more to build than to run, and every row runs these
+const userEmailSchema = emailField();
+const userIdSchema = publicIdField();
 
 export function checkRow(kind: ImportKind, columns: ColumnMap, record: readonly string[]): RowCheck {
   if (record.length !== columns.header.length) {
@@ -43,11 +46,11 @@ export function checkRow(kind: ImportKind, columns: ColumnMap, record: readonly 
     if (email !== '' && id !== '') problems.push('user_email, user_id: Give one of them, not both.');
     else if (email === '' && id === '') problems.push('user_email or user_id: This field is required.');
     else if (email !== '') {
-      const result = validate(emailField(), email, 'user_email');
+      const result = validate(userEmailSchema, email, 'user_email');
       if (result.ok) user = { email: String(result.data).toLowerCase() };
       else problems.push(...result.problems);
     } else {
-      const result = validate(publicIdField(), id, 'user_id');
+      const result = validate(userIdSchema, id, 'user_id');
       if (result.ok) user = { id: String(result.data).toLowerCase() };
       else problems.push(...result.problems);
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { counterDeltas, countedFacts, type CountedColumns, type CountedFacts } from './assignment-counters.ts';
+import { counterDeltas, countedFacts, mergeCounterDeltas, type CountedColumns, type CountedFacts } from './assignment-counters.ts';
 
 const columns = (overrides: Partial<CountedColumns> = {}): CountedColumns => ({
   userId: 3,
@@ -120,5 +120,38 @@ describe('assignment counters', () => {
   it("counts a user's live assignments: in on insert, out on delete, unchanged by every other write", () => {
     assert.deepEqual(counterDeltas(facts({ state: 'completed' }), null).users, [{ userId: 3, by: -1 }]);
     assert.deepEqual(counterDeltas(facts(), facts({ state: 'dropped', feedbackRating: 2 })).users, []);
+  });
+
+  it('merges many writes into one change per combination, content item and user, dropping what cancels out', () => {
+    const created = [
+      counterDeltas(null, facts({ userId: 1, dueDate: '2026-01-31' })),
+      counterDeltas(null, facts({ userId: 1, dueDate: '2026-01-31' })),
+      counterDeltas(null, facts({ userId: 2, contentId: 8 })),
+    ];
+    const merged = mergeCounterDeltas(created);
+    assert.deepEqual(merged.users, [
+      { userId: 1, by: 2 },
+      { userId: 2, by: 1 },
+    ]);
+    assert.deepEqual(
+      merged.stats.map((entry) => [entry.facts.contentId, entry.by]),
+      [
+        [7, 2],
+        [8, 1],
+      ],
+    );
+    assert.deepEqual(merged.due, [{ facts: { contentType: 'video', state: 'in_progress', dueDate: '2026-01-31' }, by: 2 }]);
+    assert.deepEqual(merged.content, [
+      { contentId: 7, total: 2, completed: 0, ratingSum: 0, ratingCount: 0 },
+      { contentId: 8, total: 1, completed: 0, ratingSum: 0, ratingCount: 0 },
+    ]);
+    const undone = mergeCounterDeltas([counterDeltas(null, facts()), counterDeltas(facts(), null)]);
+    assert.deepEqual(undone, { stats: [], content: [], due: [], users: [] });
+    // the sum of the merged counts equals the sum of the writes' counts, combination by combination
+    const single = created.flatMap((deltas) => deltas.stats).reduce((sum, entry) => sum + entry.by, 0);
+    assert.equal(
+      merged.stats.reduce((sum, entry) => sum + entry.by, 0),
+      single,
+    );
   });
 });

@@ -85,14 +85,14 @@ export const dueFacts = (facts: CountedFacts | null): DueFacts | null =>
     : null;
 
 export interface CounterDeltas {
-  /** one combination's count up or down by one */
-  stats: Array<{ facts: CountedFacts; by: 1 | -1 }>;
+  /** one combination's count up or down (by one, for a single write) */
+  stats: Array<{ facts: CountedFacts; by: number }>;
   /** the change to a content item's counters; items whose counters do not change are absent */
   content: Array<{ contentId: number } & ContentCounters>;
-  /** one (content type, state, due date) count of outstanding assignments up or down by one */
-  due: Array<{ facts: DueFacts; by: 1 | -1 }>;
-  /** a user's count of live assignments up or down by one */
-  users: Array<{ userId: number; by: 1 | -1 }>;
+  /** one (content type, state, due date) count of outstanding assignments up or down */
+  due: Array<{ facts: DueFacts; by: number }>;
+  /** a user's count of live assignments up or down */
+  users: Array<{ userId: number; by: number }>;
 }
 
 const sameStats = (a: CountedFacts | null, b: CountedFacts | null) =>
@@ -137,4 +137,41 @@ export function counterDeltas(before: CountedFacts | null, after: CountedFacts |
     if (Object.values(change).some((value) => value !== 0)) deltas.content.push({ contentId, ...change });
   }
   return deltas;
+}
+
+/**
+ * The deltas of many writes as one: each combination, content item and user once, with the sum of
+ * its changes, and none whose changes cancel out. Storage applies a batch of writes (an import's
+ * rows) with one statement per table this way.
+ */
+export function mergeCounterDeltas(all: readonly CounterDeltas[]): CounterDeltas {
+  const stats = new Map<string, { facts: CountedFacts; by: number }>();
+  const due = new Map<string, { facts: DueFacts; by: number }>();
+  const users = new Map<number, number>();
+  const content = new Map<number, { contentId: number } & ContentCounters>();
+  const add = <F>(into: Map<string, { facts: F; by: number }>, key: string, facts: F, by: number) => {
+    const entry = into.get(key);
+    if (entry) entry.by += by;
+    else into.set(key, { facts, by });
+  };
+  for (const deltas of all) {
+    for (const { facts, by } of deltas.stats)
+      add(stats, [facts.contentId, facts.state, facts.rating, facts.success, facts.reviewed].join('|'), facts, by);
+    for (const { facts, by } of deltas.due) add(due, [facts.contentType, facts.state, facts.dueDate].join('|'), facts, by);
+    for (const { userId, by } of deltas.users) users.set(userId, (users.get(userId) ?? 0) + by);
+    for (const change of deltas.content) {
+      const sum = content.get(change.contentId) ?? { contentId: change.contentId, total: 0, completed: 0, ratingSum: 0, ratingCount: 0 };
+      sum.total += change.total;
+      sum.completed += change.completed;
+      sum.ratingSum += change.ratingSum;
+      sum.ratingCount += change.ratingCount;
+      content.set(change.contentId, sum);
+    }
+  }
+  return {
+    stats: [...stats.values()].filter((entry) => entry.by !== 0),
+    content: [...content.values()].filter((sum) => sum.total !== 0 || sum.completed !== 0 || sum.ratingSum !== 0 || sum.ratingCount !== 0),
+    due: [...due.values()].filter((entry) => entry.by !== 0),
+    users: [...users].filter(([, by]) => by !== 0).map(([userId, by]) => ({ userId, by })),
+  };
 }

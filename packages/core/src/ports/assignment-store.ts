@@ -53,12 +53,21 @@ export interface AssignmentListOptions extends ListNarrowing {
  */
 export interface AssignmentStore {
   insert(row: NewAssignmentRow): Promise<number>;
+  /**
+   * Many new assignments in a few statements (an import's batch), answered in the order given;
+   * a row whose pair already has a live assignment is not written, and answered undefined.
+   */
+  insertMissing(rows: readonly NewAssignmentRow[]): Promise<Array<AssignmentRecord | undefined>>;
   update(id: number, changes: AssignmentChanges): Promise<void>;
   softDelete(id: number, at: string): Promise<void>;
   findById(id: number): Promise<AssignmentRecord | undefined>;
   findByPublicId(publicId: string): Promise<AssignmentRecord | undefined>;
   /** The live (not deleted) assignment of a user+content pair. */
   findLive(userId: number, contentId: number): Promise<AssignmentRecord | undefined>;
+  /** The public ids of the live assignments among these pairs, by `userId:contentId`. */
+  livePublicIds(pairs: ReadonlyArray<{ userId: number; contentId: number }>): Promise<Map<string, string>>;
+  /** Those of the content items some live track or scheduled track holds. */
+  heldByTracks(contentIds: readonly number[]): Promise<Set<number>>;
   list(query: ListQuery, options: AssignmentListOptions): Promise<Page<AssignmentRecord>>;
   /** The containment graph below a content item (tracks and scheduled tracks only), seen by `viewer`. */
   trackGraph(rootId: number, viewer: ContentViewer): Promise<TrackGraph>;

@@ -30,6 +30,14 @@ export interface EnrollmentListOptions extends ListNarrowing {
  */
 export interface EnrollmentStore {
   insert(row: NewEnrollmentRow): Promise<number>;
+  /** Many new enrollments in a few statements (an import's batch); their ids in the order given. */
+  insertMany(rows: readonly NewEnrollmentRow[]): Promise<number[]>;
+  /** Sets the owned assignment of each of many new enrollments, in one statement. */
+  linkAssignments(links: ReadonlyArray<{ id: number; assignmentId: number }>, modified: string): Promise<void>;
+  /** In the order of `ids`. */
+  findByIds(ids: readonly number[]): Promise<EnrollmentRecord[]>;
+  /** Which of these event and user pairs have an enrollment that is not dropped, by `eventId:userId`. */
+  activePairs(pairs: ReadonlyArray<{ eventId: number; userId: number }>): Promise<Set<string>>;
   update(id: number, changes: EnrollmentChanges): Promise<void>;
   findById(id: number): Promise<EnrollmentRecord | undefined>;
   findByPublicId(publicId: string): Promise<EnrollmentRecord | undefined>;

@@ -35,6 +35,7 @@ export interface RowOutcome {
 
 /** The user a row names by email, as `update` compares it. */
 export interface ImportUser {
+  id: number;
   publicId: string;
   name: string;
   role: string;

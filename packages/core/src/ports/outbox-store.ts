@@ -8,6 +8,8 @@ export interface OutboxEntry {
 
 export interface OutboxStore {
   append(event: WebhookEvent): Promise<void>;
+  /** Several events in one statement, in the order given. */
+  appendMany(events: readonly WebhookEvent[]): Promise<void>;
   /** Events recorded after `sequence`, oldest first. */
   readAfter(sequence: number, limit: number): Promise<OutboxEntry[]>;
   /** Whether any event was recorded after `sequence`: the delivery engine asks on every pass. */

@@ -20,6 +20,8 @@ export type UserChanges = Partial<Pick<NewUserRow, 'name' | 'role' | 'employeeId
 
 export interface UserStore {
   insert(row: NewUserRow): Promise<UserRecord>;
+  /** Many new users in a few statements (an import's batch), answered in the order given. */
+  insertMany(rows: readonly NewUserRow[]): Promise<UserRecord[]>;
   update(id: number, changes: UserChanges): Promise<void>;
   findById(id: number): Promise<UserRecord | undefined>;
   findByPublicId(publicId: string): Promise<UserRecord | undefined>;

@@ -2,7 +2,7 @@ import { BulkJobs } from '../jobs/bulk-jobs.ts';
 import type { z } from 'zod';
 import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
-import { ItemFailure } from '../jobs/job.ts';
+import { ItemFailure, type AppliedItem } from '../jobs/job.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { fieldError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
@@ -112,6 +112,33 @@ export class UserService {
     const updated = (await tx.users.findById(current.id))!.view;
     await this.deps.audit.recordUpdate(tx, ctx, 'user.updated', updated.public_id, current.view, updated);
     return updated;
+  }
+
+  /**
+   * An import's batch of new users, as bulk items whose emails the caller found free: one INSERT for
+   * the users and one for their `user.created` entries. A taken email fails the whole statement;
+   * the caller then writes the rows one by one through the bulk item (`bulk`), which says which.
+   */
+  async insertManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<AppliedItem[]> {
+    const now = nowIso(this.deps.clock);
+    const records = await tx.users.insertMany(
+      items.map((item) => {
+        const input = parseInput(bulkUserItem, item);
+        return {
+          publicId: this.deps.ids.uuid(),
+          email: input.email,
+          name: input.name,
+          role: input.role,
+          employeeId: input.employee_id ?? null,
+          managerId: null,
+          isActive: true,
+          dateJoined: now,
+        };
+      }),
+    );
+    const publicIds = records.map((record) => record.view.public_id);
+    await this.deps.audit.recordMany(tx, ctx, 'user.created', publicIds);
+    return publicIds.map((publicId) => ({ publicId, created: true }));
   }
 
   /** For other areas and the CLI: find a user by email without the route-level gate. */

@@ -43,7 +43,8 @@ export class EventRecorder {
   /** Records events in the caller's transaction; `tx` must be the stores handed to `transaction()`. */
   async record(tx: Stores, ...events: Array<{ type: string; object: unknown }>): Promise<WebhookEvent[]> {
     const built = events.map(({ type, object }) => this.build(type, object));
-    for (const event of built) await tx.outbox.append(event);
+    if (built.length === 1) await tx.outbox.append(built[0]!);
+    else if (built.length > 1) await tx.outbox.appendMany(built);
     for (const listener of this.listeners) listener();
     return built;
   }

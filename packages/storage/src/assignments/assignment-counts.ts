@@ -6,7 +6,14 @@
  * and each user's live assignments (`users.live_assignments`).
  */
 import { sql, type Kysely } from 'kysely';
-import { countedFacts, counterDeltas, outstandingStates, type AssignmentState, type CountedFacts } from '@lectern/core/ports';
+import {
+  countedFacts,
+  counterDeltas,
+  outstandingStates,
+  type AssignmentState,
+  type CountedFacts,
+  type CounterDeltas,
+} from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../shared/list-builder.ts';
 
@@ -41,9 +48,12 @@ export const countedRowOf = (db: Kysely<Database>, id: number): Promise<CountedR
     .where('a.id', '=', id)
     .executeTakeFirst();
 
-/** The type of the content item a new assignment is counted under. */
-export const contentTypeOf = async (db: Kysely<Database>, contentId: number): Promise<string> =>
-  (await db.selectFrom('content_items').select('content_type').where('id', '=', contentId).executeTakeFirstOrThrow()).content_type;
+/** The types of the content items new assignments are counted under. */
+export async function contentTypesOf(db: Kysely<Database>, contentIds: readonly number[]): Promise<Map<number, string>> {
+  if (contentIds.length === 0) return new Map();
+  const rows = await db.selectFrom('content_items').select(['id', 'content_type']).where('id', 'in', contentIds).execute();
+  return new Map(rows.map((row) => [row.id, row.content_type]));
+}
 
 export const factsOf = (row: CountedRow): CountedFacts | null =>
   countedFacts({
@@ -61,45 +71,97 @@ export const factsOf = (row: CountedRow): CountedFacts | null =>
 /** The tables of counts `n` per combination of their other columns. */
 type CountTable = 'assignment_stats' | 'assignment_totals' | 'assignment_due_totals';
 
-/** Adds `by` to the count of `combination` in `table`, starting it at `by` when it has none yet. */
-async function addToCount(db: Kysely<Database>, table: CountTable, combination: Record<string, string | number>, by: number) {
+/** Adds each entry's `by` to the count of its combination in `table`, starting those it has none of yet. */
+async function addToCounts(db: Kysely<Database>, table: CountTable, entries: Array<Record<string, string | number>>, by: number[]) {
+  if (entries.length === 0) return;
   await db
     .insertInto(table)
-    .values({ ...combination, n: by } as never)
-    .onConflict((oc) => oc.columns(Object.keys(combination) as never).doUpdateSet({ n: sql`${sql.ref(`${table}.n`)} + ${by}` } as never))
+    .values(entries.map((combination, i) => ({ ...combination, n: by[i] })) as never)
+    .onConflict((oc) =>
+      oc.columns(Object.keys(entries[0]!) as never).doUpdateSet({ n: sql`${sql.ref(`${table}.n`)} + excluded.n` } as never),
+    )
     .execute();
 }
 
 /** Applies what a write that turned `before` into `after` changes in the counts. */
-export async function applyCounts(db: Kysely<Database>, before: CountedFacts | null, after: CountedFacts | null): Promise<void> {
-  const deltas = counterDeltas(before, after);
+export const applyCounts = (db: Kysely<Database>, before: CountedFacts | null, after: CountedFacts | null): Promise<void> =>
+  applyCounterDeltas(db, counterDeltas(before, after));
+
+/**
+ * Applies counter deltas (one write's, or many writes' merged with core's mergeCounterDeltas) with
+ * one statement per table of counts, and one per distinct change to users and content items.
+ */
+export async function applyCounterDeltas(db: Kysely<Database>, deltas: CounterDeltas): Promise<void> {
+  const byType = new Map<string, { combination: Record<string, string | number>; by: number }>();
   for (const { facts, by } of deltas.stats) {
     const { state, rating, success, reviewed } = facts;
-    await addToCount(db, 'assignment_stats', { content_id: facts.contentId, state, rating, success, reviewed }, by);
-    await addToCount(db, 'assignment_totals', { content_type: facts.contentType, state, rating, success, reviewed }, by);
+    const key = [facts.contentType, state, rating, success, reviewed].join('|');
+    const entry = byType.get(key);
+    if (entry) entry.by += by;
+    else byType.set(key, { combination: { content_type: facts.contentType, state, rating, success, reviewed }, by });
   }
-  for (const { facts, by } of deltas.due) {
-    await addToCount(db, 'assignment_due_totals', { content_type: facts.contentType, state: facts.state, due_date: facts.dueDate }, by);
-  }
-  for (const { userId, by } of deltas.users) {
+  await addToCounts(
+    db,
+    'assignment_stats',
+    deltas.stats.map(({ facts: { contentId, state, rating, success, reviewed } }) => ({
+      content_id: contentId,
+      state,
+      rating,
+      success,
+      reviewed,
+    })),
+    deltas.stats.map((entry) => entry.by),
+  );
+  const totals = [...byType.values()].filter((entry) => entry.by !== 0);
+  await addToCounts(
+    db,
+    'assignment_totals',
+    totals.map((entry) => entry.combination),
+    totals.map((entry) => entry.by),
+  );
+  await addToCounts(
+    db,
+    'assignment_due_totals',
+    deltas.due.map(({ facts }) => ({ content_type: facts.contentType, state: facts.state, due_date: facts.dueDate })),
+    deltas.due.map((entry) => entry.by),
+  );
+  // users and content items that change alike are changed by one statement
+  for (const [by, userIds] of groupBy(
+    deltas.users,
+    (change) => String(change.by),
+    (change) => change.userId,
+  )) {
     await db
       .updateTable('users')
-      .set((eb) => ({ live_assignments: eb('live_assignments', '+', by) }))
-      .where('id', '=', userId)
+      .set((eb) => ({ live_assignments: eb('live_assignments', '+', Number(by)) }))
+      .where('id', 'in', userIds)
       .execute();
   }
-  for (const change of deltas.content) {
+  const contentKey = (change: CounterDeltas['content'][number]) =>
+    [change.total, change.completed, change.ratingSum, change.ratingCount].join('|');
+  for (const [key, contentIds] of groupBy(deltas.content, contentKey, (change) => change.contentId)) {
+    const [total, completed, ratingSum, ratingCount] = key.split('|').map(Number) as [number, number, number, number];
     await db
       .updateTable('content_items')
       .set((eb) => ({
-        total_assignments: eb('total_assignments', '+', change.total),
-        completed_assignments_count: eb('completed_assignments_count', '+', change.completed),
-        rating_sum: eb('rating_sum', '+', change.ratingSum),
-        rating_count: eb('rating_count', '+', change.ratingCount),
+        total_assignments: eb('total_assignments', '+', total),
+        completed_assignments_count: eb('completed_assignments_count', '+', completed),
+        rating_sum: eb('rating_sum', '+', ratingSum),
+        rating_count: eb('rating_count', '+', ratingCount),
       }))
-      .where('id', '=', change.contentId)
+      .where('id', 'in', contentIds)
       .execute();
   }
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string, id: (item: T) => number): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  for (const item of items) {
+    const ids = groups.get(key(item));
+    if (ids) ids.push(id(item));
+    else groups.set(key(item), [id(item)]);
+  }
+  return groups;
 }
 
 /**

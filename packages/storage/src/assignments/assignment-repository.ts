@@ -15,7 +15,7 @@ import { visibleTo } from '../content/content-visibility.ts';
 import type { Database } from '../schema.ts';
 import { toBool, type AnyEb } from '../shared/list-builder.ts';
 import { assignmentListHints } from './assignment-list-hints.ts';
-import { applyCounts, contentTypeOf, countedRowOf, factsOf, type CountedRow } from './assignment-counts.ts';
+import { applyCounterDeltas, applyCounts, contentTypesOf, countedRowOf, factsOf, type CountedRow } from './assignment-counts.ts';
 import {
   assignmentById,
   assignmentByPair,
@@ -24,7 +24,9 @@ import {
   selectAssignments,
   toAssignmentRecord,
 } from './assignment-resource.ts';
-import { insertRow } from '../shared/insert-row.ts';
+import { insertRows } from '../shared/insert-row.ts';
+
+import { counterDeltas, mergeCounterDeltas } from '@lectern/core/ports';
 
 export { overdueSql } from './assignment-resource.ts';
 
@@ -32,24 +34,56 @@ export class AssignmentRepository implements AssignmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewAssignmentRow): Promise<number> {
-    const id = await insertRow(this.db, 'assignments', {
-      ...assignmentResource.toColumns(row),
-      state: 'not_started',
-      progress: 0,
-      attempt: 1,
-      modified: row.created,
-    });
-    await applyCounts(this.db, null, {
-      userId: row.userId,
-      contentId: row.contentId,
-      contentType: await contentTypeOf(this.db, row.contentId),
-      state: 'not_started',
-      rating: 0,
-      success: 2,
-      reviewed: 0,
-      dueDate: row.dueDate,
-    });
-    return id;
+    return (await this.insertRows([row], false))[0]!;
+  }
+
+  async insertMissing(rows: readonly NewAssignmentRow[]): Promise<Array<AssignmentRecord | undefined>> {
+    const ids = await this.insertRows(rows, true);
+    const inserted = ids.filter((id): id is number => id !== undefined);
+    const records = new Map(
+      inserted.length === 0
+        ? []
+        : (await selectAssignments(this.db).where('a.id', 'in', inserted).execute())
+            .map((row) => toAssignmentRecord(assignmentResource.toRecord(row)))
+            .map((record) => [record.id, record]),
+    );
+    return ids.map((id) => (id === undefined ? undefined : records.get(id)));
+  }
+
+  /**
+   * New assignments start not_started with no progress; their counts are added up once for all.
+   * `skipLive` leaves out a row whose pair has a live assignment (the pair index's conflict).
+   */
+  private async insertRows(rows: readonly NewAssignmentRow[], skipLive: boolean): Promise<Array<number | undefined>> {
+    const ids = await insertRows(
+      this.db,
+      'assignments',
+      rows.map((row) => ({
+        ...assignmentResource.toColumns(row),
+        public_id: row.publicId,
+        state: 'not_started',
+        progress: 0,
+        attempt: 1,
+        modified: row.created,
+      })),
+      skipLive ? (conflict) => conflict.columns(['user_id', 'content_id']).where('deleted_at', 'is', null).doNothing() : undefined,
+    );
+    const written = rows.filter((_, i) => ids[i] !== undefined);
+    const types = await contentTypesOf(this.db, [...new Set(written.map((row) => row.contentId))]);
+    const created = written.map((row) =>
+      counterDeltas(null, {
+        userId: row.userId,
+        contentId: row.contentId,
+        contentType: types.get(row.contentId)!,
+        state: 'not_started',
+        rating: 0,
+        success: 2,
+        reviewed: 0,
+        dueDate: row.dueDate,
+      }),
+    );
+    await applyCounterDeltas(this.db, created.length === 1 ? created[0]! : mergeCounterDeltas(created));
+    return ids;
   }
 
   async update(id: number, changes: AssignmentChanges): Promise<void> {
@@ -78,6 +112,35 @@ export class AssignmentRepository implements AssignmentStore {
   async findLive(userId: number, contentId: number): Promise<AssignmentRecord | undefined> {
     const row = await assignmentByPair(this.db, userId, contentId);
     return row ? toAssignmentRecord(assignmentResource.toRecord(row)) : undefined;
+  }
+
+  async livePublicIds(pairs: ReadonlyArray<{ userId: number; contentId: number }>): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    if (pairs.length === 0) return found;
+    // the pairs as a table joined to the pair index: one lookup each on both databases, where an
+    // OR of conditions makes SQLite scan (the casts type the bound values for PostgreSQL)
+    const listed = sql.join(pairs.map(({ userId, contentId }) => sql`(cast(${userId} as integer), cast(${contentId} as integer))`));
+    const rows = await sql<{ public_id: string; user_id: number; content_id: number }>`
+      with p(user_id, content_id) as (values ${listed})
+      select a.public_id, a.user_id, a.content_id from p
+        join assignments a on a.user_id = p.user_id and a.content_id = p.content_id
+      where a.deleted_at is null`.execute(this.db);
+    for (const row of rows.rows) found.set(`${row.user_id}:${row.content_id}`, row.public_id);
+    return found;
+  }
+
+  async heldByTracks(contentIds: readonly number[]): Promise<Set<number>> {
+    if (contentIds.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('content_track_items as t')
+      .innerJoin('content_items as p', 'p.id', 't.parent_id')
+      .select('t.item_id')
+      .distinct()
+      .where('t.item_id', 'in', contentIds)
+      .where('p.deleted_at', 'is', null)
+      .where('p.content_type', 'in', ['track', 'scheduled_track'])
+      .execute();
+    return new Set(rows.map((row) => row.item_id));
   }
 
   /**

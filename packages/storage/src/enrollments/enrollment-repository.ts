@@ -10,7 +10,7 @@ import {
 import type { Database } from '../schema.ts';
 import type { AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo } from '../shared/resource-definition.ts';
-import { insertRow } from '../shared/insert-row.ts';
+import { insertRows } from '../shared/insert-row.ts';
 
 type EnrollmentInternals = {
   id: number;
@@ -74,12 +74,60 @@ export class EnrollmentRepository implements EnrollmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewEnrollmentRow): Promise<number> {
-    const id = await insertRow(this.db, 'enrollments', {
-      ...enrollmentResource.toColumns({ ...row, method: undefined }),
-      attendance_method: row.method,
-      modified: row.created,
-    });
-    return id;
+    return (await this.insertMany([row]))[0]!;
+  }
+
+  async insertMany(rows: readonly NewEnrollmentRow[]): Promise<number[]> {
+    const ids = await insertRows(
+      this.db,
+      'enrollments',
+      rows.map((row) => ({
+        ...enrollmentResource.toColumns({ ...row, method: undefined }),
+        public_id: row.publicId,
+        attendance_method: row.method,
+        modified: row.created,
+      })),
+    );
+    return ids as number[];
+  }
+
+  async linkAssignments(links: ReadonlyArray<{ id: number; assignmentId: number }>, modified: string): Promise<void> {
+    if (links.length === 0) return;
+    const assignmentOf = sql.join(
+      links.map((link) => sql`when cast(${link.id} as integer) then cast(${link.assignmentId} as integer)`),
+      sql` `,
+    );
+    await this.db
+      .updateTable('enrollments')
+      .set({ assignment_id: sql<number>`case id ${assignmentOf} end`, modified })
+      .where(
+        'id',
+        'in',
+        links.map((link) => link.id),
+      )
+      .execute();
+  }
+
+  async findByIds(ids: readonly number[]): Promise<EnrollmentRecord[]> {
+    if (ids.length === 0) return [];
+    const records = new Map(
+      (await enrollmentResource.read(this.db).where('e.id', 'in', ids).execute())
+        .map(toEnrollmentRecord)
+        .map((record) => [record.id, record]),
+    );
+    return ids.map((id) => records.get(id)!);
+  }
+
+  async activePairs(pairs: ReadonlyArray<{ eventId: number; userId: number }>): Promise<Set<string>> {
+    if (pairs.length === 0) return new Set();
+    // the pairs as a table joined to the active index (casts type the bound values for PostgreSQL)
+    const listed = sql.join(pairs.map(({ eventId, userId }) => sql`(cast(${eventId} as integer), cast(${userId} as integer))`));
+    const rows = await sql<{ event_id: number; user_id: number }>`
+      with p(event_id, user_id) as (values ${listed})
+      select e.event_id, e.user_id from p
+        join enrollments e on e.event_id = p.event_id and e.user_id = p.user_id
+      where e.status <> 'dropped'`.execute(this.db);
+    return new Set(rows.rows.map((row) => `${row.event_id}:${row.user_id}`));
   }
 
   async update(id: number, changes: EnrollmentChanges): Promise<void> {

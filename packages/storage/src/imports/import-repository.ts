@@ -220,11 +220,11 @@ export class ImportRepository implements ImportStore {
     for (let start = 0; start < emails.length; start += ROWS_PER_INSERT) {
       const rows = await this.db
         .selectFrom('users')
-        .select(['email_lower', 'public_id', 'name', 'role', 'employee_id'])
+        .select(['id', 'email_lower', 'public_id', 'name', 'role', 'employee_id'])
         .where('email_lower', 'in', emails.slice(start, start + ROWS_PER_INSERT).map(foldCase))
         .execute();
       for (const row of rows) {
-        found.set(row.email_lower, { publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
+        found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
       }
     }
     return found;

@@ -1,4 +1,4 @@
-import type { InsertObject, Kysely } from 'kysely';
+import type { InsertObject, Kysely, OnConflictBuilder, OnConflictDoNothingBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 
 /** Tables whose rows have an internal integer `id`. */
@@ -19,4 +19,29 @@ export async function insertRow<T extends TableWithId>(
     .returning('id' as never)
     .executeTakeFirstOrThrow();
   return (row as unknown as { id: number }).id;
+}
+
+/** Rows a multi-row INSERT takes at most: well under either database's limit of bound values. */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * Inserts many rows of a table with public ids, a few hundred per statement, and answers their
+ * internal ids in the order of `values`: a batch's rows (an import's) cost one statement rather
+ * than one each. Matched by public id, since neither database promises RETURNING's order. With
+ * `skipping`, a unique index's conflict leaves the row out, and its id is undefined.
+ */
+export async function insertRows<T extends TableWithId>(
+  db: Kysely<Database>,
+  table: T,
+  values: ReadonlyArray<Readonly<Record<string, unknown>> & { public_id: string }>,
+  skipping?: (conflict: OnConflictBuilder<Database, T>) => OnConflictDoNothingBuilder<Database, T>,
+): Promise<Array<number | undefined>> {
+  const ids = new Map<string, number>();
+  for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
+    let insert = db.insertInto(table).values(values.slice(start, start + ROWS_PER_STATEMENT) as never);
+    if (skipping) insert = insert.onConflict(skipping as never);
+    const rows = await insert.returning(['id', 'public_id'] as never).execute();
+    for (const row of rows as unknown as Array<{ id: number; public_id: string }>) ids.set(row.public_id, row.id);
+  }
+  return values.map((row) => ids.get(row.public_id));
 }

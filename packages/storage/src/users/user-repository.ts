@@ -5,7 +5,7 @@ import type { Database } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
-import { insertRow } from '../shared/insert-row.ts';
+import { insertRow, insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
@@ -75,6 +75,18 @@ export class UserRepository implements UserStore {
       modified: row.dateJoined,
     });
     return (await this.findById(id))!;
+  }
+
+  async insertMany(rows: readonly NewUserRow[]): Promise<UserRecord[]> {
+    const ids = (await insertRows(
+      this.db,
+      'users',
+      rows.map((row) => ({ ...userResource.toColumns(row), modified: row.dateJoined, public_id: row.publicId })),
+    )) as number[];
+    const records = new Map(
+      (await selectUsers(this.db).where('u.id', 'in', ids).execute()).map((row) => toUserRecord(row)).map((record) => [record.id, record]),
+    );
+    return ids.map((id) => records.get(id)!);
   }
 
   async update(id: number, changes: UserChanges): Promise<void> {

@@ -15,14 +15,27 @@ const eventAfter = preparedQuery(1, (db: Kysely<Database>, sequence) =>
     .limit(sql.lit(1)),
 );
 
+const EVENTS_PER_STATEMENT = 500;
+
 export class OutboxRepository implements OutboxStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async append(event: WebhookEvent): Promise<void> {
-    await this.db
-      .insertInto('outbox_events')
-      .values({ event_id: event.id, type: event.type, created_at: event.created_at, payload: JSON.stringify(event) })
-      .execute();
+  append(event: WebhookEvent): Promise<void> {
+    return this.appendMany([event]);
+  }
+
+  async appendMany(events: readonly WebhookEvent[]): Promise<void> {
+    // the sequence is the insertion order, which a multi-row INSERT keeps on both databases
+    for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
+      await this.db
+        .insertInto('outbox_events')
+        .values(
+          events
+            .slice(start, start + EVENTS_PER_STATEMENT)
+            .map((event) => ({ event_id: event.id, type: event.type, created_at: event.created_at, payload: JSON.stringify(event) })),
+        )
+        .execute();
+    }
   }
 
   async readAfter(sequence: number, limit: number): Promise<OutboxEntry[]> {
