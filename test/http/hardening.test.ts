@@ -139,7 +139,7 @@ describe('HEAD, OPTIONS and CORS', () => {
 describe('slow clients and the connection cap', () => {
   let slow: TestServer;
   before(async () => {
-    slow = await startServer({ args: ['--headers-timeout-ms', '200', '--request-timeout-ms', '400'] });
+    slow = await startServer({ args: ['--headers-timeout-ms', '200', '--request-timeout-ms', '400', '--upload-timeout-ms', '1500'] });
   });
   after(async () => {
     await slow.stop();
@@ -161,6 +161,38 @@ describe('slow clients and the connection cap', () => {
       assert.equal(answer.closed, true, JSON.stringify(sent));
       await slow.waitForOutput(new RegExp(`"request_id":"${answer.body.error.request_id}"[^\\n]*"status":408`));
     }
+  });
+
+  it('gives an import’s upload the upload timeout rather than the request timeout', { timeout: 20_000 }, async () => {
+    const rows = `email,name\n${uniqueEmail('slowupload')},Slow\n`;
+    const head = (length: number) =>
+      `POST /api/v2/imports/?kind=users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${slow.adminToken}\r\n` +
+      `Content-Type: text/csv\r\nContent-Length: ${length}\r\n\r\n`;
+    const upload = await openSocket(slow.url);
+    let answered = false;
+    const uploadAnswer = readResponse(upload, 10).finally(() => (answered = true));
+    upload.write(head(Buffer.byteLength(rows)) + rows.slice(0, 11));
+
+    // an ordinary request sent meanwhile is cut at the request timeout; the upload is not
+    const other = await openSocket(slow.url);
+    const otherAnswer = readResponse(other);
+    other.write('POST /api/v2/groups/ HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"na');
+    assertEnvelope(await otherAnswer, 408, 'request_timeout');
+    other.destroy();
+    assert.equal(answered, false, 'the upload is still being received');
+    upload.write(rows.slice(11));
+    const accepted = await uploadAnswer;
+    upload.destroy();
+    assert.equal(accepted.status, 202, accepted.text);
+
+    // and an upload that stops arriving is cut at the upload timeout, with nothing stored
+    const stalled = await openSocket(slow.url);
+    const stalledAnswer = readResponse(stalled);
+    stalled.write(head(1000) + rows);
+    const cut = await stalledAnswer;
+    stalled.destroy();
+    assertEnvelope(cut, 408, 'request_timeout');
+    assert.equal(cut.closed, true);
   });
 
   it('refuses cross-origin preflights when no origin is listed', async () => {

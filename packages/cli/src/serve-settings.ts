@@ -78,7 +78,13 @@ export const serveSettings = {
     kind: kinds.positiveInteger,
     argument: '<ms>',
     default: DEFAULT_SERVER_LIMITS.requestTimeoutMs,
-    description: 'time a client has to send a whole request, body included (408); at least the headers timeout',
+    description: "time a client has to send a request's body once its headers are in (408); at least the headers timeout",
+  }),
+  upload_timeout_ms: setting({
+    kind: kinds.positiveInteger,
+    argument: '<ms>',
+    default: DEFAULT_SERVER_LIMITS.uploadTimeoutMs,
+    description: "the same for an import's file (POST /imports/), which may take minutes to send (408)",
   }),
   max_connections: setting({
     kind: kinds.positiveInteger,

@@ -8,8 +8,13 @@ import { MAX_BODY_BYTES, type PlainResponse } from './plain.ts';
 export interface ServerLimits {
   /** time a client has to send a request's headers (the first request's, from connecting) */
   headersTimeoutMs: number;
-  /** time a client has to send a whole request, headers and body; at least `headersTimeoutMs` */
+  /** time a client has to send a request's body once its headers are in; at least `headersTimeoutMs` */
   requestTimeoutMs: number;
+  /**
+   * the same for an upload to a streaming route (an import's file), whose body may rightly take
+   * minutes: 256 MiB over a 10 Mbit/s line takes more than three
+   */
+  uploadTimeoutMs: number;
   /** open connections; more are closed as they arrive */
   maxConnections: number;
   /**
@@ -22,6 +27,7 @@ export interface ServerLimits {
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
+  uploadTimeoutMs: 3_600_000,
   maxConnections: 1000,
   maxConnectionsPerAddress: 100,
 };
@@ -155,7 +161,18 @@ async function sendStream(response: ServerResponse, chunks: AsyncIterable<string
   }
 }
 
-async function serve(app: App, request: IncomingMessage, response: ServerResponse): Promise<void> {
+const TIMED_OUT = Symbol('timed out');
+
+/** Resolves with TIMED_OUT once `ms` have passed, unless the body arrives first. */
+function bodyOrDeadline(read: Promise<ReadBody>, ms: number): Promise<ReadBody | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), ms)));
+  // once the deadline has answered, the read still ends (the connection closes): nothing waits for it
+  read.catch(() => undefined);
+  return Promise.race([read, deadline]).finally(() => clearTimeout(timer));
+}
+
+async function serve(app: App, request: IncomingMessage, response: ServerResponse, requestTimeoutMs: number): Promise<void> {
   const remoteAddress = request.socket.remoteAddress ?? 'unknown';
   try {
     // RFC 9112 §3.2: an HTTP/1.1 request without Host is 400 (Node's own check would answer bare)
@@ -181,7 +198,14 @@ async function serve(app: App, request: IncomingMessage, response: ServerRespons
       return;
     }
     const read = readBody(request);
-    const { body, tooLarge } = read instanceof Promise ? await read : read;
+    // the body within the request timeout; Node's own limit is the longer upload timeout
+    const received = read instanceof Promise ? await bodyOrDeadline(read, requestTimeoutMs) : read;
+    if (received === TIMED_OUT) {
+      const refusal = clientErrorRefusal({ code: 'ERR_HTTP_REQUEST_TIMEOUT' });
+      write(response, app.refuse({ ...refusal, remoteAddress, method: request.method, headers: request.headers }), true);
+      return;
+    }
+    const { body, tooLarge } = received;
     const result = await app.handle({
       method: request.method ?? 'GET',
       url: request.url ?? '/',
@@ -248,6 +272,7 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
   const limits: ServerLimits = {
     headersTimeoutMs: options.headersTimeoutMs ?? DEFAULT_SERVER_LIMITS.headersTimeoutMs,
     requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_SERVER_LIMITS.requestTimeoutMs,
+    uploadTimeoutMs: options.uploadTimeoutMs ?? DEFAULT_SERVER_LIMITS.uploadTimeoutMs,
     maxConnections: options.maxConnections ?? DEFAULT_SERVER_LIMITS.maxConnections,
     maxConnectionsPerAddress: options.maxConnectionsPerAddress ?? DEFAULT_SERVER_LIMITS.maxConnectionsPerAddress,
   };
@@ -263,12 +288,14 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
+      // Node's own limit is one for every request, so it is the longer one; serve() holds other
+      // requests' bodies to the request timeout itself
+      requestTimeout: Math.max(limits.requestTimeoutMs, limits.uploadTimeoutMs),
       // Node checks the timeouts every 30 s by default, so a 10 s limit could hold for 40 s
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
       requireHostHeader: false,
     },
-    (request, response) => void serve(app, request, response),
+    (request, response) => void serve(app, request, response, limits.requestTimeoutMs),
   );
   server.maxConnections = limits.maxConnections;
 
@@ -311,10 +338,13 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
   server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     const limit = app.streamLimit(request.method ?? 'GET', request.url ?? '/') ?? MAX_BODY_BYTES;
     if (!(Number(request.headers['content-length']) > limit)) response.writeContinue();
-    void serve(app, request, response);
+    void serve(app, request, response, limits.requestTimeoutMs);
   });
   // other expectations reach the app, which answers 417 in the envelope
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => void serve(app, request, response));
+  server.on(
+    'checkExpectation',
+    (request: IncomingMessage, response: ServerResponse) => void serve(app, request, response, limits.requestTimeoutMs),
+  );
 
   let dropped = 0;
   let lastDropLog = -Infinity;

@@ -81,6 +81,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     host: settings.host,
     headersTimeoutMs: settings.headers_timeout_ms,
     requestTimeoutMs: settings.request_timeout_ms,
+    uploadTimeoutMs: settings.upload_timeout_ms,
     maxConnections: settings.max_connections,
     maxConnectionsPerAddress: settings.max_connections_per_address,
     logger,
