@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
+import { z } from 'zod';
+import { operations } from '../openapi/operations.ts';
 import { csvColumns, rowEncoder } from './export-rows.ts';
 
 describe('export rows', () => {
@@ -34,6 +36,27 @@ describe('export rows', () => {
       ['id', 'user'],
       ['2', '{"public_id":"u"}'],
     ]);
+  });
+
+  it('take their columns from the described item first, so a reference null in every row of the first batch keeps its columns', () => {
+    const described = z.object({
+      id: z.number(),
+      user: z.object({ public_id: z.string(), email: z.string() }).nullable(),
+      note: z.string().optional(),
+    });
+    const encoder = rowEncoder('csv');
+    const text =
+      encoder.start([{ id: 1, user: null, extra: 'x' }], described) + encoder.encode([{ id: 2, user: { public_id: 'u', email: 'e' } }]);
+    assert.deepEqual(parse(text), [
+      ['id', 'user.public_id', 'user.email', 'note', 'extra'],
+      ['2', 'u', 'e', '', ''],
+    ]);
+
+    // the users list as described: a manager's columns whether or not any row of the batch has one
+    const users = operations.get('GET /api/v2/users')!.response;
+    assert.equal(users.list, true);
+    const columns = csvColumns([{ public_id: 'p', manager: null }], users.schema).map((column) => column.name);
+    assert.ok(columns.includes('manager.public_id') && columns.includes('email'), columns.join(','));
   });
 
   it('write NDJSON as one JSON object a line, as the list returns it', () => {

@@ -4,6 +4,7 @@
  * `user.email`), through core's one CSV writer (formula guard, empty nulls, arrays as JSON).
  */
 import { csvLine, csvLines, type CsvCell } from '@lectern/core';
+import { z } from 'zod';
 
 export const exportFormats = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof exportFormats)[number];
@@ -44,13 +45,46 @@ function columnsOf(fields: Map<string, Shape>, prefix: readonly string[], into: 
 }
 
 /**
- * The CSV columns of a list, from the items of its first batch: every field in order, a nested
- * object (a reference such as `user`) as one column per field of it. Lectern's list items have one
- * shape per resource, so the first batch shows every column; a nullable reference that is null in
- * every row of it is one empty column.
+ * A described item's shape: its fields in order, a nested object (a reference such as `user` or
+ * `manager`, nullable or not) with fields of its own, a union of objects with the fields of all.
  */
-export function csvColumns(items: readonly Item[]): Column[] {
-  let shape: Shape = { kind: 'object', fields: new Map() };
+function shapeOfSchema(schema: z.ZodType): Shape {
+  if (schema instanceof z.ZodObject) {
+    const fields = new Map<string, Shape>();
+    for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) fields.set(key, shapeOfSchema(field));
+    return { kind: 'object', fields };
+  }
+  if (schema instanceof z.ZodNullable || schema instanceof z.ZodOptional || schema instanceof z.ZodDefault) {
+    return shapeOfSchema(schema.unwrap() as z.ZodType);
+  }
+  if (schema instanceof z.ZodPipe) return shapeOfSchema(schema.out as z.ZodType);
+  if (schema instanceof z.ZodLazy) return shapeOfSchema(schema.unwrap() as z.ZodType);
+  if (schema instanceof z.ZodUnion) {
+    const options = (schema.options as z.ZodType[]).map(shapeOfSchema);
+    if (options.every((option) => option.kind === 'object')) {
+      const fields = new Map<string, Shape>();
+      for (const option of options) for (const [key, field] of option.fields) fields.set(key, mergeShapes(fields.get(key), field));
+      return { kind: 'object', fields };
+    }
+  }
+  return { kind: 'cell' };
+}
+
+function mergeShapes(into: Shape | undefined, shape: Shape): Shape {
+  if (into?.kind !== 'object' || shape.kind !== 'object') return shape.kind === 'object' ? shape : (into ?? shape);
+  for (const [key, field] of shape.fields) into.fields.set(key, mergeShapes(into.fields.get(key), field));
+  return into;
+}
+
+/**
+ * The CSV columns of a list: every field of its described item (`schema`, from the OpenAPI
+ * description of the route) in order, a nested object as one column per field of it, so a
+ * reference that is null in the first rows still has its columns; then any field the items of
+ * the first batch have that the description lacks (a saved report's rows, described loosely).
+ */
+export function csvColumns(items: readonly Item[], schema?: z.ZodType): Column[] {
+  let shape: Shape = schema ? shapeOfSchema(schema) : { kind: 'object', fields: new Map() };
+  if (shape.kind !== 'object') shape = { kind: 'object', fields: new Map() };
   for (const item of items) shape = merge(shape, item);
   return shape.kind === 'object' ? columnsOf(shape.fields, [], []) : [];
 }
@@ -66,8 +100,8 @@ function cellAt(item: Item, path: readonly string[]): CsvCell {
 
 /** Writes the lines of one format: `start` with the first batch (it fixes the CSV columns), then `encode`. */
 export interface RowEncoder {
-  /** what comes before the rows: the CSV header, from the items of the first batch */
-  start(items: readonly Item[]): string;
+  /** what comes before the rows: the CSV header, from the described item and the first batch */
+  start(items: readonly Item[], schema?: z.ZodType): string;
   /** the lines of some items */
   encode(items: readonly Item[]): string;
 }
@@ -85,9 +119,9 @@ export function rowEncoder(format: ExportFormat): RowEncoder {
   }
   let columns: Column[] = [];
   return {
-    start(items) {
+    start(items, schema) {
       if (items.length === 0) return '';
-      columns = csvColumns(items);
+      columns = csvColumns(items, schema);
       return csvLine(columns.map((column) => column.name));
     },
     encode: (items) => csvLines(items.map((item) => columns.map((column) => cellAt(item, column.path)))),

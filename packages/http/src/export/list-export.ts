@@ -8,6 +8,8 @@
  * client that stops reading stops the reads, and the server holds about one batch.
  */
 import { badRequest, inListBatch, MAX_PAGE_SIZE, todayUtc, type Clock, type ListBatch } from '@lectern/core';
+import type { z } from 'zod';
+import { operations } from '../openapi/operations.ts';
 import type { Reply } from '../reply.ts';
 import { exportFormats, mediaTypes, rowEncoder, type ExportFormat } from './export-rows.ts';
 
@@ -32,6 +34,12 @@ export function exportFormatOf(method: string, query: URLSearchParams): ExportFo
   if (format === null || format === '' || format === 'json') return undefined;
   if ((exportFormats as readonly string[]).includes(format)) return format as ExportFormat;
   throw badRequest(`Query parameter 'format' must be one of: json, ${exportFormats.join(', ')}.`);
+}
+
+/** The item a list route is described as returning (its OpenAPI response), which names the CSV columns. */
+function itemSchemaOf(route: string | undefined): z.ZodType | undefined {
+  const response = route === undefined ? undefined : operations.get(`GET ${route}`)?.response;
+  return response?.list ? response.schema : undefined;
 }
 
 type Item = Record<string, unknown>;
@@ -115,7 +123,7 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
   body = undefined;
   async function* chunks(): AsyncGenerator<string> {
     try {
-      const header = encoder.start(rows!.data);
+      const header = encoder.start(rows!.data, itemSchemaOf(request.route()));
       if (header !== '') yield header;
       while (rows !== undefined) {
         // the whole batch is encoded at once, so its items are garbage before the first write waits
