@@ -1,6 +1,6 @@
 import { BulkJobs } from '../jobs/bulk-jobs.ts';
 import { requireUserReference } from '../users/user-references.ts';
-import { findEventAnyVisibility, requireEventReference } from '../events/event-references.ts';
+import { findEventAnyVisibility, findEventReferences, requireEventReference } from '../events/event-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import { lifecycleOf } from '../assignments/assignment.ts';
 import type { AssignmentWrites } from '../assignments/assignment-writes.ts';
@@ -169,7 +169,7 @@ export class EnrollmentService {
    * An import's batch of items, where create-or-get reduces to inserts: new enrollments of users
    * with no active enrollment and no live assignment for the event, into events no track holds,
    * which a staff member makes. Seats are decided row by row in the batch's order from the counts
-   * read once per event and method, as `enrollInTx` would decide them one after another. Those
+   * read once for the batch, as `enrollInTx` would decide them one after another. Those
    * rows are written a few statements for all, each with its owned assignment, events and
    * entries; the rest are left undefined for the bulk item's write (`bulk`), errors included.
    * Once a row of an event is left, so are the event's later rows, so seats still go in file order.
@@ -186,11 +186,8 @@ export class EnrollmentService {
     });
     const given = inputs.filter((input): input is CreateEnrollmentInput => input !== undefined);
     const userIds = await tx.users.idsByPublicIds([...new Set(given.map((input) => input.user_id))]);
-    const events = new Map<string, EventRecord>();
-    for (const publicId of new Set(given.map((input) => input.event_id))) {
-      const event = await requireEventReference(tx, ctx.actor, publicId, 'event_id').catch(ignoringRuleError);
-      if (event && !event.content.summary.is_archived) events.set(publicId, event);
-    }
+    const events = await findEventReferences(tx, ctx.actor, [...new Set(given.map((input) => input.event_id))]);
+    for (const [publicId, event] of events) if (event.content.summary.is_archived) events.delete(publicId);
     const held = await tx.assignments.heldByTracks([...events.values()].map((event) => event.id));
 
     type Candidate = { index: number; input: CreateEnrollmentInput; userId: number; event: EventRecord };
@@ -206,9 +203,9 @@ export class EnrollmentService {
     const pairs = candidates.map(({ userId, event }) => ({ eventId: event.id, userId, contentId: event.id }));
     const active = await tx.enrollments.activePairs(pairs);
     const assigned = await tx.assignments.livePublicIds(pairs);
+    const counts = await tx.enrollments.countActiveMany([...new Set(candidates.map((candidate) => candidate.event.id))]);
 
     // seats in the batch's order; an event whose row is left to the item write takes no more here
-    const counts = new Map<string, { enrolled: number; waitlisted: number }>();
     const leftEvents = new Set<number>();
     const decided: Array<Candidate & { status: 'enrolled' | 'waitlisted'; events: readonly string[] }> = [];
     for (const candidate of candidates) {
@@ -219,7 +216,7 @@ export class EnrollmentService {
         continue;
       }
       const key = `${event.id}:${input.attendance_method}`;
-      const count = counts.get(key) ?? (await tx.enrollments.countActive(event.id, input.attendance_method));
+      const count = counts.get(key) ?? { enrolled: 0, waitlisted: 0 };
       counts.set(key, count);
       let decision;
       try {

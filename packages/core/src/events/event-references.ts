@@ -4,6 +4,7 @@ import { viewerFor } from '../content/content-rules.ts';
 import { everyItem } from '../ports/content-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import { fieldError } from '../shared/errors.ts';
+import { isUuid } from '../shared/ids.ts';
 import type { EventRecord } from './event.ts';
 
 /** The event `publicId` names, if `actor` may see it; 422 on `field` otherwise. */
@@ -16,3 +17,9 @@ export async function requireEventReference(stores: Stores, actor: Actor, public
 /** An event by internal id whoever may see it (the waitlist fills seats of hidden events too); undefined once deleted. */
 export const findEventAnyVisibility = (stores: Stores, id: number): Promise<EventRecord | undefined> =>
   stores.events.findById(id, everyItem);
+
+/** The events of `publicIds` that `actor` may see, by public id, in a few queries for all; the others are absent. */
+export async function findEventReferences(stores: Stores, actor: Actor, publicIds: readonly string[]): Promise<Map<string, EventRecord>> {
+  const events = await stores.events.findByPublicIds(publicIds.filter(isUuid), 'event', viewerFor(actor));
+  return new Map(events.map((event) => [event.content.summary.public_id, event]));
+}

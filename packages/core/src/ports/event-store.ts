@@ -25,6 +25,8 @@ export interface EventStore {
   /** An event or series that is not deleted and that `viewer` may see (content visibility). */
   findById(id: number, viewer: ContentViewer): Promise<EventRecord | undefined>;
   findByPublicId(publicId: string, kind: EventKind, viewer: ContentViewer): Promise<EventRecord | undefined>;
+  /** Those of the named events or series `viewer` may see, in a few queries for all (an import's batch). */
+  findByPublicIds(publicIds: readonly string[], kind: EventKind, viewer: ContentViewer): Promise<EventRecord[]>;
   list(query: ListQuery, kind: EventKind, viewer: ContentViewer, narrowing?: ListNarrowing): Promise<Page<EventRecord>>;
 }
 

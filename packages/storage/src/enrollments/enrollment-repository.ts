@@ -147,16 +147,28 @@ export class EnrollmentRepository implements EnrollmentStore {
   }
 
   async countActive(eventId: number, method: AttendanceMethod): Promise<{ enrolled: number; waitlisted: number }> {
-    const rows = await this.db
+    return (await this.countActiveMany([eventId], method)).get(`${eventId}:${method}`) ?? { enrolled: 0, waitlisted: 0 };
+  }
+
+  async countActiveMany(
+    eventIds: readonly number[],
+    method?: AttendanceMethod,
+  ): Promise<Map<string, { enrolled: number; waitlisted: number }>> {
+    const counts = new Map<string, { enrolled: number; waitlisted: number }>();
+    if (eventIds.length === 0) return counts;
+    let query = this.db
       .selectFrom('enrollments')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('event_id', '=', eventId)
-      .where('attendance_method', '=', method)
-      .where('status', 'in', ['enrolled', 'waitlisted'])
-      .groupBy('status')
-      .execute();
-    const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0);
-    return { enrolled: count('enrolled'), waitlisted: count('waitlisted') };
+      .select(['event_id', 'attendance_method', 'status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('event_id', 'in', eventIds)
+      .where('status', 'in', ['enrolled', 'waitlisted']);
+    if (method !== undefined) query = query.where('attendance_method', '=', method);
+    for (const row of await query.groupBy(['event_id', 'attendance_method', 'status']).execute()) {
+      const key = `${row.event_id}:${row.attendance_method}`;
+      const count = counts.get(key) ?? { enrolled: 0, waitlisted: 0 };
+      count[row.status as 'enrolled' | 'waitlisted'] = Number(row.count);
+      counts.set(key, count);
+    }
+    return counts;
   }
 
   async oldestWaitlisted(eventId: number, method: AttendanceMethod, limit: number): Promise<EnrollmentRecord[]> {

@@ -209,6 +209,16 @@ export class EventRepository implements EventStore {
     return this.findOne((eb) => eb.and([eb('ci.public_id', '=', publicId), eb('ci.content_type', '=', kind)]), viewer);
   }
 
+  async findByPublicIds(publicIds: readonly string[], kind: EventKind, viewer: ContentViewer): Promise<EventRecord[]> {
+    if (publicIds.length === 0) return [];
+    const rows = await this.items(viewer)
+      .select('ci.id')
+      .where('ci.public_id', 'in', publicIds)
+      .where('ci.content_type', '=', kind)
+      .execute();
+    return this.records(rows.map((row) => row.id));
+  }
+
   /** A saved report's narrowing joins the series, location or channel only when its fields read them. */
   async list(query: ListQuery, kind: EventKind, viewer: ContentViewer, narrowing?: ListNarrowing): Promise<Page<EventRecord>> {
     const resource = resources[kind];
