@@ -65,20 +65,24 @@ describe('an import writes what the bulk route writes', () => {
     api = server.api;
   });
 
+  /** Uploads `csv` as an import of `kind` and waits for it to end; the finished import. */
+  async function importCsv(kind: string, csv: string): Promise<any> {
+    const uploaded = await api.request('POST', `/api/v2/imports/?kind=${kind}`, { raw: csv, headers: { 'content-type': 'text/csv' } });
+    assert.equal(uploaded.status, 202, uploaded.text);
+    for (;;) {
+      const done = (await api.get(`/api/v2/imports/${uploaded.body.id}/`)).body;
+      if (done.status !== 'pending' && done.status !== 'running') return done;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
   /** Runs `rows(world)` through an import in world A and the bulk route in world B; both sides' outcomes. */
   async function bothWays(kind: string, columns: string[], rows: (world: World) => Array<Record<string, unknown>>) {
     const [a, b] = [await buildWorld(api, 'A'), await buildWorld(api, 'B')];
     const from = await lastSequence(server.dbFile);
 
     const csv = [columns.join(','), ...rows(a).map((row) => columns.map((column) => String(row[column] ?? '')).join(','))].join('\n');
-    const uploaded = await api.request('POST', `/api/v2/imports/?kind=${kind}`, { raw: csv, headers: { 'content-type': 'text/csv' } });
-    assert.equal(uploaded.status, 202, uploaded.text);
-    let done;
-    for (;;) {
-      done = (await api.get(`/api/v2/imports/${uploaded.body.id}/`)).body;
-      if (done.status !== 'pending' && done.status !== 'running') break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const done = await importCsv(kind, csv);
     assert.equal(done.status, 'completed', JSON.stringify(done));
     const reportText = await (
       await fetch(`${api.baseUrl}/api/v2/imports/${done.id}/report/`, { headers: { authorization: `Bearer ${api.token}` } })
@@ -264,17 +268,7 @@ describe('an import writes what the bulk route writes', () => {
       'email,name,role,employee_id',
       ...rows('a').map((row) => [row.email, row.name, row.role, row.employee_id ?? ''].join(',')),
     ];
-    const uploaded = await api.request('POST', '/api/v2/imports/?kind=users', {
-      raw: csv.join('\n'),
-      headers: { 'content-type': 'text/csv' },
-    });
-    assert.equal(uploaded.status, 202, uploaded.text);
-    let done;
-    for (;;) {
-      done = (await api.get(`/api/v2/imports/${uploaded.body.id}/`)).body;
-      if (done.status !== 'pending' && done.status !== 'running') break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const done = await importCsv('users', csv.join('\n'));
     assert.deepEqual([done.created, done.existing, done.failed], [2, 1, 0]);
     const submitted = await api.post('/api/v2/users/bulk/', { users: rows('b') });
     await waitForJob(api, `/api/v2/users/bulk/${submitted.body.id}/`);

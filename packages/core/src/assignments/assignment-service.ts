@@ -17,7 +17,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
-import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
+import { parseEach, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import {
   assignmentListSpec,
@@ -247,13 +247,7 @@ export class AssignmentService {
   async createManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | undefined>> {
     const answers: Array<AppliedItem | undefined> = items.map(() => undefined);
     if (isLearner(ctx.actor)) return answers;
-    const inputs = items.map((item) => {
-      try {
-        return parseInput(createAssignmentInput, item);
-      } catch (error) {
-        return ignoringRuleError(error);
-      }
-    });
+    const inputs = parseEach(createAssignmentInput, items);
     const userIds = await tx.users.idsByPublicIds([...new Set(inputs.flatMap((input) => (input ? [input.user_id] : [])))]);
     const contents = new Map<string, ContentRecord>();
     for (const publicId of new Set(inputs.flatMap((input) => (input ? [input.content_item_id] : [])))) {

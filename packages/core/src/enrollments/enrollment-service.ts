@@ -17,7 +17,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
-import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
+import { parseEach, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import {
   createEnrollmentInput,
@@ -177,13 +177,7 @@ export class EnrollmentService {
   async enrollManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | undefined>> {
     const answers: Array<AppliedItem | undefined> = items.map(() => undefined);
     if (isLearner(ctx.actor)) return answers;
-    const inputs = items.map((item) => {
-      try {
-        return parseInput(createEnrollmentInput, item);
-      } catch (error) {
-        return ignoringRuleError(error);
-      }
-    });
+    const inputs = parseEach(createEnrollmentInput, items);
     const given = inputs.filter((input): input is CreateEnrollmentInput => input !== undefined);
     const userIds = await tx.users.idsByPublicIds([...new Set(given.map((input) => input.user_id))]);
     const events = await findEventReferences(tx, ctx.actor, [...new Set(given.map((input) => input.event_id))]);

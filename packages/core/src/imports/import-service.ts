@@ -23,7 +23,7 @@ import { processRows, refusedRows, type RowWriters } from './import-rows.ts';
 
 export const IMPORTS_JOB = 'imports';
 /** Rows per chunk transaction: large enough that per-transaction costs vanish, small enough to interleave with requests. */
-export const IMPORT_CHUNK_ROWS = 1000;
+export const IMPORT_CHUNK_ROWS = 5000;
 /** Rows stored per transaction while the file is received. */
 const STAGE_BATCH_ROWS = 2000;
 /**

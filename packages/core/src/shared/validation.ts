@@ -120,3 +120,11 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
     ...(nonFieldErrors.length > 0 ? { nonFieldErrors } : {}),
   });
 }
+
+/** Each item parsed as `parseInput` would, undefined where it fails (a batch leaves those to a one-by-one write). */
+export function parseEach<S extends z.ZodType>(schema: S, items: readonly unknown[]): Array<z.output<S> | undefined> {
+  return items.map((item) => {
+    const result = schema.safeParse(item);
+    return result.success && unstorableTextIssues(result.data).length === 0 ? result.data : undefined;
+  });
+}

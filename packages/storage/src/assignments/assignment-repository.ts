@@ -25,6 +25,7 @@ import {
   toAssignmentRecord,
 } from './assignment-resource.ts';
 import { insertRows } from '../shared/insert-row.ts';
+import { valuesList } from '../shared/values-list.ts';
 
 import { counterDeltas, mergeCounterDeltas } from '@lectern/core/ports';
 
@@ -117,11 +118,12 @@ export class AssignmentRepository implements AssignmentStore {
   async livePublicIds(pairs: ReadonlyArray<{ userId: number; contentId: number }>): Promise<Map<string, string>> {
     const found = new Map<string, string>();
     if (pairs.length === 0) return found;
-    // the pairs as a table joined to the pair index: one lookup each on both databases, where an
-    // OR of conditions makes SQLite scan (the casts type the bound values for PostgreSQL)
-    const listed = sql.join(pairs.map(({ userId, contentId }) => sql`(cast(${userId} as integer), cast(${contentId} as integer))`));
+    const listed = valuesList(
+      pairs.map(({ userId, contentId }) => [userId, contentId]),
+      ['integer', 'integer'],
+    );
     const rows = await sql<{ public_id: string; user_id: number; content_id: number }>`
-      with p(user_id, content_id) as (values ${listed})
+      with p(user_id, content_id) as (${listed})
       select a.public_id, a.user_id, a.content_id from p
         join assignments a on a.user_id = p.user_id and a.content_id = p.content_id
       where a.deleted_at is null`.execute(this.db);

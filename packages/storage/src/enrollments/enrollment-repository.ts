@@ -11,6 +11,7 @@ import type { Database } from '../schema.ts';
 import type { AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
+import { valuesList } from '../shared/values-list.ts';
 
 type EnrollmentInternals = {
   id: number;
@@ -120,10 +121,12 @@ export class EnrollmentRepository implements EnrollmentStore {
 
   async activePairs(pairs: ReadonlyArray<{ eventId: number; userId: number }>): Promise<Set<string>> {
     if (pairs.length === 0) return new Set();
-    // the pairs as a table joined to the active index (casts type the bound values for PostgreSQL)
-    const listed = sql.join(pairs.map(({ eventId, userId }) => sql`(cast(${eventId} as integer), cast(${userId} as integer))`));
+    const listed = valuesList(
+      pairs.map(({ eventId, userId }) => [eventId, userId]),
+      ['integer', 'integer'],
+    );
     const rows = await sql<{ event_id: number; user_id: number }>`
-      with p(event_id, user_id) as (values ${listed})
+      with p(event_id, user_id) as (${listed})
       select e.event_id, e.user_id from p
         join enrollments e on e.event_id = p.event_id and e.user_id = p.user_id
       where e.status <> 'dropped'`.execute(this.db);

@@ -3,6 +3,7 @@ import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery
 import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, type NewImportRow, type StagedRow } from '@lectern/core/ports';
 import type { Database, ImportsTable } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { valuesList } from '../shared/values-list.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyQuery, type ListDefinition } from '../shared/list-builder.ts';
 
 /** An import's row with its creator and its job's outcome, as reads by key and list pages both take it. */
@@ -218,11 +219,22 @@ export class ImportRepository implements ImportStore {
   async usersByEmail(emails: readonly string[]): Promise<Map<string, ImportUser>> {
     const found = new Map<string, ImportUser>();
     for (let start = 0; start < emails.length; start += ROWS_PER_INSERT) {
-      const rows = await this.db
-        .selectFrom('users')
-        .select(['id', 'email_lower', 'public_id', 'name', 'role', 'employee_id'])
-        .where('email_lower', 'in', emails.slice(start, start + ROWS_PER_INSERT).map(foldCase))
-        .execute();
+      const listed = valuesList(
+        emails.slice(start, start + ROWS_PER_INSERT).map((email) => [foldCase(email)]),
+        ['text'],
+      );
+      const { rows } = await sql<{
+        id: number;
+        email_lower: string;
+        public_id: string;
+        name: string;
+        role: string;
+        employee_id: string | null;
+      }>`
+        with e(email) as (${listed})
+        select u.id, u.email_lower, u.public_id, u.name, u.role, u.employee_id from e join users u on u.email_lower = e.email`.execute(
+        this.db,
+      );
       for (const row of rows) {
         found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
       }
