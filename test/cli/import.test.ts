@@ -107,16 +107,20 @@ describe('lectern import', () => {
   it('checks a users file offline with --dry-run and no --url, and on the server otherwise', async () => {
     const fresh = uniqueEmail('dry');
     const path = csvFile(
-      Buffer.concat([Buffer.from(`email,name\n${fresh},Dry\n${fresh},Twice\nbad,Bad\n`), Buffer.from('x@x.io,Ren\xe9\n', 'latin1')]),
+      Buffer.concat([
+        Buffer.from(`email,name\n${fresh},Dry\n${fresh},Twice\nbad,Bad\n`),
+        Buffer.from('x@x.io,Ren\xe9\n', 'latin1'),
+        Buffer.from(`long@x.io,${'L'.repeat(1024 * 1024 + 1)}\n`),
+      ]),
     );
     const offline = await runCli(['import', 'users', path, '--dry-run', '--json']);
     assert.equal(offline.code, 1, offline.stderr);
     assert.deepEqual(JSON.parse(offline.stdout), {
-      total: 4,
+      total: 5,
       created: 0,
       existing: 0,
       updated: 0,
-      failed: 3,
+      failed: 4,
       valid: 1,
       report: `${path}.report.csv`,
     });
@@ -129,6 +133,7 @@ describe('lectern import', () => {
         ['failed', 'duplicate_row'],
         ['failed', 'validation_error'],
         ['failed', 'validation_error'],
+        ['failed', 'row_too_long'],
       ],
     );
     assert.match(readReport(`${path}.report.csv`)[4]![4]!, /not valid UTF-8/);

@@ -275,3 +275,27 @@ describe('imports', () => {
     });
   });
 });
+
+describe('an import with a row over the record limit', () => {
+  const server = useServer();
+
+  it('fails that row as row_too_long, without its cells, and imports the rows after it', async () => {
+    const api = server.api;
+    const [before, after] = [uniqueEmail('long'), uniqueEmail('long')];
+    const huge = 'n'.repeat(1024 * 1024 + 10);
+    const csv = `email,name\r\n${before},Before\r\n${uniqueEmail('long')},"${huge}"\r\n${after},After\r\n`;
+    const done = await imported(api, 'kind=users', csv);
+    assert.deepEqual([done.total_rows, done.created, done.failed], [3, 2, 1]);
+    const rows = await report(api, done.id);
+    assert.deepEqual(
+      rows.slice(1).map((row) => [row[1], row[3], row.slice(5).join('')]),
+      [
+        ['created', '', `${before}Before`],
+        ['failed', 'row_too_long', ''],
+        ['created', '', `${after}After`],
+      ],
+    );
+    assert.match(rows[2]![4]!, /longer than the limit of 1048576 bytes/);
+    expectError(await upload(api, 'kind=users', `${'h'.repeat(1024 * 1024 + 1)}\n`), 422, 'validation_error');
+  });
+});

@@ -336,6 +336,8 @@ export interface ImportRowsTable {
   cells: string;
   /** JSON array of the indexes of the cells that were not UTF-8, or null */
   bad_fields: string | null;
+  /** 1 when the row was longer than the record limit and was not read (no cells), else null */
+  too_long: number | null;
 }
 
 export interface ImportResultsTable {

@@ -14,6 +14,7 @@ import {
   IMPORT_KINDS,
   mapColumns,
   readCsvRecords,
+  TOO_LONG_ROW,
   REPORT_COLUMNS,
   rowIdentity,
   type ColumnMap,
@@ -39,6 +40,7 @@ export async function offlineUsersDryRun(file: string, report: FileHandle): Prom
     for await (const record of readCsvRecords(createReadStream(file))) {
       if (!columns) {
         if (record.badFields) throw new FileError('the header row is not valid UTF-8');
+        if (record.tooLong) throw new FileError('the header row is longer than the limit');
         columns = mapColumns(kind, record.cells);
         await report.write(csvLine([...REPORT_COLUMNS, ...columns.header]));
         continue;
@@ -46,7 +48,9 @@ export async function offlineUsersDryRun(file: string, report: FileHandle): Prom
       const header = columns.header;
       const row = ++summary.total;
       let outcome: { status: 'valid' | 'failed'; code?: string; message?: string };
-      if (record.badFields) {
+      if (record.tooLong) {
+        outcome = { status: 'failed', code: TOO_LONG_ROW.code, message: TOO_LONG_ROW.message };
+      } else if (record.badFields) {
         const names = record.badFields.map((index) => header[index]?.trim() || `column ${index + 1}`);
         outcome = { status: 'failed', code: 'validation_error', message: `${names.join(', ')}: not valid UTF-8` };
       } else {

@@ -9,13 +9,14 @@
  * with a byte above 0x7f is checked and decoded here. A field that is not UTF-8 is never decoded:
  * the record says so, and its row fails without the bytes being kept.
  *
- * A record longer than MAX_RECORD_BYTES stops the reading with a clear error instead of growing
- * the parser's buffer (a single 200 MB cell would otherwise be held whole). csv-parse can skip a
- * bad record, but then loses the records after it, so the whole file is refused rather than
- * imported with rows silently missing.
+ * A record longer than MAX_RECORD_BYTES never reaches the parser (record-length-guard.ts): it is
+ * read as a record that says so, its row fails, and the rows after it are read as usual. Neither
+ * the parser's buffer nor anything else holds more than the limit of it (a single 200 MB cell
+ * would otherwise be held whole).
  */
 import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse';
+import { guardRecordLength, TOO_LONG_MARKER } from './record-length-guard.ts';
 
 /** The longest record (a line, with its quoted line breaks) an import accepts, in bytes. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
@@ -27,6 +28,8 @@ export interface CsvRecord {
   cells: string[];
   /** 0-based indexes of the fields whose bytes are not UTF-8; undefined when every field is */
   badFields?: number[];
+  /** the record was longer than the limit and was not read: no cells */
+  tooLong?: true;
 }
 
 /** The input is not CSV the importer can read (broken quoting, a record over the size limit). */
@@ -45,10 +48,11 @@ export async function* readCsvRecords(
     relax_column_count: true,
     skip_empty_lines: true,
     skip_records_with_empty_values: true,
-    max_record_size: maxRecordBytes,
+    // the guard keeps longer records out; this is a second line should the two ever count apart
+    max_record_size: 2 * maxRecordBytes + 64,
     info: true,
   });
-  const feeding = feed(source, parser);
+  const feeding = feed(guardRecordLength(source, maxRecordBytes), parser);
   let first = true;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
@@ -56,7 +60,8 @@ export async function* readCsvRecords(
         first = false;
         if (record[0]?.startsWith(UTF8_BOM_AS_LATIN1)) record[0] = record[0].slice(UTF8_BOM_AS_LATIN1.length);
       }
-      yield decodeRecord(record, info.lines);
+      if (record.length === 1 && record[0] === TOO_LONG_MARKER) yield { line: info.lines, cells: [], tooLong: true };
+      else yield decodeRecord(record, info.lines);
     }
   } catch (error) {
     throw asFormatError(error, maxRecordBytes);

@@ -15,7 +15,7 @@ import { csvLine, csvLines } from '../shared/csv-writer.ts';
 import { badRequest, LecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { CsvFormatError, readCsvRecords } from './csv-records.ts';
+import { CsvFormatError, MAX_RECORD_BYTES, readCsvRecords } from './csv-records.ts';
 import { HeaderError, mapColumns } from './import-columns.ts';
 import { IMPORT_KINDS, importKinds, isImportKind, type ImportKindName } from './import-kinds.ts';
 import { importListSpec, isFinished, type Import, type ImportRecord } from './import.ts';
@@ -101,6 +101,7 @@ export class ImportService {
       const first = await records.next();
       if (first.done) throw unprocessable('The file is empty: it needs a header row.');
       if (first.value.badFields) throw unprocessable('The header row is not valid UTF-8.');
+      if (first.value.tooLong) throw unprocessable(`The header row is longer than the limit of ${MAX_RECORD_BYTES} bytes.`);
       let columns;
       try {
         columns = mapColumns(kind, first.value.cells);
@@ -129,7 +130,12 @@ export class ImportService {
         if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows));
       };
       for (let next = await records.next(); !next.done; next = await records.next()) {
-        batch.push({ row: ++total, cells: next.value.cells, badFields: next.value.badFields ?? null });
+        batch.push({
+          row: ++total,
+          cells: next.value.cells,
+          badFields: next.value.badFields ?? null,
+          tooLong: next.value.tooLong ?? false,
+        });
         if (batch.length >= STAGE_BATCH_ROWS) await flush();
       }
       await flush();

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { isLecternError } from '../shared/errors.ts';
 import { emailField, publicIdField } from '../shared/schema.ts';
 import { parseInput } from '../shared/validation.ts';
+import { MAX_RECORD_BYTES } from './csv-records.ts';
 import type { ColumnMap } from './import-columns.ts';
 import type { ImportKind } from './import-kinds.ts';
 
@@ -14,6 +15,12 @@ export type UserReference = { email: string } | { id: string };
 
 export type RowCheck =
   { ok: true; item: Record<string, unknown>; user: UserReference | null } | { ok: false; code: string; message: string };
+
+/** How a row longer than the record limit fails: it was never read (csv-records.ts). */
+export const TOO_LONG_ROW = {
+  code: 'row_too_long',
+  message: `The row is longer than the limit of ${MAX_RECORD_BYTES} bytes; it was not read.`,
+} as const;
 
 const REFERENCE_COLUMNS = new Set(['user_email', 'user_id']);
 // built once: a schema costs more to build than to run, and every row runs these

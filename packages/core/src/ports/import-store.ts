@@ -21,6 +21,8 @@ export interface StagedRow {
   row: number;
   cells: string[];
   badFields: number[] | null;
+  /** longer than the record limit: not read, no cells */
+  tooLong: boolean;
 }
 
 /** What processing a row came to; `identity` is kept to find later rows about the same resource. */

@@ -124,6 +124,7 @@ export class ImportRepository implements ImportStore {
             row: row.row,
             cells: JSON.stringify(row.cells),
             bad_fields: row.badFields ? JSON.stringify(row.badFields) : null,
+            too_long: row.tooLong ? 1 : null,
           })),
         )
         .execute();
@@ -188,7 +189,7 @@ export class ImportRepository implements ImportStore {
   async rowsAfter(importId: number, doneThrough: number, limit: number): Promise<StagedRow[]> {
     const rows = await this.db
       .selectFrom('import_rows')
-      .select(['row', 'cells', 'bad_fields'])
+      .select(['row', 'cells', 'bad_fields', 'too_long'])
       .where('import_id', '=', importId)
       .where('row', '>', doneThrough)
       .orderBy('row')
@@ -198,6 +199,7 @@ export class ImportRepository implements ImportStore {
       row: row.row,
       cells: JSON.parse(row.cells) as string[],
       badFields: row.bad_fields === null ? null : (JSON.parse(row.bad_fields) as number[]),
+      tooLong: row.too_long === 1,
     }));
   }
 

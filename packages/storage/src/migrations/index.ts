@@ -20,6 +20,7 @@ import * as contentAccessFlag from './0014-content-access-flag.ts';
 import * as imports from './0015-imports.ts';
 import * as auditLog from './0016-audit-log.ts';
 import * as signInLinks from './0017-sign-in-links.ts';
+import * as importRowsTooLong from './0018-import-rows-too-long.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '0015-imports': imports,
   '0016-audit-log': auditLog,
   '0017-sign-in-links': signInLinks,
+  '0018-import-rows-too-long': importRowsTooLong,
 };
 
 export const migrationProvider: MigrationProvider = {
