@@ -2,7 +2,8 @@
  * An import survives SIGKILL: a real server receives a large users file, is killed at random
  * moments while it processes it and started again on the same database under the same instance
  * id; the import must end with every row processed exactly once and every user created once.
- * LECTERN_IMPORT_KILLS sets the number of kills (3 by default; scripts/import-sigkill-trial runs 10).
+ * LECTERN_IMPORT_KILLS sets the number of kills (3 by default; the issue's trial is 10), and
+ * LECTERN_IMPORT_ROWS the rows (50 000).
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -11,8 +12,7 @@ import { queryDatabase } from '../helpers/database.ts';
 import { ApiClient, startServer, type TestServer } from '../helpers/server.ts';
 
 const KILLS = Number(process.env.LECTERN_IMPORT_KILLS ?? 3);
-// PostgreSQL writes a row in several round trips (about 100 users a second here): fewer rows there
-const ROWS = Number(process.env.LECTERN_IMPORT_ROWS ?? (process.env.LECTERN_TEST_DATABASE === 'postgres' ? 5_000 : 50_000));
+const ROWS = Number(process.env.LECTERN_IMPORT_ROWS ?? 50_000);
 
 describe('imports under SIGKILL', () => {
   let server: TestServer | undefined;
@@ -28,16 +28,16 @@ describe('imports under SIGKILL', () => {
     assert.equal(upload.status, 202, upload.text);
     const id = upload.body.id;
 
+    const started = performance.now();
     const seen: number[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
-      // a random moment once the restarted server has committed a chunk of its own
+      // a random moment within the next 300 ms of processing: a restarted server takes the import
+      // back at once, and at about 15 000 rows a second ten kills fall within a 50 000-row file
       const api = new ApiClient(server.url, adminToken);
-      const last = seen.at(-1) ?? 0;
-      for (const until = Date.now() + 60_000; (await api.get(`/api/v2/imports/${id}/`)).body.processed <= last && Date.now() < until;) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 1000));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 300));
       const before = (await api.get(`/api/v2/imports/${id}/`)).body;
+      // finished before this kill: the later ones would fall on a finished import
+      if (before.status === 'completed') break;
       seen.push(before.processed);
       await server.kill();
       server = await start(dbFile);
@@ -56,10 +56,11 @@ describe('imports under SIGKILL', () => {
       [ROWS, ROWS, 0, 0],
       `processed at the kills: ${seen.join(', ')}`,
     );
-    assert.ok(
-      seen.some((processed) => processed > 0 && processed < ROWS),
-      `a kill landed mid-import: ${seen.join(', ')}`,
+    const midImport = seen.filter((processed) => processed > 0 && processed < ROWS).length;
+    console.log(
+      `import trial: ${JSON.stringify({ rows: ROWS, kills: KILLS, midImport, processedAtKills: seen, seconds: Math.round((performance.now() - started) / 1000) })}`,
     );
+    assert.ok(midImport > 0, `a kill landed mid-import: ${seen.join(', ')}`);
 
     const users = await queryDatabase(dbFile, `select count(*) as n, count(distinct email) as d from users where email like ?`, [
       `${prefix}.%`,
