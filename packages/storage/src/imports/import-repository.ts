@@ -4,7 +4,10 @@ import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, typ
 import type { Database, ImportsTable } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
+import { isPostgres } from '../migrations/dialect.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyQuery, type ListDefinition } from '../shared/list-builder.ts';
+
+type ImportUserRow = Pick<Selectable<Database['users']>, 'id' | 'email_lower' | 'public_id' | 'name' | 'role' | 'employee_id'>;
 
 /** An import's row with its creator and its job's outcome, as reads by key and list pages both take it. */
 const withCreatorAndJob = (query: AnyQuery) =>
@@ -220,26 +223,31 @@ export class ImportRepository implements ImportStore {
 
   async usersByEmail(emails: readonly string[]): Promise<Map<string, ImportUser>> {
     const found = new Map<string, ImportUser>();
-    for (let start = 0; start < emails.length; start += ROWS_PER_INSERT) {
-      const listed = valuesList(
-        emails.slice(start, start + ROWS_PER_INSERT).map((email) => [foldCase(email)]),
-        ['text'],
-      );
-      const { rows } = await sql<{
-        id: number;
-        email_lower: string;
-        public_id: string;
-        name: string;
-        role: string;
-        employee_id: string | null;
-      }>`
-        with e(email) as (${listed})
-        select u.id, u.email_lower, u.public_id, u.name, u.role, u.employee_id from e join users u on u.email_lower = e.email`.execute(
-        this.db,
-      );
-      for (const row of rows) {
-        found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
+    const folded = [...new Set(emails.map(foldCase))];
+    if (folded.length === 0) return found;
+    // PostgreSQL may plan any lookup of many emails with the trigram index on email_lower, which
+    // then reads the index's whole pending list for each, seconds a batch while a large users
+    // import fills it; a trigram index is read only by bitmap scans, so for this query there are
+    // none, and the unique index answers (the setting ends with the chunk's transaction anyway)
+    const postgres = isPostgres(this.db as Kysely<unknown>);
+    if (postgres) await sql`select set_config('enable_bitmapscan', 'off', true)`.execute(this.db);
+    try {
+      for (let start = 0; start < folded.length; start += ROWS_PER_INSERT) {
+        const listed = valuesList(
+          folded.slice(start, start + ROWS_PER_INSERT).map((email) => [email]),
+          ['text'],
+        );
+        const { rows } = await sql<ImportUserRow>`
+          with e(email) as (${listed})
+          select u.id, u.email_lower, u.public_id, u.name, u.role, u.employee_id from e join users u on u.email_lower = e.email`.execute(
+          this.db,
+        );
+        for (const row of rows) {
+          found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
+        }
       }
+    } finally {
+      if (postgres) await sql`select set_config('enable_bitmapscan', 'on', true)`.execute(this.db);
     }
     return found;
   }
@@ -332,22 +340,32 @@ export class ImportRepository implements ImportStore {
   }
 
   async reportRows(importId: number, afterRow: number, limit: number): Promise<ReportRow[]> {
-    const rows = await this.db
-      .selectFrom('import_results as o')
-      .innerJoin('import_rows as r', (join) => join.onRef('r.import_id', '=', 'o.import_id').onRef('r.row', '=', 'o.row'))
-      .select(['o.row', 'o.status', 'o.public_id', 'o.error_code', 'o.error_message', 'r.cells'])
-      .where('o.import_id', '=', importId)
-      .where('o.row', '>', afterRow)
-      .orderBy('o.row')
+    // two range reads of the primary keys rather than a join: PostgreSQL planned the join, with
+    // statistics not yet caught up with a fresh import, as a scan of every uploaded row per result
+    const results = await this.db
+      .selectFrom('import_results')
+      .select(['row', 'status', 'public_id', 'error_code', 'error_message'])
+      .where('import_id', '=', importId)
+      .where('row', '>', afterRow)
+      .orderBy('row')
       .limit(limit)
       .execute();
-    return rows.map((row) => ({
+    if (results.length === 0) return [];
+    const uploaded = await this.db
+      .selectFrom('import_rows')
+      .select(['row', 'cells'])
+      .where('import_id', '=', importId)
+      .where('row', '>', afterRow)
+      .where('row', '<=', results[results.length - 1]!.row)
+      .execute();
+    const cellsOf = new Map(uploaded.map((row) => [row.row, row.cells]));
+    return results.map((row) => ({
       row: row.row,
       status: row.status as ReportRow['status'],
       publicId: row.public_id,
       errorCode: row.error_code,
       errorMessage: row.error_message,
-      cells: JSON.parse(row.cells) as string[],
+      cells: JSON.parse(cellsOf.get(row.row) ?? '[]') as string[],
     }));
   }
 
