@@ -2,7 +2,7 @@
  * One chunk of an import's rows, in the chunk's transaction: each row is checked with the shared
  * row rules, its user email resolved (one query for the chunk), compared with the rows before it
  * (duplicate_row, one query for the chunk), then written. New rows go first to the kind's batch
- * write, where it has one (users, assignments: a few multi-row statements for the whole batch);
+ * write (users, assignments and enrollments each have one: a few multi-row statements a batch);
  * the rows it leaves, and every row of a kind without one, go through the kind's bulk-job item
  * write — the same code, events and audit entries as `POST /<kind>/bulk/` — each in a savepoint.
  */
