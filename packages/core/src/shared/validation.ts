@@ -109,12 +109,18 @@ function unstorableTextIssues(value: unknown): z.core.$ZodIssue[] {
   return issues;
 }
 
-/** Validates a request body; anything the schema rejects is a 422 `validation_error`. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+/** The schema's output, or the issues that refuse the input: the schema's, then text no database stores. */
+function validated<S extends z.ZodType>(schema: S, input: unknown): { data: z.output<S> } | { issues: z.core.$ZodIssue[] } {
   const result = schema.safeParse(input, { error: messageFor });
   const issues = result.success ? unstorableTextIssues(result.data) : result.error.issues;
-  if (result.success && issues.length === 0) return result.data;
-  const { fieldErrors, nonFieldErrors } = issuesToErrors(issues);
+  return result.success && issues.length === 0 ? { data: result.data } : { issues };
+}
+
+/** Validates a request body; anything the schema rejects is a 422 `validation_error`. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const outcome = validated(schema, input);
+  if ('data' in outcome) return outcome.data;
+  const { fieldErrors, nonFieldErrors } = issuesToErrors(outcome.issues);
   throw new LecternError('validation_error', 'The request body failed validation.', {
     fieldErrors,
     ...(nonFieldErrors.length > 0 ? { nonFieldErrors } : {}),
@@ -124,7 +130,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 /** Each item parsed as `parseInput` would, undefined where it fails (a batch leaves those to a one-by-one write). */
 export function parseEach<S extends z.ZodType>(schema: S, items: readonly unknown[]): Array<z.output<S> | undefined> {
   return items.map((item) => {
-    const result = schema.safeParse(item);
-    return result.success && unstorableTextIssues(result.data).length === 0 ? result.data : undefined;
+    const outcome = validated(schema, item);
+    return 'data' in outcome ? outcome.data : undefined;
   });
 }
