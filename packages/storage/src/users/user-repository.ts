@@ -5,7 +5,7 @@ import type { Database } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
-import { insertRow, insertRows } from '../shared/insert-row.ts';
+import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
@@ -70,11 +70,7 @@ export class UserRepository implements UserStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewUserRow): Promise<UserRecord> {
-    const id = await insertRow(this.db, 'users', {
-      ...userResource.toColumns(row),
-      modified: row.dateJoined,
-    });
-    return (await this.findById(id))!;
+    return (await this.insertMany([row]))[0]!;
   }
 
   async insertMany(rows: readonly NewUserRow[]): Promise<UserRecord[]> {
