@@ -27,11 +27,11 @@ interface Column {
 /** A field's shape as seen so far: a cell, or an object with fields of its own (in first-seen order). */
 type Shape = { kind: 'cell' } | { kind: 'object'; fields: Map<string, Shape> };
 
-function merge(shape: Shape | undefined, value: unknown): Shape {
-  if (!isObject(value)) return shape ?? { kind: 'cell' };
-  // a field that is null in one row and an object in another is the object's columns
-  const fields = shape?.kind === 'object' ? shape.fields : new Map<string, Shape>();
-  for (const key in value) fields.set(key, merge(fields.get(key), value[key]));
+/** A value's shape: an object with its fields' shapes, anything else a cell. */
+function shapeOfValue(value: unknown): Shape {
+  if (!isObject(value)) return { kind: 'cell' };
+  const fields = new Map<string, Shape>();
+  for (const key in value) fields.set(key, shapeOfValue(value[key]));
   return { kind: 'object', fields };
 }
 
@@ -70,6 +70,7 @@ function shapeOfSchema(schema: z.ZodType): Shape {
   return { kind: 'cell' };
 }
 
+/** Both shapes' fields, `into`'s first; a field that is a cell in one and an object in the other is the object. */
 function mergeShapes(into: Shape | undefined, shape: Shape): Shape {
   if (into?.kind !== 'object' || shape.kind !== 'object') return shape.kind === 'object' ? shape : (into ?? shape);
   for (const [key, field] of shape.fields) into.fields.set(key, mergeShapes(into.fields.get(key), field));
@@ -85,7 +86,7 @@ function mergeShapes(into: Shape | undefined, shape: Shape): Shape {
 export function csvColumns(items: readonly Item[], schema?: z.ZodType): Column[] {
   let shape: Shape = schema ? shapeOfSchema(schema) : { kind: 'object', fields: new Map() };
   if (shape.kind !== 'object') shape = { kind: 'object', fields: new Map() };
-  for (const item of items) shape = merge(shape, item);
+  for (const item of items) shape = mergeShapes(shape, shapeOfValue(item));
   return shape.kind === 'object' ? columnsOf(shape.fields, [], []) : [];
 }
 
