@@ -55,6 +55,9 @@ async function buildWorld(api: ApiClient, side: string): Promise<World> {
   return { users, content, events };
 }
 
+/** Each row's outcome on one side (`created`, `existing`, `failed <code>`), in row order. */
+const outcomes = (side: ReadonlyArray<{ outcome: string }>) => side.map((row) => row.outcome);
+
 /** The name of a world's thing without its side, to compare the worlds. */
 const label = (name: string) => name.replace(/^[AB]:/, '');
 
@@ -175,7 +178,6 @@ describe('an import writes what the bulk route writes', () => {
       { user_id: w.users[4].public_id, content_item_id: w.content.c2.public_id, due_date: '2031-12-01' },
       { user_id: w.users[5].public_id, content_item_id: missing },
     ]);
-    const outcomes = (side: typeof result.bulk) => side.map((row: any) => row.outcome);
     assert.deepEqual(outcomes(result.imported), [
       'existing',
       'created',
@@ -220,7 +222,6 @@ describe('an import writes what the bulk route writes', () => {
         row(6, 'e2', 'online'),
       ];
     });
-    const outcomes = (side: typeof result.bulk) => side.map((row: any) => row.outcome);
     assert.deepEqual(outcomes(result.imported), [
       'created',
       'failed full',
