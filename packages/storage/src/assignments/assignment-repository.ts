@@ -119,6 +119,7 @@ export class AssignmentRepository implements AssignmentStore {
     const found = new Map<string, string>();
     if (pairs.length === 0) return found;
     const listed = valuesList(
+      this.db,
       pairs.map(({ userId, contentId }) => [userId, contentId]),
       ['integer', 'integer'],
     );

@@ -122,6 +122,7 @@ export class EnrollmentRepository implements EnrollmentStore {
   async activePairs(pairs: ReadonlyArray<{ eventId: number; userId: number }>): Promise<Set<string>> {
     if (pairs.length === 0) return new Set();
     const listed = valuesList(
+      this.db,
       pairs.map(({ eventId, userId }) => [eventId, userId]),
       ['integer', 'integer'],
     );

@@ -234,6 +234,7 @@ export class ImportRepository implements ImportStore {
     try {
       for (let start = 0; start < folded.length; start += ROWS_PER_INSERT) {
         const listed = valuesList(
+          this.db,
           folded.slice(start, start + ROWS_PER_INSERT).map((email) => [email]),
           ['text'],
         );
