@@ -71,7 +71,8 @@ export function pinSelf(): void {
 export async function startBenchServer(dbFile: string, extraArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
   // the default log level: a line per request is part of the cost measured
-  return startPinned([bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs]);
+  const nodeArgs = process.env.LECTERN_BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  return startPinned([...nodeArgs, bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs]);
 }
 
 /** Starts the bare node:http + better-sqlite3 server (`_bare-server.ts`) on a SQLite file, pinned to core 0. */

@@ -11,8 +11,8 @@ import { isPostgres } from '../migrations/dialect.ts';
  * whole table and probe an automatic index on the values instead, a read of the table per batch
  * (the plans are checked in batch-lookup-plans.test.ts).
  */
-export function valuesList(
-  db: Kysely<any>,
+export function valuesList<DB>(
+  db: Kysely<DB>,
   rows: ReadonlyArray<readonly unknown[]>,
   types: ReadonlyArray<'integer' | 'text'>,
 ): RawBuilder<unknown> {
