@@ -213,6 +213,7 @@ export class ImportService {
     const now = nowIso(this.deps.clock);
     if (record.view.status === 'pending') await tx.imports.setStatus(record.id, 'running', { startedAt: now });
     const authority = await this.jobs.authorityFor(tx, actor, record.requestId, IMPORT_KINDS[record.kind].scope);
+    await tx.imports.preferIndexLookups();
     // rows in batches until the chunk has IMPORT_CHUNK_ROWS or has held the write lock for
     // CHUNK_BUDGET_MS: on PostgreSQL a row costs several round trips, and other writers wait
     const started = performance.now();

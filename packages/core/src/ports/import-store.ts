@@ -61,6 +61,11 @@ export interface ImportStore {
   findByJobId(jobId: number): Promise<ImportRecord | undefined>;
   /** Submitted imports of these kinds; `createdById` narrows to one submitter's. */
   list(query: ListQuery, createdById: number | null, kinds: readonly ImportKindName[]): Promise<Page<ImportRecord>>;
+  /**
+   * Readies a chunk's transaction, whose every read is a lookup by key, for a database whose
+   * statistics lag the tables the import is filling (PostgreSQL's).
+   */
+  preferIndexLookups(): Promise<void>;
   /** The next `limit` rows after `doneThrough`, in row order. */
   rowsAfter(importId: number, doneThrough: number, limit: number): Promise<StagedRow[]>;
   /** The first processed row with each of these identities. */

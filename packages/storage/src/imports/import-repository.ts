@@ -4,7 +4,7 @@ import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, typ
 import type { Database, ImportsTable } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
-import { isPostgres } from '../migrations/dialect.ts';
+import { preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyQuery, type ListDefinition } from '../shared/list-builder.ts';
 
 type ImportUserRow = Pick<Selectable<Database['users']>, 'id' | 'email_lower' | 'public_id' | 'name' | 'role' | 'employee_id'>;
@@ -221,34 +221,27 @@ export class ImportRepository implements ImportStore {
     return found;
   }
 
+  async preferIndexLookups(): Promise<void> {
+    await preferIndexLookups(this.db);
+  }
+
   async usersByEmail(emails: readonly string[]): Promise<Map<string, ImportUser>> {
     const found = new Map<string, ImportUser>();
     const folded = [...new Set(emails.map(foldCase))];
-    if (folded.length === 0) return found;
-    // PostgreSQL may plan any lookup of many emails with the trigram index on email_lower, which
-    // then reads the index's whole pending list for each, seconds a batch while a large users
-    // import fills it; a trigram index is read only by bitmap scans, so for this query there are
-    // none, and the unique index answers (the setting ends with the chunk's transaction anyway)
-    const postgres = isPostgres(this.db as Kysely<unknown>);
-    if (postgres) await sql`select set_config('enable_bitmapscan', 'off', true)`.execute(this.db);
-    try {
-      for (let start = 0; start < folded.length; start += ROWS_PER_INSERT) {
-        const listed = valuesList(
-          this.db,
-          folded.slice(start, start + ROWS_PER_INSERT).map((email) => [email]),
-          ['text'],
-        );
-        const { rows } = await sql<ImportUserRow>`
-          with e(email) as (${listed})
-          select u.id, u.email_lower, u.public_id, u.name, u.role, u.employee_id from e join users u on u.email_lower = e.email`.execute(
-          this.db,
-        );
-        for (const row of rows) {
-          found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
-        }
+    for (let start = 0; start < folded.length; start += ROWS_PER_INSERT) {
+      const listed = valuesList(
+        this.db,
+        folded.slice(start, start + ROWS_PER_INSERT).map((email) => [email]),
+        ['text'],
+      );
+      const { rows } = await sql<ImportUserRow>`
+        with e(email) as (${listed})
+        select u.id, u.email_lower, u.public_id, u.name, u.role, u.employee_id from e join users u on u.email_lower = e.email`.execute(
+        this.db,
+      );
+      for (const row of rows) {
+        found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
       }
-    } finally {
-      if (postgres) await sql`select set_config('enable_bitmapscan', 'on', true)`.execute(this.db);
     }
     return found;
   }
