@@ -169,7 +169,7 @@ export class EnrollmentService {
    * An import's batch of items, where create-or-get reduces to inserts: new enrollments of users
    * with no active enrollment and no live assignment for the event, into events no track holds,
    * which a staff member makes. Seats are decided row by row in the batch's order from the counts
-   * read once for the batch, as `enrollInTx` would decide them one after another. Those
+   * the events were read with, as `enrollInTx` would decide them one after another. Those
    * rows are written a few statements for all, each with its owned assignment, events and
    * entries; the rest are left undefined for the bulk item's write (`bulk`), errors included.
    * Once a row of an event is left, so are the event's later rows, so seats still go in file order.
@@ -197,9 +197,10 @@ export class EnrollmentService {
     const pairs = candidates.map(({ userId, event }) => ({ eventId: event.id, userId, contentId: event.id }));
     const active = await tx.enrollments.activePairs(pairs);
     const assigned = await tx.assignments.livePublicIds(pairs);
-    const counts = await tx.enrollments.countActiveMany([...new Set(candidates.map((candidate) => candidate.event.id))]);
 
-    // seats in the batch's order; an event whose row is left to the item write takes no more here
+    // seats in the batch's order, from the counts the event records were read with (in this
+    // transaction); an event whose row is left to the item write takes no more here
+    const counts = new Map<string, { enrolled: number; waitlisted: number }>();
     const leftEvents = new Set<number>();
     const decided: Array<Candidate & { status: 'enrolled' | 'waitlisted'; events: readonly string[] }> = [];
     for (const candidate of candidates) {
@@ -210,8 +211,8 @@ export class EnrollmentService {
         continue;
       }
       const key = `${event.id}:${input.attendance_method}`;
-      const count = counts.get(key) ?? { enrolled: 0, waitlisted: 0 };
-      counts.set(key, count);
+      let count = counts.get(key);
+      if (!count) counts.set(key, (count = { ...event.enrollmentCounts[input.attendance_method] }));
       let decision;
       try {
         decision = decideEnrollment({

@@ -45,8 +45,6 @@ export interface EnrollmentStore {
   findActive(eventId: number, userId: number): Promise<EnrollmentRecord | undefined>;
   /** Enrolled (checked in or not) and waitlisted enrollments of one method of one event. */
   countActive(eventId: number, method: AttendanceMethod): Promise<{ enrolled: number; waitlisted: number }>;
-  /** The same for every method of many events at once, by `eventId:method` (absent: none). */
-  countActiveMany(eventIds: readonly number[]): Promise<Map<string, { enrolled: number; waitlisted: number }>>;
   /** The first `limit` waitlisted enrollments of one method, oldest first. */
   oldestWaitlisted(eventId: number, method: AttendanceMethod, limit: number): Promise<EnrollmentRecord[]>;
   list(query: ListQuery, options: EnrollmentListOptions): Promise<Page<EnrollmentRecord>>;

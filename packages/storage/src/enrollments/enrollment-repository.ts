@@ -151,28 +151,17 @@ export class EnrollmentRepository implements EnrollmentStore {
   }
 
   async countActive(eventId: number, method: AttendanceMethod): Promise<{ enrolled: number; waitlisted: number }> {
-    return (await this.countActiveMany([eventId], method)).get(`${eventId}:${method}`) ?? { enrolled: 0, waitlisted: 0 };
-  }
-
-  async countActiveMany(
-    eventIds: readonly number[],
-    method?: AttendanceMethod,
-  ): Promise<Map<string, { enrolled: number; waitlisted: number }>> {
-    const counts = new Map<string, { enrolled: number; waitlisted: number }>();
-    if (eventIds.length === 0) return counts;
-    let query = this.db
+    const count = { enrolled: 0, waitlisted: 0 };
+    const rows = await this.db
       .selectFrom('enrollments')
-      .select(['event_id', 'attendance_method', 'status', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('event_id', 'in', eventIds)
-      .where('status', 'in', ['enrolled', 'waitlisted']);
-    if (method !== undefined) query = query.where('attendance_method', '=', method);
-    for (const row of await query.groupBy(['event_id', 'attendance_method', 'status']).execute()) {
-      const key = `${row.event_id}:${row.attendance_method}`;
-      const count = counts.get(key) ?? { enrolled: 0, waitlisted: 0 };
-      count[row.status as 'enrolled' | 'waitlisted'] = Number(row.count);
-      counts.set(key, count);
-    }
-    return counts;
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('event_id', '=', eventId)
+      .where('attendance_method', '=', method)
+      .where('status', 'in', ['enrolled', 'waitlisted'])
+      .groupBy('status')
+      .execute();
+    for (const row of rows) count[row.status as 'enrolled' | 'waitlisted'] = Number(row.count);
+    return count;
   }
 
   async oldestWaitlisted(eventId: number, method: AttendanceMethod, limit: number): Promise<EnrollmentRecord[]> {
