@@ -94,19 +94,16 @@ export class EnrollmentRepository implements EnrollmentStore {
 
   async linkAssignments(links: ReadonlyArray<{ id: number; assignmentId: number }>, modified: string): Promise<void> {
     if (links.length === 0) return;
-    const assignmentOf = sql.join(
-      links.map((link) => sql`when cast(${link.id} as integer) then cast(${link.assignmentId} as integer)`),
-      sql` `,
+    const listed = valuesList(
+      this.db,
+      links.map((link) => [link.id, link.assignmentId]),
+      ['integer', 'integer'],
     );
-    await this.db
-      .updateTable('enrollments')
-      .set({ assignment_id: sql<number>`case id ${assignmentOf} end`, modified })
-      .where(
-        'id',
-        'in',
-        links.map((link) => link.id),
-      )
-      .execute();
+    // joined to the pairs, each row is found by its key (a CASE of every pair is tried row by row)
+    await sql`
+      with l(id, assignment_id) as (${listed})
+      update enrollments set assignment_id = l.assignment_id, modified = ${modified}
+      from l where enrollments.id = l.id`.execute(this.db);
   }
 
   async findByIds(ids: readonly number[]): Promise<EnrollmentRecord[]> {

@@ -1,7 +1,8 @@
 /**
- * The plans of an import batch's lookups by many keys (`valuesList`): users by email, live
- * assignments by user and content, active enrollments by event and user. Each must read the list
- * of keys and seek the table's index once per key. A scan of the table per batch makes an import
+ * The plans of an import batch's statements by many keys (`valuesList`): users by email, live
+ * assignments by user and content, active enrollments by event and user, and the update linking
+ * enrollments to their assignments. Each must read the list of keys and seek the table's index
+ * once per key. A scan of the table per batch makes an import
  * slow down as the table grows: at a million assignments it was most of an enrollments import.
  *
  * Lectern gathers no planner statistics on SQLite (docs/scaling.md), so these plans, read on a
@@ -61,28 +62,37 @@ describe('batch lookup plans (SQLite)', () => {
     );
   }
 
-  /** Reads the keys, then seeks `table`'s `index` for each: no scan of the table, no automatic index. */
-  function assertSeeks(plans: string[], alias: string, index: string) {
+  /** Reads the keys, then seeks the table (`alias`) through `using` for each: no scan of it, no automatic index. */
+  function assertSeeks(plans: string[], alias: string, using: string) {
     assert.equal(plans.length, 1, plans.join('\n---\n'));
     const plan = plans[0]!;
-    assert.match(plan, new RegExp(`SEARCH ${alias} USING (COVERING )?INDEX ${index}`), plan);
+    assert.match(plan, new RegExp(`SEARCH ${alias} USING ${using}`), plan);
     assert.doesNotMatch(plan, new RegExp(`SCAN ${alias}\\b`), plan);
     assert.doesNotMatch(plan, /AUTOMATIC/, plan);
   }
 
   it('finds users by email through the unique email_lower index', async () => {
     const emails = ['ada@example.com', ...Array.from({ length: BATCH - 1 }, (_, i) => `U${i}@Example.com`)];
-    assertSeeks(await plansOf(() => storage.imports.usersByEmail(emails)), 'u', 'sqlite_autoindex_users_\\d');
+    assertSeeks(await plansOf(() => storage.imports.usersByEmail(emails)), 'u', '(COVERING )?INDEX sqlite_autoindex_users_\\d');
     assert.deepEqual([...(await storage.imports.usersByEmail(emails)).keys()], ['ada@example.com']);
   });
 
   it('finds live assignments by user and content through the pair index', async () => {
     const pairs = Array.from({ length: BATCH }, (_, i) => ({ userId: i + 1, contentId: 7 }));
-    assertSeeks(await plansOf(() => storage.assignments.livePublicIds(pairs)), 'a', 'assignments_pair_idx');
+    assertSeeks(await plansOf(() => storage.assignments.livePublicIds(pairs)), 'a', 'INDEX assignments_pair_idx');
   });
 
   it('finds active enrollments by event and user through the active index', async () => {
     const pairs = Array.from({ length: BATCH }, (_, i) => ({ eventId: 7, userId: i + 1 }));
-    assertSeeks(await plansOf(() => storage.enrollments.activePairs(pairs)), 'e', 'enrollments_active_idx');
+    assertSeeks(await plansOf(() => storage.enrollments.activePairs(pairs)), 'e', 'INDEX enrollments_active_idx');
+  });
+
+  it("links enrollments to their assignments by each enrollment's key", async () => {
+    const links = Array.from({ length: BATCH }, (_, i) => ({ id: i + 1, assignmentId: i + 1 }));
+    assertSeeks(
+      await plansOf(() => storage.enrollments.linkAssignments(links, '2026-01-01T00:00:00.000Z')),
+      'enrollments',
+      'INTEGER PRIMARY KEY',
+    );
   });
 });
