@@ -12,7 +12,7 @@ import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso, todayUtc } from '../shared/clock.ts';
-import { conflict, forbidden, ignoringRuleError, notFound } from '../shared/errors.ts';
+import { conflict, forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
@@ -249,11 +249,9 @@ export class AssignmentService {
     if (isLearner(ctx.actor)) return answers;
     const inputs = parseEach(createAssignmentInput, items);
     const userIds = await tx.users.idsByPublicIds([...new Set(inputs.flatMap((input) => (input ? [input.user_id] : [])))]);
-    const contents = new Map<string, ContentRecord>();
-    for (const publicId of new Set(inputs.flatMap((input) => (input ? [input.content_item_id] : [])))) {
-      const content = await this.content.requireVisible(tx, ctx.actor, publicId).catch(ignoringRuleError);
-      if (content && !isTrack(content.contentType) && !content.summary.is_archived) contents.set(publicId, content);
-    }
+    const named = [...new Set(inputs.flatMap((input) => (input ? [input.content_item_id] : [])))];
+    const contents = await this.content.findVisible(tx, ctx.actor, named);
+    for (const [publicId, content] of contents) if (isTrack(content.contentType) || content.summary.is_archived) contents.delete(publicId);
     const held = await tx.assignments.heldByTracks([...contents.values()].map((content) => content.id));
 
     const plain: Array<{ index: number; userId: number; contentId: number; dueDate: string | null; expiresAt: string | null }> = [];
