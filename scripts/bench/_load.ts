@@ -71,6 +71,7 @@ export function pinSelf(): void {
 export async function startBenchServer(dbFile: string, extraArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
   const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
   // the default log level: a line per request is part of the cost measured
+  // flags for the server's node (a CPU profile: "--cpu-prof --cpu-prof-dir=DIR"), which NODE_OPTIONS refuses
   const nodeArgs = process.env.LECTERN_BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   return startPinned([...nodeArgs, bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs]);
 }
