@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../migrations/dialect.ts';
+import type { Database } from '../schema.ts';
 
 /**
  * Readies an import chunk's transaction on PostgreSQL, whose reads are all lookups by key (rows by
@@ -18,7 +19,7 @@ import { isPostgres } from '../migrations/dialect.ts';
  *
  * SQLite gathers no statistics (docs/scaling.md) and needs neither.
  */
-export async function preferIndexLookups<DB>(db: Kysely<DB>): Promise<void> {
+export async function preferIndexLookups(db: Kysely<Database>): Promise<void> {
   if (!isPostgres(db as Kysely<unknown>)) return;
   const { rows } = await sql<{ relname: string }>`
     select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
