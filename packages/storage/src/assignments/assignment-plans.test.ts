@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import type { Kysely } from 'kysely';
 import { assignmentListSpec, compileRql, parseListQuery, reportResourceDefinitions } from '@lectern/core';
 import { type ListNarrowing } from '@lectern/core/ports';
 import { KyselyStorage } from '../kysely-storage.ts';
@@ -23,6 +23,7 @@ import { recountAssignments } from './assignment-counts.ts';
 import { assignmentResource } from './assignment-resource.ts';
 import type { Database } from '../schema.ts';
 import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
+import { recordPlans, type PlanRecorder } from '../../../../test/helpers/sqlite-plans.ts';
 
 const USERS = 10_000;
 const CONTENT = 200;
@@ -32,9 +33,9 @@ const TODAY = '2026-06-01';
 describe('assignment query plans', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lectern-plans-'));
   const file = join(dir, 'plans.db');
-  const sent: Array<{ sql: string; parameters: readonly unknown[] }> = [];
   let raw: BetterSqlite3.Database;
   let db: Kysely<Database>;
+  let recorder: PlanRecorder;
   let storage: KyselyStorage;
 
   before(async () => {
@@ -59,15 +60,10 @@ describe('assignment query plans', () => {
     `);
     seeding.close();
     raw = openSqliteDatabase({ file });
-    db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: raw }),
-      log: (event) => {
-        if (event.level === 'query') sent.push({ sql: event.query.sql, parameters: event.query.parameters });
-      },
-    });
+    recorder = recordPlans(raw);
+    db = recorder.db;
     storage = new KyselyStorage(db);
     await recountAssignments(db);
-    sent.length = 0;
   });
   after(async () => {
     await db.destroy();
@@ -77,16 +73,12 @@ describe('assignment query plans', () => {
   /** Runs an assignments list (with a report's expression, if any) and returns the page and the plans of the queries it sent. */
   async function runReport(expression: string, params: Record<string, string> = {}) {
     const narrowing: ListNarrowing = expression ? { rql: compileRql(expression, reportResourceDefinitions.assignments!.catalogue) } : {};
-    sent.length = 0;
+    recorder.clear();
     const page = await storage.assignments.list(parseListQuery(assignmentListSpec, params), { ownerId: null, today: TODAY, ...narrowing });
     // the statements that read assignments (the kept totals read small tables of their own)
-    const plans = sent
+    const plans = recorder.sent
       .filter(({ sql: text }) => /from "assignments" as "a"/.test(text))
-      .map(({ sql: text, parameters }) =>
-        (raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as Array<{ detail: string }>)
-          .map((row) => row.detail)
-          .join('\n'),
-      );
+      .map((query) => recorder.planOf(query).join('\n'));
     return { page, plans };
   }
 

@@ -10,11 +10,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import { createLectern } from '@lectern/core';
 import { KyselyStorage } from '../kysely-storage.ts';
-import type { Database } from '../schema.ts';
 import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
+import { recordPlans } from '../../../../test/helpers/sqlite-plans.ts';
 
 describe('content page plans: sqlite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lectern-content-plans-'));
@@ -34,14 +33,8 @@ describe('content page plans: sqlite', () => {
     await lectern.close();
 
     const raw = openSqliteDatabase({ file });
-    const sent: CompiledQuery[] = [];
-    const logging = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: raw }),
-      log: (event) => {
-        if (event.level === 'query') sent.push(event.query);
-      },
-    });
-    const planned = createLectern({ storage: new KyselyStorage(logging) });
+    const recorder = recordPlans(raw);
+    const planned = createLectern({ storage: new KyselyStorage(recorder.db) });
     const page = await planned.content.list(planned.context(), { ordering: 'name' });
     assert.deepEqual(
       page.data.slice(0, 2).map((item) => [item.name, item.groups.length, item.tags]),
@@ -52,10 +45,9 @@ describe('content page plans: sqlite', () => {
     );
     assert.equal(page.data.length, 8);
     const plan = (from: RegExp) => {
-      const query = sent.find((entry) => from.test(entry.sql));
+      const query = recorder.sent.find((entry) => from.test(entry.sql));
       assert.ok(query, `a query ${from} was sent`);
-      const steps = raw.prepare(`explain query plan ${query.sql}`).all(...(query.parameters as unknown[])) as Array<{ detail: string }>;
-      return steps.map((step) => step.detail);
+      return recorder.planOf(query);
     };
     // the first step of each reads the page's rows by their ids; every later one, by a key
     const [groupsFirst, ...groupsRest] = plan(/from "content_groups" as "cg"/);

@@ -14,10 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
 import { KyselyStorage } from '../kysely-storage.ts';
-import type { Database } from '../schema.ts';
 import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
+import { recordPlans, type PlanRecorder } from '../../../../test/helpers/sqlite-plans.ts';
 
 /** An import batch's size: SQLite's planner weighs the number of keys, and a few keys plan well either way. */
 const BATCH = 500;
@@ -25,9 +24,8 @@ const BATCH = 500;
 describe('batch lookup plans (SQLite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lectern-batch-plans-'));
   const file = join(dir, 'plans.db');
-  const sent: Array<{ sql: string; parameters: readonly unknown[] }> = [];
   let raw: BetterSqlite3.Database;
-  let db: Kysely<Database>;
+  let plans: PlanRecorder;
   let storage: KyselyStorage;
 
   before(async () => {
@@ -38,28 +36,19 @@ describe('batch lookup plans (SQLite)', () => {
         VALUES ('00000000-0000-4000-8000-000000000001', 'Ada@Example.com', 'ada@example.com', 'Ada', 'user', 1,
                 '2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.000Z');
     `);
-    db = new Kysely<Database>({
-      dialect: new SqliteDialect({ database: raw }),
-      log: (event) => {
-        if (event.level === 'query') sent.push({ sql: event.query.sql, parameters: event.query.parameters });
-      },
-    });
-    storage = new KyselyStorage(db);
+    plans = recordPlans(raw);
+    storage = new KyselyStorage(plans.db);
   });
   after(async () => {
-    await db.destroy();
+    await plans.db.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
 
   /** The plan of each statement `lookup` sends, one line per step. */
   async function plansOf(lookup: () => Promise<unknown>): Promise<string[]> {
-    sent.length = 0;
+    plans.clear();
     await lookup();
-    return sent.map(({ sql: text, parameters }) =>
-      (raw.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(parameters as unknown[])) as Array<{ detail: string }>)
-        .map((row) => row.detail)
-        .join('\n'),
-    );
+    return plans.sent.map((query) => plans.planOf(query).join('\n'));
   }
 
   /** Reads the keys, then seeks the table (`alias`) through `using` for each: no scan of it, no automatic index. */
