@@ -193,7 +193,7 @@ export {
   type RowStatus,
   rowStatuses,
 } from './imports/import.ts';
-export { checkRow, type RowCheck, rowIdentity, TOO_LONG_ROW, type UserReference } from './imports/row-check.ts';
+export { checkRow, type RowCheck, rowIdentity, unreadRowFailure, type UserReference } from './imports/row-check.ts';
 export { type BootstrapResult, createLectern, Lectern, type LecternOptions } from './lectern.ts';
 export { type Storage, type Stores } from './ports/storage.ts';
 export { catalogueOf, type CatalogueOptions, reportResourceDefinitions } from './reports/report-catalogues.ts';

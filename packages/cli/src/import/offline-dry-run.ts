@@ -14,9 +14,9 @@ import {
   IMPORT_KINDS,
   mapColumns,
   readCsvRecords,
-  TOO_LONG_ROW,
   REPORT_COLUMNS,
   rowIdentity,
+  unreadRowFailure,
   type ColumnMap,
   type CsvCell,
 } from '@lectern/core';
@@ -45,14 +45,11 @@ export async function offlineUsersDryRun(file: string, report: FileHandle): Prom
         await report.write(csvLine([...REPORT_COLUMNS, ...columns.header]));
         continue;
       }
-      const header = columns.header;
       const row = ++summary.total;
       let outcome: { status: 'valid' | 'failed'; code?: string; message?: string };
-      if (record.tooLong) {
-        outcome = { status: 'failed', code: TOO_LONG_ROW.code, message: TOO_LONG_ROW.message };
-      } else if (record.badFields) {
-        const names = record.badFields.map((index) => header[index]?.trim() || `column ${index + 1}`);
-        outcome = { status: 'failed', code: 'validation_error', message: `${names.join(', ')}: not valid UTF-8` };
+      const unread = unreadRowFailure(record, columns.header);
+      if (unread) {
+        outcome = { status: 'failed', ...unread };
       } else {
         const check = checkRow(kind, columns, record.cells);
         if (!check.ok) outcome = { status: 'failed', code: check.code, message: check.message };

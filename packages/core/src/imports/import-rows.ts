@@ -20,7 +20,7 @@ import { updateUserInput } from '../users/user.ts';
 import type { ImportRecord } from './import.ts';
 import { mapColumns } from './import-columns.ts';
 import { IMPORT_KINDS } from './import-kinds.ts';
-import { checkRow, rowIdentity, TOO_LONG_ROW } from './row-check.ts';
+import { checkRow, rowIdentity, unreadRowFailure } from './row-check.ts';
 
 export interface RowWriters {
   /** the kind's bulk-job item write */
@@ -81,13 +81,9 @@ export async function processRows(
   const outcomes = new Map<number, RowOutcome>();
   const checked: Checked[] = [];
   for (const staged of rows) {
-    if (staged.tooLong) {
-      outcomes.set(staged.row, failed(staged.row, TOO_LONG_ROW.code, TOO_LONG_ROW.message));
-      continue;
-    }
-    if (staged.badFields) {
-      const names = staged.badFields.map((index) => columns.header[index]?.trim() || `column ${index + 1}`);
-      outcomes.set(staged.row, failed(staged.row, 'validation_error', `${names.join(', ')}: not valid UTF-8`));
+    const unread = unreadRowFailure(staged, columns.header);
+    if (unread) {
+      outcomes.set(staged.row, failed(staged.row, unread.code, unread.message));
       continue;
     }
     const check = checkRow(kind, columns, staged.cells);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HeaderError, mapColumns } from './import-columns.ts';
 import { IMPORT_KINDS } from './import-kinds.ts';
-import { checkRow } from './row-check.ts';
+import { checkRow, unreadRowFailure } from './row-check.ts';
 
 const { users, assignments, enrollments } = IMPORT_KINDS;
 const CONTENT = '0b6f1c1e-2f58-4c53-9d59-6f6ad1c1d6a1';
@@ -94,5 +94,22 @@ describe('a row', () => {
     assert.ok(!bad.ok);
     assert.match(bad.message, /attendance_method: Must be one of: in_person, online\./);
     assert.match(bad.message, /accept_waitlist: Must be true or false\./);
+  });
+});
+
+describe('a row the reader could not read whole', () => {
+  const header = ['email', ' name ', ''];
+
+  it('fails as too long, or names its fields that are not UTF-8; a row read whole has no such failure', () => {
+    assert.deepEqual(unreadRowFailure({ tooLong: true }, header), {
+      code: 'row_too_long',
+      message: 'The row is longer than the limit of 1048576 bytes; it was not read.',
+    });
+    assert.deepEqual(unreadRowFailure({ badFields: [1, 2] }, header), {
+      code: 'validation_error',
+      message: 'name, column 3: not valid UTF-8',
+    });
+    assert.equal(unreadRowFailure({ badFields: null }, header), undefined);
+    assert.equal(unreadRowFailure({ tooLong: false }, header), undefined);
   });
 });

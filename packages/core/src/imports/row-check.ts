@@ -17,10 +17,25 @@ export type RowCheck =
   { ok: true; item: Record<string, unknown>; user: UserReference | null } | { ok: false; code: string; message: string };
 
 /** How a row longer than the record limit fails: it was never read (csv-records.ts). */
-export const TOO_LONG_ROW = {
+const TOO_LONG_ROW = {
   code: 'row_too_long',
   message: `The row is longer than the limit of ${MAX_RECORD_BYTES} bytes; it was not read.`,
 } as const;
+
+/**
+ * Why a row the CSV reader could not give cells for fails: longer than the record limit, or with
+ * fields that are not UTF-8 (named by `header`); undefined for a row read whole. The server's
+ * import and the CLI's offline dry run fail such rows alike.
+ */
+export function unreadRowFailure(
+  row: { tooLong?: boolean; badFields?: readonly number[] | null },
+  header: readonly string[],
+): { code: string; message: string } | undefined {
+  if (row.tooLong) return TOO_LONG_ROW;
+  if (!row.badFields) return undefined;
+  const names = row.badFields.map((index) => header[index]?.trim() || `column ${index + 1}`);
+  return { code: 'validation_error', message: `${names.join(', ')}: not valid UTF-8` };
+}
 
 const REFERENCE_COLUMNS = new Set(['user_email', 'user_id']);
 // built once: a schema costs more to build than to run, and every row runs these
