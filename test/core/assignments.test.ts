@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createLectern, LecternError, type Lectern } from '@lectern/core';
 import { openSqliteStorage, type KyselyStorage } from '@lectern/storage';
-import { assertCountsMatchRecount } from '../helpers/assignment-counts.ts';
+import { assertCountsMatchRecount } from '../helpers/kept-counts.ts';
 
 describe('assignments for other areas', () => {
   let storage: KyselyStorage;

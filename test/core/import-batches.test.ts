@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createLectern, type Lectern } from '@lectern/core';
 import { openSqliteStorage, type KyselyStorage } from '@lectern/storage';
-import { assertCountsMatchRecount } from '../helpers/assignment-counts.ts';
+import { assertCountsMatchRecount } from '../helpers/kept-counts.ts';
 
 describe('import batch writes', () => {
   let storage: KyselyStorage;

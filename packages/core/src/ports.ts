@@ -6,7 +6,7 @@
 export { type AssignmentState, assignmentStates, isOutstanding, isOverdue, outstandingStates } from './assignments/assignment-machine.ts';
 export { type TrackGraph, type TrackNode } from './assignments/track-expansion.ts';
 export { type TrackItemStatus } from './assignments/track-progress.ts';
-export { type AttendanceMethod } from './enrollments/enrollment-rules.ts';
+export { type AttendanceMethod, type EnrollmentStatus } from './enrollments/enrollment-rules.ts';
 export { type FacilitatorEntry, type FacilitatorRole } from './events/facilitators.ts';
 export { type StoredTimeslot } from './events/timeslot.ts';
 export { countedFacts, type CountedFacts, counterDeltas, mergeCounterDeltas, type CounterDeltas } from './insights/assignment-counters.ts';

@@ -244,6 +244,14 @@ export interface AssignmentStatsTable {
 }
 
 /** assignment_stats per content type instead of per content item (migration 0013) */
+/** Enrolled and waitlisted enrollments per event and method, kept per write (migration 0019). */
+export interface EventSeatCountsTable {
+  event_id: number;
+  attendance_method: string;
+  status: string;
+  n: number;
+}
+
 export interface AssignmentTotalsTable {
   content_type: string;
   state: string;
@@ -478,6 +486,7 @@ export interface Database {
   assignments: AssignmentsTable;
   assignment_stats: AssignmentStatsTable;
   assignment_totals: AssignmentTotalsTable;
+  event_seat_counts: EventSeatCountsTable;
   assignment_due_totals: AssignmentDueTotalsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;

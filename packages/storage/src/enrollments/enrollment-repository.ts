@@ -3,6 +3,7 @@ import { enrollmentListSpec, enrollmentSchema, type Enrollment, type EnrollmentR
 import {
   type AttendanceMethod,
   type EnrollmentChanges,
+  type EnrollmentStatus,
   type EnrollmentListOptions,
   type EnrollmentStore,
   type NewEnrollmentRow,
@@ -12,6 +13,7 @@ import type { AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
+import { changeSeatCounts, seatCountsOf } from './seat-counts.ts';
 
 type EnrollmentInternals = {
   id: number;
@@ -89,6 +91,10 @@ export class EnrollmentRepository implements EnrollmentStore {
         modified: row.created,
       })),
     );
+    await changeSeatCounts(
+      this.db,
+      rows.map((row) => ({ eventId: row.eventId, method: row.method, status: row.status, by: 1 })),
+    );
     return ids as number[];
   }
 
@@ -132,7 +138,23 @@ export class EnrollmentRepository implements EnrollmentStore {
   }
 
   async update(id: number, changes: EnrollmentChanges): Promise<void> {
+    // the seat it held before, read in the same transaction as the write
+    const before =
+      changes.status === undefined
+        ? undefined
+        : await this.db
+            .selectFrom('enrollments')
+            .select(['event_id', 'attendance_method', 'status'])
+            .where('id', '=', id)
+            .executeTakeFirst();
     await this.db.updateTable('enrollments').set(enrollmentResource.toColumns(changes)).where('id', '=', id).execute();
+    if (before && changes.status !== undefined && changes.status !== before.status) {
+      const seat = { eventId: before.event_id, method: before.attendance_method as AttendanceMethod };
+      await changeSeatCounts(this.db, [
+        { ...seat, status: before.status as EnrollmentStatus, by: -1 },
+        { ...seat, status: changes.status, by: 1 },
+      ]);
+    }
   }
 
   findById(id: number): Promise<EnrollmentRecord | undefined> {
@@ -148,17 +170,7 @@ export class EnrollmentRepository implements EnrollmentStore {
   }
 
   async countActive(eventId: number, method: AttendanceMethod): Promise<{ enrolled: number; waitlisted: number }> {
-    const count = { enrolled: 0, waitlisted: 0 };
-    const rows = await this.db
-      .selectFrom('enrollments')
-      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('event_id', '=', eventId)
-      .where('attendance_method', '=', method)
-      .where('status', 'in', ['enrolled', 'waitlisted'])
-      .groupBy('status')
-      .execute();
-    for (const row of rows) count[row.status as 'enrolled' | 'waitlisted'] = Number(row.count);
-    return count;
+    return (await seatCountsOf(this.db, [eventId])).get(eventId)![method];
   }
 
   async oldestWaitlisted(eventId: number, method: AttendanceMethod, limit: number): Promise<EnrollmentRecord[]> {

@@ -1,6 +1,5 @@
 import { expressionBuilder, sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
 import {
-  noEnrollments,
   type EnrollmentCounts,
   type ContentRecord,
   type EventKind,
@@ -16,7 +15,6 @@ import {
 } from '@lectern/core';
 import {
   everyItem,
-  type AttendanceMethod,
   type ContentViewer,
   type EventDetailsRow,
   type EventStore,
@@ -34,6 +32,7 @@ import { rqlDialectOf } from '../reports/rql-to-sql.ts';
 import { defineResource, referenceTo, type ResourceOptions } from '../shared/resource-definition.ts';
 import type { Database, EventDetailsTable } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
+import { seatCountsOf } from '../enrollments/seat-counts.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type AnyEb } from '../shared/list-builder.ts';
 
 const reportEb = expressionBuilder<Database, 'event_timeslots'>() as unknown as AnyEb;
@@ -273,20 +272,8 @@ export class EventRepository implements EventStore {
       .orderBy('f.content_id')
       .orderBy('f.position')
       .execute();
-    const countRows = await this.db
-      .selectFrom('enrollments')
-      .select(['event_id', 'attendance_method', 'status', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('event_id', 'in', [...ids])
-      .where('status', '<>', 'dropped')
-      .groupBy(['event_id', 'attendance_method', 'status'])
-      .execute();
     const detailsById = new Map(details.map((row) => [row.content_id, row]));
-    const counts = new Map<number, EnrollmentCounts>();
-    for (const row of countRows) {
-      const eventCounts = counts.get(row.event_id) ?? noEnrollments();
-      eventCounts[row.attendance_method as AttendanceMethod][row.status as 'enrolled' | 'waitlisted'] = Number(row.count);
-      counts.set(row.event_id, eventCounts);
-    }
+    const counts = await seatCountsOf(this.db, ids);
     const slots = byOwner(
       slotRows.map(({ event_id, ...slot }) => ({ owner: event_id, slot })),
       (row): StoredTimeslot => row.slot,
@@ -300,7 +287,7 @@ export class EventRepository implements EventStore {
       const content = contents.get(id);
       const row = detailsById.get(id);
       if (!content || !row) return [];
-      return [toEventRecord(content, row, slots.get(id) ?? [], facilitators.get(id) ?? [], counts.get(id) ?? noEnrollments())];
+      return [toEventRecord(content, row, slots.get(id) ?? [], facilitators.get(id) ?? [], counts.get(id)!)];
     });
   }
 }

@@ -21,6 +21,7 @@ import * as imports from './0015-imports.ts';
 import * as auditLog from './0016-audit-log.ts';
 import * as signInLinks from './0017-sign-in-links.ts';
 import * as importRowsTooLong from './0018-import-rows-too-long.ts';
+import * as eventSeatCounts from './0019-event-seat-counts.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0016-audit-log': auditLog,
   '0017-sign-in-links': signInLinks,
   '0018-import-rows-too-long': importRowsTooLong,
+  '0019-event-seat-counts': eventSeatCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

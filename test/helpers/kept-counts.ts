@@ -1,4 +1,7 @@
-/** Checks the counts kept per write (storage's assignment-counts.ts) against a recount of the rows. */
+/**
+ * Checks the counts kept per write (storage's assignment-counts.ts and enrollments/seat-counts.ts)
+ * against a recount of the rows.
+ */
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import type { KyselyStorage } from '@lectern/storage';
@@ -46,4 +49,10 @@ export async function assertCountsMatchRecount(storage: KyselyStorage): Promise<
     select u.id, u.live_assignments as n from users u
     where u.live_assignments <> (select count(*) from assignments a where a.user_id = u.id and a.deleted_at is null)`.execute(storage.db);
   assert.deepEqual(users.rows, [], "each user's live assignments");
+  const seats = await sql`
+    select event_id, attendance_method, status, n from event_seat_counts where n <> 0 order by 1, 2, 3`.execute(storage.db);
+  const seatsRecount = await sql`
+    select event_id, attendance_method, status, count(*) as n from enrollments
+    where status <> 'dropped' group by 1, 2, 3 order by 1, 2, 3`.execute(storage.db);
+  assert.deepEqual(seats.rows, seatsRecount.rows, 'the seats of each event and method');
 }
