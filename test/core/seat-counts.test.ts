@@ -28,9 +28,9 @@ describe('seats kept per write', () => {
 
   it('equal a recount of the enrollments after any history', async () => {
     const ctx = lectern.context();
-    const users = [];
+    const users: Array<{ public_id: string }> = [];
     for (let i = 0; i < 5; i++) users.push(await lectern.users.create(ctx, { email: `seat${i}@example.com`, name: `Seat ${i}` }));
-    const events = [];
+    const events: Array<{ public_id: string }> = [];
     for (let i = 0; i < 2; i++) {
       events.push(
         await lectern.scheduledEvents.create(ctx, {

@@ -149,17 +149,20 @@ export class EnrollmentService {
     });
     if (decision.outcome === 'existing') return { record: existing!, created: false };
 
-    const now = nowIso(this.deps.clock);
-    const id = await tx.enrollments.insert({
-      publicId: this.deps.ids.uuid(),
-      userId: user.id,
-      eventId: event.id,
-      method,
-      status: decision.outcome,
-      created: now,
-    });
-    await tx.enrollments.update(id, { assignmentId: await this.ownAssignment(tx, ctx, user.id, event, id), modified: now });
-    const record = (await tx.enrollments.findById(id))!;
+    const [id] = await tx.enrollments.reserveIds(1);
+    await tx.enrollments.insertMany([
+      {
+        id: id!,
+        publicId: this.deps.ids.uuid(),
+        userId: user.id,
+        eventId: event.id,
+        method,
+        status: decision.outcome,
+        created: nowIso(this.deps.clock),
+        assignmentId: await this.ownAssignment(tx, ctx, user.id, event, id!),
+      },
+    ]);
+    const record = (await tx.enrollments.findById(id!))!;
     await this.deps.outbox.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));
     await this.deps.audit.record(tx, ctx, 'enrollment.created', record.view.public_id);
     return { record, created: true };
@@ -233,17 +236,9 @@ export class EnrollmentService {
     }
     if (decided.length === 0) return answers;
 
-    const now = nowIso(this.deps.clock);
-    const ids = await tx.enrollments.insertMany(
-      decided.map(({ userId, event, input, status }) => ({
-        publicId: this.deps.ids.uuid(),
-        userId,
-        eventId: event.id,
-        method: input.attendance_method,
-        status,
-        created: now,
-      })),
-    );
+    // the owned assignments first, pointing at ids taken for the enrollments, which are then
+    // written complete (an update linking them afterwards rewrote every row of the batch)
+    const ids = await tx.enrollments.reserveIds(decided.length);
     const owned = await this.assignments.createMissing(
       tx,
       ctx,
@@ -251,9 +246,18 @@ export class EnrollmentService {
     );
     // no live assignment was found above, and the transaction holds the write lock
     if (owned.some((record) => record === undefined)) throw new Error('an enrollment’s assignment appeared mid-batch');
-    await tx.enrollments.linkAssignments(
-      ids.map((id, i) => ({ id, assignmentId: owned[i]!.id })),
-      now,
+    const now = nowIso(this.deps.clock);
+    await tx.enrollments.insertMany(
+      decided.map(({ userId, event, input, status }, i) => ({
+        id: ids[i]!,
+        publicId: this.deps.ids.uuid(),
+        userId,
+        eventId: event.id,
+        method: input.attendance_method,
+        status,
+        created: now,
+        assignmentId: owned[i]!.id,
+      })),
     );
     const records = await tx.enrollments.findByIds(ids);
     await this.deps.outbox.record(tx, ...records.flatMap((record, i) => decided[i]!.events.map((type) => ({ type, object: record.view }))));

@@ -4,18 +4,21 @@ import type { ListQuery, Page } from '../shared/list-query.ts';
 import type { ListNarrowing } from './list-narrowing.ts';
 
 export interface NewEnrollmentRow {
+  /** taken with `reserveIds`, so that the owned assignment can be written first, pointing at it */
+  id: number;
   publicId: string;
   userId: number;
   eventId: number;
   method: AttendanceMethod;
   status: EnrollmentStatus;
   created: string;
+  /** the owned assignment, written before the enrollment */
+  assignmentId: number;
 }
 
 export interface EnrollmentChanges {
   status?: EnrollmentStatus;
   checkinDatetime?: string | null;
-  assignmentId?: number;
   modified: string;
 }
 
@@ -29,11 +32,10 @@ export interface EnrollmentListOptions extends ListNarrowing {
  * Capacity is decided from `countActive` inside the transaction that writes the result.
  */
 export interface EnrollmentStore {
-  insert(row: NewEnrollmentRow): Promise<number>;
-  /** Many new enrollments in a few statements (an import's batch); their ids in the order given. */
-  insertMany(rows: readonly NewEnrollmentRow[]): Promise<number[]>;
-  /** Sets the owned assignment of each of many new enrollments, in one statement. */
-  linkAssignments(links: ReadonlyArray<{ id: number; assignmentId: number }>, modified: string): Promise<void>;
+  /** The ids the next `count` new enrollments of this transaction are written with. */
+  reserveIds(count: number): Promise<number[]>;
+  /** New enrollments with reserved ids, in a few statements (one, or an import's batch). */
+  insertMany(rows: readonly NewEnrollmentRow[]): Promise<void>;
   /** In the order of `ids`. */
   findByIds(ids: readonly number[]): Promise<EnrollmentRecord[]>;
   /** Which of these event and user pairs have an enrollment that is not dropped, by `eventId:userId`. */

@@ -13,6 +13,7 @@ import type { AnyEb } from '../shared/list-builder.ts';
 import { defineResource, referenceTo } from '../shared/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
+import { reserveIds } from '../shared/reserve-ids.ts';
 import { changeSeatCounts, seatCountsOf } from './seat-counts.ts';
 
 type EnrollmentInternals = {
@@ -76,12 +77,12 @@ function asEnrollmentRecord({ internal, view }: ReturnType<typeof enrollmentReso
 export class EnrollmentRepository implements EnrollmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(row: NewEnrollmentRow): Promise<number> {
-    return (await this.insertMany([row]))[0]!;
+  reserveIds(count: number): Promise<number[]> {
+    return reserveIds(this.db, 'enrollments', count);
   }
 
-  async insertMany(rows: readonly NewEnrollmentRow[]): Promise<number[]> {
-    const ids = await insertRows(
+  async insertMany(rows: readonly NewEnrollmentRow[]): Promise<void> {
+    await insertRows(
       this.db,
       'enrollments',
       rows.map((row) => ({
@@ -95,21 +96,6 @@ export class EnrollmentRepository implements EnrollmentStore {
       this.db,
       rows.map((row) => ({ eventId: row.eventId, method: row.method, status: row.status, by: 1 })),
     );
-    return ids as number[];
-  }
-
-  async linkAssignments(links: ReadonlyArray<{ id: number; assignmentId: number }>, modified: string): Promise<void> {
-    if (links.length === 0) return;
-    const listed = valuesList(
-      this.db,
-      links.map((link) => [link.id, link.assignmentId]),
-      ['integer', 'integer'],
-    );
-    // joined to the pairs, each row is found by its key (a CASE of every pair is tried row by row)
-    await sql`
-      with l(id, assignment_id) as (${listed})
-      update enrollments set assignment_id = l.assignment_id, modified = ${modified}
-      from l where enrollments.id = l.id`.execute(this.db);
   }
 
   async findByIds(ids: readonly number[]): Promise<EnrollmentRecord[]> {

@@ -1,9 +1,8 @@
 /**
  * The plans of an import batch's statements by many keys (`valuesList`): users by email, live
- * assignments by user and content, active enrollments by event and user, and the update linking
- * enrollments to their assignments. Each must read the list of keys and seek the table's index
- * once per key. A scan of the table per batch makes an import
- * slow down as the table grows: at a million assignments it was most of an enrollments import.
+ * assignments by user and content, and active enrollments by event and user. Each must read the
+ * list of keys and seek the table's index once per key. A scan of the table per batch makes an
+ * import slow down as the table grows: at a million assignments it was most of an enrollments import.
  *
  * Lectern gathers no planner statistics on SQLite (docs/scaling.md), so these plans, read on a
  * small database, are the ones a large one gets.
@@ -74,14 +73,5 @@ describe('batch lookup plans (SQLite)', () => {
   it('finds active enrollments by event and user through the active index', async () => {
     const pairs = Array.from({ length: BATCH }, (_, i) => ({ eventId: 7, userId: i + 1 }));
     assertSeeks(await plansOf(() => storage.enrollments.activePairs(pairs)), 'e', 'INDEX enrollments_active_idx');
-  });
-
-  it("links enrollments to their assignments by each enrollment's key", async () => {
-    const links = Array.from({ length: BATCH }, (_, i) => ({ id: i + 1, assignmentId: i + 1 }));
-    assertSeeks(
-      await plansOf(() => storage.enrollments.linkAssignments(links, '2026-01-01T00:00:00.000Z')),
-      'enrollments',
-      'INTEGER PRIMARY KEY',
-    );
   });
 });
