@@ -9,6 +9,7 @@ import { seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
+import { limitHeapGrowth } from '../heap-growth.ts';
 
 function bootstrapBanner(email: string, token: string, url: string): string {
   const rule = '='.repeat(72);
@@ -47,6 +48,7 @@ type ServeSettings = Resolved<typeof serveSettings>;
 const defaultInstanceId = (port: number) => (port === 0 ? `${hostname()}:pid-${process.pid}` : `${hostname()}:${port}`);
 
 async function serve(settings: ServeSettings): Promise<void> {
+  limitHeapGrowth();
   const logger = createLogger(settings.log_level);
   const config = {
     instanceId: settings.instance_id ?? defaultInstanceId(settings.port),
