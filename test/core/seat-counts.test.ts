@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createLectern, LecternError, type Lectern } from '@lectern/core';
-import { migrateToLatest, openSqliteStorage, type KyselyStorage } from '@lectern/storage';
+import { LecternError, type Lectern } from '@lectern/core';
+import { migrateToLatest, recountSeats, type KyselyStorage } from '@lectern/storage';
 import { sql } from 'kysely';
 import { assertCountsMatchRecount } from '../helpers/kept-counts.ts';
+import { startInMemoryLectern } from '../helpers/in-memory-lectern.ts';
 
 // the refusals of the enrollment rules, which leave every count as it was
 const refusals = new Set(['full', 'waitlist_full', 'method_conflict', 'dropped', 'waitlisted', 'checked_in', 'not_checked_in']);
@@ -17,14 +18,8 @@ const refusals = new Set(['full', 'waitlist_full', 'method_conflict', 'dropped',
 describe('seats kept per write', () => {
   let storage: KyselyStorage;
   let lectern: Lectern;
-  before(async () => {
-    storage = await openSqliteStorage({ file: ':memory:' });
-    lectern = createLectern({ storage });
-    await lectern.start();
-  });
-  after(async () => {
-    await lectern.close();
-  });
+  before(async () => ({ storage, lectern } = await startInMemoryLectern()));
+  after(() => lectern.close());
 
   it('equal a recount of the enrollments after any history', async () => {
     const ctx = lectern.context();
@@ -122,5 +117,12 @@ describe('seats kept per write', () => {
     assert.deepEqual(await migrateToLatest(storage.db), ['0019-event-seat-counts']);
     await assertCountsMatchRecount(storage);
     assert.deepEqual((await lectern.scheduledEvents.get(ctx, counted.public_id)).enrollment_counts, before.enrollment_counts);
+  });
+
+  it('are rebuilt from the enrollments by recountSeats', async () => {
+    await sql`update event_seat_counts set n = n + 7`.execute(storage.db);
+    await sql`delete from event_seat_counts where status = 'waitlisted'`.execute(storage.db);
+    await recountSeats(storage.db);
+    await assertCountsMatchRecount(storage);
   });
 });

@@ -11,5 +11,6 @@ export {
 export { copySqliteToPostgres, TargetNotEmptyError, type CopiedTable } from './postgres/copy-sqlite-to-postgres.ts';
 export { KyselyStorage, createStores, migrateToLatest } from './kysely-storage.ts';
 export { recountAssignments } from './assignments/assignment-counts.ts';
+export { recountSeats } from './enrollments/seat-counts.ts';
 export type { Database } from './schema.ts';
 export { escapeLike, containsIgnoringCase, applyFilters, fetchPage, type ListDefinition } from './shared/list-builder.ts';

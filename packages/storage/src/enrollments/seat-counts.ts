@@ -52,3 +52,16 @@ export async function seatCountsOf(db: Kysely<Database>, eventIds: readonly numb
   }
   return counts;
 }
+
+/**
+ * Computes every event's seats from its enrollments, replacing what was kept: for enrollments
+ * written straight to the table rather than through the repository.
+ */
+export async function recountSeats(db: Kysely<Database>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('event_seat_counts').execute();
+    await sql`insert into event_seat_counts (event_id, attendance_method, status, n)
+      select event_id, attendance_method, status, count(*) from enrollments
+      where status <> 'dropped' group by event_id, attendance_method, status`.execute(trx);
+  });
+}
