@@ -5,21 +5,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createLectern, LecternError, type Lectern } from '@lectern/core';
-import { openSqliteStorage, type KyselyStorage } from '@lectern/storage';
+import { LecternError, type Lectern } from '@lectern/core';
+import type { KyselyStorage } from '@lectern/storage';
 import { assertCountsMatchRecount } from '../helpers/kept-counts.ts';
+import { startInMemoryLectern } from '../helpers/in-memory-lectern.ts';
 
 describe('assignments for other areas', () => {
   let storage: KyselyStorage;
   let lectern: Lectern;
-  before(async () => {
-    storage = await openSqliteStorage({ file: ':memory:' });
-    lectern = createLectern({ storage });
-    await lectern.start();
-  });
-  after(async () => {
-    await lectern.close();
-  });
+  before(async () => ({ storage, lectern } = await startInMemoryLectern()));
+  after(() => lectern.close());
 
   let emails = 0;
   const user = () => lectern.users.create(lectern.context(), { email: `core${emails++}@example.com`, name: 'Core' });
