@@ -1,6 +1,9 @@
-/** The one place domain errors become HTTP: a status per code and the error envelope. */
-import { isLecternError, type ErrorCode } from '@lectern/core';
-import type { Reply } from './reply.ts';
+/**
+ * The one place domain errors become HTTP: a status per code, the error envelope, and the status
+ * of a synchronous batch whose items may fail.
+ */
+import { isLecternError, type ErrorCode, type SyncBatchResult } from '@lectern/core';
+import { ok, type Reply } from './reply.ts';
 
 export const errorStatus = {
   bad_request: 400,
@@ -90,4 +93,16 @@ export function errorReply(error: unknown, requestId: string, logger?: ErrorLogg
   }
   logger?.error({ request_id: requestId, err: error }, 'unhandled error');
   return { status: 500, body: errorBody('internal_error', 'An unexpected error occurred.', requestId) };
+}
+
+/**
+ * A synchronous batch: 200 when every item succeeded, 207 when some did, 422 when none did. The
+ * 422 keeps the batch shape and adds the usual `error` member, so both contracts hold (docs/content.md).
+ */
+export function batchReply(result: SyncBatchResult, requestId: string): Reply {
+  const { succeeded_count: succeeded, failed_count: failed, total } = result.meta;
+  if (failed === 0) return ok(result);
+  if (succeeded > 0) return { status: 207, body: result };
+  const message = `None of the ${total} item${total === 1 ? '' : 's'} succeeded; see data.failed for each item's error.`;
+  return { status: 422, body: { ...errorBody('validation_error', message, requestId), ...result } };
 }

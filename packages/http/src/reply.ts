@@ -1,5 +1,4 @@
-import { etagOfJson, ifNoneMatchHits, type SyncBatchResult } from '@lectern/core';
-import { errorBody } from './error-response.ts';
+import { etagOfJson, ifNoneMatchHits } from '@lectern/core';
 
 /** What a route handler returns; the app serialises it and adds the common headers. */
 export interface Reply {
@@ -65,16 +64,4 @@ export function conditionalRead(
   if (conditions.ifModifiedSince === undefined || lastModified === undefined) return reply;
   const since = Date.parse(conditions.ifModifiedSince);
   return !Number.isNaN(since) && Date.parse(lastModified) <= since ? { status: 304, headers: validators } : reply;
-}
-
-/**
- * A synchronous batch: 200 when every item succeeded, 207 when some did, 422 when none did. The
- * 422 keeps the batch shape and adds the usual `error` member, so both contracts hold (docs/content.md).
- */
-export function batchReply(result: SyncBatchResult, requestId: string): Reply {
-  const { succeeded_count: succeeded, failed_count: failed, total } = result.meta;
-  if (failed === 0) return ok(result);
-  if (succeeded > 0) return { status: 207, body: result };
-  const message = `None of the ${total} item${total === 1 ? '' : 's'} succeeded; see data.failed for each item's error.`;
-  return { status: 422, body: { ...errorBody('validation_error', message, requestId), ...result } };
 }

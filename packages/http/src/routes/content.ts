@@ -1,5 +1,6 @@
 import type { ContentType, Lectern, TagOperation } from '@lectern/core';
-import { batchReply, noContent, ok, withEtag } from '../reply.ts';
+import { batchReply } from '../error-response.ts';
+import { noContent, ok, withEtag } from '../reply.ts';
 import type { RouteHandler, RouteTable } from '../router.ts';
 
 /** What every type's own collection does, for the type its path names. */
