@@ -290,7 +290,6 @@ export { allEventTypes } from './webhooks/event-catalog.ts';
 export {
   ATTEMPT_ID_PREFIX,
   type AttemptQuery,
-  cancelOwedDeliveries,
   type DeliveryAttempt,
   deliveryAttemptSchema,
   type DeliveryState,
@@ -298,7 +297,9 @@ export {
   PING_EVENT_TYPE,
   RESPONSE_BODY_LIMIT_BYTES,
 } from './webhooks/webhook-delivery.ts';
-export { API_VERSION, EventRecorder, type WebhookEvent } from './webhooks/webhook-event.ts';
+export { cancelOwedDeliveries } from './webhooks/owed-deliveries.ts';
+export { API_VERSION, type WebhookEvent } from './webhooks/webhook-event.ts';
+export { EventRecorder } from './webhooks/event-recorder.ts';
 export {
   DEFAULT_TOLERANCE_SECONDS,
   generateWebhookSecret,

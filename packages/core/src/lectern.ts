@@ -39,7 +39,7 @@ import type { User } from './users/user.ts';
 import { UserService } from './users/user-service.ts';
 import { emptyOutcomeCounts, type DeliveryOutcomeCounts } from './webhooks/delivery-counts.ts';
 import { DeliveryEngine, type EngineLogger } from './webhooks/delivery-engine.ts';
-import { EventRecorder } from './webhooks/webhook-event.ts';
+import { EventRecorder } from './webhooks/event-recorder.ts';
 import { WebhookService } from './webhooks/webhook-service.ts';
 
 export interface LecternOptions {

@@ -3,7 +3,7 @@ import type { LecternConfig } from './config.ts';
 import type { Storage } from './ports/storage.ts';
 import type { Clock } from './shared/clock.ts';
 import type { IdGenerator } from './shared/ids.ts';
-import type { EventRecorder } from './webhooks/webhook-event.ts';
+import type { EventRecorder } from './webhooks/event-recorder.ts';
 
 /** What every service is built from. */
 export interface ServiceDeps {

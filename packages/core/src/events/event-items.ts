@@ -17,7 +17,8 @@ import { parseListQuery, toListResult, type ListResult, type ListSpec, type Quer
 import { parseInput } from '../shared/validation.ts';
 import { typeViewOf } from '../content/content-item.ts';
 import { eventSettingsSchema, viewOf, type EventKind, type EventRecord, type EventSettings } from './event.ts';
-import { facilitatorsInput, facilitatorsView, resolveFacilitators, type Facilitators, type FacilitatorRole } from './facilitators.ts';
+import { facilitatorsInput, facilitatorsView, type Facilitators, type FacilitatorRole } from './facilitators.ts';
+import { resolveFacilitators } from './resolve-facilitators.ts';
 import type { Location } from './location.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 

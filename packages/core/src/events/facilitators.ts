@@ -9,8 +9,6 @@
  *   appears once (422 otherwise), and lists keep the order sent.
  */
 import { z } from 'zod';
-import type { Stores } from '../ports/storage.ts';
-import { validationError } from '../shared/errors.ts';
 import { publicIdField, userRefSchema, type UserRef } from '../shared/schema.ts';
 
 export const facilitatorRoles = ['organizer', 'co_organizer', 'presenter'] as const;
@@ -46,36 +44,4 @@ export interface FacilitatorEntry {
 export function facilitatorsView(entries: readonly FacilitatorEntry[]): Facilitators {
   const of = (role: FacilitatorRole) => entries.filter((entry) => entry.role === role).map((entry) => entry.user);
   return { organizer: of('organizer')[0] ?? null, co_organizers: of('co_organizer'), presenters: of('presenter') };
-}
-
-const inputFields: ReadonlyArray<readonly [keyof FacilitatorsInput, FacilitatorRole]> = [
-  ['organizer_id', 'organizer'],
-  ['co_organizer_ids', 'co_organizer'],
-  ['presenter_ids', 'presenter'],
-];
-
-/**
- * Turns a facilitators body into stored entries: every id must name a user (422 on the field
- * listing the unknown ones, reported for all fields at once). `prefix` names the enclosing field.
- */
-export async function resolveFacilitators(
-  tx: Stores,
-  input: FacilitatorsInput,
-  prefix = '',
-): Promise<Array<{ userId: number; role: FacilitatorRole }>> {
-  const lists = inputFields.map(([field, role]) => {
-    const value = input[field];
-    const ids = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-    return { field: `${prefix}${field}`, role, ids };
-  });
-  const known = await tx.users.idsByPublicIds([...new Set(lists.flatMap((list) => list.ids))]);
-  const errors: Record<string, string[]> = {};
-  for (const { field, ids } of lists) {
-    const unknown = ids.filter((id) => !known.has(id));
-    const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-    if (unknown.length > 0) (errors[field] ??= []).push(`No user has these public_ids: ${unknown.join(', ')}.`);
-    if (repeated.length > 0) (errors[field] ??= []).push(`Each user may appear only once; repeated: ${[...new Set(repeated)].join(', ')}.`);
-  }
-  if (Object.keys(errors).length > 0) throw validationError(errors);
-  return lists.flatMap(({ role, ids }) => ids.map((id) => ({ userId: known.get(id)!, role })));
 }

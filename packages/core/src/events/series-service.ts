@@ -16,7 +16,7 @@ import {
 import { STANDALONE_DEFAULTS } from './event-inheritance.ts';
 import { contentWriteOf, settingsChanges, type EventItems } from './event-items.ts';
 import { EventLikeService } from './event-like-service.ts';
-import { resolveFacilitators } from './facilitators.ts';
+import { resolveFacilitators } from './resolve-facilitators.ts';
 
 /**
  * `/event-series/`: the templates events are scheduled from (content type `event_type`). A series

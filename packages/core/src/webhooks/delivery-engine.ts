@@ -12,7 +12,7 @@ import type { DeliveryOutcomeCounts } from './delivery-counts.ts';
 import { DeliveryRecorder } from './delivery-recorder.ts';
 import { DeliverySender } from './delivery-sender.ts';
 import { DeliveryWorker } from './delivery-worker.ts';
-import type { EventRecorder } from './webhook-event.ts';
+import type { EventRecorder } from './event-recorder.ts';
 
 export interface EngineLogger {
   warn(details: object, message?: string): void;

@@ -11,7 +11,8 @@ import type { IdGenerator } from '../shared/ids.ts';
 import type { DeliveryOutcome, DeliveryOutcomeCounts } from './delivery-counts.ts';
 import { judgeAttempt, type SendResult } from './delivery-outcome.ts';
 import { mayDeliver } from './delivery-prepare.ts';
-import { ATTEMPT_ID_PREFIX, cancelOwedDeliveries, type DeliveryState } from './webhook-delivery.ts';
+import { ATTEMPT_ID_PREFIX, type DeliveryState } from './webhook-delivery.ts';
+import { cancelOwedDeliveries } from './owed-deliveries.ts';
 import type { WebhookEndpointRecord } from './webhook-subscription.ts';
 
 export interface RecorderDeps {

@@ -3,7 +3,6 @@
  * try at sending it is an attempt, and the deliveries route lists attempts, newest first.
  */
 import { z } from 'zod';
-import type { Stores } from '../ports/storage.ts';
 import { badRequest } from '../shared/errors.ts';
 import { parsePageSize, queryParam, type QueryParams } from '../shared/list-query.ts';
 
@@ -53,12 +52,4 @@ export function parseAttemptQuery(params: QueryParams): AttemptQuery {
   if (cursor && !ATTEMPT_ID.test(cursor)) throw badRequest("Query parameter 'cursor' is not a cursor this list returned.");
   if (eventId && !EVENT_ID.test(eventId)) throw badRequest("Query parameter 'event_id' must be an event id (msg_…).");
   return { pageSize, ...(cursor ? { cursor } : {}), ...(eventId ? { eventId } : {}) };
-}
-
-/**
- * Turning an endpoint off ends what it still owes: re-enabling resumes with new events only
- * (docs/webhooks.md). Pings are kept, since they are delivered to inactive endpoints by design.
- */
-export async function cancelOwedDeliveries(tx: Stores, endpointId: number): Promise<void> {
-  await tx.webhookDeliveries.cancelPending(endpointId, PING_EVENT_TYPE);
 }

@@ -17,7 +17,8 @@ import {
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import { eventCatalog, type EventFamilyInfo } from './event-catalog.ts';
-import { cancelOwedDeliveries, parseAttemptQuery, PING_EVENT_TYPE, type DeliveryAttempt } from './webhook-delivery.ts';
+import { parseAttemptQuery, PING_EVENT_TYPE, type DeliveryAttempt } from './webhook-delivery.ts';
+import { cancelOwedDeliveries } from './owed-deliveries.ts';
 import { generateWebhookSecret } from './webhook-signature.ts';
 import {
   createWebhookInput,
