@@ -59,7 +59,12 @@ describe('console flows', () => {
     await edit.waitFor();
     await edit.getByLabel('Name', { exact: true }).fill('Ada King');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await edit.getByText('Saved.').waitFor();
+    // the saved user is read again, and the panel takes its new name: wait for that end state, since
+    // the panel named "Edit Ada Lovelace" may already be gone when the check first looks
+    await page
+      .getByRole('region', { name: /Edit Ada King/ })
+      .getByText('Saved.')
+      .waitFor();
     const stored = await server.api.get(`/api/v2/users/?search=${encodeURIComponent(address)}`);
     assert.equal(stored.body.data[0].name, 'Ada King');
     await page.getByRole('cell', { name: 'Ada King' }).waitFor();
