@@ -141,4 +141,21 @@ describe('lectern import', () => {
     assert.equal(JSON.parse(online.stdout).valid, 1);
     assert.equal((await server.api.get(`/api/v2/users/?email=${encodeURIComponent(fresh)}`)).body.meta.total_count, 0);
   });
+
+  it('refuses an unreadable header offline as the server does: exit 2, the reason, no report', async () => {
+    const cases: [Buffer, RegExp][] = [
+      [
+        Buffer.concat([Buffer.from('email,n'), Buffer.from('\xe4', 'latin1'), Buffer.from('me\na@x.io,A\n')]),
+        /header row is not valid UTF-8/,
+      ],
+      [Buffer.from(`email,name,${'x'.repeat(1024 * 1024)}\na@x.io,A,1\n`), /header row is longer than the limit of 1048576 bytes/],
+    ];
+    for (const [content, message] of cases) {
+      const path = csvFile(content);
+      const result = await runCli(['import', 'users', path, '--dry-run']);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.equal(existsSync(`${path}.report.csv`), false, 'no report for a refused file');
+    }
+  });
 });

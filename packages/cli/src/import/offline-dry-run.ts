@@ -13,6 +13,7 @@ import {
   HeaderError,
   IMPORT_KINDS,
   mapColumns,
+  MAX_RECORD_BYTES,
   readCsvRecords,
   REPORT_COLUMNS,
   rowIdentity,
@@ -40,7 +41,7 @@ export async function offlineUsersDryRun(file: string, report: FileHandle): Prom
     for await (const record of readCsvRecords(createReadStream(file))) {
       if (!columns) {
         if (record.badFields) throw new FileError('the header row is not valid UTF-8');
-        if (record.tooLong) throw new FileError('the header row is longer than the limit');
+        if (record.tooLong) throw new FileError(`the header row is longer than the limit of ${MAX_RECORD_BYTES} bytes`);
         columns = mapColumns(kind, record.cells);
         await report.write(csvLine([...REPORT_COLUMNS, ...columns.header]));
         continue;
