@@ -43,17 +43,21 @@ describe('an import chunk’s plans on PostgreSQL', () => {
     try {
       const db = storage.db;
       await seedUsers(db);
+      const settings = sql<{ seq: string; bitmap: string; parallel: string }>`
+        select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap,
+          current_setting('max_parallel_workers_per_gather') as parallel`;
+      const before = (await settings.execute(db)).rows[0]!;
+      assert.notEqual(before.parallel, '0', 'the server plans with parallel workers');
       await db.transaction().execute(async (trx) => {
         await preferIndexLookups(trx);
+        assert.deepEqual((await settings.execute(trx)).rows[0], { seq: 'off', bitmap: 'off', parallel: '0' });
         const known = await sql<{ n: number }>`select reltuples::integer as n from pg_class where relname = 'users'`.execute(trx);
         assert.ok(known.rows[0]!.n >= USERS * 0.9, `the statistics count the new rows: ${known.rows[0]!.n}`);
         const plan = await planOf(trx, lookup);
         assert.match(plan, /Index (Only )?Scan using users_email_lower_key/, plan);
         assert.doesNotMatch(plan, /Seq Scan|Bitmap/, plan);
       });
-      const after = await sql<{ seq: string; bitmap: string }>`
-        select current_setting('enable_seqscan') as seq, current_setting('enable_bitmapscan') as bitmap`.execute(db);
-      assert.deepEqual(after.rows[0], { seq: 'on', bitmap: 'on' }, 'the settings ended with the transaction');
+      assert.deepEqual((await settings.execute(db)).rows[0], before, 'the settings ended with the transaction');
     } finally {
       await storage.close();
     }

@@ -15,7 +15,9 @@ import type { Database } from '../schema.ts';
  *   without its wait: a few times an import, each a sample of the table;
  * - turns sequential and bitmap scans off for the rest of its transaction. Bitmap scans go because
  *   the trigram search index on users' emails is read only through them, and while an import fills
- *   that index's pending list, each such read reads the whole list.
+ *   that index's pending list, each such read reads the whole list;
+ * - plans without parallel workers: for a few hundred keys, starting and stopping them costs more
+ *   than the reads (a batch's enrollments read back by id were seen waiting on both).
  *
  * SQLite gathers no statistics (docs/scaling.md) and needs neither.
  */
@@ -26,7 +28,8 @@ export async function preferIndexLookups(db: Kysely<Database>): Promise<void> {
     where s.schemaname = current_schema() and s.relname in (${sql.join(LOOKED_UP)})
       and s.n_mod_since_analyze >= greatest(${STALE_AFTER_ROWS}, c.reltuples)`.execute(db);
   for (const { relname } of rows) await sql`analyze ${sql.id(relname)}`.execute(db);
-  await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true)`.execute(db);
+  await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
+    set_config('max_parallel_workers_per_gather', '0', true)`.execute(db);
 }
 
 /**
