@@ -15,6 +15,7 @@ import {
   type CounterDeltas,
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { addToCounts } from '../shared/add-to-counts.ts';
 import { toBool } from '../shared/list-builder.ts';
 
 /** The stored columns the counted facts come from, as the row has them. */
@@ -67,21 +68,6 @@ export const factsOf = (row: CountedRow): CountedFacts | null =>
     dueDate: row.due_date,
     deleted: row.deleted_at !== null,
   });
-
-/** The tables of counts `n` per combination of their other columns. */
-type CountTable = 'assignment_stats' | 'assignment_totals' | 'assignment_due_totals';
-
-/** Adds each entry's `by` to the count of its combination in `table`, starting those it has none of yet. */
-async function addToCounts(db: Kysely<Database>, table: CountTable, entries: Array<Record<string, string | number>>, by: number[]) {
-  if (entries.length === 0) return;
-  await db
-    .insertInto(table)
-    .values(entries.map((combination, i) => ({ ...combination, n: by[i] })) as never)
-    .onConflict((oc) =>
-      oc.columns(Object.keys(entries[0]!) as never).doUpdateSet({ n: sql`${sql.ref(`${table}.n`)} + excluded.n` } as never),
-    )
-    .execute();
-}
 
 /** Applies what a write that turned `before` into `after` changes in the counts. */
 export const applyCounts = (db: Kysely<Database>, before: CountedFacts | null, after: CountedFacts | null): Promise<void> =>

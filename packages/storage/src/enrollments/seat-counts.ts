@@ -7,6 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import { noEnrollments, type EnrollmentCounts } from '@lectern/core';
 import type { AttendanceMethod, EnrollmentStatus } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { addToCounts } from '../shared/add-to-counts.ts';
 
 export interface SeatChange {
   eventId: number;
@@ -18,7 +19,7 @@ export interface SeatChange {
 
 const holdsSeat = (status: EnrollmentStatus): status is 'enrolled' | 'waitlisted' => status !== 'dropped';
 
-/** Adds many changes with one statement: those of the same event, method and status are summed first. */
+/** Adds many changes with one statement: those of the same event, method and status are summed first (addToCounts takes each once). */
 export async function changeSeatCounts(db: Kysely<Database>, changes: readonly SeatChange[]): Promise<void> {
   const summed = new Map<string, SeatChange>();
   for (const change of changes) {
@@ -29,12 +30,12 @@ export async function changeSeatCounts(db: Kysely<Database>, changes: readonly S
     else summed.set(key, { ...change });
   }
   const rows = [...summed.values()].filter((change) => change.by !== 0);
-  if (rows.length === 0) return;
-  await db
-    .insertInto('event_seat_counts')
-    .values(rows.map((change) => ({ event_id: change.eventId, attendance_method: change.method, status: change.status, n: change.by })))
-    .onConflict((oc) => oc.columns(['event_id', 'attendance_method', 'status']).doUpdateSet({ n: sql`event_seat_counts.n + excluded.n` }))
-    .execute();
+  await addToCounts(
+    db,
+    'event_seat_counts',
+    rows.map((change) => ({ event_id: change.eventId, attendance_method: change.method, status: change.status })),
+    rows.map((change) => change.by),
+  );
 }
 
 /** The counts of each of `eventIds` (none kept reads as zero). */
