@@ -149,20 +149,20 @@ export class EnrollmentService {
     });
     if (decision.outcome === 'existing') return { record: existing!, created: false };
 
-    const [id] = await tx.enrollments.reserveIds(1);
+    const id = (await tx.enrollments.reserveIds(1))[0]!;
     await tx.enrollments.insertMany([
       {
-        id: id!,
+        id,
         publicId: this.deps.ids.uuid(),
         userId: user.id,
         eventId: event.id,
         method,
         status: decision.outcome,
         created: nowIso(this.deps.clock),
-        assignmentId: await this.ownAssignment(tx, ctx, user.id, event, id!),
+        assignmentId: await this.ownAssignment(tx, ctx, user.id, event, id),
       },
     ]);
-    const record = (await tx.enrollments.findById(id!))!;
+    const record = (await tx.enrollments.findById(id))!;
     await this.deps.outbox.record(tx, ...decision.events.map((type) => ({ type, object: record.view })));
     await this.deps.audit.record(tx, ctx, 'enrollment.created', record.view.public_id);
     return { record, created: true };
