@@ -15,6 +15,8 @@ describe('lectern CLI', () => {
       ['tokens', 'create', '--help'],
       ['tokens', 'list', '--help'],
       ['tokens', 'revoke', '--help'],
+      ['users', '--help'],
+      ['users', 'set-role', '--help'],
     ]) {
       const result = await runCli(args);
       assert.equal(result.code, 0, `${args.join(' ')}: ${result.stderr}`);
@@ -99,6 +101,10 @@ describe('lectern CLI', () => {
     assert.equal((await api.get('/api/v2/users/')).body.error.code, 'invalid_token');
     const again = await runCli(['tokens', 'revoke', tokens[0].public_id, '--db', server.dbFile]);
     assert.equal(again.code, 1);
+    assert.match(again.stderr, new RegExp(`^error: API token ${tokens[0].public_id} was already revoked at \\d{4}-`), again.stderr);
+    const unknown = await runCli(['tokens', 'revoke', '00000000-0000-4000-8000-000000000000', '--db', server.dbFile]);
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stderr, 'error: API token not found.\n');
     assert.equal(await server.stop(), 0);
   });
 

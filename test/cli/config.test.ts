@@ -54,6 +54,24 @@ describe('serve settings from a config file', () => {
     }
   });
 
+  it('takes true or false after an on/off flag, as the environment does; the flag alone means true', async () => {
+    const file = configFile('disable_webhooks = true\n');
+    const webhooksStatus = async (args: string[]) => {
+      const server = await startServer({ args });
+      try {
+        return (await server.api.get('/public_api/v2/webhooks/')).status;
+      } finally {
+        await server.stop();
+      }
+    };
+    assert.equal(await webhooksStatus(['--config', file, '--disable-webhooks', 'false']), 200, 'the flag switches the file back off');
+    assert.equal(await webhooksStatus(['--disable-webhooks', 'true']), 503);
+    assert.equal(await webhooksStatus(['--disable-webhooks']), 503);
+    const bad = await runCli(['serve', '--disable-webhooks', 'maybe', '--db', join(tempDir(), 'never.db')]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /--disable-webhooks.*expected true or false/);
+  });
+
   // a case that wrongly passed would leave a server running: the timeout turns that into a failure
   it('exits 2 naming the file and the key for an unknown key, a bad value or bad TOML', { timeout: 60_000 }, async () => {
     const cases: Array<[string, RegExp]> = [

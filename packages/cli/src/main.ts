@@ -9,6 +9,7 @@ import { migrateDataCommand } from './commands/migrate-data.ts';
 import { openapiCommand } from './commands/openapi.ts';
 import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
+import { usersCommand } from './commands/users.ts';
 import { UsageError } from './usage-error.ts';
 
 export const LECTERN_VERSION = '0.1.0';
@@ -27,6 +28,9 @@ export function buildProgram(): Command {
   const tokens = tokensCommand().exitOverride();
   for (const sub of tokens.commands) sub.exitOverride();
   program.addCommand(tokens);
+  const users = usersCommand().exitOverride();
+  for (const sub of users.commands) sub.exitOverride();
+  program.addCommand(users);
   program.addCommand(importCommand().exitOverride());
   program.addCommand(exportCommand().exitOverride());
   program.addCommand(openapiCommand().exitOverride());

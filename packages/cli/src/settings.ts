@@ -22,7 +22,7 @@ export interface ValueKind<T> {
   fromToml(value: unknown): T;
   /** how a value is shown in help and docs */
   show(value: T): string;
-  /** a presence flag (`--disable-webhooks`) rather than one taking an argument */
+  /** an on/off flag: alone (`--disable-webhooks`) it means true; it also takes `true`/`false` */
   isSwitch?: boolean;
 }
 
@@ -60,17 +60,16 @@ const attributeOf = (key: string) => key.replace(/_([a-z])/g, (_, letter: string
 /** The flags, with help naming the variable, the file key and the default. */
 export function addSettingOptions(command: Command, settings: Settings): Command {
   for (const [key, declared] of Object.entries(settings)) {
-    const flag = declared.kind.isSwitch ? flagOf(key) : `${flagOf(key)} ${declared.argument ?? '<value>'}`;
+    // a switch alone means true, and takes a written value too (`--flag false`), as the environment does
+    const flag = declared.kind.isSwitch ? `${flagOf(key)} [true|false]` : `${flagOf(key)} ${declared.argument ?? '<value>'}`;
     const option = new Option(flag, `${declared.description} (${defaultTextOf(declared)}; env ${envOf(key)}; file: ${key})`);
-    if (!declared.kind.isSwitch) {
-      option.argParser((text: string) => {
-        try {
-          return declared.kind.fromText(text);
-        } catch (error) {
-          throw new InvalidArgumentError((error as Error).message);
-        }
-      });
-    }
+    option.argParser((text: string) => {
+      try {
+        return declared.kind.fromText(text);
+      } catch (error) {
+        throw new InvalidArgumentError((error as Error).message);
+      }
+    });
     command.addOption(option);
   }
   return command;

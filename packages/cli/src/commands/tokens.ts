@@ -1,30 +1,8 @@
 import { Command, Option } from 'commander';
-import { isLecternError, roles, type Lectern, type Role } from '@lectern/core';
-import { openLectern } from '../open-lectern.ts';
+import { roles, type Role } from '@lectern/core';
+import { dbOption, withLectern } from '../database-command.ts';
 import { commaList, isoDatetime } from '../options.ts';
 import { UsageError } from '../usage-error.ts';
-
-const dbOption = () =>
-  new Option('--db <file|url>', 'SQLite database file (must exist) or postgres:// URL').env('LECTERN_DB').default('./lectern.db');
-
-/** Runs a command against the database, closing it afterwards; domain errors become one line and exit 1. */
-async function withLectern(file: string, work: (lectern: Lectern) => Promise<void>): Promise<void> {
-  const lectern = await openLectern(file);
-  try {
-    await work(lectern);
-  } catch (error) {
-    if (!isLecternError(error)) throw error;
-    const details = error.fieldErrors
-      ? Object.entries(error.fieldErrors)
-          .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
-          .join('; ')
-      : '';
-    process.stderr.write(`error: ${error.message}${details ? ` (${details})` : ''}\n`);
-    process.exitCode = 1;
-  } finally {
-    await lectern.close();
-  }
-}
 
 interface CreateFlags {
   db: string;
@@ -53,7 +31,7 @@ async function createToken(flags: CreateFlags): Promise<void> {
       createdUser = true;
     } else if (flags.role && flags.role !== user.view.role) {
       throw new UsageError(
-        `${user.view.email} is already a user with role ${user.view.role}, not ${flags.role}; change a role with PATCH /api/v2/users/<id>/`,
+        `${user.view.email} is already a user with role ${user.view.role}, not ${flags.role}; change a role with 'lectern users set-role ${user.view.email} <role>'`,
       );
     }
     // the command line acts as the system actor: its audit entries name no actor

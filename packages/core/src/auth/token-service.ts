@@ -97,7 +97,7 @@ export class TokenService {
   async revoke(ctx: RequestContext, publicId: string): Promise<void> {
     authorize(ctx.actor, 'tokens:write');
     await this.deps.storage.transaction(async (tx) => {
-      const record = await this.requireVisible(tx, ctx.actor, publicId);
+      const record = await this.requireVisible(tx, ctx.actor, publicId, true);
       await tx.tokens.revoke(record.id, nowIso(this.deps.clock));
       await this.deps.audit.record(tx, ctx, 'api_token.revoked', record.view.public_id);
     });
@@ -167,9 +167,17 @@ export class TokenService {
     return allScopes.filter((scope) => requested.includes(scope));
   }
 
-  private async requireVisible(stores: Stores, actor: Actor, publicId: string): Promise<ApiTokenRecord> {
+  /**
+   * The token in force, else not_found; `sayRevoked` words that not_found for a token its caller
+   * may see but that was revoked before, so a second revocation is not mistaken for a typo.
+   */
+  private async requireVisible(stores: Stores, actor: Actor, publicId: string, sayRevoked = false): Promise<ApiTokenRecord> {
+    const mayView = (ownerId: number) => isAdmin(actor) || actor.kind !== 'user' || ownerId === actor.userId;
     const record = isUuid(publicId) ? await stores.tokens.findByPublicId(publicId) : undefined;
-    if (!record || (!isAdmin(actor) && actor.kind === 'user' && record.userId !== actor.userId)) throw notFound('API token');
-    return record;
+    if (record && mayView(record.userId)) return record;
+    const revoked = !record && sayRevoked && isUuid(publicId) ? await stores.tokens.findRevoked(publicId) : undefined;
+    if (revoked && mayView(revoked.userId))
+      throw new LecternError('not_found', `API token ${publicId} was already revoked at ${revoked.revokedAt}.`);
+    throw notFound('API token');
   }
 }

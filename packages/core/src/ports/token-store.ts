@@ -33,6 +33,8 @@ export interface TokenStore {
   /** `ownerId` null lists every user's tokens. */
   list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>>;
   revoke(id: number, at: string): Promise<void>;
+  /** A revoked token's owner and revocation time (`findByPublicId` answers only tokens still in force). */
+  findRevoked(publicId: string): Promise<{ userId: number; revokedAt: string } | undefined>;
   /** The user's tokens neither revoked nor expired at `now`. */
   countLive(userId: number, now: string): Promise<number>;
   recordUse(uses: ReadonlyArray<{ id: number; at: string }>): Promise<void>;

@@ -143,6 +143,16 @@ export class TokenRepository implements TokenStore {
     await this.db.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).execute();
   }
 
+  async findRevoked(publicId: string): Promise<{ userId: number; revokedAt: string } | undefined> {
+    const row = await this.db
+      .selectFrom('api_tokens')
+      .select(['user_id', 'revoked_at'])
+      .where('public_id', '=', publicId)
+      .where('revoked_at', 'is not', null)
+      .executeTakeFirst();
+    return row ? { userId: row.user_id, revokedAt: row.revoked_at! } : undefined;
+  }
+
   async countLive(userId: number, now: string): Promise<number> {
     const row = await this.db
       .selectFrom('api_tokens')
