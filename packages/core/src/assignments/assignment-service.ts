@@ -17,10 +17,11 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
-import { parseEach, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
+import { parseArgument, parseEach, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import {
   assignmentListSpec,
+  assignmentRouteActions,
   assignmentView,
   createAssignmentInput,
   dropInput,
@@ -143,6 +144,7 @@ export class AssignmentService {
     options: WriteOptions = {},
   ): Promise<Assignment> {
     authorize(ctx.actor, 'assignments:write');
+    parseArgument('action', assignmentRouteActions, action);
     let reason: string | null = null;
     if (action === 'drop') reason = parseInput(dropInput, body).reason ?? null;
     else parseInput(noBodyInput, body);

@@ -194,7 +194,8 @@ export const updateContentItemInput = z.strictObject(sharedWritableFields).parti
 export const tagsInput = z.strictObject({ tags: tagNamesField().min(1) });
 export const replaceTagsInput = z.strictObject({ tags: tagNamesField() });
 
-export type TagOperation = 'add' | 'remove' | 'replace';
+export const tagOperations = ['add', 'remove', 'replace'] as const;
+export type TagOperation = (typeof tagOperations)[number];
 
 // ---- lists -----------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { batchItemsField, runSyncBatch, type SyncBatchResult } from '../shared/sync-batch.ts';
-import { parseInput, type InputOf } from '../shared/validation.ts';
+import { parseArgument, parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 
 import {
@@ -18,6 +18,7 @@ import {
   replaceTagsInput,
   summaryOf,
   tagNamesField,
+  tagOperations,
   tagsInput,
   typedContentListSpec,
   typeViewOf,
@@ -32,6 +33,7 @@ import {
   type TagOperation,
   type UpdateContentInput,
 } from './content-item.ts';
+import { contentTypes } from './content-types.ts';
 import { type ContentWrites } from './content-writes.ts';
 import { assertScheduleOrder, nextTagSet, sameTagSet, viewerFor } from './content-rules.ts';
 
@@ -55,8 +57,9 @@ export class ContentService {
   /** `GET /articles/`, `/videos/`, …: one type, in its own richer shape. */
   async listOfType(ctx: RequestContext, type: ContentType, params: QueryParams): Promise<ListResult<ContentTypeView>> {
     authorize(ctx.actor, 'content:read');
+    const contentType = parseArgument('type', contentTypes, type);
     const query = parseListQuery(typedContentListSpec, params);
-    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor), { contentType: type }), typeViewOf);
+    return toListResult(query, await this.deps.storage.content.list(query, viewerFor(ctx.actor), { contentType }), typeViewOf);
   }
 
   async get(ctx: RequestContext, publicId: string): Promise<ContentSummary> {
@@ -66,12 +69,13 @@ export class ContentService {
 
   async getOfType(ctx: RequestContext, type: ContentType, publicId: string): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:read');
-    return typeViewOf(await this.writes.requireVisible(this.deps.storage, ctx.actor, publicId, type));
+    return typeViewOf(await this.writes.requireVisible(this.deps.storage, ctx.actor, publicId, parseArgument('type', contentTypes, type)));
   }
 
   /** `body` is typed per `type`: `create(ctx, 'link', { name, url })`, and a field the type lacks does not compile. */
   async create<T extends ContentType>(ctx: RequestContext, type: T, body: NoInfer<CreateContentInput<T>>): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
+    parseArgument('type', contentTypes, type);
     if (this.writes.hasTypedView(type))
       throw new Error(`${type} items are created by the events area, which adds their schedule and settings.`);
     const input = parseInput(createContentInputs[type], body);
@@ -104,7 +108,7 @@ export class ContentService {
     options: WriteOptions = {},
   ): Promise<ContentTypeView> {
     authorize(ctx.actor, 'content:write');
-    const input = parseInput(updateContentInputs[type], body);
+    const input = parseInput(updateContentInputs[parseArgument('type', contentTypes, type)], body);
     return this.patch(ctx, publicId, type, input, options, typeViewOf);
   }
 
@@ -131,7 +135,7 @@ export class ContentService {
     body: InputOf<typeof tagsInput> | InputOf<typeof replaceTagsInput>,
   ): Promise<{ data: string[] }> {
     authorize(ctx.actor, 'content:write');
-    const input = parseInput(op === 'replace' ? replaceTagsInput : tagsInput, body);
+    const input = parseInput(parseArgument('op', tagOperations, op) === 'replace' ? replaceTagsInput : tagsInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.writes.requireVisible(tx, ctx.actor, publicId);
       return { data: (await this.retag(tx, ctx, current, op, input.tags)).summary.tags };
@@ -157,7 +161,7 @@ export class ContentService {
     body: InputOf<typeof bulkTagsInput> | InputOf<typeof bulkReplaceTagsInput>,
   ): Promise<SyncBatchResult> {
     authorize(ctx.actor, 'content:write');
-    const input = parseInput(op === 'replace' ? bulkReplaceTagsInput : bulkTagsInput, body);
+    const input = parseInput(parseArgument('op', tagOperations, op) === 'replace' ? bulkReplaceTagsInput : bulkTagsInput, body);
     return runSyncBatch(this.deps.storage, ctx, input.items, async (tx, item) => {
       await this.retag(tx, ctx, await this.writes.requireVisible(tx, ctx.actor, item.public_id), op, input.tags);
     });

@@ -17,10 +17,11 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
-import { parseEach, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
+import { parseArgument, parseEach, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import {
   createEnrollmentInput,
+  enrollmentActions,
   enrollmentListSpec,
   type CreateEnrollmentInput,
   type Enrollment,
@@ -104,6 +105,7 @@ export class EnrollmentService {
     options: WriteOptions = {},
   ): Promise<Enrollment> {
     authorize(ctx.actor, 'enrollments:write');
+    parseArgument('action', enrollmentActions, action);
     parseInput(noBodyInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const current = await this.require(tx, ctx.actor, publicId);

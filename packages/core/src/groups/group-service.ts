@@ -8,13 +8,15 @@ import { nowIso } from '../shared/clock.ts';
 import { forbidden, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { parseInput, type InputOf } from '../shared/validation.ts';
+import { parseArgument, parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import { userListSpec, type User } from '../users/user.ts';
 import {
   createGroupInput,
   groupListSpec,
+  groupRelations,
   membershipInput,
+  membershipOperations,
   NATIVE_SOURCE,
   replaceMembershipInput,
   updateGroupInput,
@@ -98,7 +100,8 @@ export class GroupService {
     options: WriteOptions = {},
   ): Promise<Group> {
     authorize(ctx.actor, 'groups:write');
-    const replace = op === 'replace' ? parseInput(replaceMembershipInput, body) : null;
+    parseArgument('relation', groupRelations, relation);
+    const replace = parseArgument('op', membershipOperations, op) === 'replace' ? parseInput(replaceMembershipInput, body) : null;
     const input = replace ?? parseInput(membershipInput, body);
     return this.deps.storage.transaction(async (tx) => {
       const group = await this.require(tx, publicId);

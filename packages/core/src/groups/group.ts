@@ -32,7 +32,8 @@ export const updateGroupInput = z.strictObject({
 /** Members and owners are two relations of users to a group, changed by the same six operations. */
 export const groupRelations = ['member', 'owner'] as const;
 export type GroupRelation = (typeof groupRelations)[number];
-export type MembershipOperation = 'add' | 'remove' | 'replace';
+export const membershipOperations = ['add', 'remove', 'replace'] as const;
+export type MembershipOperation = (typeof membershipOperations)[number];
 
 export const MAX_MEMBER_IDS = 1000;
 

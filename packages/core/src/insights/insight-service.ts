@@ -7,6 +7,7 @@ import type { InsightFilter } from '../ports/insight-store.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { todayUtc } from '../shared/clock.ts';
 import { parseListQuery, type ListSpec, type QueryParams } from '../shared/list-query.ts';
+import { parseArgument } from '../shared/validation.ts';
 import {
   completionInsight,
   feedbackInsight,
@@ -56,6 +57,7 @@ export class InsightService {
 
   async get(ctx: RequestContext, kind: InsightKind, params: QueryParams): Promise<Insight> {
     authorize(ctx.actor, 'insights:read');
+    parseArgument('kind', insightKinds, kind);
     const filter = parseInsightFilter(params);
     const store = this.deps.storage.insights;
     switch (kind) {

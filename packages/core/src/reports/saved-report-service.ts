@@ -179,9 +179,14 @@ export class SavedReportService {
 
 /** A copy of `params` with `key` set. */
 function withParam(params: QueryParams, key: string, value: string): URLSearchParams {
-  const copy = new URLSearchParams();
-  const entries = params instanceof URLSearchParams ? [...params] : Object.entries(params);
-  for (const [name, current] of entries) if (current !== undefined) copy.append(name, current);
+  const copy = new URLSearchParams(params instanceof URLSearchParams ? params : undefined);
+  if (!(params instanceof URLSearchParams)) {
+    // an embedder's values read as every list reads them: a number as its text, an object refused
+    for (const name of Object.keys(params)) {
+      const current = readParam(params, name);
+      if (current !== undefined) copy.append(name, current);
+    }
+  }
   copy.set(key, value);
   return copy;
 }

@@ -3,7 +3,7 @@
  * `search` and comma-separated `ordering`. Each area declares a ListSpec; the storage adapter
  * turns the parsed ListQuery into SQL (packages/storage/src/shared/list-builder.ts).
  */
-import { badRequest } from './errors.ts';
+import { badRequest, validationError } from './errors.ts';
 import { isUuid, MAX_INTEGER_ID } from './ids.ts';
 import { takeListBatch, type ListBatch } from './list-batch.ts';
 import { parseDate, parseDatetimeBound } from './time.ts';
@@ -62,17 +62,27 @@ export interface Page<T> {
   total: number;
 }
 
-/** Query parameters as the edge hands them over: a URLSearchParams or a plain record. */
-export type QueryParams = URLSearchParams | Record<string, string | undefined>;
+/**
+ * Query parameters as the edge hands them over: a URLSearchParams or a plain record. An embedder's
+ * record may hold numbers and booleans (`{ page_size: 5 }`), read as the text a URL would carry;
+ * null stands for a parameter not given.
+ */
+export type QueryParams = URLSearchParams | Record<string, string | number | boolean | null | undefined>;
 
 /**
- * One query parameter's value. No parameter may hold the NUL character: PostgreSQL's text cannot,
- * and refusing it on every database keeps the two alike (docs/api.md, "Conventions").
+ * One query parameter's value: where every query parameter enters the core. No parameter may hold
+ * the NUL character: PostgreSQL's text cannot, and refusing it on every database keeps the two
+ * alike (docs/api.md, "Conventions"). Plain-JavaScript callers can pass anything, so a value that
+ * is not text, a number or a boolean is a `validation_error` naming it, not a TypeError.
  */
 export function readParam(params: QueryParams, key: string): string | undefined {
-  const value = params instanceof URLSearchParams ? (params.get(key) ?? undefined) : params[key];
-  if (value?.includes('\u0000')) throw badRequest(`Query parameter '${key}' must not contain the NUL character (%00).`);
-  return value;
+  const raw: unknown = params instanceof URLSearchParams ? params.get(key) : Object.hasOwn(params, key) ? params[key] : undefined;
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
+  if (typeof raw !== 'string')
+    throw validationError({ [key]: ['Must be text, a number or true/false.'] }, 'The query parameters failed validation.');
+  if (raw.includes('\u0000')) throw badRequest(`Query parameter '${key}' must not contain the NUL character (%00).`);
+  return raw;
 }
 const read = readParam;
 

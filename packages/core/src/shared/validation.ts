@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { LecternError, type FieldErrors } from './errors.ts';
+import { LecternError, validationError, type FieldErrors } from './errors.ts';
 
 const typeNames: Record<string, string> = {
   string: 'a string',
@@ -125,6 +125,17 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
     fieldErrors,
     ...(nonFieldErrors.length > 0 ? { nonFieldErrors } : {}),
   });
+}
+
+/**
+ * A service's argument chosen from a closed set (a content type, a group relation, an action): the
+ * type holds TypeScript callers to the set, this holds plain-JavaScript ones, so a misspelt value
+ * is a `validation_error` naming the argument, never a TypeError further in or a silent no-op.
+ * Bodies enter through `parseInput` and query parameters through `readParam`; these through here.
+ */
+export function parseArgument<T extends string>(name: string, allowed: readonly T[], value: unknown): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw validationError({ [name]: [`Must be one of: ${allowed.join(', ')}.`] }, `The argument '${name}' is not one of its values.`);
 }
 
 /** Each item parsed as `parseInput` would, undefined where it fails (a batch leaves those to a one-by-one write). */
