@@ -50,6 +50,7 @@ export { type RateCounterStore } from './ports/rate-counter-store.ts';
 export { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from './ports/saved-report-store.ts';
 export { type NewSignInLinkRow, type SignInLinkStore } from './ports/sign-in-link-store.ts';
 export { type DatabaseStats, type Storage, type Stores } from './ports/storage.ts';
+export { type WakeTopic, type WakeUps } from './ports/wake-ups.ts';
 export { type NewTokenRow, type TokenCredentials, type TokenStore } from './ports/token-store.ts';
 export { type NewUserRow, type UserChanges, type UserStore } from './ports/user-store.ts';
 export {

@@ -11,7 +11,7 @@ import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
 import { AdmissionGate, type AdmissionLimits } from './middleware/admission.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
-import { FixedWindowRateLimiter, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
+import { FixedWindowRateLimiter, hitWindows, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
@@ -248,17 +248,14 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       } else {
         const resolved = authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
         const auth = resolved instanceof Promise ? await resolved : resolved;
-        const hit = requestLimiter.hit(rateKey(auth.actor, request));
+        // the headers keep describing the token's window; the user's ceiling only adds refusals
+        const userKey = auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined ? `user:${auth.actor.userId}` : undefined;
+        const hits = hitWindows(requestLimiter, rateKey(auth.actor, request), userLimiter, userKey);
         // the in-memory limiter answers at once: no need to wait a turn for it
-        const rate = hit instanceof Promise ? await hit : hit;
+        const [rate, userRate] = hits instanceof Promise ? await hits : hits;
         rateHeaders = rateLimitHeaders(rate);
         if (!rate.allowed) throw rateLimited(rate);
-        // the headers keep describing the token's window; the user's ceiling only adds refusals
-        if (auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined) {
-          const userHit = userLimiter.hit(`user:${auth.actor.userId}`);
-          const userRate = userHit instanceof Promise ? await userHit : userHit;
-          if (!userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
-        }
+        if (userRate && !userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
         const targetProblem = requestTargetProblem(request.url);
         if (targetProblem) throw badRequest(targetProblem);
         const expectation = expectationProblem(headerValue(request.headers, 'expect'));

@@ -4,7 +4,7 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import type { Storage, Stores } from '@lectern/core';
-import type { DatabaseStats, RateCounterStore } from '@lectern/core/ports';
+import type { DatabaseStats, RateCounterStore, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { AuditRepository } from './audit/audit-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
@@ -115,6 +115,8 @@ export class KyselyStorage implements Storage {
       shared?: boolean;
       /** the connection pool's figures, when there is one */
       poolStats?: () => DatabaseStats['pool'];
+      /** other processes' work announced as it commits (PostgreSQL's LISTEN/NOTIFY) */
+      wakeUps?: WakeUps & { close(): Promise<void> };
     } = {},
   ) {
     const stores = createStores(db, (work) => this.transaction(work));
@@ -229,7 +231,12 @@ export class KyselyStorage implements Storage {
     }
   }
 
+  wakeUps(): WakeUps | null {
+    return this.options.wakeUps ?? null;
+  }
+
   async close(): Promise<void> {
+    await this.options.wakeUps?.close();
     await this.db.destroy();
   }
 }

@@ -204,6 +204,54 @@ for (const dialect of DIALECTS) {
       await storage.close();
     });
 
+    it("announces outbox events and jobs to the other servers as they commit, and never a rolled-back one's", async () => {
+      if (dialect.name === 'sqlite') {
+        const storage = await dialect.open();
+        assert.equal(storage.wakeUps?.(), null, 'an embedded file polls');
+        await storage.close();
+        return;
+      }
+      const url = await freshPostgresDatabase();
+      const writer = await openPostgresStorage({ url });
+      const listener = await openPostgresStorage({ url });
+      const heard: string[] = [];
+      const stops = (['outbox', 'jobs'] as const).map((topic) => listener.wakeUps()!.listen(topic, () => heard.push(topic)));
+      const until = async (count: number) => {
+        for (let waited = 0; heard.length < count && waited < 5000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      // the listening connection, once open, wakes every listener once: work announced before it listened
+      await until(2);
+      heard.length = 0;
+      await assert.rejects(
+        writer.transaction(async (tx) => {
+          await events.record(tx, { type: 'test.happened', object: { n: 0 } });
+          throw new Error('abandon');
+        }),
+        /abandon/,
+      );
+      let heardDuring: string[] = [];
+      await writer.transaction(async (tx) => {
+        await events.record(tx, { type: 'test.happened', object: { n: 1 } });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        heardDuring = [...heard];
+      });
+      await until(1);
+      assert.deepEqual(heardDuring, [], 'nothing is announced before the commit');
+      assert.deepEqual(heard, ['outbox'], 'the committed events, once; the rolled-back ones never');
+      heard.length = 0;
+      await writer.transaction((tx) =>
+        tx.jobs.insert(
+          { publicId: randomIds.uuid(), kind: 'users', actor: { kind: 'system' }, requestId: 'req_1', createdAt: new Date().toISOString() },
+          [1],
+        ),
+      );
+      await until(1);
+      assert.deepEqual(heard, ['jobs']);
+      for (const stop of stops) stop();
+      await writer.close();
+      await listener.close();
+    });
+
     it('counts rate-limit hits across the servers that share the database, and only then', async () => {
       if (dialect.name === 'sqlite') {
         const storage = await dialect.open();
@@ -225,6 +273,19 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(await counters!.hit('token:2', 60_000), 1, 'keys are independent');
       assert.equal(await counters!.hit('token:1', 120_000), 1, 'a new window starts at one');
+      // a token's window and its user's in one statement: the user's counts only what the token allowed
+      const pairs = await Promise.all(Array.from({ length: 20 }, (_, i) => both[i % 2]!.hitPair('token:3', 'user:3', 60_000, 12)));
+      assert.deepEqual(
+        pairs.map(([first]) => first).sort((a, b) => a - b),
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      );
+      for (const [first, second] of pairs) assert.equal(second === null, first > 12, `the user's window counted with the token's ${first}`);
+      assert.deepEqual(
+        pairs.flatMap(([, second]) => (second === null ? [] : [second])).sort((a, b) => a - b),
+        Array.from({ length: 12 }, (_, i) => i + 1),
+        "the user's window counted the twelve allowed hits once each",
+      );
+      assert.deepEqual(await counters!.hitPair('token:4', 'user:3', 60_000, 12), [1, 13], 'another token of the user adds to its window');
       await other.close();
       await storage.close();
     });

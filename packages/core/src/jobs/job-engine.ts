@@ -9,8 +9,9 @@
  *
  * Several processes may share the database. A job runs in the one process holding its lease, which
  * every chunk renews as its first write (so a process that lost the lease cannot commit a chunk);
- * every process polls for jobs it may take, so a job submitted to one process or left by one that
- * died is picked up by another within a lease and a poll (docs/assignments.md, "Bulk jobs").
+ * every process polls for jobs it may take (and, on PostgreSQL, wakes when one is submitted or
+ * handed back), so a job submitted to one process or left by one that died is picked up by another
+ * within a lease and a poll (docs/assignments.md, "Bulk jobs").
  *
  * Other areas add a job kind with `register`: the kind names the wrapper key and a per-item
  * handler that reports the resource it created, updated or found (kept for the items route), or
@@ -96,6 +97,7 @@ export class JobEngine {
   private readonly queued = new Set<number>();
   private running = false;
   private poll: NodeJS.Timeout | undefined;
+  private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -154,7 +156,7 @@ export class JobEngine {
     );
   }
 
-  /** Schedules a stored job in this process (when the worker runs); others find it by polling. */
+  /** Schedules a stored job in this process (when the worker runs); others find it when it is announced, or by polling. */
   wake(jobId: number): void {
     this.schedule(jobId);
   }
@@ -192,6 +194,8 @@ export class JobEngine {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    // jobs submitted or handed back by other processes, announced as they commit (PostgreSQL)
+    this.stopListening = this.deps.storage.wakeUps?.()?.listen('jobs', () => void this.scheduleClaimable().catch(() => undefined));
     await this.scheduleClaimable();
     this.poll = setInterval(() => void this.scheduleClaimable().catch(() => undefined), this.options.pollIntervalMs);
     this.poll.unref();
@@ -204,6 +208,7 @@ export class JobEngine {
   async stop(): Promise<void> {
     this.running = false;
     clearInterval(this.poll);
+    this.stopListening?.();
     this.queue.clear();
     await this.queue.onIdle();
     await this.deps.storage.jobs.release(this.owner);

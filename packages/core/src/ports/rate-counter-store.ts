@@ -8,4 +8,10 @@ export interface RateCounterStore {
    * and answers the window's count including it. Windows that ended are dropped now and then.
    */
   hit(key: string, windowStart: number): Promise<number>;
+  /**
+   * Counts one request of `first` and, only when that count is at most `firstLimit`, one of
+   * `second`, in one round trip: a token's window and its user's. Answers both counts, `null` for
+   * a `second` that was not counted.
+   */
+  hitPair(first: string, second: string, windowStart: number, firstLimit: number): Promise<[number, number | null]>;
 }

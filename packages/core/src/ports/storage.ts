@@ -18,6 +18,7 @@ import type { SavedReportStore } from './saved-report-store.ts';
 import type { SignInLinkStore } from './sign-in-link-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
+import type { WakeUps } from './wake-ups.ts';
 import type { WebhookDeliveryStore, WebhookEndpointStore } from './webhook-store.ts';
 
 export interface Stores {
@@ -78,5 +79,7 @@ export interface Storage extends Stores {
   sharedRateCounters(): RateCounterStore | null;
   /** Connection and transaction figures; optional for an embedder's own storage. */
   databaseStats?(): DatabaseStats;
+  /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */
+  wakeUps?(): WakeUps | null;
   close(): Promise<void>;
 }

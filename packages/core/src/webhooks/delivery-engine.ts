@@ -1,7 +1,9 @@
 /**
  * The delivery engine: dispatcher and worker, driven by wake-ups and a short poll. Wake-ups come
  * from this process's own event recording and from finished attempts; the poll covers events
- * written by other processes (the CLI) and retries coming due.
+ * written by other processes (the CLI) and retries coming due. Where the storage announces other
+ * processes' events as they commit (PostgreSQL), those wake it too, and the poll slows down to
+ * what only time brings (retries coming due, leases running out).
  */
 import type { LecternConfig } from '../config.ts';
 import type { Storage } from '../ports/storage.ts';
@@ -31,6 +33,9 @@ export interface EngineDeps {
   /** where committed attempts are counted by outcome */
   outcomes?: DeliveryOutcomeCounts;
 }
+
+/** The poll's interval at least, where other processes' events wake the engine without it. */
+export const ANNOUNCED_POLL_MS = 500;
 
 /** A failing database would otherwise log at every poll. */
 const ERROR_REPORT_INTERVAL_MS = 10_000;
@@ -82,14 +87,21 @@ export class DeliveryEngine {
   /** Takes back what this process (its instance id) left in flight when it stopped, then delivers until stopped. */
   start(): void {
     if (this.unsubscribe || this.stopped) return;
-    this.unsubscribe = this.deps.outbox.onRecorded(() => this.wake(true));
+    const recorded = this.deps.outbox.onRecorded(() => this.wake(true));
+    const wakeUps = this.deps.storage.wakeUps?.() ?? null;
+    const announced = wakeUps?.listen('outbox', () => this.wake(true));
+    this.unsubscribe = () => {
+      recorded();
+      announced?.();
+    };
+    const pollMs = wakeUps ? Math.max(this.deps.config.pollIntervalMs, ANNOUNCED_POLL_MS) : this.deps.config.pollIntervalMs;
     void this.deps.storage.webhookDeliveries
       .releaseLeases(this.deps.instanceId, nowIso(this.deps.clock))
       .catch((error: unknown) => this.report(error, 'could not release webhook delivery leases; they expire on their own'))
       .finally(() => {
         if (this.stopped) return;
         this.ready = true;
-        this.poll = setInterval(() => this.wake(true), this.deps.config.pollIntervalMs).unref();
+        this.poll = setInterval(() => this.wake(true), pollMs).unref();
         this.wake(true);
       });
   }

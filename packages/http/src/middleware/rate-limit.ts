@@ -97,6 +97,42 @@ export class SharedWindowRateLimiter {
     const count = await this.counters.hit(key, start);
     return stateOf(count, this.options.limit, start, this.windowMs, now);
   }
+
+  /** `key` here and, when it is allowed, `otherKey` in `other` (same counters, same window): one round trip. */
+  async hitWith(key: string, other: SharedWindowRateLimiter, otherKey: string): Promise<[RateLimitState, RateLimitState | null]> {
+    const now = this.now();
+    const start = windowAt(now, this.windowMs);
+    const [count, otherCount] = await this.counters.hitPair(key, otherKey, start, this.options.limit);
+    return [
+      stateOf(count, this.options.limit, start, this.windowMs, now),
+      otherCount === null ? null : stateOf(otherCount, other.options.limit, start, this.windowMs, now),
+    ];
+  }
+
+  sharesWindowsWith(other: SharedWindowRateLimiter): boolean {
+    return other.counters === this.counters && other.windowMs === this.windowMs && other.now === this.now;
+  }
+}
+
+type Limiter = FixedWindowRateLimiter | SharedWindowRateLimiter;
+type Hits = [RateLimitState, RateLimitState | null];
+
+/**
+ * A request's window (`key` in `limiter`) and, when it is allowed and there is one, its user's
+ * (`userKey` in `userLimiter`): the user's state, or `null` when it was not counted. In memory
+ * the answer comes at once; in a shared database both windows are counted in one statement.
+ */
+export function hitWindows(limiter: Limiter, key: string, userLimiter: Limiter, userKey: string | undefined): Hits | Promise<Hits> {
+  if (userKey !== undefined && limiter instanceof SharedWindowRateLimiter && userLimiter instanceof SharedWindowRateLimiter) {
+    if (limiter.sharesWindowsWith(userLimiter)) return limiter.hitWith(key, userLimiter, userKey);
+  }
+  const then = (state: RateLimitState): Hits | Promise<Hits> => {
+    if (!state.allowed || userKey === undefined) return [state, null];
+    const user = userLimiter.hit(userKey);
+    return user instanceof Promise ? user.then((counted) => [state, counted]) : [state, user];
+  };
+  const state = limiter.hit(key);
+  return state instanceof Promise ? state.then(then) : then(state);
 }
 
 export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({

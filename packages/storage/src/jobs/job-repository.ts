@@ -4,6 +4,7 @@ import { type JobItemOutcome, type JobStore, type NewJobRow, type PendingJobItem
 import type { Database, JobItemsTable, JobsTable } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { announce } from '../postgres/postgres-wake-ups.ts';
 
 // Bound parameters per multi-row insert stay well under SQLite's limit.
 const ITEMS_PER_INSERT = 200;
@@ -71,7 +72,14 @@ export class JobRepository implements JobStore {
         .values(slice.map((item, i) => ({ job_id: id, position: start + i, payload: JSON.stringify(item ?? null) })))
         .execute();
     }
+    await this.announce();
     return (await this.findById(id))!;
+  }
+
+  /** Other processes' job engines look for work when this transaction commits (postgres/postgres-wake-ups.ts). */
+  private async announce(): Promise<void> {
+    const woke = announce(this.db as Kysely<unknown>, 'jobs');
+    if (woke) await sql`select ${woke}`.execute(this.db);
   }
 
   async findById(id: number): Promise<JobRecord | undefined> {
@@ -109,6 +117,7 @@ export class JobRepository implements JobStore {
 
   async release(owner: string): Promise<void> {
     await this.db.updateTable('jobs').set({ lease_owner: null, lease_expires_at: null }).where('lease_owner', '=', owner).execute();
+    await this.announce();
   }
 
   async nextItems(jobId: number, limit: number): Promise<PendingJobItem[]> {

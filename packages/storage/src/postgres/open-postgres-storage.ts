@@ -6,6 +6,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import { allowLoneReads } from '../shared/prepared-query.ts';
+import { PostgresWakeUps } from './postgres-wake-ups.ts';
 import type { DatabaseStats } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 
@@ -73,20 +75,53 @@ export function openPostgres(options: PostgresStorageOptions): Kysely<Database> 
   // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
   let opened: pg.Pool | undefined;
   const max = options.poolSize ?? 10;
-  const pool = async () =>
-    (opened = new (await loadDriver()).Pool({
-      // pg lets the URL's parameters win over the pool's: its options travel in `options` instead
-      connectionString: withoutOptions(options.url),
-      max,
-      lock_timeout: LOCK_TIMEOUT_MS,
-      // a request waiting this long for a free connection fails instead of hanging
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      options: sessionOptions(options.url),
-    }));
+  let creating: Promise<pg.Pool> | undefined;
+  const settings = {
+    // pg lets the URL's parameters win over the pool's: its options travel in `options` instead
+    connectionString: withoutOptions(options.url),
+    lock_timeout: LOCK_TIMEOUT_MS,
+    // a request waiting this long for a free connection fails instead of hanging
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: sessionOptions(options.url),
+  };
+  const pool = () => (creating ??= loadDriver().then((loaded) => (opened = new loaded.Pool({ ...settings, max }))));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const named = namedStatements();
+  allowLoneReads(db, (text, values) =>
+    pool()
+      .then((ready) => ready.query({ name: named(text), text, values: values as unknown[] }))
+      .then((result) => result.rows),
+  );
+  connectionsOutsideThePool.set(db, async () => {
+    const client = new (await loadDriver()).Client(settings);
+    await client.connect();
+    return client;
+  });
   poolFigures.set(db, () => ({ max, total: opened?.totalCount ?? 0, idle: opened?.idleCount ?? 0, waiting: opened?.waitingCount ?? 0 }));
   return db;
 }
+
+const MAX_NAMED_STATEMENTS = 500;
+
+/**
+ * Names for the prepared queries' SQL (shared/prepared-query.ts), one per text. A named statement
+ * is parsed and planned once per connection, then each run sends only its values; through kysely
+ * every run sent its text to be parsed again, and went through kysely's executor and connection
+ * handling, which cost Lectern more CPU than the lookup cost the server. pg refuses a name reused
+ * for another text on a connection, so names are never reused: past the bound, texts beyond it
+ * run unnamed.
+ */
+function namedStatements(): (text: string) => string | undefined {
+  const names = new Map<string, string>();
+  return (text) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_NAMED_STATEMENTS) names.set(text, (name = `lectern_${names.size + 1}`));
+    return name;
+  };
+}
+
+/** A connection of its own, configured as the pool's are, for each database openPostgres made. */
+const connectionsOutsideThePool = new WeakMap<Kysely<Database>, () => Promise<pg.Client>>();
 
 /** The pool behind each database openPostgres made, read for the metrics endpoint. */
 const poolFigures = new WeakMap<Kysely<Database>, () => NonNullable<DatabaseStats['pool']>>();
@@ -104,7 +139,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     throw error;
   }
   const poolStats = poolFigures.get(db);
-  return new KyselyStorage(db, { shared: true, ...(poolStats ? { poolStats } : {}) });
+  const wakeUps = new PostgresWakeUps(connectionsOutsideThePool.get(db)!);
+  return new KyselyStorage(db, { shared: true, wakeUps, ...(poolStats ? { poolStats } : {}) });
 }
 
 /** Creates or upgrades the schema and disconnects; returns the migrations applied. */

@@ -1,9 +1,41 @@
 import { sql, type Kysely } from 'kysely';
 import type { RateCounterStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { preparedLookup } from '../shared/prepared-query.ts';
 
 /** Ended windows are dropped once per this many hits: one cheap DELETE amortised over many requests. */
 const SWEEP_EVERY = 1000;
+
+// one statement: concurrent hits of the same key on several servers serialise on its row. Both
+// are compiled once (shared/prepared-query.ts): every request on a shared database runs them.
+const countHit = preparedLookup<{ hits: number }>(2, (db: Kysely<Database>, key, windowStart) =>
+  db
+    .insertInto('rate_limit_windows')
+    .values({ key: key!, window_start: sql<number>`cast(${windowStart} as bigint)`, hits: sql.lit(1) })
+    .onConflict((conflict) => conflict.columns(['key', 'window_start']).doUpdateSet({ hits: sql<number>`rate_limit_windows.hits + 1` }))
+    .returning('hits'),
+);
+
+/**
+ * The second key is counted in the same statement as the first, from the first's count: a
+ * data-modifying CTE sees the rows the one before it returned.
+ */
+const countPair = preparedLookup<{ first: number; second: number | null }>(
+  4,
+  (db: Kysely<Database>, first, second, windowStart, limit) => ({
+    compile: () =>
+      sql<{ first: number; second: number | null }>`with f as (
+        insert into rate_limit_windows (key, window_start, hits) values (${first}, cast(${windowStart} as bigint), 1)
+        on conflict (key, window_start) do update set hits = rate_limit_windows.hits + 1
+        returning hits),
+      s as (
+        insert into rate_limit_windows (key, window_start, hits)
+        select ${second}, cast(${windowStart} as bigint), 1 from f where f.hits <= cast(${limit} as bigint)
+        on conflict (key, window_start) do update set hits = rate_limit_windows.hits + 1
+        returning hits)
+      select f.hits as first, (select s.hits from s) as second from f`.compile(db),
+  }),
+);
 
 export class RateCounterRepository implements RateCounterStore {
   private hits = 0;
@@ -11,14 +43,18 @@ export class RateCounterRepository implements RateCounterStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async hit(key: string, windowStart: number): Promise<number> {
-    // one statement: concurrent hits of the same key on several servers serialise on its row
-    const row = await this.db
-      .insertInto('rate_limit_windows')
-      .values({ key, window_start: windowStart, hits: 1 })
-      .onConflict((conflict) => conflict.columns(['key', 'window_start']).doUpdateSet({ hits: sql<number>`rate_limit_windows.hits + 1` }))
-      .returning('hits')
-      .executeTakeFirstOrThrow();
+    const row = await countHit(this.db, key, windowStart);
+    await this.counted(windowStart);
+    return Number(row!.hits);
+  }
+
+  async hitPair(first: string, second: string, windowStart: number, firstLimit: number): Promise<[number, number | null]> {
+    const row = (await countPair(this.db, first, second, windowStart, firstLimit))!;
+    await this.counted(windowStart);
+    return [Number(row.first), row.second === null ? null : Number(row.second)];
+  }
+
+  private async counted(windowStart: number): Promise<void> {
     if (++this.hits % SWEEP_EVERY === 0) await this.db.deleteFrom('rate_limit_windows').where('window_start', '<', windowStart).execute();
-    return Number(row.hits);
   }
 }

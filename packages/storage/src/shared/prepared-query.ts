@@ -3,11 +3,13 @@ import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 type BindValue = string | number | null;
 
 /**
- * Runs a compiled read at once, without kysely's connection queue, or answers `undefined` when the
- * connection is busy and the read must wait its turn (CachedStatementDatabase.loneRead). With
- * `firstOnly`, it stops at the first row.
+ * Runs a compiled query without kysely's executor, or answers `undefined` when it must go through
+ * kysely after all. On SQLite (CachedStatementDatabase.loneRead) a read runs at once, or waits its
+ * turn when the connection is busy; with `firstOnly` it stops at the first row. On PostgreSQL
+ * (open-postgres-storage.ts) any statement outside a transaction runs as a named prepared
+ * statement on the pool.
  */
-export type LoneRead = (sql: string, parameters: readonly unknown[], firstOnly: boolean) => unknown[] | undefined;
+export type LoneRead = (sql: string, parameters: readonly unknown[], firstOnly: boolean) => unknown[] | Promise<unknown[]> | undefined;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const loneReads = new WeakMap<Kysely<any>, LoneRead>();
@@ -39,6 +41,7 @@ function prepared<Row, Result>(arity: number, build: Build<Row>, firstOnly: bool
       return slot === undefined ? parameter : values[slot];
     });
     const rows = loneReads.get(db)?.(template.sql, parameters, firstOnly);
+    if (rows instanceof Promise) return rows.then((found) => answer(found as Row[]));
     if (rows) return answer(rows as Row[]);
     return db.executeQuery<Row>({ ...template, parameters }).then((result) => answer(result.rows));
   };

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { WebhookEvent } from '@lectern/core';
 import type { OutboxEntry, OutboxStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { announce } from '../postgres/postgres-wake-ups.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 
 // Asked on every engine pass (every 25 ms by default, idle or not), so compiled once (see
@@ -26,15 +27,18 @@ export class OutboxRepository implements OutboxStore {
 
   async appendMany(events: readonly WebhookEvent[]): Promise<void> {
     // the sequence is the insertion order, which a multi-row INSERT keeps on both databases
+    // other processes' delivery engines wake when the events commit (postgres/postgres-wake-ups.ts)
+    const woke = announce(this.db as Kysely<unknown>, 'outbox');
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
-      await this.db
+      const insert = this.db
         .insertInto('outbox_events')
         .values(
           events
             .slice(start, start + EVENTS_PER_STATEMENT)
             .map((event) => ({ event_id: event.id, type: event.type, created_at: event.created_at, payload: JSON.stringify(event) })),
-        )
-        .execute();
+        );
+      if (woke) await insert.returning(woke.as('woke')).execute();
+      else await insert.execute();
     }
   }
 
