@@ -330,3 +330,5 @@ export {
   webhookSubscriptionWithSecretSchema,
   withSecret,
 } from './webhooks/webhook-subscription.ts';
+export { CalendarService, calendarFeedSchema, type CalendarFeed } from './calendars/calendar-service.ts';
+export { outstandingStates } from './assignments/assignment-machine.ts';

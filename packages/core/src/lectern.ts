@@ -21,6 +21,7 @@ import { MediaService } from './content/media-service.ts';
 import { EnrollmentService } from './enrollments/enrollment-service.ts';
 import { Waitlist } from './enrollments/waitlist.ts';
 import { EventItems } from './events/event-items.ts';
+import { CalendarService } from './calendars/calendar-service.ts';
 import { EventService } from './events/event-service.ts';
 import { LocationService } from './events/location-service.ts';
 import { EventSeriesService } from './events/series-service.ts';
@@ -99,6 +100,8 @@ export class Lectern {
   /** `/events/`: the scheduled events (as opposed to webhook events, recorded by `outbox`) */
   readonly scheduledEvents: EventService;
   readonly enrollments: EnrollmentService;
+  /** `.ics` documents: an event's timeslots and each user's personal feed */
+  readonly calendars: CalendarService;
   readonly savedReports: SavedReportService;
   /** server-side CSV imports, processed by the job engine with the bulk jobs' item writes */
   readonly imports: ImportService;
@@ -155,6 +158,7 @@ export class Lectern {
     this.locations = new LocationService(deps);
     this.eventSeries = new EventSeriesService(deps, eventItems, this.jobs);
     this.scheduledEvents = new EventService(deps, eventItems, this.jobs, waitlist);
+    this.calendars = new CalendarService(deps, eventItems);
     this.enrollments = new EnrollmentService(deps, this.assignmentWrites, waitlist, this.jobs);
     const notUpdating = () => Promise.reject(new Error('only a users import updates existing users'));
     this.imports = new ImportService(deps, this.jobs, {

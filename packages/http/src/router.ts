@@ -58,13 +58,14 @@ function moreSpecificFirst(a: string, b: string): number {
 /** A registered path, split into segments: a literal, or a parameter (`:id`) matching one non-empty segment. */
 interface CompiledPattern {
   pattern: string;
-  segments: ReadonlyArray<{ literal: string } | { param: string }>;
+  segments: ReadonlyArray<{ literal: string } | { param: string; suffix: string }>;
   allow: string;
   methods: ReadonlySet<string>;
   handlers: ReadonlyMap<string, { handler: RouteHandler; authenticated: boolean }>;
 }
 
-const PARAM = /^:(\w+)$/;
+/** `:id`, or `:key.ics`: a parameter followed by a fixed file extension (a calendar feed's address) */
+const PARAM = /^:(\w+)((?:\.\w+)?)$/;
 
 /**
  * The segments of a path as a pattern or a request path is compared with: the leading `/` and
@@ -186,8 +187,8 @@ export class RouteTable {
       return {
         pattern,
         segments: segmentsOf(pattern).map((segment) => {
-          const param = PARAM.exec(segment)?.[1];
-          return param === undefined ? { literal: segment } : { param };
+          const param = PARAM.exec(segment);
+          return param === null ? { literal: segment } : { param: param[1]!, suffix: param[2]! };
         }),
         allow: allowed.join(', '),
         methods: new Set(allowed),
@@ -278,8 +279,9 @@ function matchSegments(pattern: CompiledPattern['segments'], path: readonly stri
     if ('literal' in segment) {
       if (segment.literal !== value) return undefined;
     } else {
-      if (value === '') return undefined;
-      (params ??= Object.create(null) as Record<string, string>)[segment.param] = value;
+      if (value.length <= segment.suffix.length || !value.endsWith(segment.suffix)) return undefined;
+      (params ??= Object.create(null) as Record<string, string>)[segment.param] =
+        segment.suffix === '' ? value : value.slice(0, -segment.suffix.length);
     }
   }
   return params ?? {};

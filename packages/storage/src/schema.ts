@@ -20,6 +20,8 @@ export interface UsersTable {
   modified: string;
   /** live assignments, kept per write by the assignments area (migration 0013) */
   live_assignments: Generated<number>;
+  /** 1 unless the user turned email off (migration 0020) */
+  email_notifications: Generated<number>;
 }
 
 export interface GroupsTable {
@@ -387,6 +389,8 @@ export interface EventDetailsTable {
   ends_at: string | null;
   starts_at_utc: string | null;
   ends_at_utc: string | null;
+  /** the iCalendar SEQUENCE, raised by every change of the event (migration 0020) */
+  calendar_sequence: Generated<number>;
 }
 
 export interface EventTimeslotsTable {
@@ -465,6 +469,35 @@ export interface RateLimitWindowsTable {
   hits: number;
 }
 
+/** Calendars and email (migration 0020). */
+export interface CalendarFeedsTable {
+  user_id: number;
+  key_hash: string;
+  created: string;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  kind: string;
+  user_id: number;
+  subject: string;
+  payload: string;
+  /** 'pending' | 'sent' | 'failed' | 'skipped' */
+  status: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  lease_until: string | null;
+  created: string;
+  sent_at: string | null;
+}
+
+export interface AssignmentRemindersTable {
+  assignment_id: number;
+  kind: string;
+  created: string;
+}
+
 export interface Database {
   users: UsersTable;
   groups: GroupsTable;
@@ -503,4 +536,7 @@ export interface Database {
   audit_log: AuditLogTable;
   /** entries not yet moved into audit_log by the maintenance pass (migration 0016) */
   audit_log_recent: AuditLogTable;
+  calendar_feeds: CalendarFeedsTable;
+  notifications: NotificationsTable;
+  assignment_reminders: AssignmentRemindersTable;
 }

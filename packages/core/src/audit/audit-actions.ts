@@ -34,5 +34,7 @@ export const auditActions = [
   'saved_report.created',
   'saved_report.updated',
   'saved_report.deleted',
+  'calendar_feed.created',
+  'calendar_feed.deleted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];

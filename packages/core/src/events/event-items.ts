@@ -120,6 +120,7 @@ export class EventItems {
     const written = (await tx.events.findById(current.id, everyItem))!;
     const changes = fieldChanges(viewOf(current), viewOf(written));
     if (changes === null) return written;
+    await tx.events.raiseCalendarSequence(current.id);
     await this.content.markChanged(tx, ctx, current.id, 'updated', changes);
     return (await tx.events.findById(current.id, everyItem))!;
   }
@@ -129,8 +130,10 @@ export class EventItems {
     return Object.keys(content).length > 0 ? this.content.writeItem(tx, current.content, content) : Promise.resolve();
   }
 
-  remove(tx: Stores, ctx: RequestContext, current: EventRecord): Promise<void> {
-    return this.content.removeItem(tx, ctx, current.content);
+  async remove(tx: Stores, ctx: RequestContext, current: EventRecord): Promise<void> {
+    // the cancellation calendar clients receive must outrank the last version they hold
+    await tx.events.raiseCalendarSequence(current.id);
+    await this.content.removeItem(tx, ctx, current.content);
   }
 
   /** `PUT …/facilitators/`: replaces all three roles. */

@@ -123,6 +123,8 @@ export interface EventRecord {
   span: TimeslotTimes | null;
   facilitators: FacilitatorEntry[];
   enrollmentCounts: EnrollmentCounts;
+  /** the iCalendar SEQUENCE of the event's timeslots: raised by every change (docs/notifications.md) */
+  calendarSequence: number;
 }
 
 /** The fields events and series read alike, in the view's order from `location_id` on. */

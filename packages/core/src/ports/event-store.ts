@@ -18,6 +18,8 @@ export type TimeslotRow = ScheduledTimeslot & { id?: number };
 export interface EventStore {
   insertDetails(contentId: number, row: EventDetailsRow): Promise<void>;
   updateDetails(contentId: number, changes: Partial<EventDetailsRow>): Promise<void>;
+  /** Raises the iCalendar SEQUENCE: calendar clients replace what they hold for the event. */
+  raiseCalendarSequence(contentId: number): Promise<void>;
   /** Makes the event's timeslots exactly `slots`: rows with a known id are updated, the others replaced. */
   saveTimeslots(eventId: number, slots: readonly TimeslotRow[]): Promise<void>;
   /** Replaces the facilitators, in the order given within each role. */

@@ -16,6 +16,7 @@ import type { OutboxStore } from './outbox-store.ts';
 import type { RateCounterStore } from './rate-counter-store.ts';
 import type { SavedReportStore } from './saved-report-store.ts';
 import type { SignInLinkStore } from './sign-in-link-store.ts';
+import type { CalendarStore } from './calendar-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
 import type { WakeUps } from './wake-ups.ts';
@@ -42,6 +43,8 @@ export interface Stores {
   savedReports: SavedReportStore;
   /** one-time console sign-in links (`lectern console-url`) */
   signInLinks: SignInLinkStore;
+  /** personal calendar feeds and what they list */
+  calendars: CalendarStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

@@ -23,6 +23,7 @@ import {
   bulkEventItemInput,
   bulkSeriesItemInput,
   bulkUserItem,
+  calendarFeedSchema,
   channelListSpec,
   channelSchema,
   contentListSpec,
@@ -551,6 +552,43 @@ export const probeOperations: ReadonlyMap<string, OperationSpec> = new Map([
   ],
 ] satisfies Array<[OperationKey, OperationSpec]>);
 
+/** Calendars (docs/notifications.md): iCalendar documents, and the personal feed's address. */
+function* calendarOperations(): Generator<[OperationKey, OperationSpec]> {
+  const tag = 'Calendars';
+  const ics = z.string().meta({ description: 'An iCalendar document (RFC 5545)' });
+  yield [
+    'GET /api/v2/events/:id/calendar.ics',
+    {
+      summary: "The event's timeslots as an iCalendar document, one VEVENT each",
+      tag,
+      scope: 'events:read',
+      response: { status: 200, schema: ics, mediaType: 'text/calendar', etag: true },
+    },
+  ];
+  yield [
+    'POST /api/v2/me/calendar-feed',
+    {
+      summary: "A new address for the caller's personal calendar feed (shown once; the previous one stops working)",
+      tag,
+      scope: 'enrollments:read',
+      response: { status: 201, schema: calendarFeedSchema },
+    },
+  ];
+  yield [
+    'DELETE /api/v2/me/calendar-feed',
+    { summary: "Turn the caller's calendar feed off", tag, scope: 'enrollments:read', response: { status: 204 } },
+  ];
+  yield [
+    'GET /calendar/:key.ics',
+    {
+      summary: "A user's calendar feed: enrolled and waitlisted timeslots, open assignments' due dates (the key is the credential)",
+      tag,
+      scope: null,
+      response: { status: 200, schema: ics, mediaType: 'text/calendar', etag: true },
+    },
+  ];
+}
+
 function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield [
     'GET /api/v2/openapi.json',
@@ -600,6 +638,7 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield* importOperations();
   yield* webhookOperations();
   yield* auditOperations();
+  yield* calendarOperations();
 }
 
 export const operations: ReadonlyMap<string, OperationSpec> = new Map(describedOperations());

@@ -21,6 +21,7 @@ import { installedViewerFiles } from '../api-reference/viewer-files.ts';
 import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
+import { calendarRoutes } from './calendars.ts';
 
 export interface RouteOptions {
   /** where the API reference page's viewer files come from; the installed package by default */
@@ -47,6 +48,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   savedReportRoutes(routes, lectern);
   consoleRoutes(routes, lectern);
   importRoutes(routes, lectern);
+  calendarRoutes(routes, lectern);
   metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());

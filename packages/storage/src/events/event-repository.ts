@@ -174,6 +174,14 @@ export class EventRepository implements EventStore {
     await this.db.updateTable('event_details').set(columns).where('content_id', '=', contentId).execute();
   }
 
+  async raiseCalendarSequence(contentId: number): Promise<void> {
+    await this.db
+      .updateTable('event_details')
+      .set((eb) => ({ calendar_sequence: eb('calendar_sequence', '+', 1) }))
+      .where('content_id', '=', contentId)
+      .execute();
+  }
+
   async saveTimeslots(eventId: number, slots: readonly TimeslotRow[]): Promise<void> {
     const kept = slots.flatMap((slot) => (slot.id === undefined ? [] : [slot.id]));
     let removal = this.db.deleteFrom('event_timeslots').where('event_id', '=', eventId);
@@ -328,5 +336,6 @@ function toEventRecord(
         : { starts_at: row.starts_at, ends_at: row.ends_at!, starts_at_utc: row.starts_at_utc!, ends_at_utc: row.ends_at_utc! },
     facilitators,
     enrollmentCounts,
+    calendarSequence: row.calendar_sequence,
   };
 }
