@@ -10,6 +10,7 @@ import {
   type TestServer,
   useServer,
 } from '../helpers/server.ts';
+import { attemptsUntil } from '../helpers/webhook-attempts.ts';
 import { signatureHeaders, statusSequence, WebhookReceiver, type ReceivedWebhook } from '../helpers/webhook-receiver.ts';
 
 const BASE = '/public_api/v2/webhooks';
@@ -38,18 +39,6 @@ async function ping(server: TestServer, id: string): Promise<string> {
   assert.deepEqual(Object.keys(response.body), ['event_id']);
   assert.match(response.body.event_id, /^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
   return response.body.event_id;
-}
-
-/** Polls the deliveries route until `done` holds for the attempts listed. */
-async function attemptsUntil(server: Pick<TestServer, 'api'>, id: string, done: (attempts: any[]) => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const response = await server.api.get(`${BASE}/${id}/deliveries/?page_size=100`);
-    assert.equal(response.status, 200, response.text);
-    if (done(response.body.data)) return response.body.data as any[];
-    if (Date.now() > deadline) assert.fail(`deliveries never reached the expected state: ${response.text}`);
-    await sleep(50);
-  }
 }
 
 describe('webhooks: subscriptions', () => {
@@ -258,6 +247,8 @@ describe('webhooks: delivery', () => {
       'event_type',
       'id',
       'next_attempt_at',
+      'payload',
+      'request_headers',
       'response_body',
       'response_status',
       'status',

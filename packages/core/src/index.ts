@@ -178,6 +178,14 @@ export {
   type StoredActor,
   storedActorSchema,
 } from './jobs/job.ts';
+export {
+  type BulkJobKind,
+  bulkJobKinds,
+  bulkJobListSpec,
+  BulkJobListService,
+  type BulkJobSummary,
+  bulkJobSummarySchema,
+} from './jobs/bulk-job-list.ts';
 export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, readCsvRecords } from './imports/csv-records.ts';
 export { type ColumnMap, HeaderError, mapColumns } from './imports/import-columns.ts';
 export { IMPORT_KINDS, type ImportKind, type ImportKindName, importKinds, isImportKind } from './imports/import-kinds.ts';
@@ -295,6 +303,7 @@ export {
   type DeliveryState,
   parseAttemptQuery,
   PING_EVENT_TYPE,
+  recoverDeliveriesInput,
   RESPONSE_BODY_LIMIT_BYTES,
 } from './webhooks/webhook-delivery.ts';
 export { cancelOwedDeliveries } from './webhooks/owed-deliveries.ts';

@@ -29,6 +29,7 @@ import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from
 import { GroupService } from './groups/group-service.ts';
 import { ImportService } from './imports/import-service.ts';
 import { InsightService } from './insights/insight-service.ts';
+import { BulkJobListService } from './jobs/bulk-job-list.ts';
 import { JobEngine } from './jobs/job-engine.ts';
 import type { Storage } from './ports/storage.ts';
 import { SavedReportService } from './reports/saved-report-service.ts';
@@ -85,6 +86,8 @@ export class Lectern {
   readonly channels: ChannelService;
   /** the bulk-job engine; other areas register their job kinds on it */
   readonly jobs: JobEngine;
+  /** `GET /bulk-jobs/`: the jobs of every bulk route in one list */
+  readonly bulkJobs: BulkJobListService;
   readonly assignments: AssignmentService;
   /** what the assignments area offers other areas inside their transactions (enrollments) */
   readonly assignmentWrites: AssignmentWrites;
@@ -124,6 +127,7 @@ export class Lectern {
       config: this.config,
     };
     this.jobs = new JobEngine(deps, { ...this.config.jobs, instanceId: this.config.instanceId });
+    this.bulkJobs = new BulkJobListService(deps);
     this.auditLog = new AuditService(deps);
     this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);

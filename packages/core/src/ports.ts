@@ -43,7 +43,7 @@ export {
   type RowOutcome as ImportRowOutcome,
   type StagedRow,
 } from './ports/import-store.ts';
-export { type JobItemOutcome, type JobStore, type NewJobRow, type PendingJobItem } from './ports/job-store.ts';
+export { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from './ports/job-store.ts';
 export { type ListNarrowing } from './ports/list-narrowing.ts';
 export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';
 export { type RateCounterStore } from './ports/rate-counter-store.ts';
@@ -55,6 +55,7 @@ export { type WakeTopic, type WakeUps } from './ports/wake-ups.ts';
 export { type NewTokenRow, type TokenCredentials, type TokenStore } from './ports/token-store.ts';
 export { type NewUserRow, type UserChanges, type UserStore } from './ports/user-store.ts';
 export {
+  type AttemptDelivery,
   type DeliveryProgress,
   type DueDelivery,
   type FanOutResult,

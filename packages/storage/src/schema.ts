@@ -175,6 +175,8 @@ export interface WebhookDeliveriesTable {
   lease_until: string | null;
   /** the instance id of the process attempting it, with lease_until */
   lease_owner: string | null;
+  /** 1 when the next attempt is a one-off a person asked for: its failure schedules nothing more */
+  final_attempt: Generated<number>;
   created: string;
   modified: string;
 }
@@ -196,6 +198,8 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   created_at: string;
   next_attempt_at: string | null;
+  /** JSON object of the headers sent; null when nothing was sent (a refused target) */
+  request_headers: string | null;
 }
 
 export interface WebhookDispatchStateTable {
@@ -289,6 +293,8 @@ export interface JobsTable {
   /** the process running the job (its instance id) and until when, absent when none is */
   lease_owner: string | null;
   lease_expires_at: string | null;
+  /** the submitting user's internal id; null for the command line */
+  created_by_id: number | null;
 }
 
 export interface JobItemsTable {

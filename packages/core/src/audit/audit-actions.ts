@@ -31,6 +31,8 @@ export const auditActions = [
   'webhook_endpoint.updated',
   'webhook_endpoint.deleted',
   'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.delivery_retried',
+  'webhook_endpoint.recovered',
   'saved_report.created',
   'saved_report.updated',
   'saved_report.deleted',

@@ -36,6 +36,10 @@ export function authorize(actor: Actor, scope: Scope): void {
   }
 }
 
+/** Whether `authorize(actor, scope)` would pass: for lists that show each caller the kinds it may read. */
+export const permits = (actor: Actor, scope: Scope): boolean =>
+  actor.kind === 'system' || (roleGrants[actor.role].has(scope) && actor.scopes.has(scope));
+
 /** Role `user`: limited to its own records and to the content it may see (docs/api.md). */
 export const isLearner = (actor: Actor): actor is Extract<Actor, { kind: 'user' }> => actor.kind === 'user' && actor.role === 'user';
 

@@ -3,8 +3,7 @@
  * streams in, then a job of the job engine processes it in chunks, each chunk one transaction with
  * the rows' writes, their outcomes and their webhook events; the report is read back in row order.
  */
-import { actorUserId, authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
-import { roleGrants, type Scope } from '../auth/scopes.ts';
+import { actorUserId, authorize, isAdmin, permits, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import { storeActor } from '../jobs/job.ts';
 import type { StagedRow } from '../ports/import-store.ts';
@@ -157,7 +156,7 @@ export class ImportService {
   /** Newest first; admins see every import, anyone else their own, of the kinds their token may read. */
   async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<Import>> {
     const query = parseListQuery(importListSpec, params);
-    const readable = importKinds.filter((kind) => mayUse(ctx.actor, IMPORT_KINDS[kind].readScope));
+    const readable = importKinds.filter((kind) => permits(ctx.actor, IMPORT_KINDS[kind].readScope));
     if (readable.length === 0) authorize(ctx.actor, IMPORT_KINDS.users.readScope);
     const page = await this.deps.storage.imports.list(query, seesAll(ctx.actor) ? null : ownerId(ctx.actor), readable);
     return toListResult(query, page, (record) => record.view);
@@ -244,5 +243,3 @@ function readKind(kind: string | undefined): ImportKindName {
 
 const seesAll = isAdmin;
 const ownerId = actorUserId;
-const mayUse = (actor: Actor, scope: Scope): boolean =>
-  actor.kind === 'system' || (roleGrants[actor.role].has(scope) && actor.scopes.has(scope));

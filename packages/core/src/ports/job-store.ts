@@ -1,3 +1,4 @@
+import type { BulkJobSummary } from '../jobs/bulk-job-list.ts';
 import type { JobItem, JobRecord, JobStatus, StoredActor } from '../jobs/job.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
 
@@ -18,6 +19,9 @@ export interface PendingJobItem {
 export type JobItemOutcome =
   | { status: 'succeeded'; publicId: string; created: boolean }
   | { status: 'failed'; publicId: string | null; errorCode: string; errorMessage: string };
+
+/** A job as the bulk-job list shows it, its kind as stored (`event_series`, not the API's `event-series`). */
+export type JobSummaryRow = Omit<BulkJobSummary, 'kind'> & { kind: string };
 
 /** Durable bulk jobs and their items. */
 export interface JobStore {
@@ -48,6 +52,11 @@ export interface JobStore {
   /** The job's processed items (those without an outcome are not listed yet). */
   listItems(jobId: number, query: ListQuery): Promise<Page<JobItem>>;
   setStatus(jobId: number, status: JobStatus, finish?: { at: string; errorMessage: string | null }): Promise<void>;
+  /**
+   * One page of the jobs of `kinds` (stored names), submitted by `createdById` unless it is null,
+   * filtered by status and ordered as `query` says.
+   */
+  list(query: ListQuery, createdById: number | null, kinds: readonly string[]): Promise<Page<JobSummaryRow>>;
   /** How many jobs there are of each kind and status (the metrics endpoint asks at every scrape). */
   countByKindAndStatus(): Promise<Array<{ kind: string; status: JobStatus; count: number }>>;
 }

@@ -45,6 +45,18 @@ export interface DueDelivery {
   attempts: number;
   /** the outbox envelope, byte for byte what is signed and sent */
   payload: string;
+  /** a one-off attempt a person asked for: if it fails, nothing more is scheduled */
+  finalAttempt: boolean;
+}
+
+/** The delivery an attempt belongs to, as a retry needs it. */
+export interface AttemptDelivery {
+  deliveryId: number;
+  eventId: string;
+  eventType: string;
+  state: DeliveryState;
+  /** an attempt is in flight: a process holds the delivery until this instant */
+  leaseUntil: string | null;
 }
 
 export interface FanOutResult {
@@ -68,6 +80,8 @@ export interface NewAttemptRow {
   durationMs: number;
   createdAt: string;
   nextAttemptAt: string | null;
+  /** the headers sent; null when nothing was (the target was refused) */
+  requestHeaders: Record<string, string> | null;
 }
 
 /** Where a delivery goes after an attempt. */
@@ -115,6 +129,18 @@ export interface WebhookDeliveryStore {
   cancel(id: number): Promise<void>;
   /** Cancels the endpoint's pending deliveries; with `keepType`, not those of that event type. */
   cancelPending(endpointId: number, keepType?: string): Promise<number>;
+  /** The delivery of the endpoint's attempt `attemptPublicId`; undefined when there is no such attempt. */
+  findAttemptDelivery(endpointId: number, attemptPublicId: string): Promise<AttemptDelivery | undefined>;
+  /**
+   * Makes the delivery due at `now`. A finished one (succeeded, failed, cancelled) becomes pending
+   * for one final attempt; a pending one is only brought forward and keeps its schedule.
+   */
+  attemptAgain(deliveryId: number, now: string): Promise<void>;
+  /**
+   * Makes due at `now`, like attemptAgain, every delivery of the endpoint whose last attempt
+   * failed at or after `since` and that no process is attempting; returns how many.
+   */
+  attemptFailedAgain(endpointId: number, since: string, now: string): Promise<number>;
   /** Attempts to one endpoint, newest first; `hasMore` when another page follows. Null when the cursor is unknown. */
   listAttempts(endpointId: number, query: AttemptQuery): Promise<{ items: DeliveryAttempt[]; hasMore: boolean } | null>;
   /** The pending deliveries: how many, and when the oldest was created (null when there are none). */

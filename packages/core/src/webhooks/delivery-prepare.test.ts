@@ -27,6 +27,7 @@ const delivery = (eventType = 'article.created'): DueDelivery => ({
   eventId: 'msg_01234567890123456789012345',
   eventType,
   attempts: 2,
+  finalAttempt: false,
   payload: '{"id":"msg_01234567890123456789012345","type":"article.created"}',
 });
 const resolve = async () => ['93.184.215.14'];

@@ -25,7 +25,9 @@ export interface RecorderDeps {
   outcomes?: DeliveryOutcomeCounts;
 }
 
-type Entry = { kind: 'attempt'; delivery: DueDelivery; result: SendResult; at: Date } | { kind: 'cancel'; delivery: DueDelivery };
+type Entry =
+  | { kind: 'attempt'; delivery: DueDelivery; result: SendResult; headers: Record<string, string> | null; at: Date }
+  | { kind: 'cancel'; delivery: DueDelivery };
 
 interface Waiting {
   entry: Entry;
@@ -40,9 +42,9 @@ export class DeliveryRecorder {
 
   constructor(private readonly deps: RecorderDeps) {}
 
-  /** Resolves once the attempt is committed. */
-  recordAttempt(delivery: DueDelivery, result: SendResult): Promise<void> {
-    return this.enqueue({ kind: 'attempt', delivery, result, at: this.deps.clock.now() });
+  /** Resolves once the attempt is committed; `headers` are those sent, null when nothing was. */
+  recordAttempt(delivery: DueDelivery, result: SendResult, headers: Record<string, string> | null): Promise<void> {
+    return this.enqueue({ kind: 'attempt', delivery, result, headers, at: this.deps.clock.now() });
   }
 
   cancel(delivery: DueDelivery): Promise<void> {
@@ -104,8 +106,11 @@ export class DeliveryRecorder {
       firstFailureAt: endpoint?.firstFailureAt ? new Date(endpoint.firstFailureAt) : null,
       disableAfterMs: this.deps.disableAfterMs,
     });
-    // An endpoint deleted or turned off while this attempt was in flight is owed nothing more.
-    const state: DeliveryState = verdict.state === 'pending' && !mayDeliver(endpoint, delivery.eventType) ? 'cancelled' : verdict.state;
+    // An endpoint deleted or turned off while this attempt was in flight is owed nothing more; a
+    // one-off attempt a person asked for (retry, recover) is owed nothing after itself.
+    let state: DeliveryState = verdict.state;
+    if (state === 'pending' && !mayDeliver(endpoint, delivery.eventType)) state = 'cancelled';
+    else if (state === 'pending' && delivery.finalAttempt) state = 'failed';
     const nextAttemptAt = state === 'pending' && verdict.nextAttemptAt ? toIso(verdict.nextAttemptAt) : null;
     const at = toIso(entry.at);
     await tx.webhookDeliveries.recordAttempt(
@@ -123,6 +128,7 @@ export class DeliveryRecorder {
         durationMs: entry.result.durationMs,
         createdAt: at,
         nextAttemptAt,
+        requestHeaders: entry.headers,
       },
       { state, attempts: attempt, nextAttemptAt },
     );

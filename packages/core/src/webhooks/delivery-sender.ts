@@ -51,6 +51,13 @@ export interface SenderOptions {
 
 const USER_AGENT = 'Lectern-Webhooks/1.0';
 
+/** Every header an attempt sends: the signature's three and the body's description (kept with the attempt). */
+export const sentHeaders = (signed: SignedRequest): Record<string, string> => ({
+  ...signed.headers,
+  'content-type': 'application/json',
+  'user-agent': USER_AGENT,
+});
+
 function describeError(error: unknown): string {
   const err = error as { message?: string; code?: string; cause?: { message?: string; code?: string } };
   const inner = err.cause?.message ? err.cause : err;
@@ -101,7 +108,7 @@ export class DeliverySender {
       const response = await request(signed.url, {
         dispatcher: agent,
         method: 'POST',
-        headers: { ...signed.headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+        headers: sentHeaders(signed),
         body: signed.body,
         signal: AbortSignal.any([timeout, stop]),
       });

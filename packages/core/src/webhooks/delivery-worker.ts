@@ -10,7 +10,7 @@ import type { DueDelivery } from '../ports/webhook-store.ts';
 import { toIso, type Clock } from '../shared/clock.ts';
 import { prepareAttempt } from './delivery-prepare.ts';
 import type { DeliveryRecorder } from './delivery-recorder.ts';
-import type { DeliverySender } from './delivery-sender.ts';
+import { sentHeaders, type DeliverySender } from './delivery-sender.ts';
 import type { SendResult } from './delivery-outcome.ts';
 import type { WebhookEndpointRecord } from './webhook-subscription.ts';
 
@@ -166,13 +166,15 @@ export class DeliveryWorker {
     });
     if (prepared.kind === 'cancel') return this.deps.recorder.cancel(delivery);
     let result: SendResult | 'interrupted';
+    let headers: Record<string, string> | null = null;
     if (prepared.kind === 'refuse') {
       result = { status: null, retryAfter: null, responseBody: null, error: prepared.error, durationMs: 0 };
     } else {
+      headers = sentHeaders(prepared.request);
       result = await this.deps.sender.send(prepared.request, this.interrupt.signal);
     }
     if (result === 'interrupted') return;
     requestEnded();
-    await this.deps.recorder.recordAttempt(delivery, result);
+    await this.deps.recorder.recordAttempt(delivery, result, headers);
   }
 }

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { badRequest } from '../shared/errors.ts';
+import { datetimeField } from '../shared/schema.ts';
 import { parsePageSize, queryParam, type QueryParams } from '../shared/list-query.ts';
 
 /** The event `POST /webhooks/<id>/test/` sends; it is not subscribable, so only that endpoint gets it. */
@@ -35,8 +36,17 @@ export const deliveryAttemptSchema = z.object({
   created_at: z.string(),
   /** when the delivery is tried again after this failed attempt; null when it will not be */
   next_attempt_at: z.string().nullable(),
+  /** the headers sent (the webhook-* three, content-type, user-agent); null when nothing was sent */
+  request_headers: z.record(z.string(), z.string()).nullable(),
+  /** the body sent: the event's envelope, the same for every attempt */
+  payload: z.record(z.string(), z.unknown()),
 });
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;
+
+export const isAttemptId = (value: string): boolean => ATTEMPT_ID.test(value);
+
+/** `POST …/recover/`: every event whose last attempt failed at or after `since` is attempted again. */
+export const recoverDeliveriesInput = z.strictObject({ since: datetimeField() });
 
 export interface AttemptQuery {
   pageSize: number;

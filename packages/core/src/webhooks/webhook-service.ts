@@ -4,7 +4,7 @@ import type { Scope } from '../auth/scopes.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
+import { badRequest, conflict, fieldError, LecternError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import {
   parseListQuery,
@@ -17,7 +17,8 @@ import {
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import { eventCatalog, type EventFamilyInfo } from './event-catalog.ts';
-import { parseAttemptQuery, PING_EVENT_TYPE, type DeliveryAttempt } from './webhook-delivery.ts';
+import { mayDeliver } from './delivery-prepare.ts';
+import { isAttemptId, parseAttemptQuery, PING_EVENT_TYPE, recoverDeliveriesInput, type DeliveryAttempt } from './webhook-delivery.ts';
 import { cancelOwedDeliveries } from './owed-deliveries.ts';
 import { generateWebhookSecret } from './webhook-signature.ts';
 import {
@@ -156,6 +157,40 @@ export class WebhookService {
     return toCursorListResult(query.pageSize, page, (attempt) => attempt.id);
   }
 
+  /**
+   * One more attempt of the event of attempt `attemptId`, now (same webhook-id, fresh signature),
+   * even after the schedule gave up. The delivery engine sends it: it is durable from the commit.
+   */
+  async retry(ctx: RequestContext, id: string, attemptId: string): Promise<{ event_id: string }> {
+    this.gate(ctx, 'webhooks:write');
+    return this.deps.storage.transaction(async (tx) => {
+      const endpoint = await this.require(tx, id);
+      const delivery = isAttemptId(attemptId) ? await tx.webhookDeliveries.findAttemptDelivery(endpoint.id, attemptId) : undefined;
+      if (!delivery) throw notFound('Delivery');
+      if (!mayDeliver(endpoint, delivery.eventType)) throw inactive();
+      const now = nowIso(this.deps.clock);
+      if (delivery.state === 'pending' && delivery.leaseUntil !== null && delivery.leaseUntil > now) {
+        throw conflict('conflict', 'This event is being sent right now; its attempt will appear in the log in a moment.');
+      }
+      await tx.webhookDeliveries.attemptAgain(delivery.deliveryId, now);
+      await this.deps.audit.record(tx, ctx, 'webhook_endpoint.delivery_retried', endpoint.view.id);
+      return { event_id: delivery.eventId };
+    });
+  }
+
+  /** Attempts again, once and in event order, every event whose last attempt failed since `since`. */
+  async recover(ctx: RequestContext, id: string, body: InputOf<typeof recoverDeliveriesInput>): Promise<{ count: number }> {
+    this.gate(ctx, 'webhooks:write');
+    const input = parseInput(recoverDeliveriesInput, body);
+    return this.deps.storage.transaction(async (tx) => {
+      const endpoint = await this.require(tx, id);
+      if (!endpoint.view.is_active) throw inactive();
+      const count = await tx.webhookDeliveries.attemptFailedAgain(endpoint.id, input.since, nowIso(this.deps.clock));
+      if (count > 0) await this.deps.audit.record(tx, ctx, 'webhook_endpoint.recovered', endpoint.view.id);
+      return { count };
+    });
+  }
+
   /** 503 before anything else when webhooks are off: the routes exist, the feature does not. */
   private gate(ctx: RequestContext, scope: Scope): void {
     if (!this.deps.config.webhooks.enabled) {
@@ -177,3 +212,6 @@ export class WebhookService {
     return record;
   }
 }
+
+/** Only pings reach an endpoint that is turned off (delivery-prepare.ts): asking for more would be lost silently. */
+const inactive = () => conflict('conflict', 'This webhook endpoint is turned off; turn it on (is_active) before sending its events again.');

@@ -21,6 +21,8 @@ import {
   auditEntrySchema,
   batchItemsField,
   bulkEventItemInput,
+  bulkJobListSpec,
+  bulkJobSummarySchema,
   bulkSeriesItemInput,
   bulkUserItem,
   calendarFeedSchema,
@@ -70,6 +72,7 @@ import {
   mediaStatusReportInput,
   membershipInput,
   progressInput,
+  recoverDeliveriesInput,
   replaceMembershipInput,
   replaceTagsInput,
   savedReportListSpec,
@@ -469,6 +472,24 @@ function* webhookOperations(): Generator<[OperationKey, OperationSpec]> {
   yield [`POST ${base}/:id/rotate-secret`, hooks.write('Rotate the signing secret', undefined)];
   yield [`POST ${base}/:id/test`, hooks.write('Send a test event', undefined, 202, z.object({ event_id: z.string() }))];
   yield [
+    `POST ${base}/:id/deliveries/:delivery_id/retry`,
+    hooks.write(
+      "Attempt an attempt's event again, now (409 while it is being sent or the endpoint is off)",
+      undefined,
+      202,
+      z.object({ event_id: z.string() }),
+    ),
+  ];
+  yield [
+    `POST ${base}/:id/recover`,
+    hooks.write(
+      'Attempt again, once and in order, every event whose last attempt failed since `since`',
+      recoverDeliveriesInput,
+      202,
+      z.object({ count: z.number().int() }),
+    ),
+  ];
+  yield [
     `GET ${base}/:id/deliveries`,
     {
       ...hooks.get('Delivery attempts (cursor pages)'),
@@ -636,6 +657,16 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield* eventOperations();
   yield* reportOperations();
   yield* importOperations();
+  yield [
+    'GET /api/v2/bulk-jobs',
+    {
+      summary: 'Every bulk job of every kind, newest first (admins: all; others: their own)',
+      tag: 'Bulk jobs',
+      scope: 'token',
+      query: { list: bulkJobListSpec },
+      response: { status: 200, schema: bulkJobSummarySchema, list: true },
+    },
+  ];
   yield* webhookOperations();
   yield* auditOperations();
   yield* calendarOperations();

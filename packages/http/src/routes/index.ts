@@ -3,6 +3,7 @@ import type { RouteTable } from '../router.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { assignmentRoutes } from './assignments.ts';
 import { auditLogRoutes } from './audit-log.ts';
+import { bulkJobRoutes } from './bulk-jobs.ts';
 import { channelRoutes, contentRoutes } from './content.ts';
 import { consoleRoutes } from './console.ts';
 import { enrollmentRoutes } from './enrollments.ts';
@@ -49,6 +50,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   consoleRoutes(routes, lectern);
   importRoutes(routes, lectern);
   calendarRoutes(routes, lectern);
+  bulkJobRoutes(routes, lectern);
   metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());

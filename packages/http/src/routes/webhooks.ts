@@ -18,5 +18,9 @@ export function webhookRoutes(routes: RouteTable, lectern: Lectern): void {
       withEtag(await webhooks.rotateSecret(rc.ctx, rc.params.id!, rc.preconditions)),
     )
     .post('/public_api/v2/webhooks/:id/test', async (rc) => accepted(await webhooks.test(rc.ctx, rc.params.id!)))
-    .get('/public_api/v2/webhooks/:id/deliveries', async (rc) => ok(await webhooks.deliveries(rc.ctx, rc.params.id!, rc.query)));
+    .get('/public_api/v2/webhooks/:id/deliveries', async (rc) => ok(await webhooks.deliveries(rc.ctx, rc.params.id!, rc.query)))
+    .post('/public_api/v2/webhooks/:id/deliveries/:delivery_id/retry', async (rc) =>
+      accepted(await webhooks.retry(rc.ctx, rc.params.id!, rc.params.delivery_id!)),
+    )
+    .post('/public_api/v2/webhooks/:id/recover', async (rc) => accepted(await webhooks.recover(rc.ctx, rc.params.id!, rc.body())));
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { storedActorSchema, type JobItem, type ListQuery, type Page, type JobRecord, type JobStatus } from '@lectern/core';
-import { type JobItemOutcome, type JobStore, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
+import { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
 import type { Database, JobItemsTable, JobsTable } from '../schema.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
 import { insertRow } from '../shared/insert-row.ts';
@@ -35,6 +35,30 @@ const jobItemListDefinition: ListDefinition = {
   tiebreak: 'position',
 };
 
+const jobListDefinition: ListDefinition = {
+  filters: { status: (eb, value) => eb('j.status', '=', value) },
+  ordering: { created_at: 'j.created_at' },
+  tiebreak: 'j.id',
+};
+
+type SummaryRow = Pick<
+  Selectable<JobsTable>,
+  'public_id' | 'kind' | 'status' | 'total' | 'succeeded' | 'failed' | 'created_at' | 'completed_at'
+> & { creator_public_id: string | null; creator_name: string | null; creator_email: string | null };
+
+const toSummary = (row: SummaryRow): JobSummaryRow => ({
+  id: row.public_id,
+  kind: row.kind,
+  status: row.status as JobStatus,
+  created_by:
+    row.creator_public_id !== null ? { public_id: row.creator_public_id, name: row.creator_name!, email: row.creator_email! } : null,
+  total: row.total,
+  succeeded: row.succeeded,
+  failed: row.failed,
+  created_at: row.created_at,
+  completed_at: row.completed_at,
+});
+
 type ItemRow = Pick<Selectable<JobItemsTable>, 'position' | 'outcome' | 'public_id' | 'created' | 'error_code' | 'error_message'>;
 
 function toJobItem(row: ItemRow): JobItem {
@@ -58,6 +82,7 @@ export class JobRepository implements JobStore {
       status: 'pending',
       actor: JSON.stringify(row.actor),
       request_id: row.requestId,
+      created_by_id: row.actor.kind === 'user' ? row.actor.userId : null,
       total: items.length,
       processed: 0,
       succeeded: 0,
@@ -167,6 +192,30 @@ export class JobRepository implements JobStore {
       (q) => q.select(['position', 'outcome', 'public_id', 'created', 'error_code', 'error_message']),
     );
     return { total, items: rows.map(toJobItem) };
+  }
+
+  async list(query: ListQuery, createdById: number | null, kinds: readonly string[]): Promise<Page<JobSummaryRow>> {
+    if (kinds.length === 0) return { items: [], total: 0 };
+    let filtered = this.db.selectFrom('jobs as j').where('j.kind', 'in', [...kinds]);
+    if (createdById !== null) filtered = filtered.where('j.created_by_id', '=', createdById);
+    const { rows, total } = await fetchPage<SummaryRow>(applyFilters(filtered, query, jobListDefinition), query, jobListDefinition, (q) =>
+      q
+        .leftJoin('users as u', 'u.id', 'j.created_by_id')
+        .select([
+          'j.public_id',
+          'j.kind',
+          'j.status',
+          'j.total',
+          'j.succeeded',
+          'j.failed',
+          'j.created_at',
+          'j.completed_at',
+          'u.public_id as creator_public_id',
+          'u.name as creator_name',
+          'u.email as creator_email',
+        ]),
+    );
+    return { total, items: rows.map(toSummary) };
   }
 
   async setStatus(jobId: number, status: JobStatus, finish?: { at: string; errorMessage: string | null }): Promise<void> {

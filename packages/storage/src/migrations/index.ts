@@ -23,6 +23,7 @@ import * as signInLinks from './0017-sign-in-links.ts';
 import * as importRowsTooLong from './0018-import-rows-too-long.ts';
 import * as eventSeatCounts from './0019-event-seat-counts.ts';
 import * as calendarsAndEmail from './0020-calendars-and-email.ts';
+import * as webhookRecoveryJobList from './0022-webhook-recovery-job-list.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0018-import-rows-too-long': importRowsTooLong,
   '0019-event-seat-counts': eventSeatCounts,
   '0020-calendars-and-email': calendarsAndEmail,
+  '0022-webhook-recovery-job-list': webhookRecoveryJobList,
 };
 
 export const migrationProvider: MigrationProvider = {

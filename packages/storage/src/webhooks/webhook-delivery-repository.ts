@@ -1,6 +1,7 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { PING_EVENT_TYPE, type AttemptQuery, type DeliveryAttempt } from '@lectern/core';
 import {
+  type AttemptDelivery,
   type DeliveryProgress,
   type DueDelivery,
   type FanOutResult,
@@ -17,7 +18,7 @@ const PENDING = sql.lit('pending');
 // Every attempt writes these two rows: built and compiled once (see prepared-query.ts), since
 // building a kysely query costs more than SQLite takes to write the row.
 const insertAttempt = preparedQuery(
-  13,
+  14,
   (
     db: Kysely<Database>,
     publicId,
@@ -33,6 +34,7 @@ const insertAttempt = preparedQuery(
     ms,
     at,
     next,
+    headers,
   ) =>
     db.insertInto('webhook_attempts').values({
       public_id: publicId!,
@@ -48,12 +50,20 @@ const insertAttempt = preparedQuery(
       duration_ms: ms as unknown as number,
       created_at: at!,
       next_attempt_at: next!,
+      request_headers: headers!,
     }),
 );
 const advanceDelivery = preparedQuery(6, (db: Kysely<Database>, state, attempts, next, at, id) =>
   db
     .updateTable('webhook_deliveries')
-    .set({ state: state!, attempts: attempts as unknown as number, next_attempt_at: next!, lease_until: null, modified: at! })
+    .set({
+      state: state!,
+      attempts: attempts as unknown as number,
+      next_attempt_at: next!,
+      lease_until: null,
+      final_attempt: 0,
+      modified: at!,
+    })
     .where('id', '=', id as unknown as number),
 );
 
@@ -90,7 +100,7 @@ const dueOfEndpoint = preparedQuery(3, (db: Kysely<Database>, endpointId, now, l
       .selectFrom('webhook_deliveries as d')
       .crossJoin('outbox_events as o')
       .whereRef('o.event_id', '=', 'd.event_id')
-      .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'o.payload']),
+      .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'd.final_attempt', 'o.payload']),
     now!,
   )
     .where('d.endpoint_id', '=', endpointId as unknown as number)
@@ -125,7 +135,23 @@ const attemptColumns = [
   'a.duration_ms',
   'a.created_at',
   'a.next_attempt_at',
+  'a.request_headers',
+  'o.payload',
 ] as const;
+
+/**
+ * Sets deliveries due again: a finished one for one final attempt, a pending one only brought
+ * forward (its schedule goes on). `modified` is left alone: it stays the time of the last attempt,
+ * which is what recovery selects by.
+ */
+const setDueAgain = (db: Kysely<Database>, now: string) =>
+  db.updateTable('webhook_deliveries').set((eb) => ({
+    final_attempt: eb.case().when('state', '=', PENDING).then(eb.ref('final_attempt')).else(1).end(),
+    state: PENDING,
+    next_attempt_at: now,
+    lease_until: null,
+    lease_owner: null,
+  }));
 
 export class WebhookDeliveryRepository implements WebhookDeliveryStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -225,6 +251,7 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       eventType: row.event_type,
       attempts: row.attempts,
       payload: row.payload,
+      finalAttempt: row.final_attempt === 1,
     }));
   }
 
@@ -268,6 +295,7 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       attempt.durationMs,
       attempt.createdAt,
       attempt.nextAttemptAt,
+      attempt.requestHeaders === null ? null : JSON.stringify(attempt.requestHeaders),
     );
     await advanceDelivery(this.db, progress.state, progress.attempts, progress.nextAttemptAt, attempt.createdAt, attempt.deliveryId);
   }
@@ -292,6 +320,41 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
     return Number(result.numUpdatedRows);
   }
 
+  async findAttemptDelivery(endpointId: number, attemptPublicId: string): Promise<AttemptDelivery | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+      .select(['d.id', 'd.event_id', 'd.event_type', 'd.state', 'd.lease_until'])
+      .where('a.public_id', '=', attemptPublicId)
+      .where('a.endpoint_id', '=', endpointId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      deliveryId: row.id,
+      eventId: row.event_id,
+      eventType: row.event_type,
+      state: row.state as AttemptDelivery['state'],
+      leaseUntil: row.lease_until,
+    };
+  }
+
+  async attemptAgain(deliveryId: number, now: string): Promise<void> {
+    await setDueAgain(this.db, now).where('id', '=', deliveryId).execute();
+  }
+
+  async attemptFailedAgain(endpointId: number, since: string, now: string): Promise<number> {
+    // Every attempted delivery that did not end in success had a failed last attempt, made when
+    // the delivery was last modified (cancelling leaves `modified` alone).
+    const result = await setDueAgain(this.db, now)
+      .where('endpoint_id', '=', endpointId)
+      .where('attempts', '>', 0)
+      .where('state', '!=', 'succeeded')
+      .where('modified', '>=', since)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async listAttempts(endpointId: number, query: AttemptQuery): Promise<{ items: DeliveryAttempt[]; hasMore: boolean } | null> {
     let before: number | undefined;
     if (query.cursor !== undefined) {
@@ -306,6 +369,7 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
     }
     const rows = await this.db
       .selectFrom('webhook_attempts as a')
+      .leftJoin('outbox_events as o', 'o.event_id', 'a.event_id')
       .select(attemptColumns)
       .where('a.endpoint_id', '=', endpointId)
       .$if(query.eventId !== undefined, (q) => q.where('a.event_id', '=', query.eventId!))
@@ -313,9 +377,20 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       .orderBy('a.id', 'desc')
       .limit(query.pageSize + 1)
       .execute();
-    const items = rows.slice(0, query.pageSize).map((row) => ({
-      ...row,
+    const items = rows.slice(0, query.pageSize).map((row): DeliveryAttempt => ({
+      id: row.id,
+      event_id: row.event_id,
+      event_type: row.event_type,
+      attempt: row.attempt,
       status: row.status as DeliveryAttempt['status'],
+      response_status: row.response_status,
+      response_body: row.response_body,
+      error: row.error,
+      duration_ms: row.duration_ms,
+      created_at: row.created_at,
+      next_attempt_at: row.next_attempt_at,
+      request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
+      payload: JSON.parse(row.payload ?? '{}') as Record<string, unknown>,
     }));
     return { items, hasMore: rows.length > query.pageSize };
   }
