@@ -13,7 +13,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
 import { conflict, fieldError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
-import { contentTypeEventPrefix, type ContentLifecycleAction } from '../webhooks/event-catalog.ts';
+import { contentTypeEventPrefix, type ContentLifecycleAction } from './content-events.ts';
 import { typeViewOf, type ContentRecord, type ContentType, type ContentWrite } from './content-item.ts';
 import { assertDistinctIds, assertNoContainmentCycle, mediaStatusFor, nextTagSet, viewerFor } from './content-rules.ts';
 

@@ -3,7 +3,7 @@
  * event series' recording, finished processing; subscribers get the `MediaProcessingOut` object.
  */
 import { z } from 'zod';
-import { mediaContentTypes, type MediaContentType, type MediaStatus } from '../webhooks/event-catalog.ts';
+import { mediaContentTypes, type MediaContentType, type MediaStatus } from './content-events.ts';
 
 /** Longest media the platform accepts a duration for: a week, in seconds. */
 const MAX_MEDIA_SECONDS = 7 * 24 * 3600;

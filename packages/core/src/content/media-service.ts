@@ -5,7 +5,7 @@ import { nowIso } from '../shared/clock.ts';
 import { conflict, forbidden, LecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
-import { isMediaContentType, mediaEventType } from '../webhooks/event-catalog.ts';
+import { isMediaContentType, mediaEventType } from './content-events.ts';
 import { typeViewOf, type ContentTypeView } from './content-item.ts';
 import { mediaProcessingOut, mediaStatusReportInput } from './media-processing.ts';
 

@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  allEventTypes,
-  contentTypeEventPrefix,
-  eventCatalog,
-  expandEventPatterns,
-  isEventType,
-  isMediaContentType,
-  mediaEventType,
-} from './event-catalog.ts';
+import { allEventTypes, eventCatalog, expandEventPatterns, isEventType } from './event-catalog.ts';
+import { contentTypeEventPrefix, isMediaContentType, mediaEventType } from '../content/content-events.ts';
 import { contentTypes } from '../content/content-types.ts';
 
 const lifecycle = (prefix: string) => ['created', 'updated', 'deleted', 'archived', 'unarchived'].map((a) => `${prefix}.${a}`);
