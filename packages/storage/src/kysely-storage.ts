@@ -35,6 +35,9 @@ type Savepoint = Stores['savepoint'];
  */
 const WRITE_LOCK_KEY = 0x4c656374;
 
+/** The longest pause between two tries of a SQLite transaction's `begin` while another connection writes. */
+const MAX_LOCK_RETRY_MS = 8;
+
 /** How often a PostgreSQL transaction is tried when the server broke a deadlock by failing it. */
 const MAX_DEADLOCK_ATTEMPTS = 5;
 
@@ -115,6 +118,12 @@ export class KyselyStorage implements Storage {
       shared?: boolean;
       /** the connection pool's figures, when there is one */
       poolStats?: () => DatabaseStats['pool'];
+      /**
+       * SQLite: how long a transaction waits for the write lock another connection holds. Its
+       * `begin` fails at once when the lock is taken (statement-cache.ts), and is tried again after
+       * a timer until this long has passed: the thread serves requests meanwhile.
+       */
+      lockWaitMs?: number;
     } = {},
   ) {
     const stores = createStores(db, (work) => this.transaction(work));
@@ -156,12 +165,7 @@ export class KyselyStorage implements Storage {
   }
 
   private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
-    if (!this.options.shared) {
-      return this.db.transaction().execute((trx) => {
-        wait.begun();
-        return work(transactionStores(trx, 0));
-      });
-    }
+    if (!this.options.shared) return this.runSqliteTransaction(work, wait);
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction().execute(async (trx) => {
@@ -174,6 +178,23 @@ export class KyselyStorage implements Storage {
         // (a lease claim); the server fails one side, which may simply run again
         if ((error as { code?: unknown }).code !== '40P01' || attempt >= MAX_DEADLOCK_ATTEMPTS) throw error;
       }
+    }
+  }
+
+  private async runSqliteTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
+    const giveUp = performance.now() + (this.options.lockWaitMs ?? 0);
+    for (let pause = 1; ; pause = Math.min(pause * 2, MAX_LOCK_RETRY_MS)) {
+      let begun = false;
+      try {
+        return await this.db.transaction().execute((trx) => {
+          begun = true;
+          wait.begun();
+          return work(transactionStores(trx, 0));
+        });
+      } catch (error) {
+        if (begun || (error as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() >= giveUp) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
