@@ -106,6 +106,8 @@ export class KyselyStorage implements Storage {
   readonly enrollments;
   readonly savedReports;
   readonly signInLinks;
+  /** PostgreSQL: what keeps a share of the pool for reads outside transactions */
+  private readonly slots: Slots | undefined;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -124,8 +126,15 @@ export class KyselyStorage implements Storage {
        * a timer until this long has passed: the thread serves requests meanwhile.
        */
       lockWaitMs?: number;
+      /**
+       * PostgreSQL: transactions that may hold a pooled connection at once; the rest of the pool
+       * is kept for reads outside transactions (a request's lookups). The write lock lets one
+       * transaction run at a time anyway, and each one waiting for it would hold a connection.
+       */
+      transactionSlots?: number;
     } = {},
   ) {
+    this.slots = options.transactionSlots === undefined ? undefined : new Slots(options.transactionSlots);
     const stores = createStores(db, (work) => this.transaction(work));
     this.users = stores.users;
     this.groups = stores.groups;
@@ -166,6 +175,16 @@ export class KyselyStorage implements Storage {
 
   private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
     if (!this.options.shared) return this.runSqliteTransaction(work, wait);
+    if (!this.slots) return this.runSharedTransaction(work, wait);
+    await this.slots.take();
+    try {
+      return await this.runSharedTransaction(work, wait);
+    } finally {
+      this.slots.give();
+    }
+  }
+
+  private async runSharedTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction().execute(async (trx) => {
@@ -252,6 +271,26 @@ export class KyselyStorage implements Storage {
 
   async close(): Promise<void> {
     await this.db.destroy();
+  }
+}
+
+/** A counting semaphore: callers past `count` wait, in order, without holding anything. */
+class Slots {
+  private readonly waiting: Array<() => void> = [];
+  constructor(private free: number) {}
+
+  take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
   }
 }
 

@@ -47,6 +47,14 @@ const loadDriver = () =>
   ));
 
 const LOCK_TIMEOUT_MS = 5000;
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Of a pool of `max`, the connections transactions may hold at once: a third of the pool (at least
+ * one connection) stays with reads outside transactions, so that a request's lookups find a
+ * connection while imports, jobs and writers queue for the write lock (docs/scaling.md).
+ */
+export const transactionSlots = (max: number): number => Math.max(1, max - Math.max(1, Math.ceil(max / 3)));
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
@@ -72,7 +80,7 @@ export function openPostgres(options: PostgresStorageOptions): Kysely<Database> 
   // a lock held elsewhere for longer than SQLite's busy timeout fails the statement (55P03) rather
   // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
   let opened: pg.Pool | undefined;
-  const max = options.poolSize ?? 10;
+  const max = options.poolSize ?? DEFAULT_POOL_SIZE;
   const pool = async () =>
     (opened = new (await loadDriver()).Pool({
       // pg lets the URL's parameters win over the pool's: its options travel in `options` instead
@@ -104,7 +112,11 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     throw error;
   }
   const poolStats = poolFigures.get(db);
-  return new KyselyStorage(db, { shared: true, ...(poolStats ? { poolStats } : {}) });
+  return new KyselyStorage(db, {
+    shared: true,
+    transactionSlots: transactionSlots(options.poolSize ?? DEFAULT_POOL_SIZE),
+    ...(poolStats ? { poolStats } : {}),
+  });
 }
 
 /** Creates or upgrades the schema and disconnects; returns the migrations applied. */
