@@ -68,12 +68,17 @@ export function pinSelf(): void {
 }
 
 /** Starts `lectern serve` on `dbFile`, pinned to core 0, and resolves with its URL. */
-export async function startBenchServer(dbFile: string, extraArgs: string[] = []): Promise<{ url: string; child: ChildProcess }> {
+export async function startBenchServer(
+  dbFile: string,
+  extraArgs: string[] = [],
+  /** the cores the server may use, as taskset takes them: its worker threads share them */
+  cores = '0',
+): Promise<{ url: string; child: ChildProcess }> {
   const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
   // the default log level: a line per request is part of the cost measured
   // flags for the server's node (a CPU profile: "--cpu-prof --cpu-prof-dir=DIR"), which NODE_OPTIONS refuses
   const nodeArgs = process.env.LECTERN_BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  return startPinned([...nodeArgs, bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs]);
+  return startPinned([...nodeArgs, bin, 'serve', '--db', dbFile, '--port', '0', '--rate-limit', '1000000000', ...extraArgs], cores);
 }
 
 /** Starts the bare node:http + better-sqlite3 server (`_bare-server.ts`) on a SQLite file, pinned to core 0. */
@@ -82,9 +87,9 @@ export async function startBareServer(dbFile: string): Promise<{ url: string; ch
 }
 
 /** Runs node with `args` on core 0 and resolves with the first local URL it prints. */
-async function startPinned(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+async function startPinned(args: string[], cores = '0'): Promise<{ url: string; child: ChildProcess }> {
   // taskset execs node, so the child's pid is the server's own (cpuSeconds reads it)
-  const child = hasTaskset ? spawn('taskset', ['-c', '0', process.execPath, ...args]) : spawn(process.execPath, args);
+  const child = hasTaskset ? spawn('taskset', ['-c', cores, process.execPath, ...args]) : spawn(process.execPath, args);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     let found = false;

@@ -1,5 +1,6 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
+import { runBackgroundThread } from './background-thread.ts';
 import { backupCommand } from './commands/backup.ts';
 import { consoleUrlCommand } from './commands/console-url.ts';
 import { exportCommand } from './commands/export.ts';
@@ -69,4 +70,5 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-void main(process.argv);
+// a server's background thread loads this script too (background-thread.ts)
+if (!runBackgroundThread()) void main(process.argv);

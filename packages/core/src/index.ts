@@ -202,7 +202,7 @@ export {
   rowStatuses,
 } from './imports/import.ts';
 export { checkRow, type RowCheck, rowIdentity, unreadRowFailure, type UserReference } from './imports/row-check.ts';
-export { type BootstrapResult, createLectern, Lectern, type LecternOptions } from './lectern.ts';
+export { type BootstrapResult, createLectern, Lectern, type LecternOptions, type StartOptions } from './lectern.ts';
 export { type Storage, type Stores } from './ports/storage.ts';
 export { catalogueOf, type CatalogueOptions, reportResourceDefinitions } from './reports/report-catalogues.ts';
 export { type RqlOrder, type RqlParsed, type RqlValidated } from './reports/rql/rql-ast.ts';

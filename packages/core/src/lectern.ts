@@ -53,6 +53,19 @@ export interface LecternOptions {
   logger?: EngineLogger;
 }
 
+/** What background work `start` runs in this process; everything by default. */
+export interface StartOptions {
+  /**
+   * Where bulk jobs and imports run: here, or elsewhere over the same database (a worker thread),
+   * which is told of each job stored here.
+   */
+  jobs?: 'here' | { elsewhere: (jobId: number) => void };
+  /** whether this process delivers webhooks (when they are enabled) */
+  deliveries?: boolean;
+  /** whether this process moves new audit entries into the indexed log and prunes old ones */
+  auditUpkeep?: boolean;
+}
+
 export interface BootstrapResult {
   user: User;
   token: IssuedApiToken;
@@ -110,6 +123,7 @@ export class Lectern {
   readonly imports: ImportService;
   private usageTimer: NodeJS.Timeout | undefined;
   private lastAuditPrune = 0;
+  private auditUpkeep = true;
 
   constructor(options: LecternOptions) {
     this.config = lecternConfigSchema.parse(options.config ?? {});
@@ -222,10 +236,13 @@ export class Lectern {
    * worker, which resumes the jobs a previous process left unfinished. Resolves once those jobs
    * are scheduled.
    */
-  async start(): Promise<void> {
+  async start(options: StartOptions = {}): Promise<void> {
+    this.auditUpkeep = options.auditUpkeep ?? true;
     this.usageTimer ??= setInterval(() => void this.maintain().catch(() => {}), USAGE_FLUSH_MS).unref();
-    this.deliveryEngine?.start();
-    await this.jobs.start();
+    if (options.deliveries ?? true) this.deliveryEngine?.start();
+    const jobs = options.jobs ?? 'here';
+    this.jobs.runElsewhere(jobs === 'here' ? undefined : jobs.elsewhere);
+    if (jobs === 'here') await this.jobs.start();
   }
 
   /**
@@ -235,6 +252,7 @@ export class Lectern {
    */
   async maintain(): Promise<void> {
     await this.tokens.flushUsage();
+    if (!this.auditUpkeep) return;
     await this.auditLog.settle();
     const now = this.clock.now().getTime();
     if (now - this.lastAuditPrune < AUDIT_PRUNE_EVERY_MS) return;

@@ -36,6 +36,9 @@ type Savepoint = Stores['savepoint'];
  */
 const WRITE_LOCK_KEY = 0x4c656374;
 
+/** The longest pause between two tries of a SQLite transaction's `begin` while another connection writes. */
+const MAX_LOCK_RETRY_MS = 8;
+
 /** How often a PostgreSQL transaction is tried when the server broke a deadlock by failing it. */
 const MAX_DEADLOCK_ATTEMPTS = 5;
 
@@ -106,6 +109,8 @@ export class KyselyStorage implements Storage {
   readonly savedReports;
   readonly signInLinks;
   readonly calendars;
+  /** PostgreSQL: what keeps a share of the pool for reads outside transactions */
+  private readonly slots: Slots | undefined;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -120,8 +125,21 @@ export class KyselyStorage implements Storage {
       poolStats?: () => DatabaseStats['pool'];
       /** other processes' work announced as it commits (PostgreSQL's LISTEN/NOTIFY) */
       wakeUps?: WakeUps & { close(): Promise<void> };
+      /**
+       * SQLite: how long a transaction waits for the write lock another connection holds. Its
+       * `begin` fails at once when the lock is taken (statement-cache.ts), and is tried again after
+       * a timer until this long has passed: the thread serves requests meanwhile.
+       */
+      lockWaitMs?: number;
+      /**
+       * PostgreSQL: transactions that may hold a pooled connection at once; the rest of the pool
+       * is kept for reads outside transactions (a request's lookups). The write lock lets one
+       * transaction run at a time anyway, and each one waiting for it would hold a connection.
+       */
+      transactionSlots?: number;
     } = {},
   ) {
+    this.slots = options.transactionSlots === undefined ? undefined : new Slots(options.transactionSlots);
     const stores = createStores(db, (work) => this.transaction(work));
     this.users = stores.users;
     this.groups = stores.groups;
@@ -162,12 +180,17 @@ export class KyselyStorage implements Storage {
   }
 
   private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
-    if (!this.options.shared) {
-      return this.db.transaction().execute((trx) => {
-        wait.begun();
-        return work(transactionStores(trx, 0));
-      });
+    if (!this.options.shared) return this.runSqliteTransaction(work, wait);
+    if (!this.slots) return this.runSharedTransaction(work, wait);
+    await this.slots.take();
+    try {
+      return await this.runSharedTransaction(work, wait);
+    } finally {
+      this.slots.give();
     }
+  }
+
+  private async runSharedTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction().execute(async (trx) => {
@@ -180,6 +203,23 @@ export class KyselyStorage implements Storage {
         // (a lease claim); the server fails one side, which may simply run again
         if ((error as { code?: unknown }).code !== '40P01' || attempt >= MAX_DEADLOCK_ATTEMPTS) throw error;
       }
+    }
+  }
+
+  private async runSqliteTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
+    const giveUp = performance.now() + (this.options.lockWaitMs ?? 0);
+    for (let pause = 1; ; pause = Math.min(pause * 2, MAX_LOCK_RETRY_MS)) {
+      let begun = false;
+      try {
+        return await this.db.transaction().execute((trx) => {
+          begun = true;
+          wait.begun();
+          return work(transactionStores(trx, 0));
+        });
+      } catch (error) {
+        if (begun || (error as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() >= giveUp) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
@@ -242,6 +282,26 @@ export class KyselyStorage implements Storage {
   async close(): Promise<void> {
     await this.options.wakeUps?.close();
     await this.db.destroy();
+  }
+}
+
+/** A counting semaphore: callers past `count` wait, in order, without holding anything. */
+class Slots {
+  private readonly waiting: Array<() => void> = [];
+  constructor(private free: number) {}
+
+  take(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
   }
 }
 

@@ -7,6 +7,7 @@ import { createLogger } from '../logger.ts';
 import { consoleFiles as findConsoleFiles } from '../console-files.ts';
 import { seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
+import { startBackgroundThread } from '../background-thread.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
 import { limitHeapGrowth } from '../heap-growth.ts';
@@ -88,7 +89,13 @@ async function serve(settings: ServeSettings): Promise<void> {
     maxConnectionsPerAddress: settings.max_connections_per_address,
     logger,
   });
-  await lectern.start();
+  const background = await startBackgroundThread({ db: settings.db, config, logLevel: settings.log_level }, logger, (error) => {
+    // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
+    logger.fatal({ err: error }, 'the background thread died: stopping so that the service manager starts the server again');
+    logger.flushNow();
+    process.exit(1);
+  });
+  await lectern.start(background ? { jobs: { elsewhere: background.wake }, auditUpkeep: false } : {});
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });
   // stderr: stdout carries only the log's JSON lines, which a collector parses line by line
@@ -116,6 +123,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests and webhook attempts');
     await listening.close();
+    await background?.stop();
     await lectern.close();
     logger.info('stopped');
     logger.flushNow();

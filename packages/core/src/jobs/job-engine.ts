@@ -98,6 +98,8 @@ export class JobEngine {
   private running = false;
   private poll: NodeJS.Timeout | undefined;
   private stopListening: (() => void) | undefined;
+  /** set when another thread of this process runs the jobs: it is told of each new one */
+  private runner: ((jobId: number) => void) | undefined;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -190,6 +192,15 @@ export class JobEngine {
     return record;
   }
 
+  /**
+   * Leaves the jobs to another runner over the same database (a worker thread with a connection of
+   * its own, so that no chunk holds up this thread's requests): each job stored here is handed to
+   * `wake` instead of run. `undefined` takes them back; `start` then runs them here again.
+   */
+  runElsewhere(wake: ((jobId: number) => void) | undefined): void {
+    this.runner = wake;
+  }
+
   /** Starts the worker: resumes the jobs no live process holds, then keeps looking for more. */
   async start(): Promise<void> {
     if (this.running) return;
@@ -238,6 +249,7 @@ export class JobEngine {
   }
 
   private schedule(jobId: number): void {
+    if (this.runner) return this.runner(jobId);
     if (!this.running || this.queued.has(jobId)) return;
     this.queued.add(jobId);
     void this.queue.add(async () => {

@@ -6,11 +6,14 @@
  */
 import type { Lectern } from '@lectern/core';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { EventLoopDelay } from './event-loop-metrics.ts';
 import { registerLecternMetrics } from './lectern-metrics.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
 export class LecternMetrics {
   readonly requests = new RequestMetrics();
+  /** sampled from the start: a stall before the first scrape still counts */
+  private readonly eventLoop = new EventLoopDelay();
   private registry: Registry | undefined;
 
   constructor(private readonly lectern: Lectern) {}
@@ -27,6 +30,7 @@ export class LecternMetrics {
     const registry = new Registry();
     collectDefaultMetrics({ register: registry, prefix: 'lectern_' });
     this.requests.register(registry);
+    this.eventLoop.register(registry);
     registerLecternMetrics(registry, this.lectern);
     return (this.registry = registry);
   }

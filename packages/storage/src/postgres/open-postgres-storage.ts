@@ -49,6 +49,14 @@ const loadDriver = () =>
   ));
 
 const LOCK_TIMEOUT_MS = 5000;
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Of a pool of `max`, the connections transactions may hold at once: a third of the pool (at least
+ * one connection) stays with reads outside transactions, so that a request's lookups find a
+ * connection while imports, jobs and writers queue for the write lock (docs/scaling.md).
+ */
+export const transactionSlots = (max: number): number => Math.max(1, max - Math.max(1, Math.ceil(max / 3)));
 const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
@@ -74,7 +82,7 @@ export function openPostgres(options: PostgresStorageOptions): Kysely<Database> 
   // a lock held elsewhere for longer than SQLite's busy timeout fails the statement (55P03) rather
   // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
   let opened: pg.Pool | undefined;
-  const max = options.poolSize ?? 10;
+  const max = options.poolSize ?? DEFAULT_POOL_SIZE;
   let creating: Promise<pg.Pool> | undefined;
   const settings = {
     // pg lets the URL's parameters win over the pool's: its options travel in `options` instead
@@ -140,7 +148,12 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
   const poolStats = poolFigures.get(db);
   const wakeUps = new PostgresWakeUps(connectionsOutsideThePool.get(db)!);
-  return new KyselyStorage(db, { shared: true, wakeUps, ...(poolStats ? { poolStats } : {}) });
+  return new KyselyStorage(db, {
+    shared: true,
+    wakeUps,
+    transactionSlots: transactionSlots(options.poolSize ?? DEFAULT_POOL_SIZE),
+    ...(poolStats ? { poolStats } : {}),
+  });
 }
 
 /** Creates or upgrades the schema and disconnects; returns the migrations applied. */

@@ -23,6 +23,8 @@ export interface SqliteStorageOptions {
   mustExist?: boolean;
 }
 
+const busyTimeoutMs = (options: SqliteStorageOptions) => options.busyTimeoutMs ?? 5000;
+
 export function openSqliteDatabase(options: SqliteStorageOptions): BetterSqlite3.Database {
   const raw = new BetterSqlite3(options.file, {
     ...(options.nativeBinding ? ({ nativeBinding: options.nativeBinding } as BetterSqlite3.Options) : {}),
@@ -31,7 +33,7 @@ export function openSqliteDatabase(options: SqliteStorageOptions): BetterSqlite3
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('foreign_keys = ON');
-  raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  raw.pragma(`busy_timeout = ${busyTimeoutMs(options)}`);
   raw.pragma('temp_store = MEMORY');
   raw.pragma(`cache_size = -${(options.cacheSizeMb ?? 32) * 1024}`);
   registerSqliteFunctions(raw);
@@ -52,7 +54,7 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 /** Opens (creating if needed, unless `mustExist`) a SQLite database and migrates it to the current schema. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const { db } = await openAndMigrate(options);
-  return new KyselyStorage(db);
+  return new KyselyStorage(db, { lockWaitMs: busyTimeoutMs(options) });
 }
 
 /** Creates or upgrades the database file and closes it again; returns the migrations applied. */

@@ -1,0 +1,113 @@
+/**
+ * On SQLite, `lectern serve` runs its background work (bulk jobs, imports, the audit log's upkeep)
+ * on a worker thread with a SQLite connection of its own, so that the thread serving requests never
+ * runs a chunk: better-sqlite3 is synchronous, and a chunk run there stops every request for as
+ * long as it takes. WAL lets the request thread read beside the worker's writes; when both write,
+ * they take turns at SQLite's one write lock, and the request thread waits for it on a timer
+ * (KyselyStorage.transaction), never in SQLite's busy handler. The worker is a second runner of the
+ * same process, under the same instance id: leases, resumption after a crash and several servers
+ * sharing the work are the job engine's as ever (docs/scaling.md, "Where the work runs").
+ *
+ * PostgreSQL's driver is asynchronous, so there the work stays on the one thread. So does it in the
+ * single executable, whose code has no file a worker thread could load.
+ */
+import { resolve } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { LecternConfigInput } from '@lectern/core';
+import { isPostgresUrl } from '@lectern/storage';
+import type { Logger } from 'pino';
+import { createLogger, type LogLevel } from './logger.ts';
+import { openLectern } from './open-lectern.ts';
+import { singleExecutable } from './sea.ts';
+
+/** What the request thread tells the worker, and what the worker answers. */
+type ToWorker = { wake: number } | { stop: true };
+type FromWorker = { ready: true } | { stopped: true };
+
+interface WorkerSettings {
+  role: 'lectern-background';
+  db: string;
+  config: LecternConfigInput;
+  logLevel: LogLevel;
+}
+
+export interface BackgroundThread {
+  /** tells the worker of a job stored on the request thread */
+  wake(jobId: number): void;
+  /** lets the chunk in progress commit, then ends the worker */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the worker and resolves once its jobs are scheduled; undefined where the work stays on
+ * this thread (PostgreSQL, the single executable). `onDeath` is told when the worker ends without
+ * being asked to.
+ */
+export async function startBackgroundThread(
+  settings: Omit<WorkerSettings, 'role'>,
+  logger: Logger,
+  onDeath: (error: Error) => void,
+): Promise<BackgroundThread | undefined> {
+  if (isPostgresUrl(settings.db) || singleExecutable() || !process.argv[1]) return undefined;
+  // the script this process started with (the bundle, or the CLI's source under tsx, whose loader
+  // the worker inherits with the rest of execArgv) starts the worker too: see runBackgroundThread
+  const worker = new Worker(resolve(process.argv[1]), { workerData: { role: 'lectern-background', ...settings } satisfies WorkerSettings });
+  let stopping: (() => void) | undefined;
+  await new Promise<void>((ready, failed) => {
+    worker.once('error', failed);
+    worker.once('exit', (code) => failed(new Error(`the background thread exited with ${code} while starting`)));
+    worker.on('message', (message: FromWorker) => {
+      if ('ready' in message) ready();
+      if ('stopped' in message) stopping?.();
+    });
+  });
+  worker.removeAllListeners('error');
+  worker.removeAllListeners('exit');
+  worker.on('error', (error) => logger.error({ err: error }, 'the background thread failed'));
+  worker.on('exit', (code) => {
+    if (!stopping) onDeath(new Error(`the background thread exited with ${code}`));
+  });
+  const send = (message: ToWorker) => worker.postMessage(message);
+  return {
+    wake: (jobId) => send({ wake: jobId }),
+    stop: async () => {
+      const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+      await new Promise<void>((stopped) => {
+        stopping = stopped;
+        send({ stop: true });
+      });
+      // a worker still held by some handle after its storage closed is ended
+      const held = setTimeout(() => void worker.terminate(), 2000);
+      await exited;
+      clearTimeout(held);
+    },
+  };
+}
+
+/** True, and the worker started, when this thread is the background thread of a server. */
+export function runBackgroundThread(): boolean {
+  const settings = workerData as Partial<WorkerSettings> | null;
+  if (isMainThread || !parentPort || settings?.role !== 'lectern-background') return false;
+  const port = parentPort;
+  void (async () => {
+    const logger = createLogger(settings.logLevel!);
+    const lectern = await openLectern(settings.db!, { config: settings.config!, logger });
+    // webhook deliveries stay with the request thread, which counts their outcomes for /metrics
+    await lectern.start({ jobs: 'here', deliveries: false, auditUpkeep: true });
+    port.on('message', (message: ToWorker) => {
+      if ('wake' in message) lectern.jobs.wake(message.wake);
+      else
+        void lectern.close().finally(() => {
+          logger.flushNow();
+          port.postMessage({ stopped: true } satisfies FromWorker);
+          port.close();
+        });
+    });
+    port.postMessage({ ready: true } satisfies FromWorker);
+  })().catch((error: unknown) => {
+    // the request thread sees the worker end while starting and reports it
+    process.stderr.write(`error: the background thread could not start: ${(error as Error).message}\n`);
+    process.exit(1);
+  });
+  return true;
+}

@@ -1,0 +1,185 @@
+/**
+ * Whether the API stays responsive while the server works: one client reads a user by id in a
+ * loop (one keep-alive connection) while, in turn, one assignments import runs, two imports run at
+ * once, a CSV export of every assignment is read at full speed, and 50 clients run a heavy search
+ * (`search=a&ordering=-name&page_size=100`) over the users. For each load: the reader's p50, p99
+ * and longest answer, and the server's longest event-loop stall (`lectern_event_loop_delay_seconds`
+ * with quantile 1, read from /metrics before and after); then import and export rows per second.
+ *
+ * Sizes (scaled down for a quick look): BENCH_RESPONSIVE_ROWS assignments per import (200 000),
+ * BENCH_RESPONSIVE_USERS users (300 000; the imports name the first ROWS / 50 of them).
+ * The server may use both cores (its worker threads are part of what is measured).
+ */
+import { request, type IncomingMessage } from 'node:http';
+import { Pool } from 'undici';
+import { createLectern } from '@lectern/core';
+import { benchDatabase } from './_database.ts';
+import { startBenchServer, stopBenchServer } from './_load.ts';
+import { report } from './_report.ts';
+
+const ROWS = Number(process.env.BENCH_RESPONSIVE_ROWS ?? 200_000);
+const USERS = Number(process.env.BENCH_RESPONSIVE_USERS ?? 300_000);
+const CONTENT_PER_IMPORT = 50;
+const SEARCHERS = 50;
+const SEARCH_SECONDS = Number(process.env.BENCH_RESPONSIVE_SEARCH_SECONDS ?? 15);
+const learners = Math.ceil(ROWS / CONTENT_PER_IMPORT);
+const sizes = `${ROWS} rows per import, ${USERS} users`;
+
+const database = await benchDatabase('responsive');
+const seeding = createLectern({ storage: await database.open() });
+const admin = (await seeding.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
+const items: string[] = [];
+for (let i = 0; i < CONTENT_PER_IMPORT * 3; i++)
+  items.push((await seeding.content.create(seeding.context(), 'article', { name: `Course ${i}` })).public_id);
+await seeding.close();
+const { url, child } = await startBenchServer(database.target, ['--log-level', 'warn'], '0,1');
+const headers = { authorization: `Bearer ${admin}` };
+const pool = new Pool(url, { connections: SEARCHERS + 4 });
+
+/** A JSON answer (its fields read as the benchmark needs them) or a text one. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the answers of several routes, read loosely
+type Answer = any;
+
+async function call(method: string, path: string, body?: string, type = 'application/json'): Promise<Answer> {
+  const response = await pool.request({
+    method: method as 'GET',
+    path,
+    headers: { ...headers, 'content-type': type },
+    ...(body ? { body } : {}),
+  });
+  const text = await response.body.text();
+  if (response.statusCode >= 300) throw new Error(`${method} ${path}: ${response.statusCode} ${text.slice(0, 300)}`);
+  return text.startsWith('{') ? JSON.parse(text) : text;
+}
+
+/** Uploads a CSV import and resolves once it has finished, with its rows per second. */
+async function runImport(kind: string, csv: string): Promise<{ rows: number; perSecond: number }> {
+  const started = performance.now();
+  const submitted = await call('POST', `/api/v2/imports/?kind=${kind}`, csv, 'text/csv');
+  for (;;) {
+    const state = await call('GET', `/api/v2/imports/${submitted.id}/`);
+    if (state.status === 'completed' || state.status === 'failed' || state.status === 'cancelled') {
+      if (state.status !== 'completed' || state.failed > 0) console.log(`(import ${kind}: ${state.status}, ${state.failed} rows failed)`);
+      return { rows: state.total_rows, perSecond: Math.round(state.total_rows / ((performance.now() - started) / 1000)) };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The longest event-loop stall since the previous call, in ms. */
+async function longestStall(): Promise<number> {
+  const text: string = await call('GET', '/metrics');
+  const line = text.split('\n').find((entry) => entry.startsWith('lectern_event_loop_delay_seconds{quantile="1"}'));
+  return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+}
+
+/** Reads one user by id in a loop until `work` settles; latencies in ms. */
+async function probe(userPath: string, work: Promise<unknown>): Promise<number[]> {
+  const reader = new Pool(url, { connections: 1 });
+  const latencies: number[] = [];
+  let done = false;
+  void work.finally(() => (done = true)).catch(() => undefined);
+  while (!done) {
+    const started = performance.now();
+    const response = await reader.request({ method: 'GET', path: userPath, headers });
+    await response.body.text();
+    if (response.statusCode !== 200) console.log(`(GET by id answered ${response.statusCode})`);
+    latencies.push(performance.now() - started);
+  }
+  await reader.close();
+  await work;
+  return latencies.sort((a, b) => a - b);
+}
+
+async function measure(label: string, userPath: string, work: () => Promise<unknown>): Promise<void> {
+  await longestStall();
+  const latencies = await probe(userPath, work());
+  const stall = await longestStall();
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+  const detail = `${latencies.length} GETs, p50 ${at(0.5).toFixed(1)} ms`;
+  report(`${label}: GET by id p99`, at(0.99), 'ms', detail, { below: 50 });
+  report(`${label}: GET by id max`, latencies.at(-1) ?? 0, 'ms', '', { below: 200 });
+  report(`${label}: longest event-loop stall`, stall, 'ms', '', { reported: true });
+}
+
+const assignmentsCsv = (items: string[]) => {
+  const lines = ['user_email,content_item_id'];
+  for (let u = 0; u < learners; u++) for (const item of items) lines.push(`r${u}@example.com,${item}`);
+  return `${lines.join('\n')}\n`;
+};
+
+const exportAll = () =>
+  new Promise<number>((resolve, reject) => {
+    const req = request(`${url}/api/v2/assignments/?format=csv`, { headers }, (response: IncomingMessage) => {
+      let lines = 0;
+      response.on('data', (chunk: Buffer) => {
+        for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+      });
+      response.on('end', () => resolve(lines - 1));
+      response.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
+try {
+  console.log(`responsive: ${sizes}`);
+  const users = Array.from({ length: USERS }, (_, i) => `r${i}@example.com,Reader ${i}`);
+  const usersRun = await runImport('users', `email,name\n${users.join('\n')}\n`);
+  report(`import users (${USERS} rows)`, usersRun.perSecond, 'rows/s', '', { reported: true });
+  const someone = (await call('GET', '/api/v2/users/?page_size=1')).data[0].public_id as string;
+  const userPath = `/api/v2/users/${someone}/`;
+
+  await measure('idle', userPath, () => new Promise((resolve) => setTimeout(resolve, 2000)));
+
+  let one = { rows: 0, perSecond: 0 };
+  await measure(
+    `one import (${ROWS} rows)`,
+    userPath,
+    async () => (one = await runImport('assignments', assignmentsCsv(items.slice(0, 50)))),
+  );
+  report(`one import: assignments rows/s`, one.perSecond, 'rows/s', `${one.rows} rows`, { atLeast: 10_705 });
+
+  let together = 0;
+  const twoStarted = performance.now();
+  await measure(`two imports at once (${ROWS} rows each)`, userPath, async () => {
+    const runs = await Promise.all([
+      runImport('assignments', assignmentsCsv(items.slice(50, 100))),
+      runImport('assignments', assignmentsCsv(items.slice(100, 150))),
+    ]);
+    together = runs.reduce((sum, run) => sum + run.rows, 0);
+  });
+  report('two imports: rows/s together', Math.round(together / ((performance.now() - twoStarted) / 1000)), 'rows/s', '', {
+    reported: true,
+  });
+
+  let exported = 0;
+  const exportStarted = performance.now();
+  await measure(`CSV export (${ROWS * 3} rows)`, userPath, async () => (exported = await exportAll()));
+  report('CSV export rows/s', Math.round(exported / ((performance.now() - exportStarted) / 1000)), 'rows/s', `${exported} rows`, {
+    reported: true,
+  });
+
+  const searchPath = '/api/v2/users/?search=a&ordering=-name&page_size=100';
+  let searches = 0;
+  let refused = 0;
+  await measure(`${SEARCHERS} concurrent searches`, userPath, async () => {
+    const deadline = performance.now() + SEARCH_SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: SEARCHERS }, async () => {
+        while (performance.now() < deadline) {
+          const response = await pool.request({ method: 'GET', path: searchPath, headers });
+          await response.body.text();
+          if (response.statusCode === 200) searches++;
+          else if (response.statusCode === 503) refused++;
+          else throw new Error(`search: ${response.statusCode}`);
+        }
+      }),
+    );
+  });
+  report('searches answered per second', Math.round(searches / SEARCH_SECONDS), 'req/s', `${refused} answered 503`, { reported: true });
+} finally {
+  await pool.close();
+  await stopBenchServer(child);
+  await database.dispose();
+}

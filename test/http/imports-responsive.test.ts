@@ -1,0 +1,68 @@
+/**
+ * A request is answered while an import's chunk is in progress, not after it: the import runs off
+ * the thread that serves requests (docs/scaling.md, "Where the work runs").
+ *
+ * The test asserts an order, never a duration. It watches the import's progress in the database;
+ * the moment a chunk has committed, the next one is starting, and the test reads a user by id.
+ * When the read answers before the progress moves again, it was served while that chunk ran. On a
+ * server that runs chunks on its request thread, the read waits for the chunk's commit every time.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { queryDatabase } from '../helpers/database.ts';
+import { startServer, type TestServer } from '../helpers/server.ts';
+
+const ROWS = 20_000;
+const SAMPLES = 10;
+
+describe('requests during an import', () => {
+  let server: TestServer | undefined;
+  after(async () => server?.stop());
+
+  it('a GET by id completes before the running chunk commits', async () => {
+    server = await startServer({ instances: 1 });
+    const { api, dbFile } = server;
+    const me = await api.get('/api/v2/me/');
+    assert.equal(me.status, 200, me.text);
+    const userPath = `/api/v2/users/${me.body.user.public_id}/`;
+    const prefix = `r${Date.now()}`;
+    const csv = `email,name\n${Array.from({ length: ROWS }, (_, i) => `${prefix}.${i}@order.example.com,Row ${i}`).join('\n')}\n`;
+    const upload = await api.request('POST', '/api/v2/imports/?kind=users', { raw: csv, headers: { 'content-type': 'text/csv' } });
+    assert.equal(upload.status, 202, upload.text);
+    const progress = async () =>
+      Number(
+        (
+          await queryDatabase<{ done_through: number }>(dbFile, 'select done_through from imports where public_id = ?', [upload.body.id])
+        )[0]!.done_through,
+      );
+
+    let before = 0;
+    let answeredFirst = 0;
+    let samples = 0;
+    while (samples < SAMPLES) {
+      // wait for a chunk to commit: the next one starts at once
+      let now = await progress();
+      while (now === before) now = await progress();
+      if (now >= ROWS) break;
+      before = now;
+      const read = await api.get(userPath);
+      assert.equal(read.status, 200, read.text);
+      const afterRead = await progress();
+      samples++;
+      if (afterRead === before) answeredFirst++;
+      before = afterRead;
+    }
+    assert.ok(samples >= SAMPLES / 2, `the import finished after ${samples} samples: too few chunks to tell`);
+    // every read should come first; a machine too busy to schedule the request thread for a whole
+    // chunk may lose one, while a server that runs chunks on that thread loses all of them
+    assert.ok(answeredFirst >= samples - 1, `${answeredFirst} of ${samples} reads answered before the chunk committed`);
+
+    for (let state = await api.get(`/api/v2/imports/${upload.body.id}/`); ; state = await api.get(`/api/v2/imports/${upload.body.id}/`)) {
+      if (state.body.status === 'completed') {
+        assert.equal(state.body.created, ROWS);
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+});
