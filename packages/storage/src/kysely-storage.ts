@@ -10,6 +10,7 @@ import { AuditRepository } from './audit/audit-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { SignInLinkRepository } from './auth/sign-in-link-repository.ts';
 import { CalendarRepository } from './calendars/calendar-repository.ts';
+import { NotificationRepository } from './notifications/notification-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
@@ -62,6 +63,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     savedReports: new SavedReportRepository(db),
     signInLinks: new SignInLinkRepository(db),
     calendars: new CalendarRepository(db),
+    notifications: new NotificationRepository(db),
     savepoint,
   };
 }
@@ -106,6 +108,7 @@ export class KyselyStorage implements Storage {
   readonly savedReports;
   readonly signInLinks;
   readonly calendars;
+  readonly notifications;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -140,6 +143,7 @@ export class KyselyStorage implements Storage {
     this.savedReports = stores.savedReports;
     this.signInLinks = stores.signInLinks;
     this.calendars = stores.calendars;
+    this.notifications = stores.notifications;
   }
 
   /**
