@@ -3,7 +3,7 @@
  * key, parser, default and documentation all derive from here (see settings.ts). To add one,
  * add an entry and regenerate docs/configuration.md (scripts/docs-configuration.ts).
  */
-import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '@lectern/core';
+import { DEFAULT_MAIL_RETRY_SCHEDULE, DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '@lectern/core';
 import { DEFAULT_SERVER_LIMITS } from '@lectern/http';
 import { logLevels } from './logger.ts';
 import { setting } from './settings.ts';
@@ -120,6 +120,37 @@ export const serveSettings = {
     argument: '<s1,s2,...>',
     default: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
     description: 'seconds to wait before each retry of a failed webhook delivery',
+  }),
+  // email notifications (docs/notifications.md)
+  smtp_url: setting({
+    kind: kinds.text,
+    argument: '<url>',
+    defaultText: 'none: no email is queued or sent',
+    description: 'SMTP server for email notifications: smtp://user:password@host:587 (STARTTLS when offered) or smtps://…:465',
+  }),
+  mail_from: setting({
+    kind: kinds.text,
+    argument: '<address>',
+    default: 'Lectern <lectern@localhost>',
+    description: 'the From of every email, e.g. "Learning <learning@example.com>"',
+  }),
+  reminder_days: setting({
+    kind: kinds.integerBetween(0, 365),
+    argument: '<days>',
+    default: 3,
+    description: 'days before an assignment\'s due date its "due soon" email goes out (once)',
+  }),
+  mail_retry_schedule: setting({
+    kind: kinds.seconds,
+    argument: '<s1,s2,...>',
+    default: DEFAULT_MAIL_RETRY_SCHEDULE,
+    description: 'seconds to wait before each retry of an email after a temporary SMTP failure; a 5xx reply fails it at once',
+  }),
+  reminder_sweep_seconds: setting({
+    kind: kinds.positiveInteger,
+    argument: '<s>',
+    default: 60,
+    description: 'how often each server looks for assignments owed a reminder',
   }),
   max_import_mb: setting({
     kind: kinds.positiveInteger,

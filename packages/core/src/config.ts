@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** Default retry delays (seconds) after a failed webhook attempt (docs/webhooks.md). */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
+/** Waits (seconds) before each retry of an email after a temporary SMTP failure: 1 min, 5 min, 30 min, 2 h, 6 h. */
+export const DEFAULT_MAIL_RETRY_SCHEDULE = [60, 300, 1800, 7200, 21600];
+
 export const lecternConfigSchema = z.object({
   /**
    * This process among those sharing the database: the holder named on the bulk jobs and webhook
@@ -80,6 +83,30 @@ export const lecternConfigSchema = z.object({
        * process, most likely); the job fails when they are used up.
        */
       retryDelaysMs: z.array(z.number().int().min(0).max(60_000)).max(10).default([100, 500, 2000]),
+    })
+    .prefault({}),
+  /** Email notifications (docs/notifications.md); without `smtpUrl` nothing is queued or sent. */
+  mail: z
+    .object({
+      /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465` */
+      smtpUrl: z
+        .string()
+        .regex(/^smtps?:\/\/\S+$/, 'must be an smtp:// or smtps:// URL')
+        .nullable()
+        .default(null),
+      from: z.string().default('Lectern <lectern@localhost>'),
+      /** the "due soon" reminder goes out this many days before an assignment's due date */
+      reminderDays: z.number().int().min(0).max(365).default(3),
+      /** waits (seconds) after each temporary failure; the attempt after the last one fails for good */
+      retryScheduleSeconds: z.array(z.number().nonnegative()).min(1).default(DEFAULT_MAIL_RETRY_SCHEDULE),
+      /** how often a process looks for assignments owed a reminder */
+      reminderSweepSeconds: z.number().positive().default(60),
+      /** how often a process looks for messages to send that it was not told about */
+      pollIntervalMs: z.number().int().positive().default(250),
+      /** messages in flight at once from one process */
+      concurrency: z.number().int().min(1).max(100).default(8),
+      /** how long a claimed message is held before another process may take it */
+      leaseSeconds: z.number().int().min(5).default(120),
     })
     .prefault({}),
 });

@@ -341,3 +341,16 @@ export {
 } from './webhooks/webhook-subscription.ts';
 export { CalendarService, calendarFeedSchema, type CalendarFeed } from './calendars/calendar-service.ts';
 export { outstandingStates } from './assignments/assignment-machine.ts';
+export { DEFAULT_MAIL_RETRY_SCHEDULE } from './config.ts';
+export {
+  notificationKinds,
+  notificationListSpec,
+  notificationSchema,
+  notificationStatuses,
+  type Notification,
+  type NotificationKind,
+  type Recipient,
+} from './notifications/notification.ts';
+export { mySettingsSchema, NotificationService, updateMeInput, type MySettings } from './notifications/notification-service.ts';
+export { classifySmtpError } from './notifications/mail-sender.ts';
+export { outcomeOf } from './notifications/mail-worker.ts';

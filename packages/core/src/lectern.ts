@@ -22,6 +22,9 @@ import { EnrollmentService } from './enrollments/enrollment-service.ts';
 import { Waitlist } from './enrollments/waitlist.ts';
 import { EventItems } from './events/event-items.ts';
 import { CalendarService } from './calendars/calendar-service.ts';
+import { MailWorker } from './notifications/mail-worker.ts';
+import { NotificationRecorder } from './notifications/notification-recorder.ts';
+import { NotificationService } from './notifications/notification-service.ts';
 import { EventService } from './events/event-service.ts';
 import { LocationService } from './events/location-service.ts';
 import { EventSeriesService } from './events/series-service.ts';
@@ -60,7 +63,7 @@ export interface StartOptions {
    * which is told of each job stored here.
    */
   jobs?: 'here' | { elsewhere: (jobId: number) => void };
-  /** whether this process delivers webhooks (when they are enabled) */
+  /** whether this process delivers webhooks and emails (when they are enabled) */
   deliveries?: boolean;
   /** whether this process moves new audit entries into the indexed log and prunes old ones */
   auditUpkeep?: boolean;
@@ -118,6 +121,10 @@ export class Lectern {
   readonly enrollments: EnrollmentService;
   /** `.ics` documents: an event's timeslots and each user's personal feed */
   readonly calendars: CalendarService;
+  /** `/notifications/`, one-click unsubscribe and `PATCH /me/` */
+  readonly notifications: NotificationService;
+  /** present when an SMTP server is configured; runs from start() to close() */
+  private readonly mailWorker: MailWorker | undefined;
   readonly savedReports: SavedReportService;
   /** server-side CSV imports, processed by the job engine with the bulk jobs' item writes */
   readonly imports: ImportService;
@@ -168,7 +175,21 @@ export class Lectern {
         ...(options.logger ? { logger: options.logger } : {}),
       });
     }
-    const eventItems = new EventItems(this.contentWrites);
+    const notificationRecorder = new NotificationRecorder(this.clock, this.config);
+    // enrollment and assignment changes owe their messages in the transaction that records their events
+    if (notificationRecorder.enabled) this.outbox.observe((tx, events) => notificationRecorder.recordFor(tx, events));
+    this.notifications = new NotificationService(deps);
+    if (notificationRecorder.enabled) {
+      this.mailWorker = new MailWorker({
+        storage: this.storage,
+        clock: this.clock,
+        config: this.config,
+        instanceId: this.config.instanceId,
+        recorder: notificationRecorder,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    }
+    const eventItems = new EventItems(this.contentWrites, notificationRecorder);
     // events and series are content items whose typed webhook payload is the events area's shape
     this.contentWrites.registerTypedView('event', eventItems.typedView);
     this.contentWrites.registerTypedView('event_type', eventItems.typedView);
@@ -239,7 +260,10 @@ export class Lectern {
   async start(options: StartOptions = {}): Promise<void> {
     this.auditUpkeep = options.auditUpkeep ?? true;
     this.usageTimer ??= setInterval(() => void this.maintain().catch(() => {}), USAGE_FLUSH_MS).unref();
-    if (options.deliveries ?? true) this.deliveryEngine?.start();
+    if (options.deliveries ?? true) {
+      this.deliveryEngine?.start();
+      await this.mailWorker?.start();
+    }
     const jobs = options.jobs ?? 'here';
     this.jobs.runElsewhere(jobs === 'here' ? undefined : jobs.elsewhere);
     if (jobs === 'here') await this.jobs.start();
@@ -296,6 +320,7 @@ export class Lectern {
    */
   async close(): Promise<void> {
     await this.deliveryEngine?.stop();
+    await this.mailWorker?.stop();
     if (this.usageTimer) clearInterval(this.usageTimer);
     this.usageTimer = undefined;
     await this.jobs.stop();

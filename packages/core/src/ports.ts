@@ -49,6 +49,13 @@ export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';
 export { type RateCounterStore } from './ports/rate-counter-store.ts';
 export { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from './ports/saved-report-store.ts';
 export { type NewSignInLinkRow, type SignInLinkStore } from './ports/sign-in-link-store.ts';
+export {
+  type ClaimedNotification,
+  type NewNotificationRow,
+  type NotificationOutcome,
+  type NotificationStore,
+  type ReminderAssignment,
+} from './ports/notification-store.ts';
 export { type CalendarSlotSource, type CalendarStore, type FeedDue, type FeedSlot } from './ports/calendar-store.ts';
 export { type DatabaseStats, type Storage, type Stores } from './ports/storage.ts';
 export { type WakeTopic, type WakeUps } from './ports/wake-ups.ts';

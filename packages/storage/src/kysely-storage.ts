@@ -10,6 +10,7 @@ import { AuditRepository } from './audit/audit-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { SignInLinkRepository } from './auth/sign-in-link-repository.ts';
 import { CalendarRepository } from './calendars/calendar-repository.ts';
+import { NotificationRepository } from './notifications/notification-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
@@ -65,6 +66,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     savedReports: new SavedReportRepository(db),
     signInLinks: new SignInLinkRepository(db),
     calendars: new CalendarRepository(db),
+    notifications: new NotificationRepository(db),
     savepoint,
   };
 }
@@ -111,6 +113,7 @@ export class KyselyStorage implements Storage {
   readonly calendars;
   /** PostgreSQL: what keeps a share of the pool for reads outside transactions */
   private readonly slots: Slots | undefined;
+  readonly notifications;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -160,6 +163,7 @@ export class KyselyStorage implements Storage {
     this.savedReports = stores.savedReports;
     this.signInLinks = stores.signInLinks;
     this.calendars = stores.calendars;
+    this.notifications = stores.notifications;
   }
 
   /**

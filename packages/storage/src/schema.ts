@@ -493,8 +493,9 @@ export interface NotificationsTable {
   attempts: Generated<number>;
   last_error: string | null;
   next_attempt_at: string | null;
-  lease_until: string | null;
-  created: string;
+  lease_owner: string | null;
+  unsubscribe_key: string;
+  created_at: string;
   sent_at: string | null;
 }
 

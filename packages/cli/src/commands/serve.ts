@@ -63,6 +63,13 @@ async function serve(settings: ServeSettings): Promise<void> {
     imports: { maxUploadMb: settings.max_import_mb },
     tokens: { maxLivePerUser: settings.max_tokens_per_user },
     audit: { retentionDays: settings.audit_retention_days },
+    mail: {
+      smtpUrl: settings.smtp_url ?? null,
+      from: settings.mail_from,
+      reminderDays: settings.reminder_days,
+      retryScheduleSeconds: settings.mail_retry_schedule,
+      reminderSweepSeconds: settings.reminder_sweep_seconds,
+    },
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();

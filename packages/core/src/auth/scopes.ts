@@ -23,6 +23,7 @@ export const scopes = [
   'webhooks:write',
   'metrics:read',
   'audit:read',
+  'notifications:read',
 ] as const;
 export type Scope = (typeof scopes)[number];
 export const scopeSchema = z.enum(scopes);
@@ -39,7 +40,9 @@ export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
   admin: new Set(scopes),
   // everything but managing people's accounts and the webhook subscriptions
   organizer: new Set<Scope>(
-    scopes.filter((scope) => !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read'].includes(scope)),
+    scopes.filter(
+      (scope) => !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read', 'notifications:read'].includes(scope),
+    ),
   ),
   // events:read so a learner can find the sessions it may enroll in (only those it may see)
   user: new Set<Scope>([

@@ -21,6 +21,7 @@ import { facilitatorsInput, facilitatorsView, type Facilitators, type Facilitato
 import { resolveFacilitators } from './resolve-facilitators.ts';
 import type { Location } from './location.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
+import type { NotificationRecorder } from '../notifications/notification-recorder.ts';
 
 const NOUN: Record<EventKind, string> = { event: 'Event', event_type: 'Event series' };
 
@@ -50,7 +51,11 @@ export function settingsChanges(input: Partial<Record<keyof EventSettings, unkno
 }
 
 export class EventItems {
-  constructor(private readonly content: ContentWrites) {}
+  constructor(
+    private readonly content: ContentWrites,
+    /** tells enrolled and waitlisted users of a new time or place, or of the event's deletion */
+    private readonly notifications?: NotificationRecorder,
+  ) {}
 
   /** The `event.*` / `event_type.*` payload for whichever path changed the item (registered with ContentService). */
   readonly typedView: TypedView = async (stores, record) => {
@@ -122,7 +127,9 @@ export class EventItems {
     if (changes === null) return written;
     await tx.events.raiseCalendarSequence(current.id);
     await this.content.markChanged(tx, ctx, current.id, 'updated', changes);
-    return (await tx.events.findById(current.id, everyItem))!;
+    const updated = (await tx.events.findById(current.id, everyItem))!;
+    if (current.kind === 'event') await this.notifications?.eventChanged(tx, current, updated);
+    return updated;
   }
 
   /** Writes the content-row fields of a body; the rest is the caller's. */
@@ -133,6 +140,9 @@ export class EventItems {
   async remove(tx: Stores, ctx: RequestContext, current: EventRecord): Promise<void> {
     // the cancellation calendar clients receive must outrank the last version they hold
     await tx.events.raiseCalendarSequence(current.id);
+    if (current.kind === 'event' && this.notifications?.enabled) {
+      await this.notifications.eventDeleted(tx, (await tx.events.findById(current.id, everyItem))!);
+    }
     await this.content.removeItem(tx, ctx, current.content);
   }
 

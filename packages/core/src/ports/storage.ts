@@ -17,6 +17,7 @@ import type { RateCounterStore } from './rate-counter-store.ts';
 import type { SavedReportStore } from './saved-report-store.ts';
 import type { SignInLinkStore } from './sign-in-link-store.ts';
 import type { CalendarStore } from './calendar-store.ts';
+import type { NotificationStore } from './notification-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
 import type { WakeUps } from './wake-ups.ts';
@@ -45,6 +46,8 @@ export interface Stores {
   signInLinks: SignInLinkStore;
   /** personal calendar feeds and what they list */
   calendars: CalendarStore;
+  /** the email queue */
+  notifications: NotificationStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

@@ -9,6 +9,8 @@ import { API_VERSION, type WebhookEvent } from './webhook-event.ts';
 
 export class EventRecorder {
   private readonly listeners = new Set<() => void>();
+  /** what else a change owes beside its webhook events (its email notifications), in its transaction */
+  private observer: ((tx: Stores, events: readonly WebhookEvent[]) => Promise<void>) | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -25,6 +27,11 @@ export class EventRecorder {
     return () => this.listeners.delete(listener);
   }
 
+  /** `observer` runs in the transaction of every recording, after the events are appended. */
+  observe(observer: (tx: Stores, events: readonly WebhookEvent[]) => Promise<void>): void {
+    this.observer = observer;
+  }
+
   build<T>(type: string, object: T): WebhookEvent<T> {
     return { id: this.ids.prefixed('msg_'), type, api_version: API_VERSION, created_at: nowIso(this.clock), data: { object } };
   }
@@ -34,6 +41,7 @@ export class EventRecorder {
     const built = events.map(({ type, object }) => this.build(type, object));
     if (built.length === 1) await tx.outbox.append(built[0]!);
     else if (built.length > 1) await tx.outbox.appendMany(built);
+    if (this.observer) await this.observer(tx, built);
     for (const listener of this.listeners) listener();
     return built;
   }

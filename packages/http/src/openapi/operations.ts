@@ -26,6 +26,10 @@ import {
   bulkSeriesItemInput,
   bulkUserItem,
   calendarFeedSchema,
+  mySettingsSchema,
+  notificationListSpec,
+  notificationSchema,
+  updateMeInput,
   channelListSpec,
   channelSchema,
   contentListSpec,
@@ -610,6 +614,40 @@ function* calendarOperations(): Generator<[OperationKey, OperationSpec]> {
   ];
 }
 
+/** Email notifications (docs/notifications.md). */
+function* notificationOperations(): Generator<[OperationKey, OperationSpec]> {
+  const tag = 'Notifications';
+  yield [
+    'GET /api/v2/notifications',
+    {
+      summary: 'List email notifications, newest first',
+      tag,
+      scope: 'notifications:read',
+      query: { list: notificationListSpec },
+      response: { status: 200, schema: notificationSchema, list: true },
+    },
+  ];
+  yield [
+    'PATCH /api/v2/me',
+    {
+      summary: "Change the caller's own settings (email notifications on or off)",
+      tag,
+      scope: 'token',
+      request: updateMeInput,
+      response: { status: 200, schema: mySettingsSchema },
+    },
+  ];
+  yield [
+    'POST /unsubscribe/:key',
+    {
+      summary: "One-click unsubscribe (RFC 8058): turns the message's recipient's email notifications off (the key is the credential)",
+      tag,
+      scope: null,
+      response: { status: 200, schema: mySettingsSchema },
+    },
+  ];
+}
+
 function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield [
     'GET /api/v2/openapi.json',
@@ -670,6 +708,7 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield* webhookOperations();
   yield* auditOperations();
   yield* calendarOperations();
+  yield* notificationOperations();
 }
 
 export const operations: ReadonlyMap<string, OperationSpec> = new Map(describedOperations());

@@ -23,6 +23,7 @@ import { savedReportRoutes } from './reports.ts';
 import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { calendarRoutes } from './calendars.ts';
+import { notificationRoutes } from './notifications.ts';
 
 export interface RouteOptions {
   /** where the API reference page's viewer files come from; the installed package by default */
@@ -51,6 +52,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   importRoutes(routes, lectern);
   calendarRoutes(routes, lectern);
   bulkJobRoutes(routes, lectern);
+  notificationRoutes(routes, lectern);
   metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());

@@ -41,8 +41,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('last_error', 'text')
     .addColumn('next_attempt_at', 'text')
-    .addColumn('lease_until', 'text')
-    .addColumn('created', 'text', (c) => c.notNull())
+    .addColumn('lease_owner', 'text')
+    // the one-click unsubscribe address's key: it can only turn the user's email off
+    .addColumn('unsubscribe_key', 'text', (c) => c.notNull().unique())
+    .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('sent_at', 'text')
     .execute();
   // the worker's claim: only pending rows are in it, so its size is the backlog

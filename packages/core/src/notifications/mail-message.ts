@@ -1,0 +1,65 @@
+/**
+ * One notification as the email it becomes (pure): both parts, the stable Message-ID, the
+ * one-click unsubscribe headers (RFC 8058) and, for enrollment messages, the invitation.
+ */
+import { calendarDocument } from '../calendars/calendar-document.ts';
+import { renderMail } from './mail-templates.ts';
+import type { NotificationPayload } from './notification.ts';
+
+export interface MailMessage {
+  from: string;
+  to: { name: string; address: string };
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  headers: Record<string, string>;
+  /** `text/calendar; method=…`: calendar clients file it under the same UIDs as the feed */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; content: string };
+}
+
+export interface MailContext {
+  publicUrl: string;
+  from: string;
+}
+
+const base = (publicUrl: string) => publicUrl.replace(/\/+$/, '');
+
+export const unsubscribeUrl = (publicUrl: string, key: string): string => `${base(publicUrl)}/unsubscribe/${key}`;
+
+/** `<id@host>`: the same for every attempt, so a repeat after a crash is recognisably the same message. */
+export const messageIdOf = (publicUrl: string, id: number): string => `<${id}@${new URL(publicUrl).hostname}>`;
+
+/** The address in `Name <address>` or a bare address. */
+export function addressOf(from: string): { name: string; email: string } {
+  const match = /^\s*(.*?)\s*<([^>]+)>\s*$/.exec(from);
+  return match ? { name: match[1]!.replace(/^"|"$/g, ''), email: match[2]! } : { name: '', email: from.trim() };
+}
+
+export function mailMessage(context: MailContext, id: number, payload: NotificationPayload, unsubscribeKey: string): MailMessage {
+  const unsubscribe = unsubscribeUrl(context.publicUrl, unsubscribeKey);
+  const rendered = renderMail(payload, unsubscribe);
+  const message: MailMessage = {
+    from: context.from,
+    to: { name: payload.user.name, address: payload.user.email },
+    subject: rendered.subject,
+    text: rendered.text,
+    html: rendered.html,
+    messageId: messageIdOf(context.publicUrl, id),
+    headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  };
+  if ('event' in payload && payload.slots.length > 0) {
+    const method = payload.kind === 'dropped' || payload.kind === 'event_deleted' ? 'CANCEL' : 'REQUEST';
+    message.icalEvent = {
+      method,
+      content: calendarDocument({
+        name: payload.event.name,
+        slots: payload.slots,
+        method,
+        organizer: addressOf(context.from),
+        attendee: { name: payload.user.name, email: payload.user.email },
+      }),
+    };
+  }
+  return message;
+}

@@ -1,0 +1,37 @@
+/** Sends through the configured SMTP server with nodemailer, and says whether a failure is worth retrying. */
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { MailMessage } from './mail-message.ts';
+
+export type SendResult = { ok: true } | { ok: false; permanent: boolean; error: string };
+
+/**
+ * A 5xx reply is the server refusing the message for good (unknown mailbox, rejected content); a
+ * 4xx reply, a refused connection or a timeout may pass later.
+ */
+export function classifySmtpError(error: unknown): { permanent: boolean; error: string } {
+  const responseCode = (error as { responseCode?: unknown }).responseCode;
+  const message = error instanceof Error ? error.message : String(error);
+  return { permanent: typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600, error: message.slice(0, 1000) };
+}
+
+export class MailSender {
+  private readonly transport: Transporter;
+
+  constructor(smtpUrl: string, connections: number) {
+    // pooled: a burst of messages reuses a few connections instead of a handshake each
+    this.transport = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: connections, maxMessages: Infinity });
+  }
+
+  async send(message: MailMessage): Promise<SendResult> {
+    try {
+      await this.transport.sendMail(message);
+      return { ok: true };
+    } catch (error) {
+      return { ok: false, ...classifySmtpError(error) };
+    }
+  }
+
+  close(): void {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * The mail worker (docs/notifications.md), on every process: claims due notifications (a lease, as
+ * webhook deliveries have), sends them, and records what became of each; and a reminder sweep that
+ * marks assignments owed a "due soon" or "overdue" message once, in the transaction that queues it.
+ */
+import type { LecternConfig } from '../config.ts';
+import type { Storage } from '../ports/storage.ts';
+import type { NotificationOutcome } from '../ports/notification-store.ts';
+import { nowIso, type Clock } from '../shared/clock.ts';
+import { mailMessage } from './mail-message.ts';
+import { MailSender, type SendResult } from './mail-sender.ts';
+import type { NotificationRecorder } from './notification-recorder.ts';
+import type { AssignmentPayload, NotificationPayload } from './notification.ts';
+
+export interface MailWorkerDeps {
+  storage: Storage;
+  clock: Clock;
+  config: Pick<LecternConfig, 'mail' | 'publicUrl'>;
+  instanceId: string;
+  recorder: NotificationRecorder;
+  logger?: { warn(details: object, message?: string): void };
+}
+
+/** Assignments one sweep transaction marks at most; the sweep goes on until none are left. */
+const REMINDER_BATCH = 500;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** What an attempt's result makes of the notification: the retry schedule's `attempts`-th wait, or the end. */
+export function outcomeOf(result: SendResult, attempts: number, schedule: readonly number[], now: Date): NotificationOutcome {
+  if (result.ok) return { status: 'sent', attempts, lastError: null, sentAt: now.toISOString(), nextAttemptAt: null };
+  const wait = schedule[attempts - 1];
+  if (result.permanent || wait === undefined)
+    return { status: 'failed', attempts, lastError: result.error, sentAt: null, nextAttemptAt: null };
+  return {
+    status: 'pending',
+    attempts,
+    lastError: result.error,
+    sentAt: null,
+    nextAttemptAt: new Date(now.getTime() + wait * 1000).toISOString(),
+  };
+}
+
+export class MailWorker {
+  private readonly sender: MailSender;
+  private poll: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private pumping: Promise<void> | null = null;
+  private sweeping: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(private readonly deps: MailWorkerDeps) {
+    this.sender = new MailSender(deps.config.mail.smtpUrl!, Math.min(deps.config.mail.concurrency, 8));
+  }
+
+  async start(): Promise<void> {
+    // what this process held when it stopped is due again at once
+    await this.deps.storage.notifications.releaseLeases(this.deps.instanceId, nowIso(this.deps.clock));
+    this.poll = setInterval(() => this.wake(), this.deps.config.mail.pollIntervalMs).unref();
+    this.sweepTimer = setInterval(() => void this.sweep(), this.deps.config.mail.reminderSweepSeconds * 1000).unref();
+    void this.sweep();
+    this.wake();
+  }
+
+  /** Sends until nothing is due; a wake-up while a pass runs is covered by the next poll. */
+  wake(): void {
+    if (this.stopped || this.pumping) return;
+    this.pumping = this.pump()
+      .catch((error: unknown) => this.deps.logger?.warn({ err: error }, 'mail worker pass failed'))
+      .finally(() => (this.pumping = null));
+  }
+
+  private async pump(): Promise<void> {
+    const { mail, publicUrl } = this.deps.config;
+    for (;;) {
+      if (this.stopped) return;
+      const now = this.deps.clock.now();
+      const until = new Date(now.getTime() + mail.leaseSeconds * 1000).toISOString();
+      const claimed = await this.deps.storage.notifications.claim(this.deps.instanceId, until, now.toISOString(), mail.concurrency * 4);
+      if (claimed.length === 0) return;
+      let next = 0;
+      const lane = async () => {
+        while (next < claimed.length) {
+          const notification = claimed[next++]!;
+          const payload = JSON.parse(notification.payload) as NotificationPayload;
+          const message = mailMessage({ publicUrl, from: mail.from }, notification.id, payload, notification.unsubscribeKey);
+          const result = await this.sender.send(message);
+          const outcome = outcomeOf(result, notification.attempts + 1, mail.retryScheduleSeconds, this.deps.clock.now());
+          await this.deps.storage.notifications.finish(notification.id, this.deps.instanceId, outcome);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(mail.concurrency, claimed.length) }, lane));
+    }
+  }
+
+  /** One run of the reminder sweep: "due soon" for due dates from today to reminder_days ahead, "overdue" before today. */
+  sweep(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.sweeping ??= this.sweepOnce()
+      .catch((error: unknown) => this.deps.logger?.warn({ err: error }, 'reminder sweep failed'))
+      .finally(() => (this.sweeping = null));
+    return this.sweeping;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    const nowMs = this.deps.clock.now().getTime();
+    const today = dateOf(nowMs);
+    await this.remind('assignment_due', today, dateOf(nowMs + this.deps.config.mail.reminderDays * DAY_MS));
+    await this.remind('assignment_overdue', null, dateOf(nowMs - DAY_MS));
+    this.wake();
+  }
+
+  private async remind(kind: AssignmentPayload['kind'] & ('assignment_due' | 'assignment_overdue'), from: string | null, to: string) {
+    for (;;) {
+      const count = await this.deps.storage.transaction(async (tx) => {
+        const marked = await tx.notifications.markReminders(kind, from, to, nowIso(this.deps.clock), REMINDER_BATCH);
+        const users = new Map(
+          (await tx.notifications.recipients([...new Set(marked.map((m) => m.user_public_id))])).map((u) => [u.public_id, u]),
+        );
+        await this.deps.recorder.recordMany(
+          tx,
+          marked.map((assignment) => {
+            const user = users.get(assignment.user_public_id)!;
+            const payload: AssignmentPayload = {
+              kind,
+              user: { name: user.name, email: user.email },
+              assignment: {
+                public_id: assignment.assignment_public_id,
+                content_name: assignment.content_name,
+                due_date: assignment.due_date,
+              },
+            };
+            return { user, payload };
+          }),
+        );
+        return marked.length;
+      });
+      if (count < REMINDER_BATCH || this.stopped) return;
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.poll);
+    clearInterval(this.sweepTimer);
+    await this.pumping;
+    await this.sweeping;
+    this.sender.close();
+  }
+}

@@ -1,0 +1,76 @@
+/** The email queue and what filling it reads (docs/notifications.md). */
+import type { Notification, NotificationKind, NotificationStatus, Recipient } from '../notifications/notification.ts';
+import type { ListQuery, Page } from '../shared/list-query.ts';
+
+export interface NewNotificationRow {
+  kind: NotificationKind;
+  userId: number;
+  subject: string;
+  /** JSON of the NotificationPayload */
+  payload: string;
+  status: 'pending' | 'skipped';
+  unsubscribeKey: string;
+  createdAt: string;
+  /** when a pending one is first due; null for a skipped one */
+  nextAttemptAt: string | null;
+}
+
+/** A pending notification a worker has claimed, with what sending it needs. */
+export interface ClaimedNotification {
+  id: number;
+  kind: NotificationKind;
+  payload: string;
+  unsubscribeKey: string;
+  attempts: number;
+}
+
+/** What became of an attempt: sent, failed for good, or pending again with the next attempt's time. */
+export interface NotificationOutcome {
+  status: Exclude<NotificationStatus, 'skipped'>;
+  attempts: number;
+  lastError: string | null;
+  sentAt: string | null;
+  nextAttemptAt: string | null;
+}
+
+/** An assignment a reminder sweep has just marked, with what its message says. */
+export interface ReminderAssignment {
+  user_public_id: string;
+  assignment_public_id: string;
+  content_name: string;
+  due_date: string;
+}
+
+export interface NotificationStore {
+  insertMany(rows: readonly NewNotificationRow[]): Promise<void>;
+  /** The users named, by public id, as messages address them. */
+  recipients(publicIds: readonly string[]): Promise<Recipient[]>;
+  /** The enrolled and waitlisted users of an event, with their status. */
+  attendees(eventId: number): Promise<Array<Recipient & { status: 'enrolled' | 'waitlisted' }>>;
+  /**
+   * Takes up to `limit` pending notifications due at `now` for `owner` until `until` (their next
+   * attempt moves there, so a process that dies leaves them due again); of two processes, each row
+   * goes to one.
+   */
+  claim(owner: string, until: string, now: string, limit: number): Promise<ClaimedNotification[]>;
+  finish(id: number, owner: string, outcome: NotificationOutcome): Promise<void>;
+  /** Hands back at once what `owner` held when it stopped (a restart under the same instance id). */
+  releaseLeases(owner: string, now: string): Promise<number>;
+  list(query: ListQuery): Promise<Page<Notification>>;
+  emailNotifications(userId: number): Promise<boolean>;
+  setEmailNotifications(userId: number, on: boolean): Promise<void>;
+  /** Turns email off for the user a message's key belongs to; false for an unknown key. */
+  unsubscribe(key: string): Promise<boolean>;
+  /**
+   * Marks, once per assignment and `kind`, up to `limit` open assignments whose due date lies in
+   * [from, to] (`from` null: any date before `to`), and answers the ones this call marked: the
+   * marker's primary key lets two processes never both take one.
+   */
+  markReminders(
+    kind: 'assignment_due' | 'assignment_overdue',
+    from: string | null,
+    to: string,
+    now: string,
+    limit: number,
+  ): Promise<ReminderAssignment[]>;
+}

@@ -1,0 +1,70 @@
+/**
+ * A real SMTP server on loopback (smtp-server) that keeps every message it accepts, parsed with
+ * mailparser. Recipients whose address starts with `tempfail` are refused once with 451, those
+ * starting with `permfail` always with 550, so retries and permanent failures can be seen.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface SmtpSink {
+  url: string;
+  messages: ParsedMail[];
+  /** refusals sent, by address */
+  refused: Map<string, number>;
+  waitFor(predicate: (message: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
+  close(): Promise<void>;
+}
+
+const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const messages: ParsedMail[] = [];
+  const refused = new Map<string, number>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const local = address.address.toLowerCase();
+      const count = refused.get(local) ?? 0;
+      if (local.startsWith('permfail')) {
+        refused.set(local, count + 1);
+        return callback(smtpError(550, 'No such mailbox here'));
+      }
+      if (local.startsWith('tempfail') && count === 0) {
+        refused.set(local, 1);
+        return callback(smtpError(451, 'Try again later'));
+      }
+      return callback();
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          messages.push(parsed);
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    refused,
+    async waitFor(predicate, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = messages.find(predicate);
+        if (found) return found;
+        if (Date.now() > deadline)
+          throw new Error(`no such message among ${messages.length}: ${messages.map((m) => m.subject).join(' | ')}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
