@@ -9,6 +9,7 @@ import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { AuditRepository } from './audit/audit-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
 import { SignInLinkRepository } from './auth/sign-in-link-repository.ts';
+import { OidcRequestRepository } from './auth/oidc-request-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
@@ -60,6 +61,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     enrollments: new EnrollmentRepository(db),
     savedReports: new SavedReportRepository(db),
     signInLinks: new SignInLinkRepository(db),
+    oidcRequests: new OidcRequestRepository(db),
     savepoint,
   };
 }
@@ -103,6 +105,7 @@ export class KyselyStorage implements Storage {
   readonly enrollments;
   readonly savedReports;
   readonly signInLinks;
+  readonly oidcRequests;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -136,6 +139,7 @@ export class KyselyStorage implements Storage {
     this.enrollments = stores.enrollments;
     this.savedReports = stores.savedReports;
     this.signInLinks = stores.signInLinks;
+    this.oidcRequests = stores.oidcRequests;
   }
 
   /**

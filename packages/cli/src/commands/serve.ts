@@ -10,6 +10,7 @@ import { openLectern } from '../open-lectern.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
 import { limitHeapGrowth } from '../heap-growth.ts';
+import { UsageError } from '../usage-error.ts';
 
 function bootstrapBanner(email: string, token: string, url: string): string {
   const rule = '='.repeat(72);
@@ -41,6 +42,18 @@ function warnPrivateWebhookTargets(logger: Logger): void {
 
 type ServeSettings = Resolved<typeof serveSettings>;
 
+/** Single sign-on is on when the issuer is set; then the client's id and secret must be too. */
+function oidcConfig(settings: ServeSettings) {
+  const { oidc_issuer: issuer, oidc_client_id: clientId, oidc_client_secret: clientSecret } = settings;
+  if (issuer === undefined) {
+    if (clientId !== undefined || clientSecret !== undefined)
+      throw new UsageError('oidc_client_id and oidc_client_secret need oidc_issuer');
+    return null;
+  }
+  if (clientId === undefined || clientSecret === undefined) throw new UsageError('oidc_issuer needs oidc_client_id and oidc_client_secret');
+  return { issuer, clientId, clientSecret, name: settings.oidc_name, createUsers: settings.oidc_create_users };
+}
+
 /**
  * Host and port name a server across restarts, so one that starts again takes back at once what
  * it held (docs/scaling.md). A server on a port the system picks has no such name: its process does.
@@ -62,6 +75,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     imports: { maxUploadMb: settings.max_import_mb },
     tokens: { maxLivePerUser: settings.max_tokens_per_user },
     audit: { retentionDays: settings.audit_retention_days },
+    oidc: oidcConfig(settings),
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();

@@ -15,7 +15,7 @@ import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { RateCounterStore } from './rate-counter-store.ts';
 import type { SavedReportStore } from './saved-report-store.ts';
-import type { SignInLinkStore } from './sign-in-link-store.ts';
+import type { OidcRequestStore, SignInLinkStore } from './sign-in-link-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
 import type { WebhookDeliveryStore, WebhookEndpointStore } from './webhook-store.ts';
@@ -41,6 +41,8 @@ export interface Stores {
   savedReports: SavedReportStore;
   /** one-time console sign-in links (`lectern console-url`) */
   signInLinks: SignInLinkStore;
+  /** console single sign-on requests waiting for the provider's answer */
+  oidcRequests: OidcRequestStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.
