@@ -1,6 +1,7 @@
 /** Option parsers shared by the commands: each throws commander's InvalidArgumentError (exit 2). */
 import { InvalidArgumentError } from 'commander';
 import { parseDatetime } from '@lectern/core';
+import { isLoopbackHost } from '@lectern/http';
 
 export function portNumber(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('expected a port number from 0 to 65535.');
@@ -79,6 +80,15 @@ export function httpUrl(value: string): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new InvalidArgumentError('expected an absolute http:// or https:// URL.');
+  return value;
+}
+
+/** An OpenID issuer: https, or http on a loopback host (development and tests). */
+export function issuerUrl(value: string): string {
+  httpUrl(value);
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname))
+    throw new InvalidArgumentError('expected an https:// URL (http:// only on a loopback host such as 127.0.0.1).');
   return value;
 }
 

@@ -177,6 +177,30 @@ export const serveSettings = {
     default: 365,
     description: 'audit log entries older than this many days are deleted (checked hourly)',
   }),
+  oidc_issuer: setting({
+    kind: kinds.issuer,
+    argument: '<url>',
+    defaultText: 'none (single sign-on off)',
+    description:
+      'OpenID Connect issuer for console single sign-on (its /.well-known/openid-configuration is read); needs oidc_client_id and oidc_client_secret (docs/identity.md)',
+  }),
+  oidc_client_id: setting({ kind: kinds.text, argument: '<id>', description: "this server's client id at the identity provider" }),
+  oidc_client_secret: setting({
+    kind: kinds.text,
+    argument: '<secret>',
+    description: "this server's client secret at the identity provider (prefer the variable or the config file to a flag)",
+  }),
+  oidc_name: setting({
+    kind: kinds.text,
+    argument: '<name>',
+    default: 'single sign-on',
+    description: 'the identity provider\'s name on the console\'s button: "Sign in with <name>"',
+  }),
+  oidc_create_users: setting({
+    kind: kinds.switch,
+    default: false,
+    description: 'a verified email no user has yet signs in as a new active user (role user) instead of being refused',
+  }),
   admin_email: setting({
     kind: kinds.email,
     argument: '<email>',

@@ -1,5 +1,15 @@
 /** The kinds of setting values: each reads a flag's or variable's text and a TOML value alike. */
-import { booleanWord, httpUrl, integerBetween, nonEmptyText, originList, portNumber, positiveInteger, secondsList } from './options.ts';
+import {
+  booleanWord,
+  httpUrl,
+  integerBetween,
+  issuerUrl,
+  nonEmptyText,
+  originList,
+  portNumber,
+  positiveInteger,
+  secondsList,
+} from './options.ts';
 import type { ValueKind } from './settings.ts';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -34,6 +44,7 @@ export const kinds = {
   text: textKind('any text'),
   email: textKind('an email address', (text) => (/^[^\s@]+@[^\s@]+$/.test(text) ? text : fail('an email address'))),
   url: textKind('an http:// or https:// URL', httpUrl),
+  issuer: textKind('an https:// URL (http:// on a loopback host)', issuerUrl),
   port: integerKind('a port number from 0 to 65535', portNumber),
   positiveInteger: integerKind('a whole number of at least 1', positiveInteger),
   integerBetween: (min: number, max = MAX_SAFE) => integerKind(`a whole number from ${min} to ${max}`, integerBetween(min, max)),

@@ -15,6 +15,22 @@ export const lecternConfigSchema = z.object({
   instanceId: z.string().min(1).max(200).default('lectern'),
   /** Base URL people use to reach this platform; media-processing events link into it. */
   publicUrl: z.string().default('http://127.0.0.1:8080'),
+  /**
+   * Console single sign-on through an OpenID provider (docs/identity.md); null when not set up.
+   * The issuer's own checks (https, loopback) are the command line's: an embedder passes a URL it trusts.
+   */
+  oidc: z
+    .object({
+      issuer: z.string().min(1),
+      clientId: z.string().min(1),
+      clientSecret: z.string().min(1),
+      /** the sign-in button's label: "Sign in with <name>" */
+      name: z.string().min(1).default('single sign-on'),
+      /** an unknown but verified email becomes a new active `user` instead of being refused */
+      createUsers: z.boolean().default(false),
+    })
+    .nullable()
+    .default(null),
   webhooks: z
     .object({
       enabled: z.boolean().default(true),

@@ -53,6 +53,17 @@ export {
   signInExchangeSchema,
 } from './auth/sign-in-link.ts';
 export { SignInLinkService } from './auth/sign-in-link-service.ts';
+export {
+  OIDC_REQUEST_MINUTES,
+  oidcSignInErrors,
+  signInOptionsSchema,
+  type OidcIdentity,
+  type OidcSignInError,
+  type OidcSignInOutcome,
+  type PendingOidcRequest,
+  type SignInOptions,
+} from './auth/oidc-sign-in.ts';
+export { OIDC_CALLBACK_PATH, OIDC_START_PATH, OidcSignInService } from './auth/oidc-sign-in-service.ts';
 export { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type LecternConfig, type LecternConfigInput, lecternConfigSchema } from './config.ts';
 export {
   type Channel,

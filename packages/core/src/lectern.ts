@@ -11,6 +11,7 @@ import type { IssuedApiToken } from './auth/api-token.ts';
 import { MeService } from './auth/me-service.ts';
 import { grantedScopes } from './auth/scopes.ts';
 import { SignInLinkService } from './auth/sign-in-link-service.ts';
+import { OidcSignInService } from './auth/oidc-sign-in-service.ts';
 import { TokenService } from './auth/token-service.ts';
 import { AssignmentService } from './assignments/assignment-service.ts';
 import { AssignmentWrites } from './assignments/assignment-writes.ts';
@@ -94,6 +95,8 @@ export class Lectern {
   readonly tokens: TokenService;
   /** one-time console sign-in links: minted by `lectern console-url`, exchanged for a token */
   readonly signInLinks: SignInLinkService;
+  /** console single sign-on: pending requests and the sign-in of a verified email */
+  readonly oidcSignIn: OidcSignInService;
   /** `/me/`: the caller and its token */
   readonly me: MeService;
   readonly content: ContentService;
@@ -154,6 +157,7 @@ export class Lectern {
     this.groups = new GroupService(deps);
     this.tokens = new TokenService(deps);
     this.signInLinks = new SignInLinkService(deps, this.tokens);
+    this.oidcSignIn = new OidcSignInService(deps, this.users, this.signInLinks);
     this.me = new MeService(deps);
     this.contentWrites = new ContentWrites(deps);
     this.content = new ContentService(deps, this.contentWrites);

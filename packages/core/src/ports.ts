@@ -48,7 +48,6 @@ export { type ListNarrowing } from './ports/list-narrowing.ts';
 export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';
 export { type RateCounterStore } from './ports/rate-counter-store.ts';
 export { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from './ports/saved-report-store.ts';
-export { type NewSignInLinkRow, type SignInLinkStore } from './ports/sign-in-link-store.ts';
 export {
   type ClaimedNotification,
   type NewNotificationRow,
@@ -57,6 +56,7 @@ export {
   type ReminderAssignment,
 } from './ports/notification-store.ts';
 export { type CalendarSlotSource, type CalendarStore, type FeedDue, type FeedSlot } from './ports/calendar-store.ts';
+export { type NewOidcRequestRow, type NewSignInLinkRow, type OidcRequestStore, type SignInLinkStore } from './ports/sign-in-link-store.ts';
 export { type DatabaseStats, type Storage, type Stores } from './ports/storage.ts';
 export { type WakeTopic, type WakeUps } from './ports/wake-ups.ts';
 export { type NewTokenRow, type TokenCredentials, type TokenStore } from './ports/token-store.ts';

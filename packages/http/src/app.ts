@@ -97,7 +97,7 @@ class RequestState implements RouteContext {
 
   constructor(
     private readonly auth: Authentication,
-    private readonly requestId: string,
+    readonly requestId: string,
     private readonly parseQuery: () => URLSearchParams,
     private readonly request: PlainRequest,
   ) {}
@@ -176,6 +176,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const routes = registerRoutes(new RouteTable(), lectern, {
     metrics,
     ...(options.viewerFiles ? { viewerFiles: options.viewerFiles } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const probes = probeRoutes(lectern);
   const consoleFiles = consolePages(options.consoleFiles ?? (() => undefined));

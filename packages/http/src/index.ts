@@ -11,4 +11,5 @@ export { buildOpenApiDocument, undescribedRoutes, type OpenApiDocument } from '.
 export { probeOperations } from './openapi/operations.ts';
 export { registerRoutes } from './routes/index.ts';
 export { viewerFiles, type ViewerFile, type ViewerFileSource } from './api-reference/reference-page.ts';
+export { isLoopbackHost } from './console/oidc-relying-party.ts';
 export { folderConsoleFiles, listedConsoleFiles, type ConsoleFileSource } from './console/console-files.ts';

@@ -5,6 +5,8 @@ import type { Reply } from './reply.ts';
 export interface RouteContext {
   /** the caller; reading it is what makes a route require authentication */
   readonly ctx: RequestContext;
+  /** the request's id, for a route open without a token that still records who did what */
+  readonly requestId: string;
   params: Record<string, string>;
   readonly query: URLSearchParams;
   /** the request's path as sent (`/api/v2/docs/`), for a page whose relative links depend on its trailing slash */

@@ -11,6 +11,7 @@ import { TokenRepository } from './auth/token-repository.ts';
 import { SignInLinkRepository } from './auth/sign-in-link-repository.ts';
 import { CalendarRepository } from './calendars/calendar-repository.ts';
 import { NotificationRepository } from './notifications/notification-repository.ts';
+import { OidcRequestRepository } from './auth/oidc-request-repository.ts';
 import { ChannelRepository } from './content/channel-repository.ts';
 import { ContentRepository } from './content/content-repository.ts';
 import { EnrollmentRepository } from './enrollments/enrollment-repository.ts';
@@ -67,6 +68,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     signInLinks: new SignInLinkRepository(db),
     calendars: new CalendarRepository(db),
     notifications: new NotificationRepository(db),
+    oidcRequests: new OidcRequestRepository(db),
     savepoint,
   };
 }
@@ -114,6 +116,7 @@ export class KyselyStorage implements Storage {
   /** PostgreSQL: what keeps a share of the pool for reads outside transactions */
   private readonly slots: Slots | undefined;
   readonly notifications;
+  readonly oidcRequests;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -164,6 +167,7 @@ export class KyselyStorage implements Storage {
     this.signInLinks = stores.signInLinks;
     this.calendars = stores.calendars;
     this.notifications = stores.notifications;
+    this.oidcRequests = stores.oidcRequests;
   }
 
   /**

@@ -67,6 +67,16 @@ export interface SignInLinksTable {
   used_at: string | null;
 }
 
+/** Console single sign-on requests waiting for the provider (migration 0021). */
+export interface OidcRequestsTable {
+  id: Generated<number>;
+  state_hash: string;
+  nonce: string;
+  code_verifier: string;
+  created: string;
+  expires_at: string;
+}
+
 export interface OutboxEventsTable {
   sequence: Generated<number>;
   event_id: string;
@@ -511,6 +521,7 @@ export interface Database {
   group_users: GroupUsersTable;
   api_tokens: ApiTokensTable;
   sign_in_links: SignInLinksTable;
+  oidc_requests: OidcRequestsTable;
   outbox_events: OutboxEventsTable;
   channels: ChannelsTable;
   content_items: ContentItemsTable;

@@ -11,6 +11,7 @@ import { startBackgroundThread } from '../background-thread.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
 import { limitHeapGrowth } from '../heap-growth.ts';
+import { UsageError } from '../usage-error.ts';
 
 function bootstrapBanner(email: string, token: string, url: string): string {
   const rule = '='.repeat(72);
@@ -42,6 +43,18 @@ function warnPrivateWebhookTargets(logger: Logger): void {
 
 type ServeSettings = Resolved<typeof serveSettings>;
 
+/** Single sign-on is on when the issuer is set; then the client's id and secret must be too. */
+function oidcConfig(settings: ServeSettings) {
+  const { oidc_issuer: issuer, oidc_client_id: clientId, oidc_client_secret: clientSecret } = settings;
+  if (issuer === undefined) {
+    if (clientId !== undefined || clientSecret !== undefined)
+      throw new UsageError('oidc_client_id and oidc_client_secret need oidc_issuer');
+    return null;
+  }
+  if (clientId === undefined || clientSecret === undefined) throw new UsageError('oidc_issuer needs oidc_client_id and oidc_client_secret');
+  return { issuer, clientId, clientSecret, name: settings.oidc_name, createUsers: settings.oidc_create_users };
+}
+
 /**
  * Host and port name a server across restarts, so one that starts again takes back at once what
  * it held (docs/scaling.md). A server on a port the system picks has no such name: its process does.
@@ -70,6 +83,7 @@ async function serve(settings: ServeSettings): Promise<void> {
       retryScheduleSeconds: settings.mail_retry_schedule,
       reminderSweepSeconds: settings.reminder_sweep_seconds,
     },
+    oidc: oidcConfig(settings),
   };
   const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
   const viewerFiles = await seaViewerFiles();

@@ -12,6 +12,7 @@ export const auditActions = [
   'group.owners_changed',
   'api_token.created',
   'api_token.revoked',
+  'console.signed_in',
   'content_item.created',
   'content_item.updated',
   'content_item.deleted',
@@ -40,3 +41,6 @@ export const auditActions = [
   'calendar_feed.deleted',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
+
+/** Actions whose resource is not named by their prefix: a console sign-in is about its user. */
+export const auditResourceTypes: Partial<Record<AuditAction, string>> = { 'console.signed_in': 'user' };

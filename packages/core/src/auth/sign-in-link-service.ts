@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import type { ServiceDeps } from '../service-deps.ts';
+import type { RequestContext } from './actor.ts';
 import { nowIso, toIso } from '../shared/clock.ts';
 import { fieldError, LecternError } from '../shared/errors.ts';
 import { sha256 } from '../shared/sha256.ts';
@@ -48,7 +49,7 @@ export class SignInLinkService {
   }
 
   /** `POST /api/v2/console/sign-in/`: the code for a token of its user, with the role's scopes. */
-  async exchange(body: InputOf<typeof signInExchangeInput>): Promise<SignInExchange> {
+  async exchange(body: InputOf<typeof signInExchangeInput>, requestId: string = this.deps.ids.prefixed('req_')): Promise<SignInExchange> {
     const { code } = parseInput(signInExchangeInput, body);
     const now = nowIso(this.deps.clock);
     return this.deps.storage.transaction(async (tx) => {
@@ -57,7 +58,13 @@ export class SignInLinkService {
       const user = await tx.users.findById(userId);
       if (!user || !user.view.is_active) throw unusableLink();
       const expiresAt = toIso(new Date(this.deps.clock.now().getTime() + SIGN_IN_TOKEN_HOURS * 3_600_000));
-      const issued = await this.tokens.issue({ userId, role: user.view.role, name: SIGN_IN_TOKEN_NAME, expiresAt }, tx);
+      // the person signing in is the actor: the log says who opened a console session, and when
+      const ctx: RequestContext = {
+        actor: { kind: 'user', userId, publicId: user.view.public_id, role: user.view.role, scopes: new Set() },
+        requestId,
+      };
+      const issued = await this.tokens.issue({ userId, role: user.view.role, name: SIGN_IN_TOKEN_NAME, expiresAt }, tx, ctx);
+      await this.deps.audit.record(tx, ctx, 'console.signed_in', user.view.public_id);
       return { token: issued.token, expires_at: expiresAt };
     });
   }

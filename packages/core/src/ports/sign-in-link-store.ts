@@ -17,3 +17,22 @@ export interface SignInLinkStore {
   /** Deletes links that expired before `before`: a used or stale code is of no use to anyone. */
   deleteExpired(before: string): Promise<void>;
 }
+
+export interface NewOidcRequestRow {
+  stateHash: string;
+  nonce: string;
+  codeVerifier: string;
+  created: string;
+  expiresAt: string;
+}
+
+/** Single sign-on requests waiting for the provider's answer (auth/oidc-sign-in-service.ts). */
+export interface OidcRequestStore {
+  insert(row: NewOidcRequestRow): Promise<void>;
+  /**
+   * Deletes the request with this state hash and answers its nonce and verifier, in one statement,
+   * when it has not expired; otherwise undefined. A state is taken once, by whichever instance.
+   */
+  take(stateHash: string, now: string): Promise<{ nonce: string; codeVerifier: string } | undefined>;
+  deleteExpired(before: string): Promise<void>;
+}

@@ -15,9 +15,9 @@ import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { RateCounterStore } from './rate-counter-store.ts';
 import type { SavedReportStore } from './saved-report-store.ts';
-import type { SignInLinkStore } from './sign-in-link-store.ts';
 import type { CalendarStore } from './calendar-store.ts';
 import type { NotificationStore } from './notification-store.ts';
+import type { OidcRequestStore, SignInLinkStore } from './sign-in-link-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
 import type { WakeUps } from './wake-ups.ts';
@@ -48,6 +48,8 @@ export interface Stores {
   calendars: CalendarStore;
   /** the email queue */
   notifications: NotificationStore;
+  /** console single sign-on requests waiting for the provider's answer */
+  oidcRequests: OidcRequestStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

@@ -82,6 +82,7 @@ import {
   savedReportListSpec,
   savedReportSchema,
   signInExchangeInput,
+  signInOptionsSchema,
   signInExchangeSchema,
   seriesListSpec,
   seriesViewSchema,
@@ -681,6 +682,41 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
       scope: null,
       request: signInExchangeInput,
       response: { status: 201, schema: signInExchangeSchema },
+    },
+  ];
+  yield [
+    'GET /api/v2/console/sign-in-options',
+    {
+      summary: 'What the console sign-in page offers besides a token: the single sign-on button, or null when not set up',
+      tag: 'Meta',
+      scope: null,
+      response: { status: 200, schema: signInOptionsSchema },
+    },
+  ];
+  yield [
+    'GET /console/auth/oidc',
+    {
+      summary: "Start a console single sign-on: 302 to the identity provider's authorization endpoint (404 when not set up)",
+      tag: 'Meta',
+      scope: null,
+      response: { status: 302 },
+    },
+  ];
+  yield [
+    'GET /console/auth/oidc/callback',
+    {
+      summary:
+        'Where the identity provider sends the browser back: 302 to /console/sign-in with a one-time `code`, or with `error` unknown_user, inactive_user or sign_in_failed',
+      tag: 'Meta',
+      scope: null,
+      query: {
+        extra: {
+          state: { schema: { type: 'string' }, description: 'the state of the request this answers' },
+          code: { schema: { type: 'string' }, description: "the provider's authorization code" },
+          error: { schema: { type: 'string' }, description: "the provider's refusal, if it refused" },
+        },
+      },
+      response: { status: 302 },
     },
   ];
   yield [

@@ -1,7 +1,7 @@
 /**
  * The web console: a single-page app (packages/console) served under `/console/`, open without a
- * token (it signs in with one), and the one route of its own, the exchange of a one-time sign-in
- * link (`lectern console-url`) for a short-lived token.
+ * token (it signs in with one), and its own routes: the exchange of a one-time sign-in link
+ * (`lectern console-url`) for a short-lived token, the sign-in options and single sign-on.
  *
  * The files are answered before the route table (which matches whole API paths, not a folder):
  * `/console/` and any path under it without a file name answer index.html, so an address the
@@ -12,13 +12,32 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { LecternError, type Lectern } from '@lectern/core';
 import type { ConsoleFileSource } from '../console/console-files.ts';
 import { negotiateEncoding, type Encoding } from '../content-encoding.ts';
-import { created, type Reply } from '../reply.ts';
+import { OidcRelyingParty, type SignInLogger } from '../console/oidc-relying-party.ts';
+import { created, ok, type Reply } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
-export function consoleRoutes(routes: RouteTable, lectern: Lectern): void {
+export function consoleRoutes(routes: RouteTable, lectern: Lectern, logger?: SignInLogger): void {
   // open without a token: the code is the credential, and the app's rate limit per address applies
-  routes.publicPost('/api/v2/console/sign-in', async (rc) => created(await lectern.signInLinks.exchange(rc.body())));
+  routes.publicPost('/api/v2/console/sign-in', async (rc) => created(await lectern.signInLinks.exchange(rc.body(), rc.requestId)));
+  routes.publicGet('/api/v2/console/sign-in-options', async () => ok(lectern.oidcSignIn.options()));
+
+  // single sign-on: the browser goes to the provider and comes back with a one-time code or a reason
+  const settings = lectern.config.oidc;
+  const sso = settings ? new OidcRelyingParty(lectern, settings, logger) : undefined;
+  const requireSso = () => {
+    if (!sso) throw new LecternError('not_found', 'Single sign-on is not set up on this server (the oidc_* settings).');
+    return sso;
+  };
+  routes.publicGet('/console/auth/oidc', async () => redirect(await requireSso().authorizationUrl()));
+  routes.publicGet('/console/auth/oidc/callback', async (rc) => {
+    const outcome = await requireSso().finish(rc.query);
+    const param = 'code' in outcome ? `code=${encodeURIComponent(outcome.code)}` : `error=${outcome.error}`;
+    return redirect(`/console/sign-in?${param}`);
+  });
 }
+
+/** A redirect no cache may keep: each one carries a fresh state or a one-time code. */
+const redirect = (location: string): Reply => ({ status: 302, headers: { Location: location, 'Cache-Control': 'no-store' } });
 
 /**
  * Nothing from another host, no inline script or style, no framing: what the console loads is
@@ -131,7 +150,9 @@ export function consolePages(source: ConsoleFileSource): ConsolePages {
   }
 
   return {
-    serves: (pathname) => pathname === '/' || pathname === '/console' || pathname.startsWith('/console/'),
+    // `/console/auth/…` are routes (single sign-on), not the app's files
+    serves: (pathname) =>
+      pathname === '/' || pathname === '/console' || (pathname.startsWith('/console/') && !pathname.startsWith('/console/auth/')),
 
     answer(method, pathname, query, acceptEncoding) {
       if (method === 'OPTIONS') return { status: 204, headers: { Allow: ALLOW } };

@@ -1,5 +1,6 @@
 import type { Lectern } from '@lectern/core';
 import type { RouteTable } from '../router.ts';
+import type { SignInLogger } from '../console/oidc-relying-party.ts';
 import { apiTokenRoutes } from './api-tokens.ts';
 import { assignmentRoutes } from './assignments.ts';
 import { auditLogRoutes } from './audit-log.ts';
@@ -30,6 +31,8 @@ export interface RouteOptions {
   viewerFiles?: ViewerFileSource;
   /** the app's metrics, which it records every response in; a fresh set when not given */
   metrics?: LecternMetrics;
+  /** where refused single sign-ons are logged, with their reason */
+  logger?: SignInLogger;
 }
 
 /** Every area's routes, in one list so a newcomer sees the whole API surface here. */
@@ -48,7 +51,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   eventRoutes(routes, lectern);
   enrollmentRoutes(routes, lectern);
   savedReportRoutes(routes, lectern);
-  consoleRoutes(routes, lectern);
+  consoleRoutes(routes, lectern, options.logger);
   importRoutes(routes, lectern);
   calendarRoutes(routes, lectern);
   bulkJobRoutes(routes, lectern);

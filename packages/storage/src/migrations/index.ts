@@ -23,6 +23,7 @@ import * as signInLinks from './0017-sign-in-links.ts';
 import * as importRowsTooLong from './0018-import-rows-too-long.ts';
 import * as eventSeatCounts from './0019-event-seat-counts.ts';
 import * as calendarsAndEmail from './0020-calendars-and-email.ts';
+import * as oidcRequests from './0021-oidc-requests.ts';
 import * as webhookRecoveryJobList from './0022-webhook-recovery-job-list.ts';
 
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0018-import-rows-too-long': importRowsTooLong,
   '0019-event-seat-counts': eventSeatCounts,
   '0020-calendars-and-email': calendarsAndEmail,
+  '0021-oidc-requests': oidcRequests,
   '0022-webhook-recovery-job-list': webhookRecoveryJobList,
 };
 
