@@ -49,6 +49,7 @@ export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';
 export { type RateCounterStore } from './ports/rate-counter-store.ts';
 export { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from './ports/saved-report-store.ts';
 export { type NewSignInLinkRow, type SignInLinkStore } from './ports/sign-in-link-store.ts';
+export { type ScimStore, type ScimUserState } from './ports/scim-store.ts';
 export { type DatabaseStats, type Storage, type Stores } from './ports/storage.ts';
 export { type NewTokenRow, type TokenCredentials, type TokenStore } from './ports/token-store.ts';
 export { type NewUserRow, type UserChanges, type UserStore } from './ports/user-store.ts';

@@ -26,6 +26,7 @@ import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repositor
 import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 import { SavedReportRepository } from './reports/saved-report-repository.ts';
 import { RateCounterRepository } from './rate-limits/rate-counter-repository.ts';
+import { ScimRepository } from './scim/scim-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
@@ -60,6 +61,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     enrollments: new EnrollmentRepository(db),
     savedReports: new SavedReportRepository(db),
     signInLinks: new SignInLinkRepository(db),
+    scim: new ScimRepository(db),
     savepoint,
   };
 }
@@ -103,6 +105,7 @@ export class KyselyStorage implements Storage {
   readonly enrollments;
   readonly savedReports;
   readonly signInLinks;
+  readonly scim;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -136,6 +139,7 @@ export class KyselyStorage implements Storage {
     this.enrollments = stores.enrollments;
     this.savedReports = stores.savedReports;
     this.signInLinks = stores.signInLinks;
+    this.scim = stores.scim;
   }
 
   /**

@@ -20,6 +20,9 @@ export interface UsersTable {
   modified: string;
   /** live assignments, kept per write by the assignments area (migration 0013) */
   live_assignments: Generated<number>;
+  /** SCIM: the identity provider's id, and when it deleted the user (migration 0027) */
+  external_id: Generated<string | null>;
+  scim_deleted_at: Generated<string | null>;
 }
 
 export interface GroupsTable {
@@ -30,6 +33,8 @@ export interface GroupsTable {
   created: string;
   modified: string;
   deleted_at: string | null;
+  /** SCIM: the identity provider's id (migration 0027) */
+  external_id: Generated<string | null>;
 }
 
 export interface GroupUsersTable {

@@ -23,6 +23,8 @@ export const scopes = [
   'webhooks:write',
   'metrics:read',
   'audit:read',
+  // SCIM provisioning (docs/identity.md): an identity provider's token, for admins only
+  'scim:write',
 ] as const;
 export type Scope = (typeof scopes)[number];
 export const scopeSchema = z.enum(scopes);
@@ -39,7 +41,7 @@ export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
   admin: new Set(scopes),
   // everything but managing people's accounts and the webhook subscriptions
   organizer: new Set<Scope>(
-    scopes.filter((scope) => !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read'].includes(scope)),
+    scopes.filter((scope) => !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read', 'scim:write'].includes(scope)),
   ),
   // events:read so a learner can find the sessions it may enroll in (only those it may see)
   user: new Set<Scope>([

@@ -15,6 +15,7 @@ import type { JobStore } from './job-store.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { RateCounterStore } from './rate-counter-store.ts';
 import type { SavedReportStore } from './saved-report-store.ts';
+import type { ScimStore } from './scim-store.ts';
 import type { SignInLinkStore } from './sign-in-link-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
@@ -41,6 +42,8 @@ export interface Stores {
   savedReports: SavedReportStore;
   /** one-time console sign-in links (`lectern console-url`) */
   signInLinks: SignInLinkStore;
+  /** what SCIM provisioning keeps beside users and groups (external ids, deletions) */
+  scim: ScimStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

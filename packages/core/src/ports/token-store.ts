@@ -33,6 +33,8 @@ export interface TokenStore {
   /** `ownerId` null lists every user's tokens. */
   list(query: ListQuery, ownerId: number | null): Promise<Page<ApiTokenRecord>>;
   revoke(id: number, at: string): Promise<void>;
+  /** Revokes every live token of the user (API tokens and console sessions alike); answers their public ids. */
+  revokeAllOfUser(userId: number, at: string): Promise<string[]>;
   /** The user's tokens neither revoked nor expired at `now`. */
   countLive(userId: number, now: string): Promise<number>;
   recordUse(uses: ReadonlyArray<{ id: number; at: string }>): Promise<void>;

@@ -143,6 +143,17 @@ export class TokenRepository implements TokenStore {
     await this.db.updateTable('api_tokens').set({ revoked_at: at }).where('id', '=', id).execute();
   }
 
+  async revokeAllOfUser(userId: number, at: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning('public_id')
+      .execute();
+    return rows.map((row) => row.public_id);
+  }
+
   async countLive(userId: number, now: string): Promise<number> {
     const row = await this.db
       .selectFrom('api_tokens')

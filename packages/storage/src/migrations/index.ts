@@ -22,6 +22,7 @@ import * as auditLog from './0016-audit-log.ts';
 import * as signInLinks from './0017-sign-in-links.ts';
 import * as importRowsTooLong from './0018-import-rows-too-long.ts';
 import * as eventSeatCounts from './0019-event-seat-counts.ts';
+import * as scimIdentities from './0027-scim-identities.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0017-sign-in-links': signInLinks,
   '0018-import-rows-too-long': importRowsTooLong,
   '0019-event-seat-counts': eventSeatCounts,
+  '0027-scim-identities': scimIdentities,
 };
 
 export const migrationProvider: MigrationProvider = {
