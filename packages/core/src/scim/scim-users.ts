@@ -99,8 +99,12 @@ export class ScimUsers {
       });
       const record = await this.users.insertInTx(tx, ctx, input);
       await tx.scim.setUserState(record.id, { externalId: write.externalId });
-      if (write.active === false) await this.users.updateInTx(tx, ctx, record.view.public_id, { is_active: false });
-      return this.read(tx, record.view.public_id);
+      if (write.active === false) {
+        await this.users.updateInTx(tx, ctx, record.view.public_id, { is_active: false });
+        return this.read(tx, record.view.public_id);
+      }
+      // a new row's last change is its creation: no need to read it back
+      return toScimUser(record.view, { externalId: write.externalId, modified: record.view.date_joined }, this.base);
     });
   }
 
