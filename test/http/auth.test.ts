@@ -78,13 +78,13 @@ describe('authentication, scopes and roles', () => {
     expectError(response, 401, 'invalid_token');
   });
 
-  it('rejects tokens of deactivated users', async () => {
+  it('rejects tokens of deactivated users, which deactivation revokes for good', async () => {
     const { user, api } = await userWithToken(server, 'organizer');
     assert.equal((await api.get('/api/v2/users/')).status, 200);
     assert.equal((await server.api.patch(`/api/v2/users/${user.public_id}/`, { is_active: false })).status, 200);
     expectError(await api.get('/api/v2/users/'), 401, 'invalid_token');
     assert.equal((await server.api.patch(`/api/v2/users/${user.public_id}/`, { is_active: true })).status, 200);
-    assert.equal((await api.get('/api/v2/users/')).status, 200);
+    expectError(await api.get('/api/v2/users/'), 401, 'invalid_token');
   });
 
   it('answers forbidden when the role can never use the route, insufficient_scope when the token lacks it', async () => {

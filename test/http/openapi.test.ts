@@ -36,6 +36,13 @@ describe('OpenAPI description', () => {
     }
   });
 
+  it('leaves out SCIM (/scim/v2): identity providers speak RFC 7644, not the v2 API, from a route table of its own', () => {
+    assert.deepEqual(
+      Object.keys(document.paths).filter((path) => path.startsWith('/scim')),
+      [],
+    );
+  });
+
   it('is a valid OpenAPI 3.1 document', async () => {
     assert.equal(document.openapi, '3.1.0');
     const result = await validate(structuredClone(document));

@@ -64,6 +64,12 @@ export {
   type SignInOptions,
 } from './auth/oidc-sign-in.ts';
 export { OIDC_CALLBACK_PATH, OIDC_START_PATH, OidcSignInService } from './auth/oidc-sign-in-service.ts';
+export { ScimError, type ScimType } from './scim/scim-error.ts';
+export { ScimGroups } from './scim/scim-groups.ts';
+export { ScimUsers } from './scim/scim-users.ts';
+export {
+  listResponse as scimListResponse,
+  resourceTypes as scimResourceTypes, schemas as scimSchemas, serviceProviderConfig as scimServiceProviderConfig, SCIM_ERROR } from './scim/scim-schemas.ts';
 export { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type LecternConfig, type LecternConfigInput, lecternConfigSchema } from './config.ts';
 export {
   type Channel,

@@ -37,6 +37,8 @@ import { BulkJobListService } from './jobs/bulk-job-list.ts';
 import { JobEngine } from './jobs/job-engine.ts';
 import type { Storage } from './ports/storage.ts';
 import { SavedReportService } from './reports/saved-report-service.ts';
+import { ScimGroups } from './scim/scim-groups.ts';
+import { ScimUsers } from './scim/scim-users.ts';
 import type { ServiceDeps } from './service-deps.ts';
 import { nowIso, systemClock, type Clock } from './shared/clock.ts';
 import { forbidden, LecternError, notFound } from './shared/errors.ts';
@@ -131,6 +133,8 @@ export class Lectern {
   readonly savedReports: SavedReportService;
   /** server-side CSV imports, processed by the job engine with the bulk jobs' item writes */
   readonly imports: ImportService;
+  /** SCIM 2.0 provisioning of users and groups by an identity provider (docs/identity.md) */
+  readonly scim: { users: ScimUsers; groups: ScimGroups };
   private usageTimer: NodeJS.Timeout | undefined;
   private lastAuditPrune = 0;
   private auditUpkeep = true;
@@ -155,6 +159,7 @@ export class Lectern {
     this.auditLog = new AuditService(deps);
     this.users = new UserService(deps, this.jobs);
     this.groups = new GroupService(deps);
+    this.scim = { users: new ScimUsers(deps, this.users), groups: new ScimGroups(deps, this.groups) };
     this.tokens = new TokenService(deps);
     this.signInLinks = new SignInLinkService(deps, this.tokens);
     this.oidcSignIn = new OidcSignInService(deps, this.users, this.signInLinks);

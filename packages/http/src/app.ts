@@ -6,7 +6,7 @@
  * refusals of requests that never reached the pipeline included, is finished and logged by
  * `respond`.
  */
-import { badRequest, LecternError, type Actor, type ErrorCode, type Lectern, type RequestContext } from '@lectern/core';
+import { badRequest, isLecternError, LecternError, type Actor, type ErrorCode, type Lectern, type RequestContext } from '@lectern/core';
 import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
 import { AdmissionGate, type AdmissionLimits } from './middleware/admission.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
@@ -24,6 +24,7 @@ import type { ViewerFileSource } from './api-reference/reference-page.ts';
 import { probeRoutes } from './routes/probes.ts';
 import type { ConsoleFileSource } from './console/console-files.ts';
 import { consolePages } from './routes/console.ts';
+import { scimApi, scimErrorReply } from './routes/scim.ts';
 
 /** The access-log line of one response. */
 export interface AccessLogEntry {
@@ -167,6 +168,15 @@ export function nestingDepthExceeds(value: unknown, limit: number): boolean {
 const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
   actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${request.remoteAddress}`;
 
+/** The request's path, or '' when its target cannot be read (that refusal is the API's). */
+function pathOf(url: string): string {
+  try {
+    return parseTarget(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
 /** Only `Expect: 100-continue` is understood (RFC 9110 §10.1.1); the server answers it before the body. */
 const expectationProblem = (expect: string | undefined) =>
   expect !== undefined && expect.trim().toLowerCase() !== '100-continue' ? `The expectation '${expect}' cannot be met.` : undefined;
@@ -180,6 +190,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   });
   const probes = probeRoutes(lectern);
   const consoleFiles = consolePages(options.consoleFiles ?? (() => undefined));
+  const scim = scimApi(lectern);
   const rateLimit = options.rateLimit ?? { limit: 600, windowSeconds: 60 };
   // refusals (malformed requests, answered before they are parsed) are counted by this server alone
   const limiter = new FixedWindowRateLimiter(rateLimit);
@@ -278,6 +289,9 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
           if (consoleFiles.serves(pathname)) {
             state.route = '/console';
             matched = consoleFiles.answer(request.method, pathname, state.query.toString(), state.header('accept-encoding'));
+          } else if (scim.serves(pathname)) {
+            // identity providers' provisioning: not the API, answered in SCIM's own terms (routes/scim.ts)
+            matched = await scim.answer(request.method, pathname, state);
           } else {
             const routed = state;
             const dispatch = () => routes.dispatchPath(request.method, pathname, routed);
@@ -301,7 +315,8 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
             };
       }
     } catch (error) {
-      reply = errorReply(error, requestId, logger);
+      // SCIM clients read SCIM's error schema, whichever step refused the request (401, 429, 413…)
+      reply = isLecternError(error) && scim.serves(pathOf(request.url)) ? scimErrorReply(error) : errorReply(error, requestId, logger);
     }
     const extra: Parameters<typeof respond>[2] = { rateHeaders, route: probe?.route ?? state?.route ?? null };
     if (preflight && reply.status === 204 && reply.headers?.Allow) extra.preflightAllow = reply.headers.Allow;

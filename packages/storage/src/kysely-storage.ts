@@ -29,6 +29,7 @@ import { WebhookDeliveryRepository } from './webhooks/webhook-delivery-repositor
 import { WebhookEndpointRepository } from './webhooks/webhook-endpoint-repository.ts';
 import { SavedReportRepository } from './reports/saved-report-repository.ts';
 import { RateCounterRepository } from './rate-limits/rate-counter-repository.ts';
+import { ScimRepository } from './scim/scim-repository.ts';
 
 type Savepoint = Stores['savepoint'];
 
@@ -69,6 +70,7 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
     calendars: new CalendarRepository(db),
     notifications: new NotificationRepository(db),
     oidcRequests: new OidcRequestRepository(db),
+    scim: new ScimRepository(db),
     savepoint,
   };
 }
@@ -117,6 +119,7 @@ export class KyselyStorage implements Storage {
   private readonly slots: Slots | undefined;
   readonly notifications;
   readonly oidcRequests;
+  readonly scim;
 
   constructor(
     /** exposed for adapters' own maintenance work (backups, benchmarks); the core never sees it */
@@ -168,6 +171,7 @@ export class KyselyStorage implements Storage {
     this.calendars = stores.calendars;
     this.notifications = stores.notifications;
     this.oidcRequests = stores.oidcRequests;
+    this.scim = stores.scim;
   }
 
   /**

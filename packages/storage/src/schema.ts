@@ -22,6 +22,9 @@ export interface UsersTable {
   live_assignments: Generated<number>;
   /** 1 unless the user turned email off (migration 0020) */
   email_notifications: Generated<number>;
+  /** SCIM: the identity provider's id, and when it deleted the user (migration 0027) */
+  external_id: Generated<string | null>;
+  scim_deleted_at: Generated<string | null>;
 }
 
 export interface GroupsTable {
@@ -32,6 +35,8 @@ export interface GroupsTable {
   created: string;
   modified: string;
   deleted_at: string | null;
+  /** SCIM: the identity provider's id (migration 0027) */
+  external_id: Generated<string | null>;
 }
 
 export interface GroupUsersTable {

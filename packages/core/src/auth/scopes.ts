@@ -24,6 +24,8 @@ export const scopes = [
   'metrics:read',
   'audit:read',
   'notifications:read',
+  // SCIM provisioning (docs/identity.md): an identity provider's token, for admins only
+  'scim:write',
 ] as const;
 export type Scope = (typeof scopes)[number];
 export const scopeSchema = z.enum(scopes);
@@ -41,7 +43,8 @@ export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
   // everything but managing people's accounts and the webhook subscriptions
   organizer: new Set<Scope>(
     scopes.filter(
-      (scope) => !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read', 'notifications:read'].includes(scope),
+      (scope) =>
+        !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read', 'notifications:read', 'scim:write'].includes(scope),
     ),
   ),
   // events:read so a learner can find the sessions it may enroll in (only those it may see)

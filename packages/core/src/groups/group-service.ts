@@ -53,16 +53,19 @@ export class GroupService {
     authorize(ctx.actor, 'groups:write');
     this.requireAdmin(ctx.actor, 'Only admins can create groups.');
     const input = parseInput(createGroupInput, body);
-    return this.deps.storage.transaction(async (tx) => {
-      const record = await tx.groups.insert({
-        publicId: this.deps.ids.uuid(),
-        name: input.name,
-        source: input.source === undefined ? NATIVE_SOURCE : input.source,
-        created: nowIso(this.deps.clock),
-      });
-      await this.deps.audit.record(tx, ctx, 'group.created', record.view.public_id);
-      return record.view;
+    return this.deps.storage.transaction(async (tx) => (await this.insertInTx(tx, ctx, input)).view);
+  }
+
+  /** A create's write inside the caller's transaction (SCIM); the caller has authorized and parsed. */
+  async insertInTx(tx: Stores, ctx: RequestContext, input: { name: string; source?: string | null | undefined }): Promise<GroupRecord> {
+    const record = await tx.groups.insert({
+      publicId: this.deps.ids.uuid(),
+      name: input.name,
+      source: input.source === undefined ? NATIVE_SOURCE : input.source,
+      created: nowIso(this.deps.clock),
     });
+    await this.deps.audit.record(tx, ctx, 'group.created', record.view.public_id);
+    return record;
   }
 
   async update(ctx: RequestContext, publicId: string, body: InputOf<typeof updateGroupInput>, options: WriteOptions = {}): Promise<Group> {
@@ -72,11 +75,16 @@ export class GroupService {
       const group = await this.require(tx, publicId);
       await this.requireManager(tx, ctx.actor, group);
       assertIfMatch(options.ifMatch, group.view);
-      await tx.groups.update(group.id, { ...input, modified: nowIso(this.deps.clock) });
-      const after = (await tx.groups.findById(group.id))!.view;
-      await this.deps.audit.recordUpdate(tx, ctx, 'group.updated', after.public_id, group.view, after);
-      return after;
+      return this.updateInTx(tx, ctx, group, input);
     });
+  }
+
+  /** An update's write inside the caller's transaction (SCIM); the caller has authorized and parsed. */
+  async updateInTx(tx: Stores, ctx: RequestContext, group: GroupRecord, input: { name?: string | undefined }): Promise<Group> {
+    await tx.groups.update(group.id, { ...(input.name !== undefined ? { name: input.name } : {}), modified: nowIso(this.deps.clock) });
+    const after = (await tx.groups.findById(group.id))!.view;
+    await this.deps.audit.recordUpdate(tx, ctx, 'group.updated', after.public_id, group.view, after);
+    return after;
   }
 
   async delete(ctx: RequestContext, publicId: string, options: WriteOptions = {}): Promise<void> {
@@ -85,9 +93,14 @@ export class GroupService {
     await this.deps.storage.transaction(async (tx) => {
       const group = await this.require(tx, publicId);
       assertIfMatch(options.ifMatch, group.view);
-      await tx.groups.softDelete(group.id, nowIso(this.deps.clock));
-      await this.deps.audit.record(tx, ctx, 'group.deleted', group.view.public_id);
+      await this.deleteInTx(tx, ctx, group);
     });
+  }
+
+  /** A delete inside the caller's transaction (SCIM); the caller has authorized. */
+  async deleteInTx(tx: Stores, ctx: RequestContext, group: GroupRecord): Promise<void> {
+    await tx.groups.softDelete(group.id, nowIso(this.deps.clock));
+    await this.deps.audit.record(tx, ctx, 'group.deleted', group.view.public_id);
   }
 
   /** The six membership operations: add, remove or replace the group's members or owners. */
@@ -114,21 +127,36 @@ export class GroupService {
       const current = await tx.groups.relatedUserIds(group.id, relation);
       const next = nextMembers(current, op, ids);
       if (replace) assertReplaceConfirmed(relation, current, next, replace);
-
-      const now = nowIso(this.deps.clock);
-      const removed = current.filter((id) => !next.has(id));
-      const added = [...next].filter((id) => !current.includes(id));
-      if (removed.length > 0) await tx.groups.removeRelated(group.id, relation, removed);
-      if (added.length > 0) await tx.groups.addRelated(group.id, relation, added, now);
-      if (removed.length === 0 && added.length === 0) return group.view;
-      await tx.groups.update(group.id, { modified: now });
-      const after = (await tx.groups.findById(group.id))!.view;
-      // recorded even when a swap keeps the view alike: the view's member_count and owners are
-      // the changes, and members are not listed one by one
-      const action = relation === 'owner' ? 'group.owners_changed' : 'group.members_changed';
-      await this.deps.audit.record(tx, ctx, action, after.public_id, fieldChanges(group.view, after));
-      return after;
+      return this.setRelatedInTx(tx, ctx, group, relation, current, next);
     });
+  }
+
+  /**
+   * Makes `next` the group's members (owners), given the `current` ones, inside the caller's
+   * transaction (SCIM's member changes); the caller has authorized and checked the ids.
+   */
+  async setRelatedInTx(
+    tx: Stores,
+    ctx: RequestContext,
+    group: GroupRecord,
+    relation: GroupRelation,
+    current: readonly number[],
+    next: ReadonlySet<number>,
+  ): Promise<Group> {
+    const now = nowIso(this.deps.clock);
+    const currentSet = new Set(current);
+    const removed = current.filter((id) => !next.has(id));
+    const added = [...next].filter((id) => !currentSet.has(id));
+    if (removed.length > 0) await tx.groups.removeRelated(group.id, relation, removed);
+    if (added.length > 0) await tx.groups.addRelated(group.id, relation, added, now);
+    if (removed.length === 0 && added.length === 0) return group.view;
+    await tx.groups.update(group.id, { modified: now });
+    const after = (await tx.groups.findById(group.id))!.view;
+    // recorded even when a swap keeps the view alike: the view's member_count and owners are
+    // the changes, and members are not listed one by one
+    const action = relation === 'owner' ? 'group.owners_changed' : 'group.members_changed';
+    await this.deps.audit.record(tx, ctx, action, after.public_id, fieldChanges(group.view, after));
+    return after;
   }
 
   private requireAdmin(actor: Actor, message: string): void {

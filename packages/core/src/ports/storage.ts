@@ -18,6 +18,7 @@ import type { SavedReportStore } from './saved-report-store.ts';
 import type { CalendarStore } from './calendar-store.ts';
 import type { NotificationStore } from './notification-store.ts';
 import type { OidcRequestStore, SignInLinkStore } from './sign-in-link-store.ts';
+import type { ScimStore } from './scim-store.ts';
 import type { TokenStore } from './token-store.ts';
 import type { UserStore } from './user-store.ts';
 import type { WakeUps } from './wake-ups.ts';
@@ -50,6 +51,8 @@ export interface Stores {
   notifications: NotificationStore;
   /** console single sign-on requests waiting for the provider's answer */
   oidcRequests: OidcRequestStore;
+  /** what SCIM provisioning keeps beside users and groups (external ids, deletions) */
+  scim: ScimStore;
   /**
    * Runs `work` as a nested unit: when it throws, only its own writes are undone and the
    * surrounding transaction goes on (a synchronous batch item). Outside a transaction it is one.

@@ -35,6 +35,8 @@ export interface TokenStore {
   revoke(id: number, at: string): Promise<void>;
   /** A revoked token's owner and revocation time (`findByPublicId` answers only tokens still in force). */
   findRevoked(publicId: string): Promise<{ userId: number; revokedAt: string } | undefined>;
+  /** Revokes every live token of the user (API tokens and console sessions alike); answers their public ids. */
+  revokeAllOfUser(userId: number, at: string): Promise<string[]>;
   /** The user's tokens neither revoked nor expired at `now`. */
   countLive(userId: number, now: string): Promise<number>;
   recordUse(uses: ReadonlyArray<{ id: number; at: string }>): Promise<void>;

@@ -14,7 +14,7 @@ export interface NewUserRow {
   dateJoined: string;
 }
 
-export type UserChanges = Partial<Pick<NewUserRow, 'name' | 'role' | 'employeeId' | 'managerId' | 'isActive'>> & {
+export type UserChanges = Partial<Pick<NewUserRow, 'email' | 'name' | 'role' | 'employeeId' | 'managerId' | 'isActive'>> & {
   modified: string;
 };
 

@@ -55,6 +55,8 @@ export interface ListQuery {
    * uncounted; `page` and `pageSize` are then ignored.
    */
   batch?: ListBatch;
+  /** rows to skip, in place of `(page - 1) * pageSize`: a SCIM list starts at any index, not a page */
+  offset?: number;
 }
 
 export interface Page<T> {

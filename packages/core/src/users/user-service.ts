@@ -7,6 +7,7 @@ import type { ServiceDeps } from '../service-deps.ts';
 import { fieldError, notFound } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { nowIso } from '../shared/clock.ts';
+import { foldCase } from '../shared/fold-case.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
@@ -78,18 +79,22 @@ export class UserService {
   }
 
   /**
-   * A PATCH's rules and write inside the caller's transaction, for an import's `update` rows; the
-   * caller has authorized `users:write` and parsed the input with updateUserInput.
+   * A PATCH's rules and write inside the caller's transaction, for an import's `update` rows and
+   * SCIM; the caller has authorized and parsed the input with updateUserInput. Only SCIM changes
+   * `email` (an identity provider renaming a user); the API's PATCH does not take it.
    */
   async updateInTx(
     tx: Stores,
     ctx: RequestContext,
     publicId: string,
-    input: z.output<typeof updateUserInput>,
+    input: z.output<typeof updateUserInput> & { email?: string },
     options: WriteOptions = {},
   ): Promise<User> {
     const current = await this.require(tx, publicId);
     assertIfMatch(options.ifMatch, current.view);
+    const email =
+      input.email !== undefined && input.email !== current.view.email ? parseInput(createUserInput.shape.email, input.email) : undefined;
+    if (email !== undefined && foldCase(email) !== foldCase(current.view.email)) await this.assertEmailFree(tx, email);
 
     let managerId: number | null | undefined;
     if (input.manager === null) managerId = null;
@@ -101,16 +106,23 @@ export class UserService {
     const after = { role: input.role ?? current.view.role, is_active: input.is_active ?? current.view.is_active };
     assertKeepsAnAdmin(current.view, after, await tx.users.countActiveAdmins());
 
+    const now = nowIso(this.deps.clock);
     await tx.users.update(current.id, {
+      ...(email !== undefined ? { email } : {}),
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.role !== undefined ? { role: input.role } : {}),
       ...(input.employee_id !== undefined ? { employeeId: input.employee_id } : {}),
       ...(managerId !== undefined ? { managerId } : {}),
       ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
-      modified: nowIso(this.deps.clock),
+      modified: now,
     });
     const updated = (await tx.users.findById(current.id))!.view;
     await this.deps.audit.recordUpdate(tx, ctx, 'user.updated', updated.public_id, current.view, updated);
+    // a deactivated user's tokens and console sessions end with it, on every server (they are rows),
+    // and stay ended if the user is activated again
+    if (current.view.is_active && !updated.is_active) {
+      await this.deps.audit.recordMany(tx, ctx, 'api_token.revoked', await tx.tokens.revokeAllOfUser(current.id, now));
+    }
     return updated;
   }
 
@@ -146,7 +158,8 @@ export class UserService {
     return this.deps.storage.users.findByEmail(email);
   }
 
-  private async insertInTx(
+  /** A create's rules and write inside the caller's transaction (SCIM); the caller has authorized and parsed. */
+  async insertInTx(
     tx: Stores,
     ctx: RequestContext,
     input: Omit<z.output<typeof createUserInput>, 'manager'> & { manager?: string | null | undefined },

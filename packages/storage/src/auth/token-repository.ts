@@ -153,6 +153,17 @@ export class TokenRepository implements TokenStore {
     return row ? { userId: row.user_id, revokedAt: row.revoked_at! } : undefined;
   }
 
+  async revokeAllOfUser(userId: number, at: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('api_tokens')
+      .set({ revoked_at: at })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .returning('public_id')
+      .execute();
+    return rows.map((row) => row.public_id);
+  }
+
   async countLive(userId: number, now: string): Promise<number> {
     const row = await this.db
       .selectFrom('api_tokens')

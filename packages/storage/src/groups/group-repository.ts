@@ -13,7 +13,7 @@ import { type GroupStore, type ListNarrowing, type NewGroupRow, type UserRef } f
 import type { Database } from '../schema.ts';
 import { containsIgnoringCase, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
 import { defineResource, recordOf } from '../shared/resource-definition.ts';
-import { rqlList } from '../reports/rql-list.ts';
+import { rqlColumn, rqlList } from '../reports/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
@@ -46,7 +46,22 @@ export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(gr
     name: { filter: (_eb, value) => containsIgnoringCase('g.name', String(value)), sort: ignoringCase('g.name') },
     member_count: { column: () => memberCount(reportEb) },
   },
-  rql: { 'owners.public_id': owner('ru.public_id'), 'owners.name': owner('ru.name'), 'owners.email': owner('ru.email') },
+  rql: {
+    'owners.public_id': owner('ru.public_id'),
+    'owners.name': owner('ru.name'),
+    'owners.email': owner('ru.email'),
+    // not API fields: what SCIM filters resolve to (core's scim/scim-filter.ts), never in a report's catalogue
+    external_id: rqlColumn('g.external_id'),
+    'members.public_id': rqlList(
+      reportEb
+        .selectFrom('group_users as rm')
+        .innerJoin('users as rmu', 'rmu.id', 'rm.user_id')
+        .select('rm.user_id')
+        .whereRef('rm.group_id', '=', 'g.id')
+        .where('rm.relation', '=', 'member'),
+      'rmu.public_id',
+    ),
+  },
   tiebreak: 'g.id',
 });
 

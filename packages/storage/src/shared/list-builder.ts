@@ -239,7 +239,7 @@ export function pageIndex(list: ListQuery, def: ListDefinition, hints: ListHints
   const first = list.ordering[0];
   const ordered = first && !def.nullable?.has(first.field) ? indexes.ordered?.[first.field] : undefined;
   if (!ordered || total === undefined || hints.all === undefined || total === 0) return undefined;
-  const end = list.page * list.pageSize;
+  const end = (list.offset ?? (list.page - 1) * list.pageSize) + list.pageSize;
   return (end * hints.all) / total < total ? ordered : undefined;
 }
 
@@ -257,7 +257,7 @@ async function fetchPageUnguarded<Row>(
     const countRow = await counted.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
     total = Number(countRow?.total ?? 0);
   }
-  const offset = (list.page - 1) * list.pageSize;
+  const offset = list.offset ?? (list.page - 1) * list.pageSize;
   if (offset >= total) return { rows: [], total };
 
   const index = pageIndex(list, def, hints, total);

@@ -4,6 +4,7 @@ import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type U
 import type { Database } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
 import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
+import { rqlColumn } from '../reports/rql-list.ts';
 import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
@@ -35,6 +36,13 @@ export const userResourceOptions: ResourceOptions = {
           .where('g.public_id', '=', value)
           .where('g.deleted_at', 'is', null),
       ),
+  },
+  // not API fields: what SCIM filters resolve to (core's scim/scim-filter.ts), never in a report's catalogue
+  rql: {
+    email_lower: rqlColumn('u.email_lower'),
+    external_id: rqlColumn('u.external_id'),
+    scim_deleted_at: rqlColumn('u.scim_deleted_at'),
+    modified: rqlColumn('u.modified'),
   },
   tiebreak: 'u.id',
 };
