@@ -59,12 +59,17 @@ if (!entryOutput) throw new Error('esbuild produced no entry point');
 const entry = relative(dist, join(process.cwd(), entryOutput[0]));
 const css = entryOutput[1].cssBundle ? relative(dist, join(process.cwd(), entryOutput[1].cssBundle)) : undefined;
 
+// The icon is written into the page (the policy allows data: images): no file to fetch, no 404.
+const FAVICON = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1d4ed8"/><path d="M10 7h4v14h8v4H10z" fill="#fff"/></svg>',
+)}`;
 const html = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Lectern console</title>
+<link rel="icon" href="${FAVICON}">
 ${css ? `<link rel="stylesheet" href="/console/${css}">\n` : ''}<script type="module" src="/console/${entry}"></script>
 </head>
 <body>

@@ -37,6 +37,11 @@ describe('console pages', () => {
       // something in the lists, so tables are drawn with rows
       await server.api.post('/api/v2/groups/', { name: 'Sales' });
       const page = await browser.newPage(width);
+      // every file a page asks for exists (the icon among them)
+      const missing: string[] = [];
+      page.on('response', (response) => {
+        if (response.status() === 404) missing.push(response.url());
+      });
       await signInWithToken(page, server.url, server.adminToken);
       // every page is visited and pictured; the problems of all of them are reported together
       const problems: string[] = [];
@@ -47,9 +52,19 @@ describe('console pages', () => {
         // the page has finished loading what it shows
         await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
         problems.push(...(await accessibilityProblems(page)).map((problem) => `${link}: ${problem}`));
+        // nothing wider than the window: no sideways scrolling of the whole page
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        if (overflow > 0) problems.push(`${link}: ${overflow} px wider than the window`);
+        const clipped = await page.evaluate(
+          () =>
+            [...document.querySelectorAll('td')].filter((cell) => cell.querySelector('button') && cell.scrollWidth > cell.clientWidth)
+              .length,
+        );
+        if (clipped > 0) problems.push(`${link}: ${clipped} table cells with buttons cut off`);
         await screenshot(page, name);
       }
-      assert.deepEqual(problems, [], `accessibility violations at ${width} px`);
+      assert.deepEqual(problems, [], `problems at ${width} px`);
+      assert.deepEqual(missing, [], 'files not found');
     });
   }
 

@@ -46,3 +46,6 @@ export function setQuery(changes: Record<string, string | undefined>, options: {
   const search = params.toString();
   navigate(`${place.value.path}${search ? `?${search}` : ''}`, options);
 }
+
+/** The query parameters that open a page's detail panel (`?edit=<id>`, `?event=<id>`, …). */
+export const PANEL_PARAMS = ['edit', 'group', 'event', 'assignment', 'endpoint', 'import', 'report'] as const;

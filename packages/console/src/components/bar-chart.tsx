@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
+import { labelLayout } from './chart-labels.ts';
 
 export interface Bar {
   label: string;
@@ -16,15 +17,24 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
     const element = host.current;
     if (!element) return;
     const width = Math.max(240, Math.min(element.clientWidth || 360, 520));
+    const layout = labelLayout(
+      bars.map((bar) => bar.label),
+      width,
+    );
     const plot = new uPlot(
       {
         width,
-        height: 200,
+        height: 170 + layout.size,
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: false, range: [-0.5, bars.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [
-          { values: (_u, splits) => splits.map((split) => bars[split]?.label ?? ''), splits: () => bars.map((_, index) => index) },
+          {
+            values: (_u, splits) => splits.map((split) => bars[split]?.label ?? ''),
+            splits: () => bars.map((_, index) => index),
+            rotate: layout.rotate,
+            size: layout.size,
+          },
           {},
         ],
         series: [

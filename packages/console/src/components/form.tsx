@@ -1,13 +1,29 @@
 /**
  * Forms: the API's `non_field_errors` above the form, each `field_errors` entry beside its field
  * (announced with aria-describedby and aria-invalid), and the submit button busy while it runs.
+ * An entry of an array (`member_ids.0`) lands on the array's field; an entry no field shows goes
+ * above the form with the rest, so no error is ever dropped.
  */
 import { createContext, type ComponentChildren, type InputHTMLAttributes, type LooseInputHTMLAttributes, type TargetedEvent } from 'preact';
-import { useContext, useId, useState } from 'preact/hooks';
+import { useContext, useId, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api/client.ts';
 import { ErrorBanner } from './error-banner.tsx';
+import { errorsOf, strayErrors } from './field-errors.ts';
 
-const FieldErrors = createContext<Record<string, string[]>>({});
+interface FieldErrorState {
+  errors: Record<string, string[]>;
+  /** a field says which name it shows errors for, while it is on the page */
+  show: (name: string) => () => void;
+}
+
+const FieldErrors = createContext<FieldErrorState>({ errors: {}, show: () => () => undefined });
+
+/** The errors for `name`, and its registration as the field that shows them. */
+function useFieldErrors(name: string): string[] {
+  const state = useContext(FieldErrors);
+  useLayoutEffect(() => state.show(name), [state, name]);
+  return errorsOf(state.errors, name);
+}
 
 export interface FormProps {
   onSubmit: (data: FormData, form: HTMLFormElement) => Promise<unknown>;
@@ -28,8 +44,21 @@ export interface FormProps {
 export function Form({ onSubmit, submitLabel, children, class: className, resetOnSuccess, resetKey }: FormProps) {
   const [error, setError] = useState<unknown>(undefined);
   const [busy, setBusy] = useState(false);
-  const fieldErrors = error instanceof ApiError ? error.fieldErrors : {};
-  const nonField = error instanceof ApiError ? error.nonFieldErrors : [];
+  // how many fields on the page show each name (a count: the same name may appear twice)
+  const shown = useRef(new Map<string, number>());
+  const state = useMemo<FieldErrorState>(
+    () => ({
+      errors: error instanceof ApiError ? error.fieldErrors : {},
+      show: (name) => {
+        shown.current.set(name, (shown.current.get(name) ?? 0) + 1);
+        return () => shown.current.set(name, (shown.current.get(name) ?? 1) - 1);
+      },
+    }),
+    [error],
+  );
+  const fieldErrors = state.errors;
+  const shownNames = [...shown.current].filter(([, count]) => count > 0).map(([name]) => name);
+  const nonField = [...(error instanceof ApiError ? error.nonFieldErrors : []), ...strayErrors(fieldErrors, shownNames)];
   // an error the fields cannot show (a 403, 5xx, network failure, or one naming no field) shows above
   const unplaced = error !== undefined && nonField.length === 0 && Object.keys(fieldErrors).length === 0;
   const submit = async (event: TargetedEvent<HTMLFormElement, SubmitEvent>) => {
@@ -58,7 +87,7 @@ export function Form({ onSubmit, submitLabel, children, class: className, resetO
         </div>
       ) : null}
       {unplaced ? <ErrorBanner error={error} /> : null}
-      <FieldErrors.Provider value={fieldErrors}>{children}</FieldErrors.Provider>
+      <FieldErrors.Provider value={state}>{children}</FieldErrors.Provider>
       <div class="actions">
         <button type="submit" class="primary" disabled={busy} aria-busy={busy}>
           {submitLabel}
@@ -84,7 +113,7 @@ export function Field({ name, label, errorKey, hint, children, ...rest }: FieldP
   // the input's own attributes, whatever its type (the strict type is a union per input type)
   const input = rest as InputHTMLAttributes<HTMLInputElement>;
   const id = useId();
-  const errors = useContext(FieldErrors)[errorKey ?? name] ?? [];
+  const errors = useFieldErrors(errorKey ?? name);
   const describedBy = [hint ? `${id}-hint` : '', errors.length ? `${id}-errors` : ''].filter(Boolean).join(' ') || undefined;
   const control = { id, name, 'aria-describedby': describedBy, 'aria-invalid': errors.length ? true : undefined };
   const checkbox = rest.type === 'checkbox';
@@ -159,7 +188,7 @@ export const integer = (data: FormData, name: string) => {
 
 /** The API's errors for a field the form shows as a group (a fieldset of checkboxes). */
 export function ErrorsFor({ name }: { name: string }) {
-  const errors = useContext(FieldErrors)[name] ?? [];
+  const errors = useFieldErrors(name);
   return errors.length ? (
     <ul class="field-errors">
       {errors.map((message) => (

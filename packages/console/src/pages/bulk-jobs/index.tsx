@@ -1,14 +1,13 @@
 /**
- * Bulk jobs: a job's status (followed live while it runs) and its per-item results. The API has
- * no list of jobs, so a job is opened by its kind and id, as the pages that start one link to.
+ * Bulk jobs: every job the caller may see (admins all, others their own), and a job's status
+ * (followed live while it runs) with its per-item results.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import type { BulkJob } from '../../api/types.ts';
+import type { BulkJob, ListItem } from '../../api/types.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { RecentJobs } from '../../components/recent-jobs.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 
@@ -29,39 +28,47 @@ export function BulkJobsPage() {
   return (
     <>
       <h1>Bulk jobs</h1>
-      <form
-        class="filters"
-        onSubmit={(event) => {
-          event.preventDefault();
-          const data = new FormData(event.currentTarget);
-          setQuery({ kind: String(data.get('kind')), id: String(data.get('id')).trim(), page: undefined });
-        }}
-      >
-        <div class="field">
-          <label for="job-kind">Kind</label>
-          <select id="job-kind" name="kind" defaultValue={kind ?? 'users'}>
-            {Object.keys(KINDS).map((name) => (
-              <option key={name}>{name}</option>
-            ))}
-          </select>
-        </div>
-        <div class="field">
-          <label for="job-id">Job id</label>
-          <input id="job-id" name="id" defaultValue={id ?? ''} key={id ?? ''} required />
-        </div>
-        <div class="actions">
-          <button type="submit">Open job</button>
-        </div>
-      </form>
-      {isKind(kind) && id ? (
-        <Job kind={kind} id={id} />
-      ) : (
-        <p class="muted">Bulk jobs are started by assigning to many users and by the API; open one by its id to follow it.</p>
-      )}
-      <h2>Started from this tab</h2>
-      <RecentJobs />
+      {isKind(kind) && id ? <Job kind={kind} id={id} /> : null}
+      <ListView
+        path="/api/v2/bulk-jobs"
+        prefix="jobs_"
+        caption="Bulk jobs, newest first"
+        filters={[
+          { name: 'kind', label: 'Kind', options: Object.keys(KINDS).map((name) => [name, name] as const) },
+          { name: 'status', label: 'Status', options: jobStatuses.map((name) => [name, name] as const) },
+        ]}
+        orderings={[
+          ['-created_at', 'Newest first'],
+          ['created_at', 'Oldest first'],
+        ]}
+        rowKey={(job) => job.id}
+        columns={[
+          {
+            header: 'Job',
+            cell: (job) => (
+              <button type="button" aria-label={`Open ${job.kind} job ${job.id}`} onClick={() => setQuery({ kind: job.kind, id: job.id })}>
+                {job.kind}
+              </button>
+            ),
+          },
+          { header: 'Status', cell: (job) => <StatusBadge status={job.status} /> },
+          { header: 'Items', class: 'num', cell: (job) => job.total },
+          { header: 'Succeeded', class: 'num', cell: (job) => job.succeeded },
+          { header: 'Failed', class: 'num', cell: (job) => job.failed },
+          { header: 'By', cell: (job) => job.created_by?.email ?? 'command line' },
+          { header: 'Started', cell: (job) => <DateCell value={job.created_at} /> },
+        ]}
+      />
     </>
   );
+}
+
+type JobStatus = ListItem<'/api/v2/bulk-jobs'>['status'];
+// every status the API names, in the order a job goes through them
+const jobStatuses: readonly JobStatus[] = ['pending', 'processing', 'completed', 'failed'];
+
+function StatusBadge({ status }: { status: JobStatus }) {
+  return <span class={status === 'completed' ? 'badge ok' : status === 'failed' ? 'badge bad' : 'badge'}>{status}</span>;
 }
 
 function Job({ kind, id }: { kind: Kind; id: string }) {
@@ -87,8 +94,7 @@ function Job({ kind, id }: { kind: Kind; id: string }) {
       {job ? (
         <>
           <p>
-            <span class={job.status === 'completed' ? 'badge ok' : job.status === 'failed' ? 'badge bad' : 'badge'}>{job.status}</span>{' '}
-            started <DateCell value={job.created_at} />
+            <StatusBadge status={job.status} /> started <DateCell value={job.created_at} />
             {job.completed_at ? (
               <>
                 , finished <DateCell value={job.completed_at} />

@@ -1,5 +1,6 @@
 /** Enrollments: who is enrolled or waiting where, enrolling, check-in and its undo, dropping. */
 import { useState } from 'preact/hooks';
+import { inConsoleWords } from '../../api/console-wording.ts';
 import { api, unwrap } from '../../api/client.ts';
 import type { Enrollment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
@@ -7,6 +8,8 @@ import { DateCell } from '../../components/date-cell.tsx';
 import { checked, Field, Form, SelectField, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me, role } from '../../session/me.ts';
+
+const WAITLIST_LABEL = 'Join the wait list if the event is full';
 
 /** Enroll a user (or, for a learner, itself) in an event. */
 export function EnrollForm({ eventId, done }: { eventId?: string; done: () => void }) {
@@ -17,15 +20,18 @@ export function EnrollForm({ eventId, done }: { eventId?: string; done: () => vo
       <Form
         submitLabel="Enroll"
         onSubmit={async (data) => {
-          await unwrap(
-            api.POST('/api/v2/enrollments', {
-              body: {
-                user_id: self ? (me.value?.user.public_id ?? '') : text(data, 'user_id'),
-                event_id: eventId ?? text(data, 'event_id'),
-                attendance_method: text(data, 'attendance_method') === 'online' ? 'online' : 'in_person',
-                accept_waitlist: checked(data, 'accept_waitlist'),
-              },
-            }),
+          await inConsoleWords(
+            unwrap(
+              api.POST('/api/v2/enrollments', {
+                body: {
+                  user_id: self ? (me.value?.user.public_id ?? '') : text(data, 'user_id'),
+                  event_id: eventId ?? text(data, 'event_id'),
+                  attendance_method: text(data, 'attendance_method') === 'online' ? 'online' : 'in_person',
+                  accept_waitlist: checked(data, 'accept_waitlist'),
+                },
+              }),
+            ),
+            { full: `Every seat for this way of attending is taken. Tick "${WAITLIST_LABEL}" to join the wait list instead.` },
           );
           done();
         }}
@@ -40,7 +46,7 @@ export function EnrollForm({ eventId, done }: { eventId?: string; done: () => vo
             ['online', 'Online'],
           ]}
         />
-        <Field name="accept_waitlist" label="Join the wait list if the event is full" type="checkbox" />
+        <Field name="accept_waitlist" label={WAITLIST_LABEL} type="checkbox" />
       </Form>
     </details>
   );

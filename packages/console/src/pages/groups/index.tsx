@@ -4,7 +4,7 @@ import { api, ApiError, unwrap } from '../../api/client.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
-import { checked, Field, Form, list, nullableText, text } from '../../components/form.tsx';
+import { checked, Field, Form, list, optionalText, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
@@ -26,14 +26,18 @@ export function GroupsPage() {
             resetOnSuccess
             onSubmit={async (data) => {
               const group = await unwrap(
-                api.POST('/api/v2/groups', { body: { name: text(data, 'name'), source: nullableText(data, 'source') } }),
+                api.POST('/api/v2/groups', { body: { name: text(data, 'name'), source: optionalText(data, 'source') } }),
               );
               refresh();
               setQuery({ group: group.public_id });
             }}
           >
             <Field name="name" label="Name" required />
-            <Field name="source" label="Source" hint="Where the group comes from, for example an HR system (optional)." />
+            <Field
+              name="source"
+              label="Source"
+              hint="Where the group comes from, for example an HR system. Left empty, the group is native to Lectern."
+            />
           </Form>
         </details>
       ) : null}

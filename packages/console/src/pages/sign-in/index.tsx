@@ -114,7 +114,7 @@ export function SignInPage() {
           autoComplete="off"
           spellcheck={false}
           required
-          hint="Starts with lpat_. Create one with `lectern token create` or on the API tokens page."
+          hint="Starts with lpat_. Create one with `lectern tokens create` or on the API tokens page."
         />
       </Form>
     </main>

@@ -50,7 +50,7 @@ export function WebhooksPage() {
               name="events"
               label="Events"
               required
-              hint="Event types or families from the catalogue below, separated by commas (for example assignment.*, user.created)."
+              hint="Event types or families from the catalogue below, separated by commas (for example assignment.*, enrollment.enrolled)."
             />
             <Field name="description" label="Description" />
           </Form>

@@ -1,0 +1,29 @@
+/**
+ * Esc closes what is open, innermost first: the disclosure (`<details>`) holding the focus, else
+ * the page's detail panel. Widgets with their own Esc (a combobox's list) stop the event first.
+ */
+import { PANEL_PARAMS, query, setQuery } from '../router.ts';
+
+function closeOpenDisclosure(target: EventTarget | null): boolean {
+  const details = target instanceof Element ? target.closest('details[open]') : null;
+  if (!(details instanceof HTMLDetailsElement)) return false;
+  details.open = false;
+  details.querySelector('summary')?.focus();
+  return true;
+}
+
+function closePanel(): boolean {
+  const open = query();
+  const panels = PANEL_PARAMS.filter((name) => open.has(name));
+  if (panels.length === 0) return false;
+  setQuery(Object.fromEntries(panels.map((name) => [name, undefined])));
+  document.getElementById('main')?.focus();
+  return true;
+}
+
+export function installEscapeCloses(): void {
+  addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return;
+    if (closeOpenDisclosure(event.target) || closePanel()) event.preventDefault();
+  });
+}

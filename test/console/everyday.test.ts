@@ -1,0 +1,94 @@
+/**
+ * The small things a console user meets every day: a group made in the console is `native`, an
+ * error about one entry of a list lands on that list's field, Esc closes what is open, and a
+ * table's buttons are never cut off.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { assertAccessible, descriptionOf, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
+
+describe('console: everyday details', () => {
+  const server = useServer();
+  const browser = useBrowser();
+
+  async function adminPage(width = 1280): Promise<Page> {
+    const page = await browser.newPage(width);
+    await signInWithToken(page, server.url, server.adminToken);
+    return page;
+  }
+
+  it('creates a native group, puts an error about one member on the members field, and closes the panel with Esc', async () => {
+    const page = await adminPage();
+    await openPage(page, 'Groups');
+    await page.getByText('New group').click();
+    await page.getByLabel('Name', { exact: true }).fill('Everyday group');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    const panel = page.getByRole('region', { name: 'Everyday group' });
+    await panel.waitFor();
+    const listed = await server.api.get('/api/v2/groups/?search=Everyday');
+    assert.equal(listed.body.data[0].source, 'native');
+
+    // an email where an id belongs: the API names `member_ids.0`, which the field shows
+    const members = panel.getByLabel('User ids to add');
+    await members.fill('margaret@example.com');
+    await panel.getByRole('button', { name: 'Add members' }).click();
+    await eventually(async () => (await members.getAttribute('aria-invalid')) === 'true', 'the members field marked invalid');
+    assert.match(await descriptionOf(members), /Entry 1:/);
+    await assertAccessible(page, 'Groups with an error on one member');
+    await screenshot(page, 'groups-member-error');
+
+    await members.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    assert.equal(new URL(page.url()).searchParams.get('group'), null);
+  });
+
+  it('closes an open form with Esc, and takes the focus back to its summary', async () => {
+    const page = await adminPage();
+    await openPage(page, 'Groups');
+    await page.getByText('New group').click();
+    const name = page.getByLabel('Name', { exact: true });
+    await name.focus();
+    await name.press('Escape');
+    await name.waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'New group');
+  });
+
+  it('shows every button of the Assignments actions column at 1280 px', async () => {
+    const user = await server.api.post('/api/v2/users/', { email: uniqueEmail('actions'), name: 'Actions Person' });
+    const article = await server.api.post('/api/v2/articles/', { name: 'An article with a rather long name to fill its column' });
+    const assigned = await server.api.post('/api/v2/assignments/', {
+      user_id: user.body.public_id,
+      content_item_id: article.body.public_id,
+    });
+    assert.equal(assigned.status, 201, assigned.text);
+    const page = await adminPage(1280);
+    await openPage(page, 'Assignments');
+    await page
+      .getByRole('button', { name: /^Complete .* for / })
+      .first()
+      .waitFor();
+    const clipped = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('td')].filter((cell) => cell.querySelector('button') && cell.scrollWidth > cell.clientWidth).length,
+    );
+    assert.equal(clipped, 0, 'cells whose buttons are cut off');
+    await screenshot(page, 'assignments-actions');
+  });
+
+  it('lists bulk jobs started anywhere and opens one', async () => {
+    const submitted = await server.api.post('/api/v2/users/bulk/', {
+      users: [{ email: uniqueEmail('bulk'), name: 'Bulk Person' }, 'not a user'],
+    });
+    assert.equal(submitted.status, 202, submitted.text);
+    const page = await adminPage();
+    await openPage(page, 'Bulk jobs');
+    const table = page.getByRole('table', { name: 'Bulk jobs, newest first' });
+    await table.getByRole('button', { name: `Open users job ${submitted.body.id}` }).click();
+    const detail = page.getByRole('region', { name: /^Job / });
+    await detail.getByText('2 of 2 processed · 1 succeeded · 1 failed').waitFor();
+    await assertAccessible(page, 'Bulk jobs with a job open');
+    await screenshot(page, 'bulk-jobs-open');
+  });
+});
