@@ -58,6 +58,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('notifications_kind_idx').on('notifications').columns(['kind', 'id']).execute();
   await db.schema.createIndex('notifications_status_idx').on('notifications').columns(['status', 'id']).execute();
 
+  // the reminder sweep reads open assignments by due date: only those are in this index
+  await db.schema
+    .createIndex('assignments_open_due_idx')
+    .on('assignments')
+    .columns(['due_date', 'id'])
+    .where(sql<boolean>`deleted_at is null and due_date is not null and state in ('not_started', 'in_progress')`)
+    .execute();
   await sql`create table assignment_reminders (
     assignment_id integer not null,
     kind text not null,
