@@ -69,7 +69,11 @@ export { ScimGroups } from './scim/scim-groups.ts';
 export { ScimUsers } from './scim/scim-users.ts';
 export {
   listResponse as scimListResponse,
-  resourceTypes as scimResourceTypes, schemas as scimSchemas, serviceProviderConfig as scimServiceProviderConfig, SCIM_ERROR } from './scim/scim-schemas.ts';
+  resourceTypes as scimResourceTypes,
+  schemas as scimSchemas,
+  serviceProviderConfig as scimServiceProviderConfig,
+  SCIM_ERROR,
+} from './scim/scim-schemas.ts';
 export { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type LecternConfig, type LecternConfigInput, lecternConfigSchema } from './config.ts';
 export {
   type Channel,

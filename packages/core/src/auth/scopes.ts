@@ -44,7 +44,9 @@ export const roleGrants: Record<Role, ReadonlySet<Scope>> = {
   organizer: new Set<Scope>(
     scopes.filter(
       (scope) =>
-        !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read', 'notifications:read', 'scim:write'].includes(scope),
+        !['users:write', 'webhooks:read', 'webhooks:write', 'metrics:read', 'audit:read', 'notifications:read', 'scim:write'].includes(
+          scope,
+        ),
     ),
   ),
   // events:read so a learner can find the sessions it may enroll in (only those it may see)

@@ -127,6 +127,9 @@ export class ImportService {
         const rows = batch;
         batch = [];
         if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows));
+        // an upload already received whole is parsed and stored in promises that resolve at once:
+        // without a turn of the event loop here, other requests would wait for the whole file
+        await new Promise((resolve) => setImmediate(resolve));
       };
       for (let next = await records.next(); !next.done; next = await records.next()) {
         batch.push({
