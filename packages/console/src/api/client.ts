@@ -1,12 +1,11 @@
 /**
  * The one HTTP client of the console: openapi-fetch typed by schema.d.ts (generated from the
- * server's own OpenAPI document by build.mjs), with the session's bearer token added and a 429
- * waited out as its Retry-After asks.
+ * server's own OpenAPI document by build.mjs), with a 429 waited out as its Retry-After asks. The
+ * session adds its bearer token (session/token.ts), so this folder needs nothing from session/.
  */
 import createClient from 'openapi-fetch';
 import { signal } from '@preact/signals';
-import type { paths } from './schema.d.ts';
-import { token } from '../session/token.ts';
+import type { components, paths } from './schema.d.ts';
 
 /** Seconds the console is waiting before retrying a rate-limited request, or 0; shown in the header. */
 export const rateLimitWait = signal(0);
@@ -27,22 +26,11 @@ async function fetchWaitingOutRateLimits(request: Request): Promise<Response> {
 
 export const api = createClient<paths>({ baseUrl: location.origin, fetch: fetchWaitingOutRateLimits });
 
-api.use({
-  onRequest({ request }) {
-    const value = token.value;
-    if (value) request.headers.set('Authorization', `Bearer ${value}`);
-    return request;
-  },
-});
-
-/** The body of every error answer (the server's error envelope); read loosely as it may be absent. */
-export interface ErrorEnvelope {
-  code: string;
-  message: string;
-  request_id?: string;
-  field_errors?: Record<string, string[]>;
-  non_field_errors?: string[];
-}
+/**
+ * The body of every error answer, as the OpenAPI document declares it (its `code` is the server's
+ * list of codes); `request_id` may be absent from an error the console makes itself.
+ */
+export type ErrorEnvelope = Omit<components['schemas']['Error']['error'], 'request_id'> & { request_id?: string };
 
 /** A failed call: `status` 0 when the network failed, so callers can offer a retry. */
 export class ApiError extends Error {

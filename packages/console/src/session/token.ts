@@ -4,6 +4,7 @@
  * read it.
  */
 import { signal } from '@preact/signals';
+import { api } from '../api/client.ts';
 
 const KEY = 'lectern.token';
 
@@ -16,6 +17,15 @@ const read = () => {
 };
 
 export const token = signal<string | null>(read());
+
+// every request of the tab carries its token; registered with the token, before any request
+api.use({
+  onRequest({ request }) {
+    const value = token.value;
+    if (value) request.headers.set('Authorization', `Bearer ${value}`);
+    return request;
+  },
+});
 
 export function rememberToken(value: string): void {
   sessionStorage.setItem(KEY, value);
