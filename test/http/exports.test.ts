@@ -83,6 +83,28 @@ describe('exports', () => {
     assert.equal(bossRow!.employee_id, '');
   });
 
+  it('write the header row of an empty CSV export, and nothing for an empty NDJSON one', async () => {
+    const response = await exported(server, `/api/v2/users/?search=${marker}nobody&format=csv`);
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(parse(response.text), [
+      [
+        'public_id',
+        'email',
+        'name',
+        'role',
+        'employee_id',
+        'is_active',
+        'manager.public_id',
+        'manager.name',
+        'manager.email',
+        'date_joined',
+      ],
+    ]);
+    const ndjson = await exported(server, `/api/v2/users/?search=${marker}nobody&format=ndjson`);
+    assert.equal(ndjson.status, 200, ndjson.text);
+    assert.equal(ndjson.text, '');
+  });
+
   it('write NDJSON lines of exactly the list items, and follow the filters and ordering', async () => {
     const tag = `${marker}n`;
     for (const name of ['Carol', 'alice', 'Bob']) {

@@ -178,7 +178,7 @@ export {
   type StoredActor,
   storedActorSchema,
 } from './jobs/job.ts';
-export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, readCsvRecords } from './imports/csv-records.ts';
+export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, maxFieldsFor, readCsvRecords } from './imports/csv-records.ts';
 export { type ColumnMap, HeaderError, mapColumns } from './imports/import-columns.ts';
 export { IMPORT_KINDS, type ImportKind, type ImportKindName, importKinds, isImportKind } from './imports/import-kinds.ts';
 export { IMPORT_CHUNK_ROWS, type ImportRequest, ImportService, REPORT_COLUMNS } from './imports/import-service.ts';

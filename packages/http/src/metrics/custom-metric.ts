@@ -12,7 +12,7 @@ export interface MetricValue {
   value: number;
 }
 
-type Kind = 'counter' | 'gauge' | 'histogram';
+type Kind = 'counter' | 'gauge' | 'histogram' | 'summary';
 
 export function customMetric(name: string, help: string, type: Kind, values: () => MetricValue[] | Promise<MetricValue[]>): Metric {
   const metric = {
