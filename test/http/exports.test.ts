@@ -41,6 +41,20 @@ async function pagedItems(server: TestServer, path: string, token = server.admin
   }
 }
 
+/** A user's CSV columns, the manager reference as dotted columns. */
+const userColumns = [
+  'public_id',
+  'email',
+  'name',
+  'role',
+  'employee_id',
+  'is_active',
+  'manager.public_id',
+  'manager.name',
+  'manager.email',
+  'date_joined',
+];
+
 describe('exports', () => {
   // the 2 500-row test polls its bulk jobs: more requests than the default limit allows on PostgreSQL
   const server = useServer({ args: ['--rate-limit', '100000'] });
@@ -59,18 +73,7 @@ describe('exports', () => {
     assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8');
     assert.equal(response.headers.get('content-disposition'), `attachment; filename="users-${today}.csv"`);
     const header = response.text.split('\n')[0]!.split(',');
-    assert.deepEqual(header, [
-      'public_id',
-      'email',
-      'name',
-      'role',
-      'employee_id',
-      'is_active',
-      'manager.public_id',
-      'manager.name',
-      'manager.email',
-      'date_joined',
-    ]);
+    assert.deepEqual(header, userColumns);
     const rows = csvOf(response.text);
     assert.equal(rows.length, 2);
     const [quoted, bossRow] = rows; // '=' sorts before 'B'
@@ -81,6 +84,15 @@ describe('exports', () => {
     assert.equal(bossRow!.public_id, boss.public_id);
     assert.equal(bossRow!['manager.public_id'], '', 'a null reference is empty cells');
     assert.equal(bossRow!.employee_id, '');
+  });
+
+  it('write the header row of an empty CSV export, and nothing for an empty NDJSON one', async () => {
+    const response = await exported(server, `/api/v2/users/?search=${marker}nobody&format=csv`);
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(parse(response.text), [userColumns]);
+    const ndjson = await exported(server, `/api/v2/users/?search=${marker}nobody&format=ndjson`);
+    assert.equal(ndjson.status, 200, ndjson.text);
+    assert.equal(ndjson.text, '');
   });
 
   it('write NDJSON lines of exactly the list items, and follow the filters and ordering', async () => {

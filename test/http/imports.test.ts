@@ -276,6 +276,64 @@ describe('imports', () => {
   });
 });
 
+describe('what an import tells a learner, and what its dry run checks', () => {
+  const server = useServer();
+
+  /** The report's rows as [status, error_code, error_message with the row's email blanked]. */
+  async function outcomes(api: ApiClient, id: string): Promise<string[][]> {
+    return (await report(api, id)).slice(1).map((row) => [row[1]!, row[3]!, row[4]!.replace(row[5]!, '<email>')]);
+  }
+
+  it('gives a learner one answer for a registered and an unregistered email, and a dry run the real run’s answers', async () => {
+    const learner = await userWithToken(server, 'user');
+    const registered = (await server.api.post('/api/v2/users/', { email: uniqueEmail('registered'), name: 'Registered' })).body;
+    const visible = (await server.api.post('/api/v2/articles/', { name: 'Visible article', is_self_assignable: true })).body;
+    const hidden = (await server.api.post('/api/v2/articles/', { name: 'Hidden article', is_hidden: true, is_self_assignable: true })).body;
+    assert.equal(hidden.is_hidden, true);
+    const csv = [
+      'user_email,content_item_id',
+      `${registered.email},${visible.public_id}`,
+      `${uniqueEmail('unregistered')},${visible.public_id}`,
+      `${learner.user.email},${hidden.public_id}`,
+      `${learner.user.email},no-such-item`,
+      `${learner.user.email},${visible.public_id}`,
+      '',
+    ].join('\n');
+    const dry = await imported(learner.api, 'kind=assignments&dry_run=true', csv);
+    const dryRows = await outcomes(learner.api, dry.id);
+    const [other, unknown] = dryRows;
+    assert.equal(other![0], 'failed');
+    assert.deepEqual(other, unknown, 'a registered email and an unknown one read the same');
+    assert.equal(dryRows[4]![0], 'valid');
+    assert.deepEqual([dry.valid, dry.failed], [1, 4]);
+
+    const real = await imported(learner.api, 'kind=assignments', csv);
+    const realRows = await outcomes(learner.api, real.id);
+    assert.deepEqual(
+      realRows.map((row) => (row[0] === 'created' ? ['valid', '', ''] : row)),
+      dryRows,
+      'the dry run failed exactly the rows the real run failed, for the same reasons',
+    );
+    assert.deepEqual([real.created, real.failed], [1, 4]);
+  });
+
+  it('fails a row naming a content item that does not exist in an admin’s dry run, as the real run does, writing nothing', async () => {
+    const learner = (await server.api.post('/api/v2/users/', { email: uniqueEmail('dry'), name: 'Dry' })).body;
+    const content = (await server.api.post('/api/v2/articles/', { name: 'Dry article' })).body;
+    const csv = `user_id,content_item_id\n${learner.public_id},no-such-item\n${learner.public_id},${content.public_id}\n`;
+    const dry = await imported(server.api, 'kind=assignments&dry_run=true', csv);
+    const real = await imported(server.api, 'kind=assignments', csv);
+    const [dryRows, realRows] = [await report(server.api, dry.id), await report(server.api, real.id)];
+    assert.deepEqual([dry.valid, dry.failed], [1, 1]);
+    assert.equal(dryRows[1]![1], 'failed');
+    assert.deepEqual(dryRows[1]!.slice(3, 5), realRows[1]!.slice(3, 5));
+    assert.equal(dryRows[2]![1], 'valid');
+    assert.equal(dryRows[2]![2], '', 'a dry run names no resource: it wrote none');
+    const assigned = (await server.api.get(`/api/v2/assignments/?user=${learner.public_id}`)).body.data;
+    assert.equal(assigned.length, 1, 'only the real run wrote');
+  });
+});
+
 describe('an import with a row over the record limit', () => {
   const server = useServer();
 
@@ -297,5 +355,29 @@ describe('an import with a row over the record limit', () => {
     );
     assert.match(rows[2]![4]!, /longer than the limit of 1048576 bytes/);
     expectError(await upload(api, 'kind=users', `${'h'.repeat(1024 * 1024 + 1)}\n`), 422, 'validation_error');
+  });
+
+  it('fails rows wider than the kind’s columns and a small margin unread, a learner’s dry run included, and serves the report', async () => {
+    const learner = await userWithToken(server, 'user');
+    const content = (await server.api.post('/api/v2/articles/', { name: 'Wide article', is_self_assignable: true })).body;
+    // 400 000 fields in 800 KB, under the record limit: each such row once cost some 55 MB
+    const wide = `${learner.user.email},${content.public_id}${','.repeat(400_000)}`;
+    // within the margin the row is read, and its extra cells are the row rules' business
+    const margin = `${learner.user.email},${content.public_id}${','.repeat(8)}`;
+    const csv = `user_email,content_item_id\n${wide}\n${wide}\n${margin}\n${learner.user.email},${content.public_id}${','.repeat(12)}x\n`;
+    const done = await imported(learner.api, 'kind=assignments&dry_run=true', csv);
+    assert.equal(done.total_rows, 4);
+    const rows = await report(learner.api, done.id);
+    assert.deepEqual(
+      rows.slice(1).map((row) => row[3] === 'row_too_long'),
+      [true, true, false, true],
+    );
+    assert.match(rows[1]![4]!, /more than 8 fields beyond the kind's columns/);
+    assert.ok(
+      rows.every((row) => row.length <= 2 + 8 + 5),
+      'no wide row was kept',
+    );
+    // a header that wide is refused before anything is stored
+    expectError(await upload(learner.api, 'kind=assignments', `user_email,content_item_id${','.repeat(20)}\n`), 422, 'validation_error');
   });
 });

@@ -64,6 +64,8 @@ describe('GET /metrics', () => {
     const admin = await scrape(server.url, server.adminToken);
     assert.equal(admin.status, 200, admin.text);
     assert.equal(admin.type, 'text/plain; version=0.0.4; charset=utf-8');
+    // the first scrape: the event-loop delay has no sample yet, and says so as the text format does
+    assert.match(admin.text, /^lectern_nodejs_eventloop_lag_mean_seconds NaN$/m);
     const names = parsePrometheus(admin.text).map((family) => family.name);
     for (const name of [
       'lectern_http_requests_total',
@@ -105,19 +107,58 @@ describe('GET /metrics', () => {
     // the scrapes themselves are counted under their own route
     assert.ok(sample(afterwards, 'lectern_http_requests_total', { method: 'GET', route: '/metrics', status: '200' }) >= 1);
     assert.equal(afterwards.get('lectern_http_request_duration_seconds')?.type, 'HISTOGRAM');
-    // the parser folds a labelled histogram's series together, so its count is read from the lines
-    const text = (await scrape(url, server.adminToken)).text;
-    const count = text
-      .split('\n')
-      .find((line) => line.startsWith('lectern_http_request_duration_seconds_count{method="GET",route="/api/v2/users/:id",status="404"}'));
-    assert.ok(count, text);
-    assert.ok(Number(count.split(' ')[1]) >= 3, count);
-    const infinite = text
-      .split('\n')
-      .find((line) =>
-        line.startsWith('lectern_http_request_duration_seconds_bucket{method="GET",route="/api/v2/users/:id",status="404",le="+Inf"}'),
-      );
-    assert.equal(infinite?.split(' ')[1], count.split(' ')[1], 'the +Inf bucket holds every observation');
+    assert.equal(afterwards.get('lectern_http_route_duration_seconds')?.type, 'SUMMARY');
+    // the parser folds labelled histograms and summaries together, so their counts are read from the lines
+    const lines = (await scrape(url, server.adminToken)).text.split('\n');
+    const value = (prefix: string) => Number(lines.find((line) => line.startsWith(prefix))?.split(' ')[1]);
+    const routeCount = value('lectern_http_route_duration_seconds_count{method="GET",route="/api/v2/users/:id"}');
+    assert.ok(routeCount >= 3, String(routeCount));
+    assert.ok(value('lectern_http_route_duration_seconds_sum{method="GET",route="/api/v2/users/:id"}') > 0);
+    const count = value('lectern_http_request_duration_seconds_count{method="GET"}');
+    assert.ok(count >= routeCount + 1);
+    assert.equal(
+      value('lectern_http_request_duration_seconds_bucket{method="GET",le="+Inf"}'),
+      count,
+      'the +Inf bucket holds every observation',
+    );
+  });
+
+  it('keeps a scrape under 200 KB after every route has answered, with conforming names and NaN spelled so', async () => {
+    const document = await server.api.get('/api/v2/openapi.json');
+    assert.equal(document.status, 200, document.text);
+    const calls: Array<[string, string]> = [];
+    for (const [path, operations] of Object.entries(document.body.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(operations)) {
+        if (['get', 'post', 'put', 'patch', 'delete'].includes(method))
+          calls.push([method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'nope')]);
+      }
+    }
+    assert.ok(calls.length > 80, `${calls.length} operations`);
+    // each route answers several statuses: without a token, with one and a bad body, and with an organizer's
+    const organizer = await userWithToken(server, 'organizer');
+    for (const token of [null, server.adminToken, organizer.token]) {
+      for (let at = 0; at < calls.length; at += 20) {
+        await Promise.all(
+          calls.slice(at, at + 20).map(async ([method, path]) => {
+            const headers: Record<string, string> = { 'content-type': 'application/json' };
+            if (token) headers.authorization = `Bearer ${token}`;
+            const body = method === 'GET' || method === 'DELETE' ? undefined : '{"x":1}';
+            await (await fetch(server.url + path, { method, headers, body })).arrayBuffer();
+          }),
+        );
+      }
+    }
+    const scraped = (await scrape(server.url, server.adminToken)).text;
+    const statuses = new Set(requestSeries(scraped).map((line) => /status="(\d+)"/.exec(line)?.[1]));
+    assert.ok(statuses.size >= 5, [...statuses].join(' '));
+    assert.ok(Buffer.byteLength(scraped) < 200_000, `${Buffer.byteLength(scraped)} bytes`);
+    // promtool's rules: a counter, and only a counter, ends in _total; NaN is spelled so
+    for (const family of parsePrometheus(scraped)) {
+      assert.equal(family.name.endsWith('_total'), family.type === 'COUNTER', `${family.name} is a ${family.type}`);
+    }
+    assert.ok(/^lectern_nodejs_active_handles\{type="\w+"\} \d+$/m.test(scraped), 'the handles are counted by type');
+    assert.ok(!/^lectern_nodejs_active_handles_total/m.test(scraped), 'and not summed into a gauge named as a counter');
+    assert.ok(!/ Nan$/m.test(scraped), 'NaN is written as the text format spells it');
   });
 
   it('never labels a series with a raw path: ten thousand distinct ids add no series', async () => {

@@ -207,7 +207,7 @@ export {
   type BulkJobSummary,
   bulkJobSummarySchema,
 } from './jobs/bulk-job-list.ts';
-export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, readCsvRecords } from './imports/csv-records.ts';
+export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, maxFieldsFor, readCsvRecords } from './imports/csv-records.ts';
 export { type ColumnMap, HeaderError, mapColumns } from './imports/import-columns.ts';
 export { IMPORT_KINDS, type ImportKind, type ImportKindName, importKinds, isImportKind } from './imports/import-kinds.ts';
 export { IMPORT_CHUNK_ROWS, type ImportRequest, ImportService, REPORT_COLUMNS } from './imports/import-service.ts';

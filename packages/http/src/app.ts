@@ -16,6 +16,7 @@ import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
 import { exportFormatOf, exportList } from './export/list-export.ts';
+import { contentEncodingProblem } from './framing.ts';
 import { parseTarget, requestTargetProblem } from './request-target.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { LecternMetrics } from './metrics/metrics.ts';
@@ -134,9 +135,16 @@ class RequestState implements RouteContext {
   body<Unvalidated>(): Unvalidated {
     const raw = this.request.body;
     if (!raw || raw.length === 0) return {} as Unvalidated;
+    let text: string;
+    try {
+      text = strictUtf8.decode(raw);
+    } catch {
+      // decoding leniently would store U+FFFD in place of the bytes sent: the data silently altered
+      throw badRequest('The request body is not valid UTF-8.');
+    }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch (error) {
       throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
     }
@@ -149,6 +157,9 @@ class RequestState implements RouteContext {
     return parsed as Unvalidated;
   }
 }
+
+/** JSON is UTF-8 (RFC 8259 §8.1); a byte-order mark is kept, so JSON.parse refuses it as before. */
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** No request the API describes comes close; a deeper body is an attack on whatever walks it. */
 export const MAX_BODY_DEPTH = 64;
@@ -266,13 +277,20 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         // the in-memory limiter answers at once: no need to wait a turn for it
         const [rate, userRate] = hits instanceof Promise ? await hits : hits;
         rateHeaders = rateLimitHeaders(rate);
-        if (!rate.allowed) throw rateLimited(rate);
+        if (!rate.allowed) {
+          // requests the user's ceiling refused used up the token's window too: when that ceiling
+          // is reached as well, it is the limit the client ran into, and the one the message names
+          const ceiling = userKey === undefined ? undefined : userLimiter.peek(userKey);
+          throw ceiling && !ceiling.allowed ? rateLimited(ceiling, "this user's tokens together") : rateLimited(rate);
+        }
         if (userRate && !userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
         const targetProblem = requestTargetProblem(request.url);
         if (targetProblem) throw badRequest(targetProblem);
         const expectation = expectationProblem(headerValue(request.headers, 'expect'));
         if (expectation) throw new LecternError('expectation_failed', expectation);
         if (preflight) cors.checkPreflight(origin!);
+        const encoding = contentEncodingProblem(headerValue(request.headers, 'content-encoding'));
+        if (encoding) throw new LecternError('unsupported_media_type', encoding, { headers: { 'Accept-Encoding': 'identity' } });
         if (request.bodyTooLarge) {
           throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
         }

@@ -39,6 +39,7 @@ export const errorStatus = {
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,
+  not_implemented: 501,
   service_unavailable: 503,
 } as const satisfies Record<ErrorCode, number>;
 

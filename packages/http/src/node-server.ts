@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App, Refusal } from './app.ts';
 import { clientErrorRefusal } from './client-error.ts';
+import { framingRefusal } from './framing.ts';
 import { MAX_BODY_BYTES, type PlainResponse } from './plain.ts';
 
 export interface ServerLimits {
@@ -180,6 +181,12 @@ async function serve(app: App, request: IncomingMessage, response: ServerRespons
       const refusal = { code: 'bad_request', message: 'An HTTP/1.1 request must carry a Host header.', reason: 'missing_host' } as const;
       request.resume();
       write(response, app.refuse({ ...refusal, remoteAddress, method: request.method, headers: request.headers }), true);
+      return;
+    }
+    const framing = framingRefusal(request);
+    if (framing) {
+      request.resume();
+      write(response, app.refuse({ ...framing, remoteAddress, method: request.method, headers: request.headers }), true);
       return;
     }
     // an upload route reads the body itself, as a stream, with its own limit

@@ -14,6 +14,7 @@ import {
   IMPORT_KINDS,
   mapColumns,
   MAX_RECORD_BYTES,
+  maxFieldsFor,
   readCsvRecords,
   REPORT_COLUMNS,
   rowIdentity,
@@ -38,7 +39,7 @@ export async function offlineUsersDryRun(file: string, report: FileHandle): Prom
     pending = [];
   };
   try {
-    for await (const record of readCsvRecords(createReadStream(file))) {
+    for await (const record of readCsvRecords(createReadStream(file), MAX_RECORD_BYTES, maxFieldsFor(kind.columns.length))) {
       if (!columns) {
         if (record.badFields) throw new FileError('the header row is not valid UTF-8');
         if (record.tooLong) throw new FileError(`the header row is longer than the limit of ${MAX_RECORD_BYTES} bytes`);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readCsvRecords, type CsvRecord } from './csv-records.ts';
 
 /** The records of `text` fed in pieces of the given sizes (the rest in one piece). */
-async function recordsOf(text: string | Buffer, limit: number, pieces: number[] = []): Promise<CsvRecord[]> {
+async function recordsOf(text: string | Buffer, limit: number, pieces: number[] = [], maxFields = Infinity): Promise<CsvRecord[]> {
   const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
   async function* source() {
     let at = 0;
@@ -16,7 +16,7 @@ async function recordsOf(text: string | Buffer, limit: number, pieces: number[] 
     if (at < bytes.length) yield bytes.subarray(at);
   }
   const records: CsvRecord[] = [];
-  for await (const record of readCsvRecords(source(), limit)) records.push(record);
+  for await (const record of readCsvRecords(source(), limit, maxFields)) records.push(record);
   return records;
 }
 
@@ -58,6 +58,13 @@ describe('CSV records', () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  it('read a row with more fields than the limit as too long, counting only commas outside quotes', async () => {
+    const text = 'a,b,c\n1,2,3\n1,2,3,4\n"1,2,3,4",5\n1,2,3,,,,,\n"x\ny",2,3\n';
+    assert.deepEqual(shape(await recordsOf(text, 300, [], 3)), ['a|b|c', '1|2|3', 'TOO LONG', '1,2,3,4|5', 'TOO LONG', 'x\ny|2|3']);
+    // however the bytes are split
+    assert.deepEqual(shape(await recordsOf(text, 300, [1, 2, 3, 4, 5, 6, 7], 3)), shape(await recordsOf(text, 300, [], 3)));
   });
 
   it('read a last row over the limit without a line end, and a file of one long row', async () => {

@@ -9,10 +9,11 @@
  * with a byte above 0x7f is checked and decoded here. A field that is not UTF-8 is never decoded:
  * the record says so, and its row fails without the bytes being kept.
  *
- * A record longer than MAX_RECORD_BYTES never reaches the parser (record-length-guard.ts): it is
- * read as a record that says so, its row fails, and the rows after it are read as usual. Neither
- * the parser's buffer nor anything else holds more than the limit of it (a single 200 MB cell
- * would otherwise be held whole).
+ * A record longer than MAX_RECORD_BYTES, or with more fields than the import's kind has columns
+ * plus FIELD_MARGIN, never reaches the parser (record-length-guard.ts): it is read as a record
+ * that says so, its row fails, and the rows after it are read as usual. Neither the parser's
+ * buffer nor anything else holds more than the limit of it (a single 200 MB cell would otherwise
+ * be held whole, and a row of 400 000 empty fields built into as many strings).
  */
 import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse';
@@ -21,6 +22,15 @@ import { guardRecordLength, TOO_LONG_MARKER } from './record-length-guard.ts';
 /** The longest record (a line, with its quoted line breaks) an import accepts, in bytes. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
+/**
+ * Fields a record may have beyond its kind's columns: room for the empty columns spreadsheets
+ * leave at a row's end, far from what would cost memory.
+ */
+export const FIELD_MARGIN = 8;
+
+/** The most fields a record of a kind with `columns` columns may have before it is dropped unread. */
+export const maxFieldsFor = (columns: number): number => columns + FIELD_MARGIN;
+
 export interface CsvRecord {
   /** the line the record ends on, for messages */
   line: number;
@@ -28,7 +38,7 @@ export interface CsvRecord {
   cells: string[];
   /** 0-based indexes of the fields whose bytes are not UTF-8; undefined when every field is */
   badFields?: number[];
-  /** the record was longer than the limit and was not read: no cells */
+  /** the record was longer or wider than the limits and was not read: no cells */
   tooLong?: true;
 }
 
@@ -42,6 +52,7 @@ const NON_ASCII = /[\u0080-\u00ff]/;
 export async function* readCsvRecords(
   source: AsyncIterable<Buffer | Uint8Array>,
   maxRecordBytes = MAX_RECORD_BYTES,
+  maxFields = Infinity,
 ): AsyncGenerator<CsvRecord> {
   const parser = parse({
     encoding: 'latin1',
@@ -52,7 +63,7 @@ export async function* readCsvRecords(
     max_record_size: 2 * maxRecordBytes + 64,
     info: true,
   });
-  const feeding = feed(guardRecordLength(source, maxRecordBytes), parser);
+  const feeding = feed(guardRecordLength(source, maxRecordBytes, maxFields), parser);
   let first = true;
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {

@@ -7,7 +7,7 @@
  * write — the same code, events and audit entries as `POST /<kind>/bulk/` — each in a savepoint.
  */
 import type { z } from 'zod';
-import type { RequestContext } from '../auth/actor.ts';
+import { authorize, type RequestContext } from '../auth/actor.ts';
 import { itemErrorMessage } from '../jobs/job-item-rules.ts';
 import { ItemFailure, type AppliedItem } from '../jobs/job.ts';
 import type { JobKind } from '../jobs/job-engine.ts';
@@ -69,7 +69,51 @@ interface Checked {
   email: string | null;
 }
 
+/** Thrown to undo a dry run's writes: never seen outside `processRows`. */
+const DRY_RUN_UNDONE = Symbol('dry run undone');
+
+/**
+ * The outcomes of a chunk's rows. A dry run runs the real run's every check and write in a
+ * savepoint that is then rolled back, so that it answers what the real run would for every row
+ * (a content item that does not exist or is hidden, a learner naming someone else, a taken email
+ * with `update`), and writes nothing: each row the real run would write reads `valid`.
+ */
 export async function processRows(
+  tx: Stores,
+  ctx: RequestContext,
+  record: ImportRecord,
+  rows: readonly StagedRow[],
+  writers: RowWriters,
+): Promise<RowOutcome[]> {
+  if (!record.view.dry_run) return writeRows(tx, ctx, record, rows, writers);
+  let outcomes: RowOutcome[] = [];
+  try {
+    await tx.savepoint(async (sp) => {
+      outcomes = await writeRows(sp, ctx, record, rows, writers);
+      throw DRY_RUN_UNDONE;
+    });
+  } catch (error) {
+    if (error !== DRY_RUN_UNDONE) throw error;
+  }
+  return outcomes.map((outcome) => (outcome.status === 'failed' ? outcome : { ...outcome, status: 'valid', publicId: null }));
+}
+
+/**
+ * Why a caller may not look users up by email, or undefined when it may: resolving an email is a
+ * lookup, and a report that told a registered email from an unknown one would let anyone without
+ * `users:read` probe who is registered. Such a caller may name only itself.
+ */
+function emailLookupRefusal(ctx: RequestContext): LecternError | undefined {
+  try {
+    authorize(ctx.actor, 'users:read');
+    return undefined;
+  } catch (error) {
+    if (isLecternError(error)) return error;
+    throw error;
+  }
+}
+
+async function writeRows(
   tx: Stores,
   ctx: RequestContext,
   record: ImportRecord,
@@ -95,7 +139,7 @@ export async function processRows(
   // one query for the chunk's emails: the users rows name, or the users a users file describes (an
   // existing one is `existing`, or compared for `update`, without a write being tried for it)
   const updating = record.view.update && kind.updatable !== undefined;
-  const describesUsers = kind.name === 'users' && !record.view.dry_run;
+  const describesUsers = kind.name === 'users';
   const emails = new Set<string>();
   for (const row of checked) {
     if (row.email !== null) emails.add(row.email);
@@ -103,10 +147,17 @@ export async function processRows(
   }
   const users = emails.size > 0 ? await tx.imports.usersByEmail([...emails]) : new Map();
 
+  const lookupRefusal = emailLookupRefusal(ctx);
   const identified: Array<Checked & { identity: string }> = [];
   for (const row of checked) {
     if (row.email !== null) {
       const user = users.get(foldCase(row.email));
+      // one answer for a registered email and an unknown one, unless the caller may list users
+      if (lookupRefusal && (!user || ctx.actor.kind !== 'user' || user.publicId !== ctx.actor.publicId)) {
+        const message = `${row.email} is not your email, and looking other users up by email needs the scope 'users:read'.`;
+        outcomes.set(row.row, failed(row.row, lookupRefusal.code, message));
+        continue;
+      }
       if (!user) {
         outcomes.set(row.row, failed(row.row, 'unknown_user', `No user has the email ${row.email}.`));
         continue;
@@ -127,10 +178,6 @@ export async function processRows(
       continue;
     }
     firstRows.set(row.identity, row.row);
-    if (record.view.dry_run) {
-      outcomes.set(row.row, { row: row.row, status: 'valid', publicId: null, errorCode: null, errorMessage: null, identity: row.identity });
-      continue;
-    }
     const existing = describesUsers ? users.get(foldCase(String(row.item.email))) : undefined;
     if (existing && !updating) {
       // what the bulk item answers for a taken email (`duplicate`), reported as a re-run must be

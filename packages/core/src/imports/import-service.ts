@@ -14,7 +14,7 @@ import { csvLine, csvLines } from '../shared/csv-writer.ts';
 import { badRequest, LecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
-import { CsvFormatError, MAX_RECORD_BYTES, readCsvRecords } from './csv-records.ts';
+import { CsvFormatError, FIELD_MARGIN, MAX_RECORD_BYTES, maxFieldsFor, readCsvRecords } from './csv-records.ts';
 import { HeaderError, mapColumns } from './import-columns.ts';
 import { IMPORT_KINDS, importKinds, isImportKind, type ImportKindName } from './import-kinds.ts';
 import { importListSpec, isFinished, type Import, type ImportRecord } from './import.ts';
@@ -25,6 +25,11 @@ export const IMPORTS_JOB = 'imports';
 export const IMPORT_CHUNK_ROWS = 5000;
 /** Rows stored per transaction while the file is received. */
 const STAGE_BATCH_ROWS = 2000;
+/**
+ * ... or fewer, once their cells hold this many characters: rows near the record limit (1 MiB)
+ * would otherwise be held two thousand at a time.
+ */
+const STAGE_BATCH_CHARS = 4 * 1024 * 1024;
 /**
  * Rows read, checked and written together within a chunk (one email lookup, one duplicate lookup,
  * one batch write): many where the kind writes them as a batch; few where each row is written on
@@ -94,13 +99,17 @@ export class ImportService {
     const now = nowIso(this.deps.clock);
     await storage.imports.discardAbandoned(new Date(this.deps.clock.now().getTime() - ABANDONED_UPLOAD_MS).toISOString());
 
-    const records = readCsvRecords(body)[Symbol.asyncIterator]();
+    const records = readCsvRecords(body, MAX_RECORD_BYTES, maxFieldsFor(kind.columns.length))[Symbol.asyncIterator]();
     let importId: number | undefined;
     try {
       const first = await records.next();
       if (first.done) throw unprocessable('The file is empty: it needs a header row.');
       if (first.value.badFields) throw unprocessable('The header row is not valid UTF-8.');
-      if (first.value.tooLong) throw unprocessable(`The header row is longer than the limit of ${MAX_RECORD_BYTES} bytes.`);
+      if (first.value.tooLong) {
+        throw unprocessable(
+          `The header row is longer than the limit of ${MAX_RECORD_BYTES} bytes, or has more than ${FIELD_MARGIN} fields beyond the kind's columns.`,
+        );
+      }
       let columns;
       try {
         columns = mapColumns(kind, first.value.cells);
@@ -122,10 +131,12 @@ export class ImportService {
       });
       let total = 0;
       let batch: StagedRow[] = [];
+      let batchBytes = 0;
       const id = importId;
       const flush = async () => {
         const rows = batch;
         batch = [];
+        batchBytes = 0;
         if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows));
         // an upload already received whole is parsed and stored in promises that resolve at once:
         // without a turn of the event loop here, other requests would wait for the whole file
@@ -138,7 +149,8 @@ export class ImportService {
           badFields: next.value.badFields ?? null,
           tooLong: next.value.tooLong ?? false,
         });
-        if (batch.length >= STAGE_BATCH_ROWS) await flush();
+        for (const cell of next.value.cells) batchBytes += cell.length;
+        if (batch.length >= STAGE_BATCH_ROWS || batchBytes >= STAGE_BATCH_CHARS) await flush();
       }
       await flush();
       const job = await storage.transaction(async (tx) => {

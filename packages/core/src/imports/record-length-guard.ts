@@ -1,8 +1,10 @@
 /**
- * Keeps a CSV record longer than the limit away from the parser: its bytes are dropped as they
- * arrive, and a marker record takes its place, so its row fails as too long while the rows after
- * it are read as usual (csv-parse's own size limit can only stop the whole file). Only what finds
- * a record's end is tracked here: whether a double quote is open, and line ends outside quotes;
+ * Keeps a CSV record longer than the limit, or with more fields than the limit, away from the
+ * parser: its bytes are dropped as they arrive, and a marker record takes its place, so its row
+ * fails as unread while the rows after it are read as usual (csv-parse's own size limit can only
+ * stop the whole file, and it would build an array of every field of a wide row first: a 800 KB
+ * row of 400 000 empty fields cost some 55 MB). Only what finds a record's end and counts its
+ * fields is tracked here: whether a double quote is open, and commas and line ends outside quotes;
  * the fields themselves are the parser's. The record being read is held back until it ends, at
  * most the limit's bytes, so it can be dropped whole.
  */
@@ -13,9 +15,16 @@ const MARKER = Buffer.from(TOO_LONG_MARKER, 'latin1');
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
+const COMMA = 0x2c;
 
-export async function* guardRecordLength(source: AsyncIterable<Buffer | Uint8Array>, maxBytes: number): AsyncGenerator<Buffer> {
+export async function* guardRecordLength(
+  source: AsyncIterable<Buffer | Uint8Array>,
+  maxBytes: number,
+  maxFields = Infinity,
+): AsyncGenerator<Buffer> {
   let quoted = false;
+  /** the current record's fields so far */
+  let fields = 1;
   let dropping = false;
   /** the current record's bytes from earlier chunks, while it is being kept */
   let held: Buffer[] = [];
@@ -43,8 +52,9 @@ export async function* guardRecordLength(source: AsyncIterable<Buffer | Uint8Arr
           held = [];
         }
         heldBytes = 0;
+        fields = 1;
         recordStart = at + 1;
-      } else if (!dropping && heldBytes + (at + 1 - recordStart) > maxBytes) {
+      } else if (!dropping && ((byte === COMMA && !quoted && ++fields > maxFields) || heldBytes + (at + 1 - recordStart) > maxBytes)) {
         dropping = true;
         if (recordStart > from) out.push(chunk.subarray(from, recordStart));
         held = [];

@@ -103,7 +103,7 @@ describe('a row the reader could not read whole', () => {
   it('fails as too long, or names its fields that are not UTF-8; a row read whole has no such failure', () => {
     assert.deepEqual(unreadRowFailure({ tooLong: true }, header), {
       code: 'row_too_long',
-      message: 'The row is longer than the limit of 1048576 bytes; it was not read.',
+      message: "The row is longer than the limit of 1048576 bytes, or has more than 8 fields beyond the kind's columns; it was not read.",
     });
     assert.deepEqual(unreadRowFailure({ badFields: [1, 2] }, header), {
       code: 'validation_error',

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { isLecternError } from '../shared/errors.ts';
 import { emailField, publicIdField } from '../shared/schema.ts';
 import { parseInput } from '../shared/validation.ts';
-import { MAX_RECORD_BYTES } from './csv-records.ts';
+import { FIELD_MARGIN, MAX_RECORD_BYTES } from './csv-records.ts';
 import type { ColumnMap } from './import-columns.ts';
 import type { ImportKind } from './import-kinds.ts';
 
@@ -16,10 +16,10 @@ export type UserReference = { email: string } | { id: string };
 export type RowCheck =
   { ok: true; item: Record<string, unknown>; user: UserReference | null } | { ok: false; code: string; message: string };
 
-/** How a row longer than the record limit fails: it was never read (csv-records.ts). */
+/** How a row longer or wider than the record limits fails: it was never read (csv-records.ts). */
 const TOO_LONG_ROW = {
   code: 'row_too_long',
-  message: `The row is longer than the limit of ${MAX_RECORD_BYTES} bytes; it was not read.`,
+  message: `The row is longer than the limit of ${MAX_RECORD_BYTES} bytes, or has more than ${FIELD_MARGIN} fields beyond the kind's columns; it was not read.`,
 } as const;
 
 /**

@@ -37,6 +37,7 @@ export const errorCodes = [
   'rate_limited',
   'headers_too_large',
   'internal_error',
+  'not_implemented',
   'service_unavailable',
 ] as const;
 

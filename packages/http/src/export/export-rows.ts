@@ -121,9 +121,9 @@ export function rowEncoder(format: ExportFormat): RowEncoder {
   let columns: Column[] = [];
   return {
     start(items, schema) {
-      if (items.length === 0) return '';
+      // an empty list still has its header: the described item names the columns
       columns = csvColumns(items, schema);
-      return csvLine(columns.map((column) => column.name));
+      return columns.length === 0 ? '' : csvLine(columns.map((column) => column.name));
     },
     encode: (items) => csvLines(items.map((item) => columns.map((column) => cellAt(item, column.path)))),
   };

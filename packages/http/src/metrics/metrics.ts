@@ -5,9 +5,10 @@
  * at the first scrape, so a server nobody scrapes pays nothing for it.
  */
 import type { Lectern } from '@lectern/core';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import { EventLoopDelay } from './event-loop-metrics.ts';
 import { registerLecternMetrics } from './lectern-metrics.ts';
+import { registerProcessMetrics, spellNaN } from './process-metrics.ts';
 import { RequestMetrics } from './request-metrics.ts';
 
 export class LecternMetrics {
@@ -21,14 +22,14 @@ export class LecternMetrics {
   readonly contentType = Registry.PROMETHEUS_CONTENT_TYPE;
 
   /** The text exposition of every metric. */
-  render(): Promise<string> {
-    return this.registryOnce().metrics();
+  async render(): Promise<string> {
+    return spellNaN(await this.registryOnce().metrics());
   }
 
   private registryOnce(): Registry {
     if (this.registry) return this.registry;
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry, prefix: 'lectern_' });
+    registerProcessMetrics(registry, 'lectern_');
     this.requests.register(registry);
     this.eventLoop.register(registry);
     registerLecternMetrics(registry, this.lectern);

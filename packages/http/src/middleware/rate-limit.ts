@@ -68,6 +68,15 @@ export class FixedWindowRateLimiter {
     return state;
   }
 
+  /** The state the next hit of `key` would see, without counting one. */
+  peek(key: string): RateLimitState {
+    const now = this.now();
+    const start = windowAt(now, this.windowMs);
+    const window = this.windows.get(key);
+    const count = window?.start === start ? window.count : 0;
+    return stateOf(count + 1, this.options.limit, start, this.windowMs, now);
+  }
+
   private sweep(currentStart: number): void {
     for (const [key, window] of this.windows) if (window.start !== currentStart) this.windows.delete(key);
   }
@@ -96,6 +105,14 @@ export class SharedWindowRateLimiter {
     const start = windowAt(now, this.windowMs);
     const count = await this.counters.hit(key, start);
     return stateOf(count, this.options.limit, start, this.windowMs, now);
+  }
+
+  /**
+   * Unknown: the shared counters can only be hit, which would count a request the token's window
+   * refused against this one too.
+   */
+  peek(): undefined {
+    return undefined;
   }
 
   /** `key` here and, when it is allowed, `otherKey` in `other` (same counters, same window): one round trip. */

@@ -48,7 +48,7 @@ const errorResponseTexts = {
   Conflict: ['409', 'Conflicts with the current state'],
   PreconditionFailed: ['412', 'If-Match does not match the current ETag'],
   PayloadTooLarge: ['413', 'The request body exceeds 1 MiB'],
-  UnsupportedMediaType: ['415', 'The body is not of the media type the route takes'],
+  UnsupportedMediaType: ['415', 'The body is not of the media type the route takes, or is compressed (Content-Encoding)'],
   ValidationError: [
     '422',
     'The body failed validation (field_errors name each field), or the request conflicts with a rule of the resource',
@@ -71,9 +71,8 @@ function errorResponse(name: ErrorResponseName, headers: Json): Json {
 function errorResponses(spec: OperationSpec, method: string): Record<string, Json> {
   const names: ErrorResponseName[] = ['BadRequest', 'NotFound', 'TooManyRequests', 'ServerError', 'Unavailable'];
   if (spec.scope) names.push('Unauthorized', 'Forbidden');
-  if (method !== 'get') names.push('Conflict', 'PreconditionFailed', 'PayloadTooLarge', 'ValidationError');
+  if (method !== 'get') names.push('Conflict', 'PreconditionFailed', 'PayloadTooLarge', 'UnsupportedMediaType', 'ValidationError');
   else names.push('QueryValidationError');
-  if (spec.requestMediaType) names.push('UnsupportedMediaType');
   const responses: Record<string, Json> = {};
   for (const name of names) {
     const status = errorResponseTexts[name][0];
