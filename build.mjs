@@ -4,6 +4,9 @@
 //   node build.mjs --sea   also dist/lectern, a single executable with Node and SQLite inside: the
 //                          newest Node LTS from the npm registry (scripts/node-lts.mjs), whatever Node
 //                          runs this build
+//   node build.mjs --sea-only   only dist/lectern, from the console build already in
+//                          packages/console/dist: the tests' way (npm test built the rest, and
+//                          rewriting it would pull it from under the test files running beside)
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -32,12 +35,23 @@ const common = {
   banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-// The libraries: tsc -b follows the project references (core → storage → http) and skips
-// whatever is up to date.
-execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'packages/http/tsconfig.build.json')], {
-  stdio: 'inherit',
-});
-for (const name of ['core', 'storage', 'http']) pointDeclarationsAtJs(join(root, 'packages', name, 'dist'));
+const seaOnly = process.argv.includes('--sea-only');
+
+if (!seaOnly) {
+  // The libraries: tsc -b follows the project references (core → storage → http) and skips
+  // whatever is up to date.
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-b', join(root, 'packages/http/tsconfig.build.json')], {
+    stdio: 'inherit',
+  });
+  for (const name of ['core', 'storage', 'http']) pointDeclarationsAtJs(join(root, 'packages', name, 'dist'));
+
+  // The web console (packages/console): its own build writes packages/console/dist, which the server
+  // serves under /console/ and the single executable carries as assets (consoleAssets below).
+  execFileSync(process.execPath, [join(root, 'packages/console/build.mjs')], { stdio: 'inherit' });
+
+  mkdirSync(dist, { recursive: true });
+  await build({ ...common, outfile: join(dist, 'lectern.cjs'), external: ['better-sqlite3'] });
+}
 
 // tsc rewrites `.ts` specifiers to `.js` in the JavaScript it emits but not in declarations;
 // consumers with a stricter tsconfig (skipLibCheck off) would reject `.ts` specifiers there.
@@ -51,10 +65,6 @@ function pointDeclarationsAtJs(dir) {
   }
 }
 
-// The web console (packages/console): its own build writes packages/console/dist, which the server
-// serves under /console/ and the single executable carries as assets (consoleAssets below).
-execFileSync(process.execPath, [join(root, 'packages/console/build.mjs')], { stdio: 'inherit' });
-
 /** The console's files as executable assets named `console/<file>`, with the manifest that lists them. */
 function consoleAssets() {
   const folder = join(root, 'packages/console/dist');
@@ -62,10 +72,7 @@ function consoleAssets() {
   return Object.fromEntries(['manifest.json', ...files].map((name) => [`console/${name}`, join(folder, name)]));
 }
 
-mkdirSync(dist, { recursive: true });
-await build({ ...common, outfile: join(dist, 'lectern.cjs'), external: ['better-sqlite3'] });
-
-if (process.argv.includes('--sea')) {
+if (seaOnly || process.argv.includes('--sea')) {
   const seaDir = join(dist, 'sea');
   mkdirSync(seaDir, { recursive: true });
   // the executable is that Node's binary, its blob made by that Node, with the addon built for it

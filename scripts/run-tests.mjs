@@ -1,6 +1,6 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset; `!substring` leaves files out.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -65,20 +65,46 @@ if (!process.env.LECTERN_TEST_POSTGRES_URL) {
   }
 }
 
-const run = (testFiles, env) =>
-  spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', '--test', '--test-reporter=spec', ...testFiles], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, LECTERN_TEST: '1', ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}), ...env },
-  }).status ?? 1;
+/**
+ * How many test files run at once: LECTERN_TEST_CONCURRENCY, else one. Above one, the black-box
+ * suite's PostgreSQL run also runs beside the main run. Files side by side share nothing but the
+ * PostgreSQL server (each has its own temporary folders, ports, databases and servers), but on a
+ * machine already loaded by other work, servers started four at a time missed the helpers' start-up
+ * deadline: the default stays at one file until a measurement on an unloaded machine picks a number.
+ */
+const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || 1;
 
-let status = run(files, {});
+/** Runs `node --test` over the files; output goes to the terminal, or is collected when `collect` is set. */
+const run = (testFiles, env, { collect = false, jobs = concurrency } = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', '--test', `--test-concurrency=${jobs}`, '--test-reporter=spec', ...testFiles],
+      {
+        cwd: root,
+        stdio: collect ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+        env: { ...process.env, LECTERN_TEST: '1', ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}), ...env },
+      },
+    );
+    const output = [];
+    if (collect) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
+    child.once('close', (code) => resolve({ status: code ?? 1, output: Buffer.concat(output) }));
+  });
+
 // The black-box HTTP suite once more on PostgreSQL, two servers sharing each database with requests
-// alternating between them (test/helpers/server.ts), unless LECTERN_TEST_DATABASE already chose one
+// alternating between them (test/helpers/server.ts), unless LECTERN_TEST_DATABASE already chose one.
+// It runs beside the main run (its own PostgreSQL databases, its own servers) with half as many
+// files at once, and its report follows the main run's.
 const blackBox = files.filter((file) => file.startsWith('test/http/'));
-if ((postgres || process.env.LECTERN_TEST_POSTGRES_URL) && !process.env.LECTERN_TEST_DATABASE && blackBox.length > 0) {
+const wantSecond = (postgres || process.env.LECTERN_TEST_POSTGRES_URL) && !process.env.LECTERN_TEST_DATABASE && blackBox.length > 0;
+const secondRun = (options) => run(blackBox, { LECTERN_TEST_DATABASE: 'postgres' }, options);
+const beside = wantSecond && concurrency > 1 ? secondRun({ collect: true, jobs: Math.max(1, Math.floor(concurrency / 2)) }) : undefined;
+let { status } = await run(files, {});
+if (wantSecond) {
   console.log('\n# the black-box HTTP suite on PostgreSQL, two servers per database\n');
-  status = Math.max(status, run(blackBox, { LECTERN_TEST_DATABASE: 'postgres' }));
+  const second = beside ? await beside : await secondRun({});
+  process.stdout.write(second.output);
+  status = Math.max(status, second.status);
 }
 if (postgres) {
   spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'stop', postgres.dir]);

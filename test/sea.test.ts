@@ -30,7 +30,7 @@ const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file
 
 describe('single executable', () => {
   before(() => {
-    const build = spawnSync(process.execPath, [join(repoRoot, 'build.mjs'), '--sea'], { cwd: repoRoot, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, [join(repoRoot, 'build.mjs'), '--sea-only'], { cwd: repoRoot, encoding: 'utf8' });
     assert.equal(build.status, 0, build.stderr);
     runtime = JSON.parse(readFileSync(join(repoRoot, 'dist/sea/runtime.json'), 'utf8'));
     addonDigest = sha256Of(runtime.addon);

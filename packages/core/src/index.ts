@@ -118,7 +118,14 @@ export {
   type UpdateContentInput,
   updateContentItemInput,
 } from './content/content-item.ts';
-export { type ContentType, contentTypes } from './content/content-types.ts';
+export {
+  type CollectionContentType,
+  type ContentCollection,
+  type ContentType,
+  contentTypeCollections,
+  contentTypeOfCollection,
+  contentTypes,
+} from './content/content-types.ts';
 export { mediaStatusReportInput } from './content/media-processing.ts';
 export { MAX_BULK_ENROLLMENTS } from './enrollments/enrollment-service.ts';
 export {

@@ -7,6 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { contentTypeCollections } from '@lectern/core';
 import { UsageError } from '../usage-error.ts';
 
 /** What `export` can read, by the name it is given on the command line, and the list's path. */
@@ -15,14 +16,7 @@ const LISTS: Readonly<Record<string, string>> = {
   groups: '/api/v2/groups/',
   'api-tokens': '/api/v2/api-tokens/',
   'content-items': '/api/v2/content-items/',
-  articles: '/api/v2/articles/',
-  videos: '/api/v2/videos/',
-  courses: '/api/v2/courses/',
-  guides: '/api/v2/guides/',
-  links: '/api/v2/links/',
-  tracks: '/api/v2/tracks/',
-  'scheduled-tracks': '/api/v2/scheduled-tracks/',
-  collections: '/api/v2/collections/',
+  ...Object.fromEntries(Object.values(contentTypeCollections).map((collection) => [collection, `/api/v2/${collection}/`])),
   channels: '/api/v2/channels/',
   assignments: '/api/v2/assignments/',
   events: '/api/v2/events/',

@@ -105,6 +105,7 @@ import {
   webhookListSpec,
   webhookSubscriptionSchema,
   webhookSubscriptionWithSecretSchema,
+  contentTypeCollections,
   type ContentType,
   type ListSpec,
   type Scope,
@@ -201,17 +202,8 @@ const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
   }),
 });
 
-/** Each content type's own collection, as routes/content.ts registers them. */
-const typeCollections: ReadonlyArray<readonly [path: string, type: ContentType]> = [
-  ['articles', 'article'],
-  ['videos', 'video'],
-  ['courses', 'course'],
-  ['guides', 'guide'],
-  ['links', 'link'],
-  ['tracks', 'track'],
-  ['scheduled-tracks', 'scheduled_track'],
-  ['collections', 'collection'],
-];
+/** Each content type's own collection (core's table, which routes/content.ts registers). */
+const typeCollections = Object.entries(contentTypeCollections).map(([type, path]) => [path, type as ContentType] as const);
 
 function* userOperations(): Generator<[OperationKey, OperationSpec]> {
   const users = resource('Users', 'users:read', userSchema);

@@ -1,11 +1,12 @@
-import type { ContentType, Lectern, TagOperation } from '@lectern/core';
+import { contentTypeOfCollection, type ContentCollection, type Lectern, type TagOperation } from '@lectern/core';
 import { batchReply } from '../error-response.ts';
 import { noContent, ok, withEtag } from '../reply.ts';
 import type { RouteHandler, RouteTable } from '../router.ts';
 
-/** What every type's own collection does, for the type its path names. */
-function typedHandlers(lectern: Lectern, type: ContentType) {
+/** What every type's own collection does, for the type the collection holds (core's table). */
+function typedHandlers(lectern: Lectern, collection: ContentCollection) {
   const content = lectern.content;
+  const type = contentTypeOfCollection[collection];
   return {
     list: (async (rc) => ok(await content.listOfType(rc.ctx, type, rc.query))) satisfies RouteHandler,
     create: (async (rc) => withEtag(await content.create(rc.ctx, type, rc.body()), 201)) satisfies RouteHandler,
@@ -49,14 +50,14 @@ export function contentRoutes(routes: RouteTable, lectern: Lectern): void {
     .put('/api/v2/content-items/:id/tags', changeTags('replace'))
     .post('/api/v2/content-items/:id/media-status', async (rc) => ok(await lectern.media.reportStatus(rc.ctx, rc.params.id!, rc.body())));
 
-  const articles = typedHandlers(lectern, 'article');
-  const videos = typedHandlers(lectern, 'video');
-  const courses = typedHandlers(lectern, 'course');
-  const guides = typedHandlers(lectern, 'guide');
-  const links = typedHandlers(lectern, 'link');
-  const tracks = typedHandlers(lectern, 'track');
-  const scheduledTracks = typedHandlers(lectern, 'scheduled_track');
-  const collections = typedHandlers(lectern, 'collection');
+  const articles = typedHandlers(lectern, 'articles');
+  const videos = typedHandlers(lectern, 'videos');
+  const courses = typedHandlers(lectern, 'courses');
+  const guides = typedHandlers(lectern, 'guides');
+  const links = typedHandlers(lectern, 'links');
+  const tracks = typedHandlers(lectern, 'tracks');
+  const scheduledTracks = typedHandlers(lectern, 'scheduled-tracks');
+  const collections = typedHandlers(lectern, 'collections');
   routes
     .get('/api/v2/articles', articles.list)
     .post('/api/v2/articles', articles.create)

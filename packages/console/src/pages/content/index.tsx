@@ -3,6 +3,8 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import { sendTo } from '../../api/list.ts';
 import type { BodyOf, ContentItem, ContentType } from '../../api/types.ts';
+// core's table of each type's collection: plain data, so the bundle takes nothing else of core
+import { contentTypeCollections } from '../../../../core/src/content/content-types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -25,16 +27,9 @@ const TYPES: readonly ContentType[] = [
   'collection',
 ];
 /** The types created here, each through its own collection; events and series live on the Events page. */
-const CREATABLE: Partial<Record<ContentType, string>> = {
-  article: '/api/v2/articles',
-  video: '/api/v2/videos',
-  course: '/api/v2/courses',
-  guide: '/api/v2/guides',
-  link: '/api/v2/links',
-  track: '/api/v2/tracks',
-  scheduled_track: '/api/v2/scheduled-tracks',
-  collection: '/api/v2/collections',
-};
+const CREATABLE: Partial<Record<ContentType, string>> = Object.fromEntries(
+  Object.entries(contentTypeCollections).map(([type, collection]) => [type, `/api/v2/${collection}`]),
+);
 const CONTAINERS: ContentType[] = ['track', 'scheduled_track', 'collection'];
 const label = (type: string) => type.replace('_', ' ');
 
