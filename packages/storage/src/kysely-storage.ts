@@ -39,9 +39,6 @@ type Savepoint = Stores['savepoint'];
  */
 const WRITE_LOCK_KEY = 0x4c656374;
 
-/** The longest pause between two tries of a SQLite transaction's `begin` while another connection writes. */
-const MAX_LOCK_RETRY_MS = 8;
-
 /** How often a PostgreSQL transaction is tried when the server broke a deadlock by failing it. */
 const MAX_DEADLOCK_ATTEMPTS = 5;
 
@@ -135,12 +132,6 @@ export class KyselyStorage implements Storage {
       /** other processes' work announced as it commits (PostgreSQL's LISTEN/NOTIFY) */
       wakeUps?: WakeUps & { close(): Promise<void> };
       /**
-       * SQLite: how long a transaction waits for the write lock another connection holds. Its
-       * `begin` fails at once when the lock is taken (statement-cache.ts), and is tried again after
-       * a timer until this long has passed: the thread serves requests meanwhile.
-       */
-      lockWaitMs?: number;
-      /**
        * PostgreSQL: transactions that may hold a pooled connection at once; the rest of the pool
        * is kept for reads outside transactions (a request's lookups). The write lock lets one
        * transaction run at a time anyway, and each one waiting for it would hold a connection.
@@ -218,21 +209,11 @@ export class KyselyStorage implements Storage {
     }
   }
 
-  private async runSqliteTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
-    const giveUp = performance.now() + (this.options.lockWaitMs ?? 0);
-    for (let pause = 1; ; pause = Math.min(pause * 2, MAX_LOCK_RETRY_MS)) {
-      let begun = false;
-      try {
-        return await this.db.transaction().execute((trx) => {
-          begun = true;
-          wait.begun();
-          return work(transactionStores(trx, 0));
-        });
-      } catch (error) {
-        if (begun || (error as { code?: unknown }).code !== 'SQLITE_BUSY' || performance.now() >= giveUp) throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
+  private runSqliteTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
+    return this.db.transaction().execute((trx) => {
+      wait.begun();
+      return work(transactionStores(trx, 0));
+    });
   }
 
   private readonly stats = { transactions: 0, transactionsWaiting: 0, transactionWaitSeconds: 0 };

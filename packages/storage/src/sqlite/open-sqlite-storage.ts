@@ -54,7 +54,7 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 /** Opens (creating if needed, unless `mustExist`) a SQLite database and migrates it to the current schema. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const { db } = await openAndMigrate(options);
-  return new KyselyStorage(db, { lockWaitMs: busyTimeoutMs(options) });
+  return new KyselyStorage(db);
 }
 
 /** Creates or upgrades the database file and closes it again; returns the migrations applied. */

@@ -69,8 +69,7 @@ interface OpenCursors {
  *
  * Kysely also opens transactions with a plain `begin`, which takes the write lock only at the
  * first write: if another process (the CLI) commits in between, SQLite fails with SQLITE_BUSY
- * without waiting. `begin immediate` takes the lock up front, so that a transaction that begins
- * holds it to the end; waiting for it is the storage's (beginWithoutWaiting).
+ * without waiting. `begin immediate` takes the lock up front and so honours busy_timeout.
  */
 export class CachedStatementDatabase implements SqliteDatabase {
   private readonly statements = new Map<string, CachedStatement>();
@@ -79,8 +78,7 @@ export class CachedStatementDatabase implements SqliteDatabase {
   constructor(readonly raw: BetterSqlite3.Database) {}
 
   prepare(sql: string): CachedStatement {
-    if (sql === 'begin') return (this.begin ??= this.beginWithoutWaiting());
-    const text = sql;
+    const text = sql === 'begin' ? 'begin immediate' : sql;
     let statement = this.statements.get(text);
     if (!statement) {
       if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
@@ -88,37 +86,6 @@ export class CachedStatementDatabase implements SqliteDatabase {
       this.statements.set(text, statement);
     }
     return statement;
-  }
-
-  private begin: CachedStatement | undefined;
-
-  /**
-   * `begin immediate` that fails at once with SQLITE_BUSY while another connection (a worker
-   * thread's, another process's) holds the write lock, rather than waiting in SQLite's busy handler,
-   * which sleeps on this thread and so stops its event loop: the storage waits for the lock by
-   * trying again after a timer (KyselyStorage.transaction). Every other statement keeps the busy
-   * timeout; a read in WAL mode rarely needs it.
-   */
-  private beginWithoutWaiting(): CachedStatement {
-    const begin = this.raw.prepare('begin immediate');
-    const timeout = this.raw.pragma('busy_timeout', { simple: true }) as number;
-    // SQLite sets busy_timeout when the pragma is prepared, not when it runs: no cached statement
-    const noWait = () => this.raw.pragma('busy_timeout = 0');
-    const wait = () => this.raw.pragma(`busy_timeout = ${timeout}`);
-    return {
-      reader: false,
-      first: () => [],
-      all: () => [],
-      iterate: () => [][Symbol.iterator](),
-      run: () => {
-        noWait();
-        try {
-          return begin.run();
-        } finally {
-          wait();
-        }
-      },
-    };
   }
 
   /**
@@ -136,7 +103,6 @@ export class CachedStatementDatabase implements SqliteDatabase {
 
   close(): void {
     this.statements.clear();
-    this.begin = undefined;
     this.raw.close();
   }
 }
