@@ -22,7 +22,7 @@ export interface UsersTable {
   live_assignments: Generated<number>;
   /** 1 unless the user turned email off (migration 0020) */
   email_notifications: Generated<number>;
-  /** SCIM: the identity provider's id, and when it deleted the user (migration 0027) */
+  /** SCIM: the identity provider's id, and when it deleted the user (migration 0023) */
   external_id: Generated<string | null>;
   scim_deleted_at: Generated<string | null>;
 }
@@ -35,7 +35,7 @@ export interface GroupsTable {
   created: string;
   modified: string;
   deleted_at: string | null;
-  /** SCIM: the identity provider's id (migration 0027) */
+  /** SCIM: the identity provider's id (migration 0023) */
   external_id: Generated<string | null>;
 }
 

@@ -25,7 +25,7 @@ import * as eventSeatCounts from './0019-event-seat-counts.ts';
 import * as calendarsAndEmail from './0020-calendars-and-email.ts';
 import * as oidcRequests from './0021-oidc-requests.ts';
 import * as webhookRecoveryJobList from './0022-webhook-recovery-job-list.ts';
-import * as scimIdentities from './0027-scim-identities.ts';
+import * as scimIdentities from './0023-scim-identities.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -50,7 +50,7 @@ const migrations: Record<string, Migration> = {
   '0020-calendars-and-email': calendarsAndEmail,
   '0021-oidc-requests': oidcRequests,
   '0022-webhook-recovery-job-list': webhookRecoveryJobList,
-  '0027-scim-identities': scimIdentities,
+  '0023-scim-identities': scimIdentities,
 };
 
 export const migrationProvider: MigrationProvider = {
