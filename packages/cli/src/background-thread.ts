@@ -3,8 +3,8 @@
  * on a worker thread with a SQLite connection of its own, so that the thread serving requests never
  * runs a chunk: better-sqlite3 is synchronous, and a chunk run there stops every request for as
  * long as it takes. WAL lets the request thread read beside the worker's writes; when both write,
- * they take turns at SQLite's one write lock, and the request thread waits for it on a timer
- * (KyselyStorage.transaction), never in SQLite's busy handler. The worker is a second runner of the
+ * they take turns at SQLite's one write lock: the worker begins no transaction while one of the
+ * request thread's waits or runs (`writerTurns`, KyselyStorage). The worker is a second runner of the
  * same process, under the same instance id: leases, resumption after a crash and several servers
  * sharing the work are the job engine's as ever (docs/scaling.md, "Where the work runs").
  *
@@ -29,6 +29,8 @@ interface WorkerSettings {
   db: string;
   config: LecternConfigInput;
   logLevel: LogLevel;
+  /** the write-turn counter the request thread's storage counts its transactions in */
+  writerTurns: Int32Array;
 }
 
 export interface BackgroundThread {
@@ -91,7 +93,11 @@ export function runBackgroundThread(): boolean {
   const port = parentPort;
   void (async () => {
     const logger = createLogger(settings.logLevel!);
-    const lectern = await openLectern(settings.db!, { config: settings.config!, logger });
+    const lectern = await openLectern(settings.db!, {
+      config: settings.config!,
+      logger,
+      writerTurns: { counter: settings.writerTurns!, role: 'after' },
+    });
     // webhook deliveries stay with the request thread, which counts their outcomes for /metrics
     await lectern.start({ jobs: 'here', deliveries: false, auditUpkeep: true });
     port.on('message', (message: ToWorker) => {

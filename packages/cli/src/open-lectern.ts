@@ -28,6 +28,8 @@ export interface OpenOptions {
   logger?: EngineLogger;
   /** PostgreSQL: connections to keep at most */
   poolSize?: number;
+  /** SQLite: how this thread takes turns at the write lock with `serve`'s background thread */
+  writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
 }
 
 /** Core over the database `--db` names (a SQLite file or a postgres:// URL), as every command uses it. */
@@ -35,7 +37,10 @@ export async function openLectern(target: string, options: OpenOptions = {}): Pr
   const storage = await namingTheDatabase(target, async () =>
     isPostgresUrl(target)
       ? openPostgresStorage({ url: target, ...(options.poolSize ? { poolSize: options.poolSize } : {}) })
-      : openSqliteStorage(await storageOptions(target, options.create ?? false)),
+      : openSqliteStorage({
+          ...(await storageOptions(target, options.create ?? false)),
+          ...(options.writerTurns ? { writerTurns: options.writerTurns } : {}),
+        }),
   );
   return createLectern({ storage, config: options.config ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
 }

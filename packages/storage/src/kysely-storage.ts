@@ -132,6 +132,14 @@ export class KyselyStorage implements Storage {
       /** other processes' work announced as it commits (PostgreSQL's LISTEN/NOTIFY) */
       wakeUps?: WakeUps & { close(): Promise<void> };
       /**
+       * SQLite, with a second thread writing to the same file: a counter both threads see. The
+       * request thread (`first`) counts its transactions in it while they wait and run; the other
+       * (`after`) begins none while the count is above zero. SQLite's busy handler polls at
+       * growing intervals, so without this a thread that commits and begins again at once (an
+       * import's chunks) would keep the lock until it has no more work.
+       */
+      writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
+      /**
        * PostgreSQL: transactions that may hold a pooled connection at once; the rest of the pool
        * is kept for reads outside transactions (a request's lookups). The write lock lets one
        * transaction run at a time anyway, and each one waiting for it would hold a connection.
@@ -183,7 +191,7 @@ export class KyselyStorage implements Storage {
   }
 
   private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
-    if (!this.options.shared) return this.runSqliteTransaction(work, wait);
+    if (!this.options.shared) return this.takingTurns(() => this.runSqliteTransaction(work, wait));
     if (!this.slots) return this.runSharedTransaction(work, wait);
     await this.slots.take();
     try {
@@ -206,6 +214,21 @@ export class KyselyStorage implements Storage {
         // (a lease claim); the server fails one side, which may simply run again
         if ((error as { code?: unknown }).code !== '40P01' || attempt >= MAX_DEADLOCK_ATTEMPTS) throw error;
       }
+    }
+  }
+
+  private async takingTurns<T>(run: () => Promise<T>): Promise<T> {
+    const turns = this.options.writerTurns;
+    if (!turns) return run();
+    if (turns.role === 'after') {
+      while (Atomics.load(turns.counter, 0) > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+      return run();
+    }
+    Atomics.add(turns.counter, 0, 1);
+    try {
+      return await run();
+    } finally {
+      Atomics.sub(turns.counter, 0, 1);
     }
   }
 

@@ -85,7 +85,15 @@ async function serve(settings: ServeSettings): Promise<void> {
     },
     oidc: oidcConfig(settings),
   };
-  const lectern = await openLectern(settings.db, { create: true, config, logger, poolSize: settings.db_pool_size });
+  // shared with the background thread, if one starts (SQLite): this thread's writes go first
+  const writerTurns = new Int32Array(new SharedArrayBuffer(4));
+  const lectern = await openLectern(settings.db, {
+    create: true,
+    config,
+    logger,
+    poolSize: settings.db_pool_size,
+    writerTurns: { counter: writerTurns, role: 'first' },
+  });
   const viewerFiles = await seaViewerFiles();
   const consoleFiles = await findConsoleFiles();
   const app = createApp(lectern, {
@@ -110,12 +118,16 @@ async function serve(settings: ServeSettings): Promise<void> {
     maxConnectionsPerAddress: settings.max_connections_per_address,
     logger,
   });
-  const background = await startBackgroundThread({ db: settings.db, config, logLevel: settings.log_level }, logger, (error) => {
-    // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
-    logger.fatal({ err: error }, 'the background thread died: stopping so that the service manager starts the server again');
-    logger.flushNow();
-    process.exit(1);
-  });
+  const background = await startBackgroundThread(
+    { db: settings.db, config, logLevel: settings.log_level, writerTurns },
+    logger,
+    (error) => {
+      // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
+      logger.fatal({ err: error }, 'the background thread died: stopping so that the service manager starts the server again');
+      logger.flushNow();
+      process.exit(1);
+    },
+  );
   await lectern.start(background ? { jobs: { elsewhere: background.wake }, auditUpkeep: false } : {});
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });

@@ -19,6 +19,8 @@ export interface SqliteStorageOptions {
    * on disk by the usual lookup (see packages/cli/src/sea-native.ts).
    */
   nativeBinding?: unknown;
+  /** how this connection takes turns at the write lock with another thread's (KyselyStorage) */
+  writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
   /** fail instead of creating the file when it does not exist */
   mustExist?: boolean;
 }
@@ -54,7 +56,7 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 /** Opens (creating if needed, unless `mustExist`) a SQLite database and migrates it to the current schema. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const { db } = await openAndMigrate(options);
-  return new KyselyStorage(db);
+  return new KyselyStorage(db, options.writerTurns ? { writerTurns: options.writerTurns } : {});
 }
 
 /** Creates or upgrades the database file and closes it again; returns the migrations applied. */
