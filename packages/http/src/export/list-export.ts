@@ -133,9 +133,6 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
         last = { rows: data.length, cursor: meta?.next_cursor };
         rows = undefined;
         yield* texts;
-        // a reader as fast as the socket keeps every write's promise resolved at once, and the
-        // export would run batch after batch without the event loop turning: requests wait for it
-        await new Promise((resolve) => setImmediate(resolve));
         rows = await next();
       }
     } catch (error) {
