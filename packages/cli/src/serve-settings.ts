@@ -121,6 +121,13 @@ export const serveSettings = {
     default: DEFAULT_WEBHOOK_RETRY_SCHEDULE,
     description: 'seconds to wait before each retry of a failed webhook delivery',
   }),
+  webhook_concurrency_per_endpoint: setting({
+    kind: kinds.positiveInteger,
+    argument: '<n>',
+    default: 16,
+    description:
+      'webhook requests this process has in flight at once to one subscription; 1, on a single server, makes a receiver get events one at a time, in the order they happened',
+  }),
   // email notifications (docs/notifications.md)
   smtp_url: setting({
     kind: kinds.text,

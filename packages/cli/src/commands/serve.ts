@@ -71,6 +71,7 @@ async function serve(settings: ServeSettings): Promise<void> {
       enabled: !settings.disable_webhooks,
       allowPrivateTargets: settings.allow_private_webhook_targets,
       retryScheduleSeconds: settings.webhook_retry_schedule,
+      concurrencyPerEndpoint: settings.webhook_concurrency_per_endpoint,
     },
     jobs: { chunkSize: settings.job_chunk_size, pauseMs: settings.job_pause_ms },
     imports: { maxUploadMb: settings.max_import_mb },
