@@ -60,10 +60,11 @@ export function readResponse(socket: Socket, waitForCloseMs = 1000): Promise<Raw
   });
 }
 
-export function openSocket(baseUrl: string): Promise<Socket> {
+/** `from` is the client address to connect from: any of 127.0.0.0/8 stands for another client. */
+export function openSocket(baseUrl: string, from?: string): Promise<Socket> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => resolve(socket));
+    const socket = connect({ port: Number(port), host: hostname, ...(from ? { localAddress: from } : {}) }, () => resolve(socket));
     socket.once('error', reject);
   });
 }

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import { openSocket, rawRequest, readResponse, type RawResponse } from '../helpers/raw-http.ts';
 import { runCli, startServer, uniqueEmail, type ApiResponse, type TestServer, useServer } from '../helpers/server.ts';
 
@@ -207,10 +208,55 @@ describe('slow clients and the connection cap', () => {
     );
   });
 
-  it('closes connections over the cap as they arrive, and logs it', { timeout: 20_000 }, async () => {
+  it('makes room when full by closing an idle connection of the address holding the most', { timeout: 20_000 }, async () => {
+    const capped = await startServer({ args: ['--max-connections', '4', '--max-connections-per-address', '3'] });
+    try {
+      // two other clients hold every slot with sockets that never finish their headers
+      const held = [];
+      for (const from of ['127.0.0.2', '127.0.0.2', '127.0.0.2', '127.0.0.3']) {
+        const socket = await openSocket(capped.url, from);
+        socket.on('error', () => {});
+        socket.write('GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\n');
+        held.push({ socket, from, closed: new Promise<void>((resolve) => socket.once('close', () => resolve())) });
+      }
+      // a full server still serves a newcomer, connection after connection (three: even if none
+      // had closed yet, the address holding one would still not be the one to give way)
+      for (let i = 0; i < 3; i++) {
+        const answer = await rawRequest(
+          capped.url,
+          `GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${capped.adminToken}\r\nConnection: close\r\n\r\n`,
+        );
+        assert.equal(answer.status, 200, answer.text);
+      }
+      // the first to go was the oldest of the address holding three, never the other client's
+      await held[0]!.closed;
+      const open = await Promise.all(held.map((h) => Promise.race([h.closed.then(() => false), delay(200).then(() => true)])));
+      assert.equal(open[3], true, 'the client with one connection keeps it');
+      await capped.waitForOutput(/closing idle connections to make room/);
+      for (const { socket } of held) socket.destroy();
+    } finally {
+      await capped.stop();
+    }
+  });
+
+  it('closes new connections as they arrive only when every connection is answering a request', { timeout: 20_000 }, async () => {
     const capped = await startServer({ args: ['--max-connections', '2'], env: { LECTERN_CORS_ORIGINS: APP } });
     try {
-      const held = [await openSocket(capped.url), await openSocket(capped.url)];
+      // requests whose bodies are still on their way: busy, so not closed to make room (the
+      // 100 Continue says the server has taken the request in)
+      const held = [];
+      for (let i = 0; i < 2; i++) {
+        const socket = await openSocket(capped.url);
+        socket.on('error', () => {});
+        const continued = new Promise<void>((resolve) => socket.once('data', () => resolve()));
+        socket.write(
+          `POST /api/v2/groups/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${capped.adminToken}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
+        );
+        await continued;
+        socket.write('{"na');
+        held.push(socket);
+      }
       const extra = await openSocket(capped.url);
       const ended = await new Promise<string>((resolve) => {
         let received = '';
@@ -220,7 +266,7 @@ describe('slow clients and the connection cap', () => {
         extra.write(`GET /api/v2/users/ HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${capped.adminToken}\r\n\r\n`);
       });
       assert.equal(ended, '', 'a connection over the cap gets no answer');
-      await capped.waitForOutput(/connection limit reached/);
+      await capped.waitForOutput(/every connection busy/);
       for (const socket of held) socket.destroy();
       // the settings also come from the environment: this server lists one origin through it
       let response: ApiResponse | undefined;

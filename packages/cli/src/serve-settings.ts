@@ -90,7 +90,8 @@ export const serveSettings = {
     kind: kinds.positiveInteger,
     argument: '<n>',
     default: DEFAULT_SERVER_LIMITS.maxConnections,
-    description: 'open connections at most; further ones are closed as they arrive',
+    description:
+      'open connections at most; when full, an idle or slow-header connection of the address holding the most is closed to make room, and a new one is refused only when every connection is answering a request',
   }),
   max_connections_per_address: setting({
     kind: kinds.positiveInteger,

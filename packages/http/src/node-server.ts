@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { App, Refusal } from './app.ts';
 import { clientErrorRefusal } from './client-error.ts';
+import { limitConnections } from './connection-limits.ts';
 import { framingRefusal } from './framing.ts';
 import { MAX_BODY_BYTES, type PlainResponse } from './plain.ts';
 
@@ -16,7 +17,10 @@ export interface ServerLimits {
    * minutes: 256 MiB over a 10 Mbit/s line takes more than three
    */
   uploadTimeoutMs: number;
-  /** open connections; more are closed as they arrive */
+  /**
+   * open connections; when full, one without a request in progress is closed to make room for a
+   * newcomer, and a newcomer is closed only when every connection is answering a request
+   */
   maxConnections: number;
   /**
    * open connections from one client address; more from it are closed as they arrive, so one
@@ -45,7 +49,6 @@ export interface ServerOptions extends Partial<ServerLimits> {
  * the socket is half-closed first and the rest read and dropped for this long.
  */
 const LINGER_MS = 2000;
-const DROP_LOG_INTERVAL_MS = 10_000;
 
 function lingeringClose(socket: Duplex): void {
   socket.end();
@@ -230,39 +233,6 @@ async function serve(app: App, request: IncomingMessage, response: ServerRespons
 }
 
 /**
- * Closes a connection at once when its address already holds `cap` of them: slow or idle sockets
- * from one client would otherwise fill the server-wide cap and lock every other client out.
- */
-function capConnectionsPerAddress(server: Server, cap: number, logger: ServerOptions['logger']): void {
-  const open = new Map<string, number>();
-  let dropped = 0;
-  let lastLog = -Infinity;
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
-    const count = open.get(address) ?? 0;
-    if (count >= cap) {
-      socket.destroy();
-      dropped++;
-      if (performance.now() - lastLog >= DROP_LOG_INTERVAL_MS) {
-        logger?.warn(
-          { dropped, address, max_connections_per_address: cap },
-          'connection limit per address reached: closing its new connections',
-        );
-        lastLog = performance.now();
-        dropped = 0;
-      }
-      return;
-    }
-    open.set(address, count + 1);
-    socket.once('close', () => {
-      const left = open.get(address)! - 1;
-      if (left === 0) open.delete(address);
-      else open.set(address, left);
-    });
-  });
-}
-
-/**
  * The method of the request the parser gave up on, from the bytes it was parsing, so that a HEAD
  * refused for its headers (431) is answered without a body like any other HEAD.
  */
@@ -304,7 +274,6 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     },
     (request, response) => void serve(app, request, response, limits.requestTimeoutMs),
   );
-  server.maxConnections = limits.maxConnections;
 
   // Every answer goes through the app, so it has the envelope, X-Request-Id and a log line.
   const refused = new WeakSet<Duplex>();
@@ -353,16 +322,8 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     (request: IncomingMessage, response: ServerResponse) => void serve(app, request, response, limits.requestTimeoutMs),
   );
 
-  let dropped = 0;
-  let lastDropLog = -Infinity;
-  server.on('drop', () => {
-    dropped++;
-    if (performance.now() - lastDropLog < DROP_LOG_INTERVAL_MS) return;
-    options.logger?.warn({ dropped, max_connections: limits.maxConnections }, 'connection limit reached: closing new connections');
-    lastDropLog = performance.now();
-    dropped = 0;
-  });
-  capConnectionsPerAddress(server, limits.maxConnectionsPerAddress, options.logger);
+  // after the listeners above: a 'checkContinue' listener of its own would stop Node answering 100
+  limitConnections(server, limits, options.logger);
   return server;
 }
 
