@@ -1,6 +1,7 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
 import { runBackgroundThread } from './background-thread.ts';
+import { runReadThread } from '@lectern/storage';
 import { backupCommand } from './commands/backup.ts';
 import { consoleUrlCommand } from './commands/console-url.ts';
 import { exportCommand } from './commands/export.ts';
@@ -70,5 +71,6 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-// a server's background thread loads this script too (background-thread.ts)
-if (!runBackgroundThread()) void main(process.argv);
+// a server's background thread and its search threads load this script too (background-thread.ts,
+// search-threads.ts)
+if (!runBackgroundThread() && !runReadThread()) void main(process.argv);

@@ -30,6 +30,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** SQLite: how this thread takes turns at the write lock with `serve`'s background thread */
   writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
+  /** SQLite: where searches are read, off this thread (search-threads.ts) */
+  offloadRead?: SqliteStorageOptions['offloadRead'];
 }
 
 /** Core over the database `--db` names (a SQLite file or a postgres:// URL), as every command uses it. */
@@ -40,6 +42,7 @@ export async function openLectern(target: string, options: OpenOptions = {}): Pr
       : openSqliteStorage({
           ...(await storageOptions(target, options.create ?? false)),
           ...(options.writerTurns ? { writerTurns: options.writerTurns } : {}),
+          ...(options.offloadRead ? { offloadRead: options.offloadRead } : {}),
         }),
   );
   return createLectern({ storage, config: options.config ?? {}, ...(options.logger ? { logger: options.logger } : {}) });

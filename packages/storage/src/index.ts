@@ -1,6 +1,7 @@
 /** Public API of @lectern/storage. */
 export { openSqliteStorage, openSqliteDatabase, migrateSqliteFile, type SqliteStorageOptions } from './sqlite/open-sqlite-storage.ts';
 export { backupSqliteFile, type BackupResult } from './sqlite/backup-sqlite-file.ts';
+export { runReadThread, startReadThreads, type ReadThreads } from './sqlite/read-threads.ts';
 export {
   openPostgresStorage,
   migratePostgres,

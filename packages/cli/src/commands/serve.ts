@@ -8,6 +8,7 @@ import { consoleFiles as findConsoleFiles } from '../console-files.ts';
 import { seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
 import { startBackgroundThread } from '../background-thread.ts';
+import { planSearchThreads } from '../search-threads.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
 import { limitHeapGrowth } from '../heap-growth.ts';
@@ -88,13 +89,16 @@ async function serve(settings: ServeSettings): Promise<void> {
   };
   // shared with the background thread, if one starts (SQLite): this thread's writes go first
   const writerTurns = new Int32Array(new SharedArrayBuffer(4));
+  const searchThreads = planSearchThreads(settings.db, settings.search_concurrency);
   const lectern = await openLectern(settings.db, {
     create: true,
     config,
     logger,
     poolSize: settings.db_pool_size,
     writerTurns: { counter: writerTurns, role: 'first' },
+    ...(searchThreads.offloadRead ? { offloadRead: searchThreads.offloadRead } : {}),
   });
+  await searchThreads.start();
   const viewerFiles = await seaViewerFiles();
   const consoleFiles = await findConsoleFiles();
   const app = createApp(lectern, {
@@ -158,6 +162,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     logger.info({ signal }, 'shutting down: finishing in-flight requests and webhook attempts');
     await listening.close();
     await background?.stop();
+    await searchThreads.stop();
     await lectern.close();
     logger.info('stopped');
     logger.flushNow();

@@ -15,6 +15,7 @@ import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from './fold-sql.ts';
 import { indexedBy, type AnyQuery } from './index-hint.ts';
+import { rowsOf, type OffloadedRead } from './offloaded-reads.ts';
 
 export type { AnyQuery };
 import type { Database } from '../schema.ts';
@@ -75,6 +76,8 @@ export interface ListHints {
    * learner's access groups): it is checked after them, as SQLite evaluates conditions in order.
    */
   checkedLast?: (eb: AnyEb) => Expression<SqlBool>;
+  /** where the count and the page are read when not on the query's own connection (a search on SQLite) */
+  offload?: OffloadedRead;
 }
 
 /** A searched column: its name, or, as `{ folded }`, a column that already holds foldCase of the text. */
@@ -254,7 +257,10 @@ async function fetchPageUnguarded<Row>(
   let total = hints.total;
   if (total === undefined) {
     const counted = indexedBy(filtered, pageIndex(list, def, hints));
-    const countRow = await counted.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirst();
+    const [countRow] = await rowsOf<{ total: number }>(
+      counted.select((eb) => eb.fn.countAll<number>().as('total')),
+      hints.offload,
+    );
     total = Number(countRow?.total ?? 0);
   }
   const offset = list.offset ?? (list.page - 1) * list.pageSize;
@@ -275,7 +281,7 @@ async function fetchPageUnguarded<Row>(
   }
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
   page = page.orderBy(def.tiebreak, tiebreakDirection).limit(list.pageSize).offset(offset);
-  return { rows: (await page.execute()) as Row[], total };
+  return { rows: await rowsOf<Row>(page, hints.offload), total };
 }
 
 /** A sort key of a batched read: what it orders by, which way, and where its nulls go. */

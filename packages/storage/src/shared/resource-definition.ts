@@ -30,6 +30,7 @@ import {
   type ListHints,
   type SearchColumn,
 } from './list-builder.ts';
+import { offloadedReadOf, type OffloadedRead } from './offloaded-reads.ts';
 
 /** What a field's SQL may depend on besides the row: the day, for rules such as overdue. */
 export interface ReadContext {
@@ -419,12 +420,22 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       narrowed.query,
       narrowed.definition,
       (q) => select(narrowed.joinRest(q), context),
-      { ...hints, ...(all === undefined ? {} : { all }) },
+      { ...hints, ...(all === undefined ? {} : { all }), ...offloadedSearch(db, query) },
       walked?.filtered,
     );
     return { total, records: rows.map(toRecord) };
   };
   return { from, columns: selected, joins, joined, select, read, toRecord, toColumns, page, list: listFor, rql: rqlFor };
+}
+
+/**
+ * A search reads every row its index does not rule out: on SQLite it runs off the request thread
+ * where the database allows it (shared/offloaded-reads.ts). Other lists are read through indexes
+ * in a millisecond or two, less than handing them to another thread costs.
+ */
+function offloadedSearch(db: Kysely<Database>, query: ListQuery): { offload?: OffloadedRead } {
+  const offload = query.search !== undefined ? offloadedReadOf(db) : undefined;
+  return offload ? { offload } : {};
 }
 
 /** The largest id of `table` (SQLite's rowid): at least its number of rows, read from the end of its key. */

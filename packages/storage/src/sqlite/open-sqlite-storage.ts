@@ -3,6 +3,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import { foldCase } from '@lectern/core/ports';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
 import { FOLD_FUNCTION } from '../shared/fold-sql.ts';
+import { allowOffloadedReads, type OffloadedRead } from '../shared/offloaded-reads.ts';
 import { allowLoneReads } from '../shared/prepared-query.ts';
 import type { Database } from '../schema.ts';
 import { CachedStatementDatabase } from './statement-cache.ts';
@@ -23,6 +24,8 @@ export interface SqliteStorageOptions {
   writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
   /** fail instead of creating the file when it does not exist */
   mustExist?: boolean;
+  /** where searches are read, off the request thread (read-threads.ts) */
+  offloadRead?: OffloadedRead;
 }
 
 const busyTimeoutMs = (options: SqliteStorageOptions) => options.busyTimeoutMs ?? 5000;
@@ -56,6 +59,7 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 /** Opens (creating if needed, unless `mustExist`) a SQLite database and migrates it to the current schema. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const { db } = await openAndMigrate(options);
+  if (options.offloadRead) allowOffloadedReads(db, options.offloadRead);
   return new KyselyStorage(db, options.writerTurns ? { writerTurns: options.writerTurns } : {});
 }
 

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { AnyQuery } from './index-hint.ts';
+
+/**
+ * Runs one read statement somewhere other than the thread serving requests, and resolves with its
+ * rows: on SQLite, a read thread with a connection of its own (sqlite/read-threads.ts).
+ * better-sqlite3 is synchronous, so a search over hundreds of thousands of rows run on the request
+ * thread stops every other request until it ends.
+ */
+export type OffloadedRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]>;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const offloaded = new WeakMap<Kysely<any>, OffloadedRead>();
+
+/**
+ * Lets the heavy list reads made on `db` itself run through `read`. Only the root database: a
+ * transaction's reads must see its own writes, which another connection does not.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function allowOffloadedReads(db: Kysely<any>, read: OffloadedRead): void {
+  offloaded.set(db, read);
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function offloadedReadOf(db: Kysely<any>): OffloadedRead | undefined {
+  return offloaded.get(db);
+}
+
+/** The query's rows, read through `read` when given, else on the query's own connection. */
+export async function rowsOf<Row>(query: AnyQuery, read: OffloadedRead | undefined): Promise<Row[]> {
+  if (!read) return (await query.execute()) as Row[];
+  const compiled = query.compile();
+  return (await read(compiled.sql, compiled.parameters)) as Row[];
+}
