@@ -60,7 +60,7 @@ export const serveSettings = {
     argument: '<n>',
     default: 1,
     description:
-      'list requests with a search run at most this many at once, with eight times as many waiting; more are refused with 503 and Retry-After, so searches cannot stall other requests',
+      'list requests with a search run at most this many at once (on SQLite each on a thread of its own), with eight times as many waiting; more are refused with 503 and Retry-After, so searches cannot stall other requests',
   }),
   rate_limit_window: setting({
     kind: kinds.positiveInteger,
