@@ -22,25 +22,30 @@ async function ping(server: TestServer, id: string): Promise<string> {
 
 const finished = (attempt: any) => attempt.next_attempt_at === null;
 
-describe('webhooks: retry and recover', () => {
-  const server = useServer({ args: ARGS });
-  let receiver: WebhookReceiver;
-  let up = false;
+/** A receiver per test that answers 503 until the test sets `up`. */
+function useReceiver(): { receiver: WebhookReceiver; up: boolean } {
+  const target = { receiver: undefined as unknown as WebhookReceiver, up: false };
   beforeEach(async () => {
-    up = false;
-    receiver = await WebhookReceiver.start();
-    receiver.respond = () => (up ? { status: 200, body: 'ok' } : { status: 503, body: 'down' });
+    target.up = false;
+    target.receiver = await WebhookReceiver.start();
+    target.receiver.respond = () => (target.up ? { status: 200, body: 'ok' } : { status: 503, body: 'down' });
   });
   afterEach(async () => {
-    await receiver.close();
+    await target.receiver.close();
   });
+  return target;
+}
+
+describe('webhooks: retry and recover', () => {
+  const server = useServer({ args: ARGS });
+  const target = useReceiver();
 
   it('keeps the headers and body each attempt sent', async () => {
-    up = true;
-    const hook = await subscribe(server, receiver, '/kept');
+    target.up = true;
+    const hook = await subscribe(server, target.receiver, '/kept');
     const eventId = await ping(server, hook.id);
     const [attempt] = await attemptsUntil(server, hook.id, (a) => a.length === 1);
-    const [request] = receiver.received;
+    const [request] = target.receiver.received;
     assert.deepEqual(Object.keys(attempt.request_headers).sort(), [
       'content-type',
       'user-agent',
@@ -55,7 +60,7 @@ describe('webhooks: retry and recover', () => {
   });
 
   it('retries a delivery the schedule gave up on: one attempt, same webhook-id, a fresh signature', async () => {
-    const hook = await subscribe(server, receiver, '/retry');
+    const hook = await subscribe(server, target.receiver, '/retry');
     const eventId = await ping(server, hook.id);
     const failed = await attemptsUntil(server, hook.id, (a) => a.length === 2 && finished(a[0]));
     assert.ok(failed.every((a) => a.status === 'failed'));
@@ -74,13 +79,13 @@ describe('webhooks: retry and recover', () => {
       ],
     );
 
-    up = true;
+    target.up = true;
     const retried = await server.api.post(`${WEBHOOKS}/${hook.id}/deliveries/${third[0].id}/retry/`);
     assert.equal(retried.status, 202, retried.text);
     const [last] = await attemptsUntil(server, hook.id, (a) => a.length === 4);
     assert.equal(last.status, 'succeeded');
     assert.equal(last.event_id, eventId);
-    const request = receiver.received.at(-1)!;
+    const request = target.receiver.received.at(-1)!;
     assert.equal(request.headers['webhook-id'], eventId);
     new Webhook(hook.secret).verify(request.body, signatureHeaders(request));
     // signed anew when sent: the timestamp is the attempt's own
@@ -95,7 +100,7 @@ describe('webhooks: retry and recover', () => {
   });
 
   it('recovers, once each, every event whose last attempt failed since a time', async () => {
-    const hook = await subscribe(server, receiver, '/recover');
+    const hook = await subscribe(server, target.receiver, '/recover');
     const before = new Date().toISOString();
     const events = [];
     for (let i = 0; i < 3; i++) events.push(await ping(server, hook.id));
@@ -105,8 +110,8 @@ describe('webhooks: retry and recover', () => {
     assert.equal(future.status, 202, future.text);
     assert.deepEqual(future.body, { count: 0 });
 
-    up = true;
-    const sent = receiver.received.length;
+    target.up = true;
+    const sent = target.receiver.received.length;
     const recovered = await server.api.post(`${WEBHOOKS}/${hook.id}/recover/`, { since: before });
     assert.equal(recovered.status, 202, recovered.text);
     assert.deepEqual(recovered.body, { count: 3 });
@@ -114,7 +119,7 @@ describe('webhooks: retry and recover', () => {
     assert.ok(attempts.slice(0, 3).every((a) => a.status === 'succeeded' && a.attempt === 3));
     // up to the per-endpoint concurrency are in flight together: arrival order is the next suite's
     assert.deepEqual(
-      receiver.received
+      target.receiver.received
         .slice(sent)
         .map((r) => r.headers['webhook-id'])
         .sort(),
@@ -125,8 +130,8 @@ describe('webhooks: retry and recover', () => {
   });
 
   it('refuses what it cannot do with a clear error', async () => {
-    const hook = await subscribe(server, receiver, '/errors');
-    const other = await subscribe(server, receiver, '/other');
+    const hook = await subscribe(server, target.receiver, '/errors');
+    const other = await subscribe(server, target.receiver, '/other');
     await ping(server, hook.id);
     const [attempt] = await attemptsUntil(server, hook.id, (a) => a.length === 2 && finished(a[0]));
     expectError(await server.api.post(`${WEBHOOKS}/${other.id}/deliveries/${attempt.id}/retry/`), 404, 'not_found');
@@ -155,31 +160,22 @@ describe('webhooks: retry and recover', () => {
 // per server process, so this holds on one server (docs/webhooks.md).
 describe('webhooks: recovery in event order, one attempt at a time', () => {
   const server = useServer({ args: [...ARGS, '--webhook-concurrency-per-endpoint', '1'], instances: 1 });
-  let receiver: WebhookReceiver;
-  let up = false;
-  beforeEach(async () => {
-    up = false;
-    receiver = await WebhookReceiver.start();
-    receiver.respond = () => (up ? { status: 200, body: 'ok' } : { status: 503, body: 'down' });
-  });
-  afterEach(async () => {
-    await receiver.close();
-  });
+  const target = useReceiver();
 
   it('sends the recovered events in the order they happened', async () => {
-    const hook = await subscribe(server, receiver, '/ordered');
+    const hook = await subscribe(server, target.receiver, '/ordered');
     const before = new Date().toISOString();
     const events = [];
     for (let i = 0; i < 5; i++) events.push(await ping(server, hook.id));
     await attemptsUntil(server, hook.id, (a) => a.length === 10 && a.filter(finished).length === 5);
 
-    up = true;
-    const sent = receiver.received.length;
+    target.up = true;
+    const sent = target.receiver.received.length;
     const recovered = await server.api.post(`${WEBHOOKS}/${hook.id}/recover/`, { since: before });
     assert.deepEqual(recovered.body, { count: 5 });
     await attemptsUntil(server, hook.id, (a) => a.length === 15);
     assert.deepEqual(
-      receiver.received.slice(sent).map((r) => r.headers['webhook-id']),
+      target.receiver.received.slice(sent).map((r) => r.headers['webhook-id']),
       events,
     );
   });
