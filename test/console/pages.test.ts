@@ -105,7 +105,8 @@ describe('console pages', () => {
     await openPage(page, 'Groups');
     await page.getByRole('button', { name: 'Open Finance (not yours)' }).click();
     const detail = page.getByRole('region', { name: 'Finance (not yours)' });
-    await detail.getByLabel('User ids to add').fill(organizer.user.public_id);
+    await detail.getByRole('combobox', { name: 'People to add' }).fill(organizer.user.email);
+    await detail.getByRole('option', { name: new RegExp(organizer.user.email.replace(/\./g, '\\.')) }).click();
     await detail.getByRole('button', { name: 'Add members' }).click();
     await detail.getByRole('heading', { level: 2, name: 'Not allowed' }).waitFor();
     await detail.getByText('Organizers can change only the groups they own.', { exact: false }).waitFor();

@@ -177,9 +177,11 @@ export const text = (data: FormData, name: string) => String(data.get(name) ?? '
 export const optionalText = (data: FormData, name: string) => text(data, name) || undefined;
 export const nullableText = (data: FormData, name: string) => text(data, name) || null;
 export const checked = (data: FormData, name: string) => data.get(name) === 'on';
+/** Every value given under `name` (a picker sends one hidden input per choice), split on spaces and commas. */
 export const list = (data: FormData, name: string) =>
-  text(data, name)
-    .split(/[\s,]+/)
+  data
+    .getAll(name)
+    .flatMap((value) => String(value).split(/[\s,]+/))
     .filter(Boolean);
 export const integer = (data: FormData, name: string) => {
   const value = text(data, name);
@@ -196,4 +198,14 @@ export function ErrorsFor({ name }: { name: string }) {
       ))}
     </ul>
   ) : null;
+}
+
+/**
+ * The ids a picker sent, refusing none before anything is sent: a name typed but not picked (or
+ * matching nobody) sends no id, and the person is told so beside the picker.
+ */
+export function picked(data: FormData, name: string, message = 'Pick at least one from the list.'): string[] {
+  const ids = list(data, name);
+  if (!ids.length) throw new ApiError(422, { code: 'validation_error', message, field_errors: { [name]: [message] } });
+  return ids;
 }

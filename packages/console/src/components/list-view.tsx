@@ -10,6 +10,8 @@ import type { ListItem, ListPath } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
 import { DataTable, type Column } from './data-table.tsx';
 import { ErrorBanner } from './error-banner.tsx';
+import { Picker } from './picker.tsx';
+import type { PickKind } from './picker-sources.ts';
 import { useLoad } from './use-load.ts';
 
 export interface Filter {
@@ -18,6 +20,8 @@ export interface Filter {
   /** a select's options ([value, text]); a text input without */
   options?: readonly (readonly [string, string])[];
   type?: 'text' | 'date' | 'datetime-local';
+  /** a picker of this kind instead of a text box: the filter takes an id, the person picks a name */
+  pick?: PickKind;
 }
 
 export interface ListViewProps<P extends ListPath> {
@@ -85,34 +89,45 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
               <input id={`${prefix}search`} name="search" type="search" defaultValue={own('search')} key={`s${own('search')}`} />
             </div>
           ) : null}
-          {filters.map((filter) => (
-            <div class="field" key={filter.name}>
-              <label for={`${prefix}f-${filter.name}`}>{filter.label}</label>
-              {filter.options ? (
-                <select
-                  id={`${prefix}f-${filter.name}`}
-                  name={filter.name}
-                  value={own(filter.name)}
-                  onChange={(event) => set({ [filter.name]: event.currentTarget.value, page: undefined })}
-                >
-                  <option value="">Any</option>
-                  {filter.options.map(([value, text]) => (
-                    <option key={value} value={value}>
-                      {text}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  id={`${prefix}f-${filter.name}`}
-                  name={filter.name}
-                  {...({ type: filter.type ?? 'text' } as InputHTMLAttributes)}
-                  defaultValue={own(filter.name)}
-                  key={`${filter.name}${own(filter.name)}`}
-                />
-              )}
-            </div>
-          ))}
+          {filters.map((filter) =>
+            filter.pick ? (
+              <Picker
+                key={filter.name}
+                name={filter.name}
+                label={filter.label}
+                kind={filter.pick}
+                initialIds={[own(filter.name)]}
+                onChange={(chosen) => set({ [filter.name]: chosen[0]?.value, page: undefined })}
+              />
+            ) : (
+              <div class="field" key={filter.name}>
+                <label for={`${prefix}f-${filter.name}`}>{filter.label}</label>
+                {filter.options ? (
+                  <select
+                    id={`${prefix}f-${filter.name}`}
+                    name={filter.name}
+                    value={own(filter.name)}
+                    onChange={(event) => set({ [filter.name]: event.currentTarget.value, page: undefined })}
+                  >
+                    <option value="">Any</option>
+                    {filter.options.map(([value, text]) => (
+                      <option key={value} value={value}>
+                        {text}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  <input
+                    id={`${prefix}f-${filter.name}`}
+                    name={filter.name}
+                    {...({ type: filter.type ?? 'text' } as InputHTMLAttributes)}
+                    defaultValue={own(filter.name)}
+                    key={`${filter.name}${own(filter.name)}`}
+                  />
+                )}
+              </div>
+            ),
+          )}
           {orderings ? (
             <div class="field">
               <label for={`${prefix}ordering`}>Order by</label>

@@ -5,12 +5,13 @@ import { fetchPage } from '../../api/list.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { Field, Form, list, nullableText, SelectField, text } from '../../components/form.tsx';
+import { Field, Form, list, nullableText, picked, SelectField, text } from '../../components/form.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { Link } from '../../components/link.tsx';
 import { ListView } from '../../components/list-view.tsx';
+import { Picker } from '../../components/picker.tsx';
 import { can, me, role } from '../../session/me.ts';
 import { rememberJob } from '../../session/recent-jobs.ts';
 
@@ -50,7 +51,7 @@ export function AssignmentsPage() {
               setJob(null);
               const users = [...new Set([...list(data, 'user_ids'), ...(await membersOf(list(data, 'group_ids')))])];
               const due_date = nullableText(data, 'due_date');
-              const content = list(data, 'content_item_ids');
+              const content = picked(data, 'content_item_ids');
               const assignments = users.flatMap((user_id) => content.map((content_item_id) => ({ user_id, content_item_id, due_date })));
               if (assignments.length === 1 && assignments[0]) await unwrap(api.POST('/api/v2/assignments', { body: assignments[0] }));
               else {
@@ -61,9 +62,16 @@ export function AssignmentsPage() {
               refresh();
             }}
           >
-            <Field name="content_item_ids" label="Content item ids" errorKey="content_item_id" required />
-            <Field name="user_ids" label="User ids" errorKey="user_id" hint="Separated by spaces or commas." />
-            <Field name="group_ids" label="Group ids" hint="Every member of these groups is assigned too." />
+            <Picker name="content_item_ids" label="Content" kind="content" multiple errorKey="content_item_id" required />
+            <Picker
+              name="user_ids"
+              label="People"
+              kind="user"
+              multiple
+              errorKey="user_id"
+              hint="Type names or emails, or paste a column of emails."
+            />
+            <Picker name="group_ids" label="Groups" kind="group" multiple hint="Every member of these groups is assigned too." />
             <Field name="due_date" label="Due date" type="date" />
           </Form>
           {job ? (
@@ -81,13 +89,13 @@ export function AssignmentsPage() {
             onSubmit={async (data) => {
               await unwrap(
                 api.POST('/api/v2/assignments', {
-                  body: { user_id: me.value?.user.public_id ?? '', content_item_id: text(data, 'content_item_id') },
+                  body: { user_id: me.value?.user.public_id ?? '', content_item_id: picked(data, 'content_item_id')[0] ?? '' },
                 }),
               );
               refresh();
             }}
           >
-            <Field name="content_item_id" label="Content item id" hint="Self-assignable content from the catalogue." />
+            <Picker name="content_item_id" label="Content" kind="content" hint="Self-assignable content from the catalogue." />
           </Form>
         </details>
       ) : null}
@@ -108,8 +116,8 @@ export function AssignmentsPage() {
               ['false', 'Not overdue'],
             ],
           },
-          ...(manager ? [{ name: 'user', label: 'User id' }] : []),
-          { name: 'content_item', label: 'Content item id' },
+          ...(manager ? [{ name: 'user', label: 'User', pick: 'user' as const }] : []),
+          { name: 'content_item', label: 'Content', pick: 'content' as const },
           { name: 'due_date__gte', label: 'Due from', type: 'date' as const },
           { name: 'due_date__lte', label: 'Due until', type: 'date' as const },
           { name: 'created__gte', label: 'Created from', type: 'date' as const },

@@ -9,6 +9,7 @@ import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { checked, Field, Form, integer, list, nullableText, text } from '../../components/form.tsx';
+import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
@@ -64,7 +65,9 @@ function ContentFields({ type, item }: { type: ContentType; item?: ContentItem }
       <Field name="description" label="Description" defaultValue={item?.description} />
       {type === 'link' ? <Field name="url" label="URL" type="url" /> : null}
       {type === 'video' ? <Field name="media_asset_id" label="Media asset id" /> : null}
-      {CONTAINERS.includes(type) ? <Field name="items" label="Items" hint="Public ids of the items it holds, in order." /> : null}
+      {CONTAINERS.includes(type) ? (
+        <Picker name="items" label="Items" kind="content" multiple hint="The items it holds, in the order picked." />
+      ) : null}
       {type === 'scheduled_track' ? (
         <>
           <Field name="starts_on" label="Starts on" type="date" />
@@ -72,11 +75,13 @@ function ContentFields({ type, item }: { type: ContentType; item?: ContentItem }
         </>
       ) : null}
       <Field name="tags" label="Tags" hint="Separated by commas or spaces." defaultValue={item?.tags.join(', ')} />
-      <Field
+      <Picker
         name="groups"
         label="Access groups"
-        hint="Group ids; none means everyone may see it."
-        defaultValue={item?.groups.map((group) => group.public_id).join(', ')}
+        kind="group"
+        multiple
+        hint="None means everyone may see it."
+        initial={item?.groups.map((group) => ({ value: group.public_id, label: group.name }))}
       />
       <Field name="duration" label="Duration (minutes)" type="number" min={0} defaultValue={String(item?.duration_minutes ?? 0)} />
       <Field name="is_hidden" label="Hidden" type="checkbox" defaultChecked={item?.is_hidden ?? false} />
@@ -151,7 +156,7 @@ export function ContentPage() {
             ],
           },
           { name: 'tag', label: 'Tag' },
-          { name: 'group', label: 'Access group id' },
+          { name: 'group', label: 'Access group', pick: 'group' },
         ]}
         orderings={[
           ['name', 'Name'],

@@ -6,6 +6,7 @@ import type { Enrollment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { checked, Field, Form, SelectField, text } from '../../components/form.tsx';
+import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me, role } from '../../session/me.ts';
 
@@ -36,8 +37,8 @@ export function EnrollForm({ eventId, done }: { eventId?: string; done: () => vo
           done();
         }}
       >
-        {self ? null : <Field name="user_id" label="User id" required />}
-        {eventId ? null : <Field name="event_id" label="Event id" required />}
+        {self ? null : <Picker name="user_id" label="Person" kind="user" required />}
+        {eventId ? null : <Picker name="event_id" label="Event" kind="event" required />}
         <SelectField
           name="attendance_method"
           label="Attendance"
@@ -118,8 +119,8 @@ export function EnrollmentsPage() {
               ['online', 'online'],
             ],
           },
-          { name: 'event', label: 'Event id' },
-          ...(manager ? [{ name: 'user', label: 'User id' }] : []),
+          { name: 'event', label: 'Event', pick: 'event' as const },
+          ...(manager ? [{ name: 'user', label: 'User', pick: 'user' as const }] : []),
         ]}
         orderings={[
           ['-created', 'Newest first'],

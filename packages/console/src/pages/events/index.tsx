@@ -8,6 +8,7 @@ import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { checked, Field, Form, integer, list, nullableText, text } from '../../components/form.tsx';
+import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { WallClock } from '../../components/wall-clock.tsx';
@@ -57,7 +58,7 @@ export function EventsPage() {
               }}
             >
               <Field name="name" label="Event name" required />
-              <Field name="event_series_id" label="Series id" hint="Optional: the series it belongs to." />
+              <Picker name="event_series_id" label="Series" kind="series" hint="Optional: the series it belongs to." />
               <Field
                 name="starts_at"
                 label="Starts at"
@@ -67,7 +68,7 @@ export function EventsPage() {
               />
               <Field name="duration" label="Duration" placeholder="PT1H" hint="ISO-8601, for example PT1H30M." />
               <Field name="rooms_info" label="Room" />
-              <Field name="location_id" label="Location id" type="number" />
+              <Picker name="location_id" label="Location" kind="location" hint="Optional: where it takes place, and on whose clock." />
               <Field name="enrollment_limit" label="In-person seats" type="number" min={0} hint="0 for no limit." />
               <Field name="wait_list_limit" label="Wait list places" type="number" min={0} />
               <Field name="is_local" label="In person" type="checkbox" defaultChecked />
@@ -96,7 +97,7 @@ export function EventsPage() {
             >
               <Field name="name" label="Series name" required />
               <Field name="description" label="Description" />
-              <Field name="location_id" label="Location id" type="number" />
+              <Picker name="location_id" label="Location" kind="location" hint="Optional: where it takes place, and on whose clock." />
               <Field name="duration" label="Default length (minutes)" type="number" min={0} />
             </Form>
           </details>
@@ -111,7 +112,7 @@ export function EventsPage() {
         exportName="events"
         search
         filters={[
-          { name: 'event_series_id', label: 'Series id' },
+          { name: 'event_series_id', label: 'Series', pick: 'series' },
           {
             name: 'is_archived',
             label: 'Archived',
@@ -220,6 +221,8 @@ function EventDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
                         is_local: checked(data, 'is_local'),
                         is_online: checked(data, 'is_online'),
                         is_hidden: checked(data, 'is_hidden'),
+                        event_series_id: nullableText(data, 'event_series_id'),
+                        location_id: integer(data, 'location_id') ?? null,
                       },
                     }),
                   );
@@ -227,6 +230,22 @@ function EventDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
                 }}
               >
                 <Field name="name" label="Event name" defaultValue={event.name} />
+                <Picker
+                  name="event_series_id"
+                  label="Series"
+                  kind="series"
+                  initial={event.event_series ? [{ value: event.event_series.public_id, label: event.event_series.name }] : []}
+                />
+                <Picker
+                  name="location_id"
+                  label="Location"
+                  kind="location"
+                  initial={
+                    event.location
+                      ? [{ value: String(event.location.id), label: event.location.name, detail: event.location.timezone }]
+                      : []
+                  }
+                />
                 <Field
                   name="enrollment_limit"
                   label="In-person seats"

@@ -4,7 +4,8 @@ import { api, ApiError, unwrap } from '../../api/client.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
-import { checked, Field, Form, list, optionalText, text } from '../../components/form.tsx';
+import { checked, Field, Form, list, optionalText, picked, text } from '../../components/form.tsx';
+import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
@@ -114,22 +115,28 @@ function GroupDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
             submitLabel="Add members"
             resetOnSuccess
             onSubmit={async (data) => {
-              await unwrap(api.POST('/api/v2/groups/{id}/members', { ...path, body: { member_ids: list(data, 'member_ids') } }));
+              await unwrap(api.POST('/api/v2/groups/{id}/members', { ...path, body: { member_ids: picked(data, 'member_ids') } }));
               changed();
             }}
           >
-            <Field name="member_ids" label="User ids to add" hint="Public ids separated by spaces or commas." />
+            <Picker
+              name="member_ids"
+              label="People to add"
+              kind="user"
+              multiple
+              hint="Type names or emails, or paste a column of emails."
+            />
           </Form>
           <Form
             label="Remove members"
             submitLabel="Remove members"
             resetOnSuccess
             onSubmit={async (data) => {
-              await unwrap(api.DELETE('/api/v2/groups/{id}/members', { ...path, body: { member_ids: list(data, 'member_ids') } }));
+              await unwrap(api.DELETE('/api/v2/groups/{id}/members', { ...path, body: { member_ids: picked(data, 'member_ids') } }));
               changed();
             }}
           >
-            <Field name="member_ids" label="User ids to remove" />
+            <Picker name="member_ids" label="People to remove" kind="user" multiple />
           </Form>
           <Form
             label="Replace members"
@@ -156,7 +163,13 @@ function GroupDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
               changed();
             }}
           >
-            <Field name="member_ids" label="The complete new member list" hint="Everyone not listed leaves the group." />
+            <Picker
+              name="member_ids"
+              label="The complete new member list"
+              kind="user"
+              multiple
+              hint="Everyone not listed leaves the group."
+            />
             <Field name="confirm_replace" label="Yes, replace the whole member list" type="checkbox" />
             <Field name="confirm_large_removal" label="Yes, even if this removes many members" type="checkbox" />
           </Form>
@@ -166,11 +179,18 @@ function GroupDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
               submitLabel="Add owners"
               resetOnSuccess
               onSubmit={async (data) => {
-                await unwrap(api.POST('/api/v2/groups/{id}/owners', { ...path, body: { member_ids: list(data, 'owner_ids') } }));
+                await unwrap(api.POST('/api/v2/groups/{id}/owners', { ...path, body: { member_ids: picked(data, 'owner_ids') } }));
                 changed();
               }}
             >
-              <Field name="owner_ids" label="Organizer ids to make owners" hint="Owners may rename the group and change its members." />
+              <Picker
+                name="owner_ids"
+                label="Organizers to make owners"
+                kind="user"
+                multiple
+                errorKey="member_ids"
+                hint="Owners may rename the group and change its members."
+              />
             </Form>
           ) : null}
         </div>

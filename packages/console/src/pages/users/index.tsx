@@ -6,6 +6,7 @@ import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { checked, Field, Form, nullableText, optionalText, SelectField, text } from '../../components/form.tsx';
+import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
@@ -59,7 +60,7 @@ export function UsersPage() {
             <Field name="name" label="Name" required />
             <SelectField name="role" label="Role" options={ROLES} value="user" />
             <Field name="employee_id" label="Employee id" />
-            <Field name="manager" label="Manager" hint="The manager's public id (optional)." />
+            <Picker name="manager" label="Manager" kind="user" hint="Optional: type their name or email." />
           </Form>
         </>
       ) : null}
@@ -80,7 +81,7 @@ export function UsersPage() {
               ['false', 'Deactivated'],
             ],
           },
-          { name: 'group', label: 'Group id' },
+          { name: 'group', label: 'Group', pick: 'group' },
         ]}
         orderings={[
           ['name', 'Name'],
@@ -174,11 +175,12 @@ function EditUser({ id, writable, onSaved }: { id: string; writable: boolean; on
           <Field name="name" label="Name" defaultValue={user.name} disabled={!writable} />
           <SelectField name="role" label="Role" options={ROLES} value={user.role} />
           <Field name="employee_id" label="Employee id" defaultValue={user.employee_id ?? ''} />
-          <Field
+          <Picker
             name="manager"
             label="Manager"
-            defaultValue={user.manager?.public_id ?? ''}
-            hint={user.manager ? `Now: ${user.manager.name} (${user.manager.email})` : "The manager's public id."}
+            kind="user"
+            initial={user.manager ? [{ value: user.manager.public_id, label: user.manager.name, detail: user.manager.email }] : []}
+            hint="Type their name or email; empty for none."
           />
           <Field name="is_active" label="Active" type="checkbox" defaultChecked={user.is_active} />
         </Form>
