@@ -111,7 +111,7 @@ describe('SCIM 2.0', () => {
       assert.match(user.meta.location, new RegExp(`/scim/v2/Users/${user.id}$`));
       assert.equal(created.headers.get('etag'), user.meta.version);
       assert.equal(user.userName, email);
-      assert.deepEqual(user.name, { formatted: 'Ada Lovelace' });
+      assert.deepEqual(user.name, { formatted: 'Ada Lovelace', givenName: 'Ada', familyName: 'Lovelace' });
       assert.deepEqual(user.emails, [{ value: email, type: 'work', primary: true }]);
       assert.equal(user.active, true);
       assert.equal(user.externalId, `okta-${email}`);
