@@ -445,8 +445,10 @@ describe('SCIM 2.0', () => {
       patched = await scim.patch(path, patchOp({ op: 'replace', value: { displayName: group.displayName, externalId: 'okta-g' } }));
       assert.equal(patched.body.displayName, group.displayName);
       assert.equal(patched.body.externalId, 'okta-g');
-      // removing a member that is not there is no error: the member is gone either way, as providers retry
-      const again = await scim.patch(path, patchOp({ op: 'remove', path: `members[value eq "${ids[0]}"]` }));
+      // a filter that selects no member is 400 noTarget (RFC 7644 §3.5.2), and the group stays as it was
+      expectScimError(await scim.patch(path, patchOp({ op: 'remove', path: `members[value eq "${ids[0]}"]` })), 400, 'noTarget');
+      // Entra's remove by value list names members, not a filter: one already gone is no error
+      const again = await scim.patch(path, patchOp({ op: 'Remove', path: 'members', value: [{ value: ids[0] }] }));
       assert.equal(again.status, 200, JSON.stringify(again.body));
       assert.deepEqual(
         again.body.members.map((m: any) => m.value),
