@@ -7,6 +7,7 @@ export const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const SCIM_ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const SCIM_LIST_RESPONSE = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 export const SCIM_PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+export const SCIM_SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 export const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const SERVICE_PROVIDER_CONFIG = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
 const RESOURCE_TYPE = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
@@ -22,7 +23,7 @@ export function serviceProviderConfig(base: string) {
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
     changePassword: { supported: false },
-    sort: { supported: false },
+    sort: { supported: true },
     etag: { supported: true },
     authenticationSchemes: [
       {

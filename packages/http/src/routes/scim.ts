@@ -13,6 +13,7 @@ import {
   ScimError,
   scimListResponse,
   scimResourceTypes,
+  scimSearchParams,
   scimSchemas,
   scimServiceProviderConfig,
   type Lectern,
@@ -110,7 +111,11 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
         return scimReply(user, 201, { Location: user.meta.location });
       }),
     )
-    .get('/scim/v2/Users/:id', async (rc) => scimReply(await users.get(rc.ctx, rc.params.id!)))
+    .post(
+      '/scim/v2/Users/.search',
+      withBody(async (rc) => scimReply(await users.list(rc.ctx, scimSearchParams(rc.body())))),
+    )
+    .get('/scim/v2/Users/:id', async (rc) => scimReply(await users.get(rc.ctx, rc.params.id!, rc.query)))
     .put(
       '/scim/v2/Users/:id',
       withBody(async (rc) => scimReply(await users.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
@@ -132,6 +137,10 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
         const group = await groups.create(rc.ctx, rc.body());
         return scimReply(group, 201, { Location: group.meta.location });
       }),
+    )
+    .post(
+      '/scim/v2/Groups/.search',
+      withBody(async (rc) => scimReply(await groups.list(rc.ctx, scimSearchParams(rc.body())))),
     )
     .get('/scim/v2/Groups/:id', async (rc) => scimReply(await groups.get(rc.ctx, rc.params.id!, rc.query)))
     .put(
