@@ -240,7 +240,7 @@ describe('SCIM 2.0 queries and mapping', () => {
     });
   });
 
-  describe('PATCH noTarget', () => {
+  describe('PATCH errors', () => {
     it('answers 400 noTarget when a filtered path selects nothing, and changes nothing', async () => {
       const email = uniqueEmail('target');
       const user = await createUser(oktaUser(email));
@@ -277,6 +277,21 @@ describe('SCIM 2.0 queries and mapping', () => {
       assert.equal(applied.status, 200, JSON.stringify(applied.body));
       assert.equal(applied.body.userName, changed);
       expectScimError(await scim.patch(path, patchOp({ op: 'remove' })), 400, 'noTarget');
+    });
+
+    it('answers 400 mutability to a PATCH of id or meta, and changes nothing', async () => {
+      const user = await createUser(oktaUser(uniqueEmail('readonly')));
+      const path = `/Users/${user.id}`;
+      const other = '00000000-0000-4000-8000-000000000000';
+      expectScimError(await scim.patch(path, patchOp({ op: 'replace', path: 'id', value: other })), 400, 'mutability');
+      expectScimError(await scim.patch(path, patchOp({ op: 'replace', path: 'meta.version', value: 'W/"x"' })), 400, 'mutability');
+      const mixed = patchOp({ op: 'replace', value: { id: other, 'name.formatted': 'Not Applied' } });
+      expectScimError(await scim.patch(path, mixed), 400, 'mutability');
+      const group = (await scim.post('/Groups', { displayName: `Read-only ${process.pid} ${Date.now()}` })).body;
+      expectScimError(await scim.patch(`/Groups/${group.id}`, patchOp({ op: 'remove', path: 'meta' })), 400, 'mutability');
+      const after = await scim.get(path);
+      assert.equal(after.body.id, user.id);
+      assert.deepEqual(after.body.meta, user.meta);
     });
   });
 });

@@ -44,6 +44,7 @@ export function applyScimPatch<T extends object>(resource: T, body: unknown): T 
       assertTarget(patched, operation);
       if (!removeByValue(patched, operation)) scimPatch(patched, [operation], { mutateDocument: true, treatMissingAsAdd: true });
     }
+    assertReadOnlyKept(resource, patched);
     return patched as unknown as T;
   } catch (error) {
     if (error instanceof ScimError) throw error;
@@ -97,5 +98,15 @@ function assertTarget(resource: ScimResource, operation: ScimPatchOperation): vo
   }
   if (!values.some((value) => matches(value))) {
     throw new ScimError('bad_request', 'noTarget', `No value of '${key}' matches the filter in the path '${operation.path}'.`);
+  }
+}
+
+/** RFC 7644 §3.5.2: a PATCH must not change a readOnly attribute (`id`, `meta`): 400 `mutability`. */
+function assertReadOnlyKept(before: object, after: ScimResource): void {
+  for (const name of ['id', 'meta'] as const) {
+    const was = (before as Record<string, unknown>)[name];
+    const now = (after as unknown as Record<string, unknown>)[name];
+    if (JSON.stringify(was) !== JSON.stringify(now))
+      throw new ScimError('bad_request', 'mutability', `'${name}' is read-only; a PATCH cannot change it.`);
   }
 }

@@ -112,12 +112,12 @@ export const schemas = (base: string) =>
           type: 'complex',
           subAttributes: [
             attribute('formatted', 'The full name'),
-            attribute('givenName', 'Given name; makes up the full name when formatted is absent'),
-            attribute('familyName', 'Family name; makes up the full name when formatted is absent'),
+            attribute('givenName', 'Given name; makes up the full name when formatted is absent; read back as all but its last word'),
+            attribute('familyName', 'Family name; makes up the full name when formatted is absent; read back as its last word'),
           ],
         }),
-        attribute('displayName', 'The full name', { mutability: 'readOnly' }),
-        attribute('emails', 'The email address, as the primary work email', {
+        attribute('displayName', 'The full name; sets it when name is absent'),
+        attribute('emails', 'The email address, as the primary work email; other addresses are accepted and not kept', {
           type: 'complex',
           multiValued: true,
           subAttributes: [
