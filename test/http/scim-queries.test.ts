@@ -187,6 +187,14 @@ describe('SCIM 2.0 queries and mapping', () => {
   });
 
   describe('sortBy and sortOrder', () => {
+    /** The list's order as indexes into `made`. */
+    const sortedIndexes = async (endpoint: string, filter: string, made: any[], sortBy: string, sortOrder?: string) => {
+      const query = `${filterQuery(filter)}&sortBy=${encodeURIComponent(sortBy)}${sortOrder ? `&sortOrder=${sortOrder}` : ''}`;
+      const list = await scim.get(`${endpoint}?${query}`);
+      assert.equal(list.status, 200, JSON.stringify(list.body));
+      return list.body.Resources.map((resource: any) => made.findIndex((item) => item.id === resource.id));
+    };
+
     it('sorts users by userName, name (ignoring case), created and lastModified, both ways', async () => {
       const prefix = `sorted${process.pid}${Date.now()}`;
       // email order c, b, a; name order (ignoring case) alice, Bob, carl; created order 0, 1, 2
@@ -204,12 +212,7 @@ describe('SCIM 2.0 queries and mapping', () => {
         const patched = await scim.patch(`/Users/${made[index].id}`, patchOp({ op: 'replace', path: 'name.formatted', value }));
         assert.equal(patched.status, 200);
       }
-      const order = async (sortBy: string, sortOrder?: string) => {
-        const query = `${filterQuery(`userName sw "${prefix}."`)}&sortBy=${encodeURIComponent(sortBy)}${sortOrder ? `&sortOrder=${sortOrder}` : ''}`;
-        const list = await scim.get(`/Users?${query}`);
-        assert.equal(list.status, 200, JSON.stringify(list.body));
-        return list.body.Resources.map((user: any) => made.findIndex((item) => item.id === user.id));
-      };
+      const order = (sortBy: string, sortOrder?: string) => sortedIndexes('/Users', `userName sw "${prefix}."`, made, sortBy, sortOrder);
       assert.deepEqual(await order('userName'), [2, 1, 0]);
       assert.deepEqual(await order('emails.value', 'descending'), [0, 1, 2]);
       assert.deepEqual(await order('name.formatted'), [0, 1, 2]);
@@ -228,11 +231,7 @@ describe('SCIM 2.0 queries and mapping', () => {
       for (const suffix of ['b', 'C', 'a']) made.push((await scim.post('/Groups', { displayName: `${prefix} ${suffix}` })).body);
       await scim.patch(`/Groups/${made[0].id}`, patchOp({ op: 'replace', path: 'externalId', value: 'g-0' }));
       await scim.patch(`/Groups/${made[0].id}`, patchOp({ op: 'replace', path: 'displayName', value: `${prefix} b2` }));
-      const order = async (sortBy: string, sortOrder = 'ascending') => {
-        const list = await scim.get(`/Groups?${filterQuery(`displayName sw "${prefix}"`)}&sortBy=${sortBy}&sortOrder=${sortOrder}`);
-        assert.equal(list.status, 200, JSON.stringify(list.body));
-        return list.body.Resources.map((group: any) => made.findIndex((item) => item.id === group.id));
-      };
+      const order = (sortBy: string, sortOrder?: string) => sortedIndexes('/Groups', `displayName sw "${prefix}"`, made, sortBy, sortOrder);
       assert.deepEqual(await order('displayName'), [2, 0, 1]);
       assert.deepEqual(await order('displayName', 'descending'), [1, 0, 2]);
       assert.deepEqual(await order('meta.created'), [0, 1, 2]);
