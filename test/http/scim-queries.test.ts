@@ -137,6 +137,32 @@ describe('SCIM 2.0 queries and mapping', () => {
       assert.deepEqual(ids.body.Resources[0].members, [{ value: member.id }]);
       assert.equal(ids.body.Resources[0].displayName, undefined);
     });
+
+    it('applies to the answers of POST, PUT and PATCH too (RFC 7644 §3.9)', async () => {
+      const email = uniqueEmail('written');
+      const created = await scim.post('/Users?attributes=userName', oktaUser(email));
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.deepEqual(Object.keys(created.body).sort(), ['id', 'meta', 'schemas', 'userName']);
+      assert.equal(created.headers.get('etag'), created.body.meta.version);
+      const path = `/Users/${created.body.id}`;
+      const put = await scim.put(`${path}?excludedAttributes=emails,name`, { userName: email, name: { formatted: 'Put Name' } });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      assert.equal(put.body.emails, undefined);
+      assert.equal(put.body.name, undefined);
+      assert.equal(put.body.displayName, 'Put Name');
+      const patched = await scim.patch(
+        `${path}?attributes=name.familyName`,
+        patchOp({ op: 'replace', path: 'name.familyName', value: 'Patched' }),
+      );
+      assert.deepEqual(patched.body.name, { familyName: 'Patched' });
+      const group = await scim.post('/Groups?excludedAttributes=members', {
+        displayName: `Written ${process.pid} ${Date.now()}`,
+        members: [{ value: created.body.id }],
+      });
+      assert.equal(group.status, 201, JSON.stringify(group.body));
+      assert.equal(group.body.members, undefined);
+      assert.equal((await scim.get(`/Groups/${group.body.id}`)).body.members.length, 1);
+    });
   });
 
   describe('POST .search', () => {

@@ -74,7 +74,14 @@ export class ScimGroups {
     return project(await this.read(this.deps.storage, publicId, returns(selection, 'members')), selection);
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<ScimGroupShape> {
+  /** Writes answer as `attributes`/`excludedAttributes` ask too (RFC 7644 §3.9). */
+  async create(ctx: RequestContext, body: unknown, params: QueryParams = {}): Promise<ScimGroupShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.insert(ctx, body), selection);
+  }
+
+  private async insert(ctx: RequestContext, body: unknown): Promise<ScimGroupShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimGroup(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -89,7 +96,13 @@ export class ScimGroups {
     });
   }
 
-  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
+  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimGroupShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.replaceWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async replaceWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimGroup(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -100,7 +113,13 @@ export class ScimGroups {
   }
 
   /** Applied to the group's whole representation, members included: a few thousand ids at most. */
-  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
+  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimGroupShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.patchWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async patchWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
     authorize(ctx.actor, 'scim:write');
     return this.deps.storage.transaction(async (tx) => {
       const { record, externalId } = await this.require(tx, publicId, ifMatch);

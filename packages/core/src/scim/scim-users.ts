@@ -100,9 +100,16 @@ export class ScimUsers {
 
   /**
    * A new user, or one an identity provider deleted coming back under the same userName: it is
-   * found again, as the provider asks for it, rather than refused.
+   * found again, as the provider asks for it, rather than refused. Writes answer as
+   * `attributes`/`excludedAttributes` ask too (RFC 7644 §3.9).
    */
-  async create(ctx: RequestContext, body: unknown): Promise<ScimUserShape> {
+  async create(ctx: RequestContext, body: unknown, params: QueryParams = {}): Promise<ScimUserShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.insert(ctx, body), selection);
+  }
+
+  private async insert(ctx: RequestContext, body: unknown): Promise<ScimUserShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimUser(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -132,7 +139,13 @@ export class ScimUsers {
     });
   }
 
-  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
+  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimUserShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.replaceWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async replaceWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimUser(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -142,7 +155,13 @@ export class ScimUsers {
     });
   }
 
-  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
+  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimUserShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.patchWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async patchWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
     authorize(ctx.actor, 'scim:write');
     return this.deps.storage.transaction(async (tx) => {
       const { record, state } = await this.require(tx, publicId, ifMatch);

@@ -107,7 +107,7 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
     .post(
       '/scim/v2/Users',
       withBody(async (rc) => {
-        const user = await users.create(rc.ctx, rc.body());
+        const user = await users.create(rc.ctx, rc.body(), rc.query);
         return scimReply(user, 201, { Location: user.meta.location });
       }),
     )
@@ -118,11 +118,11 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
     .get('/scim/v2/Users/:id', async (rc) => scimReply(await users.get(rc.ctx, rc.params.id!, rc.query)))
     .put(
       '/scim/v2/Users/:id',
-      withBody(async (rc) => scimReply(await users.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await users.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .patch(
       '/scim/v2/Users/:id',
-      withBody(async (rc) => scimReply(await users.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await users.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .delete('/scim/v2/Users/:id', async (rc) => {
       await users.delete(rc.ctx, rc.params.id!, rc.preconditions.ifMatch);
@@ -134,7 +134,7 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
     .post(
       '/scim/v2/Groups',
       withBody(async (rc) => {
-        const group = await groups.create(rc.ctx, rc.body());
+        const group = await groups.create(rc.ctx, rc.body(), rc.query);
         return scimReply(group, 201, { Location: group.meta.location });
       }),
     )
@@ -145,11 +145,11 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
     .get('/scim/v2/Groups/:id', async (rc) => scimReply(await groups.get(rc.ctx, rc.params.id!, rc.query)))
     .put(
       '/scim/v2/Groups/:id',
-      withBody(async (rc) => scimReply(await groups.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await groups.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .patch(
       '/scim/v2/Groups/:id',
-      withBody(async (rc) => scimReply(await groups.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await groups.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .delete('/scim/v2/Groups/:id', async (rc) => {
       await groups.delete(rc.ctx, rc.params.id!, rc.preconditions.ifMatch);
