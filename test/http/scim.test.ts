@@ -28,7 +28,7 @@ describe('SCIM 2.0', () => {
   };
 
   describe('discovery', () => {
-    it('describes the service provider: patch and filter (max 200) and etag, no bulk, sort or password change', async () => {
+    it('describes the service provider: patch, filter (max 200), sort and etag, no bulk or password change', async () => {
       const config = await scim.get('/ServiceProviderConfig');
       assert.equal(config.status, 200);
       assert.deepEqual(config.body.schemas, ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig']);
@@ -36,7 +36,7 @@ describe('SCIM 2.0', () => {
       assert.deepEqual(config.body.filter, { supported: true, maxResults: 200 });
       assert.equal(config.body.etag.supported, true);
       assert.equal(config.body.bulk.supported, false);
-      assert.equal(config.body.sort.supported, false);
+      assert.equal(config.body.sort.supported, true);
       assert.equal(config.body.changePassword.supported, false);
       assert.equal(config.body.authenticationSchemes[0].type, 'oauthbearertoken');
     });
@@ -111,7 +111,7 @@ describe('SCIM 2.0', () => {
       assert.match(user.meta.location, new RegExp(`/scim/v2/Users/${user.id}$`));
       assert.equal(created.headers.get('etag'), user.meta.version);
       assert.equal(user.userName, email);
-      assert.deepEqual(user.name, { formatted: 'Ada Lovelace' });
+      assert.deepEqual(user.name, { formatted: 'Ada Lovelace', givenName: 'Ada', familyName: 'Lovelace' });
       assert.deepEqual(user.emails, [{ value: email, type: 'work', primary: true }]);
       assert.equal(user.active, true);
       assert.equal(user.externalId, `okta-${email}`);
@@ -445,8 +445,10 @@ describe('SCIM 2.0', () => {
       patched = await scim.patch(path, patchOp({ op: 'replace', value: { displayName: group.displayName, externalId: 'okta-g' } }));
       assert.equal(patched.body.displayName, group.displayName);
       assert.equal(patched.body.externalId, 'okta-g');
-      // removing a member that is not there is no error: the member is gone either way, as providers retry
-      const again = await scim.patch(path, patchOp({ op: 'remove', path: `members[value eq "${ids[0]}"]` }));
+      // a filter that selects no member is 400 noTarget (RFC 7644 §3.5.2), and the group stays as it was
+      expectScimError(await scim.patch(path, patchOp({ op: 'remove', path: `members[value eq "${ids[0]}"]` })), 400, 'noTarget');
+      // Entra's remove by value list names members, not a filter: one already gone is no error
+      const again = await scim.patch(path, patchOp({ op: 'Remove', path: 'members', value: [{ value: ids[0] }] }));
       assert.equal(again.status, 200, JSON.stringify(again.body));
       assert.deepEqual(
         again.body.members.map((m: any) => m.value),

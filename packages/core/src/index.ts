@@ -66,6 +66,7 @@ export {
 export { OIDC_CALLBACK_PATH, OIDC_START_PATH, OidcSignInService } from './auth/oidc-sign-in-service.ts';
 export { ScimError, type ScimType } from './scim/scim-error.ts';
 export { ScimGroups } from './scim/scim-groups.ts';
+export { searchParams as scimSearchParams } from './scim/scim-list.ts';
 export { ScimUsers } from './scim/scim-users.ts';
 export {
   listResponse as scimListResponse,

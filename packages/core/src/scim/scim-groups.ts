@@ -13,7 +13,8 @@ import type { QueryParams } from '../shared/list-query.ts';
 import { requireUserIds } from '../users/user-references.ts';
 import type { ScimFilterAttributes } from './scim-filter.ts';
 import { groupVersionBasis, readScimGroup, toScimGroup, type ScimGroupWrite } from './scim-group.ts';
-import { excludes, listResponse, scimList } from './scim-list.ts';
+import { project, returns } from './scim-attributes.ts';
+import { listResponse, scimList, scimSelection, type ScimListSpec } from './scim-list.ts';
 import { applyScimPatch } from './scim-patch.ts';
 import { uniqueness } from './scim-users.ts';
 
@@ -31,6 +32,16 @@ export const scimGroupAttributes: ScimFilterAttributes = {
   'meta.lastmodified': { field: 'modified', type: 'datetime', caseExact: true },
 };
 
+const groupListSpec: ScimListSpec = {
+  filter: scimGroupAttributes,
+  sort: {
+    displayname: { field: 'name' },
+    'meta.created': { field: 'created' },
+    'meta.lastmodified': { field: 'modified' },
+  },
+  defaultOrder: 'created',
+};
+
 type ScimGroupShape = ReturnType<typeof toScimGroup>;
 
 export class ScimGroups {
@@ -43,26 +54,34 @@ export class ScimGroups {
     return `${this.deps.config.publicUrl.replace(/\/+$/, '')}/scim/v2`;
   }
 
-  /** `excludedAttributes=members` leaves the member lists out, as Entra asks when it only looks a group up. */
+  /** `excludedAttributes=members` (or `attributes` without it) leaves the member lists out, as Entra asks when it only looks a group up. */
   async list(ctx: RequestContext, params: QueryParams) {
     authorize(ctx.actor, 'scim:write');
-    const list = scimList(params, scimGroupAttributes, 'created');
+    const list = scimList(params, groupListSpec);
     const page = await this.deps.storage.groups.list(list.query, list.narrowing);
     const ids = page.items.map((record) => record.id);
     const externalIds = await this.deps.storage.scim.groupExternalIds(ids);
-    const members = excludes(params, 'members') ? null : await this.deps.storage.scim.memberPublicIds(ids);
+    const members = returns(list.selection, 'members') ? await this.deps.storage.scim.memberPublicIds(ids) : null;
     const resources = page.items.map((record) =>
-      toScimGroup(record.view, externalIds.get(record.id) ?? null, members?.get(record.id) ?? null, this.base),
+      project(toScimGroup(record.view, externalIds.get(record.id) ?? null, members?.get(record.id) ?? null, this.base), list.selection),
     );
     return listResponse(resources, page.total, list.startIndex);
   }
 
   async get(ctx: RequestContext, publicId: string, params: QueryParams = {}): Promise<ScimGroupShape> {
     authorize(ctx.actor, 'scim:write');
-    return this.read(this.deps.storage, publicId, !excludes(params, 'members'));
+    const selection = scimSelection(params);
+    return project(await this.read(this.deps.storage, publicId, returns(selection, 'members')), selection);
   }
 
-  async create(ctx: RequestContext, body: unknown): Promise<ScimGroupShape> {
+  /** Writes answer as `attributes`/`excludedAttributes` ask too (RFC 7644 §3.9). */
+  async create(ctx: RequestContext, body: unknown, params: QueryParams = {}): Promise<ScimGroupShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.insert(ctx, body), selection);
+  }
+
+  private async insert(ctx: RequestContext, body: unknown): Promise<ScimGroupShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimGroup(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -77,7 +96,13 @@ export class ScimGroups {
     });
   }
 
-  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
+  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimGroupShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.replaceWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async replaceWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimGroup(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -88,7 +113,13 @@ export class ScimGroups {
   }
 
   /** Applied to the group's whole representation, members included: a few thousand ids at most. */
-  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
+  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimGroupShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.patchWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async patchWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimGroupShape> {
     authorize(ctx.actor, 'scim:write');
     return this.deps.storage.transaction(async (tx) => {
       const { record, externalId } = await this.require(tx, publicId, ifMatch);

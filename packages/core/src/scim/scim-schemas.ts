@@ -7,6 +7,7 @@ export const SCIM_GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 export const SCIM_ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 export const SCIM_LIST_RESPONSE = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 export const SCIM_PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+export const SCIM_SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
 export const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
 const SERVICE_PROVIDER_CONFIG = 'urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig';
 const RESOURCE_TYPE = 'urn:ietf:params:scim:schemas:core:2.0:ResourceType';
@@ -22,7 +23,7 @@ export function serviceProviderConfig(base: string) {
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
     changePassword: { supported: false },
-    sort: { supported: false },
+    sort: { supported: true },
     etag: { supported: true },
     authenticationSchemes: [
       {
@@ -111,12 +112,12 @@ export const schemas = (base: string) =>
           type: 'complex',
           subAttributes: [
             attribute('formatted', 'The full name'),
-            attribute('givenName', 'Given name; makes up the full name when formatted is absent'),
-            attribute('familyName', 'Family name; makes up the full name when formatted is absent'),
+            attribute('givenName', 'Given name; makes up the full name when formatted is absent; read back as all but its last word'),
+            attribute('familyName', 'Family name; makes up the full name when formatted is absent; read back as its last word'),
           ],
         }),
-        attribute('displayName', 'The full name', { mutability: 'readOnly' }),
-        attribute('emails', 'The email address, as the primary work email', {
+        attribute('displayName', 'The full name; sets it when name is absent'),
+        attribute('emails', 'The email address, as the primary work email; other addresses are accepted and not kept', {
           type: 'complex',
           multiValued: true,
           subAttributes: [

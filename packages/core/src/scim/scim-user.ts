@@ -73,13 +73,16 @@ export function readScimUser(body: unknown, current?: ScimUserShape): ScimUserWr
   const enterprise = user[SCIM_ENTERPRISE_USER];
   const manager = enterprise?.manager;
   const managerId = typeof manager === 'string' ? manager : (manager?.value ?? null);
+  if ((user.emails ?? []).filter((email) => email.primary === true).length > 1) {
+    throw invalidValue("'emails': at most one email may be primary.");
+  }
   const role = user.roles?.[0]?.value;
   if (role !== undefined && !(roles as readonly unknown[]).includes(role)) {
     throw invalidValue(`'roles': the first role's value must be one of ${roles.join(', ')}.`);
   }
   return {
     email: emailOf(user.userName, user.emails ?? [], current),
-    name: nameOf(user),
+    name: nameOf(user, current),
     externalId: user.externalId ?? null,
     ...(role !== undefined ? { role: role as Role } : {}),
     ...(user.active !== undefined ? { active: user.active } : {}),
@@ -90,12 +93,37 @@ export function readScimUser(body: unknown, current?: ScimUserShape): ScimUserWr
 
 const blankToNull = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value);
 
-function nameOf(user: z.output<typeof userBody>): string {
+/**
+ * Lectern keeps one name. Read: `name.formatted` wins, else `givenName familyName`, else
+ * `displayName`, else the userName. On a PATCH (`current` given) the part that changed wins, so
+ * replacing `name.givenName` alone renames the user.
+ */
+function nameOf(user: z.output<typeof userBody>, current?: ScimUserShape): string {
   const formatted = user.name?.formatted?.trim();
-  if (formatted) return formatted;
-  const parts = [user.name?.givenName, user.name?.familyName].map((part) => part?.trim()).filter(Boolean);
-  if (parts.length > 0) return parts.join(' ');
-  return user.displayName?.trim() || user.userName;
+  const joined = [user.name?.givenName, user.name?.familyName]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
+  const display = user.displayName?.trim();
+  if (current) {
+    const before = current.name;
+    const partsChanged = joined !== '' && joined !== [before.givenName, before.familyName].filter(Boolean).join(' ');
+    if (formatted && formatted !== before.formatted) return formatted;
+    if (partsChanged) return joined;
+    if (display && display !== current.displayName) return display;
+  }
+  return formatted || joined || display || user.userName;
+}
+
+/**
+ * The one name as SCIM's parts: the last word is the family name, the words before it the given
+ * name (a one-word name is a given name only). `givenName familyName` always gives the name back.
+ */
+export function nameParts(name: string): { givenName?: string; familyName?: string } {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return {};
+  if (words.length === 1) return { givenName: words[0]! };
+  return { givenName: words.slice(0, -1).join(' '), familyName: words.at(-1)! };
 }
 
 type EmailEntry = { value?: unknown; type?: string | undefined; primary?: boolean | undefined };
@@ -122,7 +150,7 @@ export function toScimUser(user: User, state: ScimUserState, base: string) {
     id: user.public_id,
     ...(state.externalId !== null ? { externalId: state.externalId } : {}),
     userName: user.email,
-    name: { formatted: user.name },
+    name: { formatted: user.name, ...nameParts(user.name) },
     displayName: user.name,
     emails: [{ value: user.email, type: 'work', primary: true }],
     active: user.is_active,

@@ -17,7 +17,8 @@ import { createUserInput, updateUserInput, type UserRecord } from '../users/user
 import type { UserService } from '../users/user-service.ts';
 import { ScimError } from './scim-error.ts';
 import type { ScimFilterAttributes } from './scim-filter.ts';
-import { listResponse, scimList } from './scim-list.ts';
+import { project } from './scim-attributes.ts';
+import { listResponse, scimList, scimSelection, type ScimListSpec } from './scim-list.ts';
 import { applyScimPatch } from './scim-patch.ts';
 import { SCIM_ENTERPRISE_USER } from './scim-schemas.ts';
 import { readScimUser, toScimUser, userVersionBasis, type ScimUserShape, type ScimUserState, type ScimUserWrite } from './scim-user.ts';
@@ -45,6 +46,29 @@ export const scimUserAttributes: ScimFilterAttributes = {
   [`${enterprise}:manager`]: text('manager.public_id', true),
 };
 
+const byEmail = { field: 'email' };
+const byName = { field: 'name' };
+
+/**
+ * What Users filter and sort by. The given name leads the one name, so sorting by the name sorts by
+ * it; the family name (its last word) has no column of its own to sort by.
+ */
+const userListSpec: ScimListSpec = {
+  filter: scimUserAttributes,
+  sort: {
+    username: byEmail,
+    emails: byEmail,
+    'emails.value': byEmail,
+    name: byName,
+    'name.formatted': byName,
+    'name.givenname': byName,
+    displayname: byName,
+    'meta.created': { field: 'date_joined' },
+    'meta.lastmodified': { field: 'modified', rql: true },
+  },
+  defaultOrder: 'date_joined',
+};
+
 /** Users an identity provider deleted stay in Lectern, inactive, and out of SCIM's sight. */
 const notDeleted: RqlFilter = { kind: 'field', field: 'scim_deleted_at', test: { op: 'null' } };
 
@@ -62,23 +86,30 @@ export class ScimUsers {
 
   async list(ctx: RequestContext, params: QueryParams) {
     authorize(ctx.actor, 'scim:write');
-    const list = scimList(params, scimUserAttributes, 'date_joined', notDeleted);
+    const list = scimList(params, userListSpec, notDeleted);
     const page = await this.deps.storage.users.list(list.query, list.narrowing);
     const states = await this.deps.storage.scim.userStates(page.items.map((record) => record.id));
-    const resources = page.items.map((record) => toScimUser(record.view, states.get(record.id)!, this.base));
+    const resources = page.items.map((record) => project(toScimUser(record.view, states.get(record.id)!, this.base), list.selection));
     return listResponse(resources, page.total, list.startIndex);
   }
 
-  async get(ctx: RequestContext, publicId: string): Promise<ScimUserShape> {
+  async get(ctx: RequestContext, publicId: string, params: QueryParams = {}): Promise<ScimUserShape> {
     authorize(ctx.actor, 'scim:write');
-    return this.read(this.deps.storage, publicId);
+    return project(await this.read(this.deps.storage, publicId), scimSelection(params));
   }
 
   /**
    * A new user, or one an identity provider deleted coming back under the same userName: it is
-   * found again, as the provider asks for it, rather than refused.
+   * found again, as the provider asks for it, rather than refused. Writes answer as
+   * `attributes`/`excludedAttributes` ask too (RFC 7644 §3.9).
    */
-  async create(ctx: RequestContext, body: unknown): Promise<ScimUserShape> {
+  async create(ctx: RequestContext, body: unknown, params: QueryParams = {}): Promise<ScimUserShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.insert(ctx, body), selection);
+  }
+
+  private async insert(ctx: RequestContext, body: unknown): Promise<ScimUserShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimUser(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -108,7 +139,13 @@ export class ScimUsers {
     });
   }
 
-  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
+  async replace(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimUserShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.replaceWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async replaceWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
     authorize(ctx.actor, 'scim:write');
     const write = readScimUser(body);
     return this.deps.storage.transaction(async (tx) => {
@@ -118,7 +155,13 @@ export class ScimUsers {
     });
   }
 
-  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
+  async patch(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string, params: QueryParams = {}): Promise<ScimUserShape> {
+    // read before the write: a parameter refused after it would hide a change that was made
+    const selection = scimSelection(params);
+    return project(await this.patchWhole(ctx, publicId, body, ifMatch), selection);
+  }
+
+  private async patchWhole(ctx: RequestContext, publicId: string, body: unknown, ifMatch?: string): Promise<ScimUserShape> {
     authorize(ctx.actor, 'scim:write');
     return this.deps.storage.transaction(async (tx) => {
       const { record, state } = await this.require(tx, publicId, ifMatch);

@@ -13,6 +13,7 @@ import {
   ScimError,
   scimListResponse,
   scimResourceTypes,
+  scimSearchParams,
   scimSchemas,
   scimServiceProviderConfig,
   type Lectern,
@@ -106,18 +107,22 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
     .post(
       '/scim/v2/Users',
       withBody(async (rc) => {
-        const user = await users.create(rc.ctx, rc.body());
+        const user = await users.create(rc.ctx, rc.body(), rc.query);
         return scimReply(user, 201, { Location: user.meta.location });
       }),
     )
-    .get('/scim/v2/Users/:id', async (rc) => scimReply(await users.get(rc.ctx, rc.params.id!)))
+    .post(
+      '/scim/v2/Users/.search',
+      withBody(async (rc) => scimReply(await users.list(rc.ctx, scimSearchParams(rc.body())))),
+    )
+    .get('/scim/v2/Users/:id', async (rc) => scimReply(await users.get(rc.ctx, rc.params.id!, rc.query)))
     .put(
       '/scim/v2/Users/:id',
-      withBody(async (rc) => scimReply(await users.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await users.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .patch(
       '/scim/v2/Users/:id',
-      withBody(async (rc) => scimReply(await users.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await users.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .delete('/scim/v2/Users/:id', async (rc) => {
       await users.delete(rc.ctx, rc.params.id!, rc.preconditions.ifMatch);
@@ -129,18 +134,22 @@ export function scimRouteTable(lectern: Lectern): RouteTable {
     .post(
       '/scim/v2/Groups',
       withBody(async (rc) => {
-        const group = await groups.create(rc.ctx, rc.body());
+        const group = await groups.create(rc.ctx, rc.body(), rc.query);
         return scimReply(group, 201, { Location: group.meta.location });
       }),
+    )
+    .post(
+      '/scim/v2/Groups/.search',
+      withBody(async (rc) => scimReply(await groups.list(rc.ctx, scimSearchParams(rc.body())))),
     )
     .get('/scim/v2/Groups/:id', async (rc) => scimReply(await groups.get(rc.ctx, rc.params.id!, rc.query)))
     .put(
       '/scim/v2/Groups/:id',
-      withBody(async (rc) => scimReply(await groups.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await groups.replace(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .patch(
       '/scim/v2/Groups/:id',
-      withBody(async (rc) => scimReply(await groups.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch))),
+      withBody(async (rc) => scimReply(await groups.patch(rc.ctx, rc.params.id!, rc.body(), rc.preconditions.ifMatch, rc.query))),
     )
     .delete('/scim/v2/Groups/:id', async (rc) => {
       await groups.delete(rc.ctx, rc.params.id!, rc.preconditions.ifMatch);
