@@ -28,7 +28,7 @@ describe('SCIM 2.0', () => {
   };
 
   describe('discovery', () => {
-    it('describes the service provider: patch, filter (max 200), sort and etag, no bulk or password change', async () => {
+    it('describes the service provider: patch, filter (max 200) and etag, no bulk, sort or password change', async () => {
       const config = await scim.get('/ServiceProviderConfig');
       assert.equal(config.status, 200);
       assert.deepEqual(config.body.schemas, ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig']);
@@ -36,7 +36,7 @@ describe('SCIM 2.0', () => {
       assert.deepEqual(config.body.filter, { supported: true, maxResults: 200 });
       assert.equal(config.body.etag.supported, true);
       assert.equal(config.body.bulk.supported, false);
-      assert.equal(config.body.sort.supported, true);
+      assert.equal(config.body.sort.supported, false);
       assert.equal(config.body.changePassword.supported, false);
       assert.equal(config.body.authenticationSchemes[0].type, 'oauthbearertoken');
     });

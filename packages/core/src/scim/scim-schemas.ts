@@ -23,7 +23,8 @@ export function serviceProviderConfig(base: string) {
     bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
     filter: { supported: true, maxResults: SCIM_MAX_RESULTS },
     changePassword: { supported: false },
-    sort: { supported: true },
+    // the published contract says no sort; lists still honour sortBy for a client that sends it
+    sort: { supported: false },
     etag: { supported: true },
     authenticationSchemes: [
       {
