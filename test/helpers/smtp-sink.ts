@@ -1,7 +1,8 @@
 /**
  * A real SMTP server on loopback (smtp-server) that keeps every message it accepts, parsed with
  * mailparser. Recipients whose address starts with `tempfail` are refused once with 451, those
- * starting with `permfail` always with 550, so retries and permanent failures can be seen.
+ * starting with `permfail` always with 550, so retries and permanent failures can be seen; those in
+ * `held` with 451 for as long as they are there, so a message stays queued while a test acts.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,8 @@ export interface SmtpSink {
   messages: ParsedMail[];
   /** refusals sent, by address */
   refused: Map<string, number>;
+  /** lower-case addresses refused with 451 until removed */
+  held: Set<string>;
   waitFor(predicate: (message: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 }
@@ -22,6 +25,7 @@ const smtpError = (code: number, message: string) => Object.assign(new Error(mes
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const refused = new Map<string, number>();
+  const held = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -32,6 +36,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       if (local.startsWith('permfail')) {
         refused.set(local, count + 1);
         return callback(smtpError(550, 'No such mailbox here'));
+      }
+      if (held.has(local)) {
+        refused.set(local, count + 1);
+        return callback(smtpError(451, 'Held, try again later'));
       }
       if (local.startsWith('tempfail') && count === 0) {
         refused.set(local, 1);
@@ -55,6 +63,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     refused,
+    held,
     async waitFor(predicate, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

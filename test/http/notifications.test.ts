@@ -214,6 +214,41 @@ describe('email notifications', () => {
     assert.equal((await learner.api.get('/api/v2/notifications/')).status, 403);
   });
 
+  it('lets an admin switch a user’s email off on the user resource, with an audit entry', async () => {
+    const user = await newUser();
+    const fetched = await server.api.get(`/api/v2/users/${user.public_id}/`);
+    assert.equal(fetched.body.email_notifications, true);
+    const off = await server.api.patch(`/api/v2/users/${user.public_id}/`, { email_notifications: false });
+    assert.equal(off.status, 200, off.text);
+    assert.equal(off.body.email_notifications, false);
+    assert.equal((await server.api.get(`/api/v2/users/${user.public_id}/`)).body.email_notifications, false);
+    const listed = await server.api.get(`/api/v2/users/?email_notifications=false&email=${encodeURIComponent(user.email)}`);
+    assert.deepEqual(
+      listed.body.data.map((u: any) => u.public_id),
+      [user.public_id],
+    );
+    const audit = await server.api.get(`/api/v2/audit-log/?resource_id=${user.public_id}`);
+    const updates = audit.body.data.filter((entry: any) => entry.action === 'user.updated');
+    assert.deepEqual(
+      updates.map((entry: any) => entry.changes),
+      [{ email_notifications: { from: true, to: false } }],
+    );
+    assert.equal((await server.api.patch(`/api/v2/users/${user.public_id}/`, { email_notifications: 'no' })).status, 422);
+    const learner = await userWithToken(server, 'user');
+    assert.equal((await learner.api.patch(`/api/v2/users/${user.public_id}/`, { email_notifications: true })).status, 403);
+    // the learner's own switch, changed through /me/, shows on the resource too
+    assert.equal((await learner.api.patch('/api/v2/me/', { email_notifications: false })).status, 200);
+    assert.equal((await server.api.get(`/api/v2/users/${learner.user.public_id}/`)).body.email_notifications, false);
+
+    const article = (await server.api.post('/api/v2/articles/', { name: 'Muted' })).body;
+    assert.equal(
+      (await server.api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: article.public_id })).status,
+      201,
+    );
+    const [skipped] = await settled(user, (list) => list.length === 1);
+    assert.deepEqual([skipped.status, skipped.attempts], ['skipped', 0]);
+  });
+
   it('retries a temporary failure and fails a permanent one at once', async () => {
     const article = (await server.api.post('/api/v2/articles/', { name: 'Rules' })).body;
     const temporary = (await server.api.post('/api/v2/users/', { email: uniqueEmail('tempfail'), name: 'Temp' })).body;
@@ -263,5 +298,71 @@ describe('email notifications', () => {
     const reminders = (await notificationsOf(user)).filter((n) => n.kind !== 'assignment_created');
     assert.deepEqual(reminders.map((n) => n.subject).sort(), ['Due soon: Soon', 'Overdue: Late']);
     assert.equal(smtp.messages.filter(addressedTo(user.email, /^(Due soon|Overdue)/)).length, 2);
+  });
+});
+
+describe('email notifications queued before an opt-out', () => {
+  let smtp: SmtpSink;
+  before(async () => {
+    smtp = await startSmtpSink();
+  });
+  after(() => smtp.close());
+  // a retry a second for a minute: a held message stays pending while the test turns email off
+  const server = useServer(() => ({
+    args: ['--smtp-url', smtp.url, '--public-url', 'https://learn.example.com', '--mail-retry-schedule', Array(60).fill(1).join(',')],
+  }));
+  const notificationsOf = async (user: any) => (await server.api.get(`/api/v2/notifications/?user=${user.public_id}`)).body.data as any[];
+  const settled = async (user: any, predicate: (list: any[]) => boolean) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const list = await notificationsOf(user);
+      if (predicate(list)) return list;
+      if (Date.now() > deadline) throw new Error(`notifications never settled: ${JSON.stringify(list)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const assign = async (user: any, name: string) => {
+    const article = (await server.api.post('/api/v2/articles/', { name })).body;
+    const response = await server.api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: article.public_id });
+    assert.equal(response.status, 201, response.text);
+  };
+  /** Queues a message the sink refuses for now: it stays pending, retried every second. */
+  const queueHeld = async (user: any, name: string) => {
+    smtp.held.add(user.email.toLowerCase());
+    await assign(user, name);
+    await settled(user, (list) => list[0]?.status === 'pending' && list[0].attempts >= 1);
+  };
+  const newUser = async (name: string) => (await server.api.post('/api/v2/users/', { email: uniqueEmail('held'), name })).body;
+
+  it('skips, rather than sends, what was queued before the admin, the user or the one-click link turned email off', async () => {
+    const byAdmin = await newUser('Admin switched');
+    const learner = await userWithToken(server, 'user');
+    const bySelf = (await server.api.get(`/api/v2/users/${learner.user.public_id}/`)).body;
+    const byLink = await newUser('Link clicked');
+    const control = await newUser('Still on');
+    // the one-click address comes with a message that was sent
+    await assign(byLink, 'First for Link clicked');
+    const first = await smtp.waitFor((message) => message.subject === 'New assignment: First for Link clicked');
+    const unsubscribe = new URL(/<([^>]+)>/.exec(first.headerLines.find((header) => header.key === 'list-unsubscribe')!.line)![1]!);
+
+    for (const user of [byAdmin, bySelf, byLink, control]) await queueHeld(user, `Held for ${user.name}`);
+    assert.equal((await server.api.patch(`/api/v2/users/${byAdmin.public_id}/`, { email_notifications: false })).status, 200);
+    assert.equal((await learner.api.patch('/api/v2/me/', { email_notifications: false })).status, 200);
+    const clicked = await fetch(server.url + unsubscribe.pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    assert.equal(clicked.status, 200);
+    smtp.held.clear();
+
+    await smtp.waitFor((message) => message.subject === 'New assignment: Held for Still on', 60_000);
+    assert.equal((await settled(control, (list) => list[0]?.status !== 'pending'))[0].status, 'sent');
+    for (const user of [byAdmin, bySelf, byLink]) {
+      const [latest] = await settled(user, (list) => list[0]?.status !== 'pending');
+      assert.deepEqual([latest.subject, latest.status], [`New assignment: Held for ${user.name}`, 'skipped']);
+      assert.ok(latest.attempts >= 1, 'it was tried while email was on');
+      assert.ok(!smtp.messages.some((message) => message.subject === latest.subject), `${latest.subject} was never sent`);
+    }
   });
 });

@@ -160,6 +160,7 @@ function EditUser({ id, writable, onSaved }: { id: string; writable: boolean; on
                   employee_id: nullableText(data, 'employee_id'),
                   manager: optionalText(data, 'manager') ?? null,
                   is_active: checked(data, 'is_active'),
+                  email_notifications: checked(data, 'email_notifications'),
                 },
               }),
             );
@@ -181,6 +182,7 @@ function EditUser({ id, writable, onSaved }: { id: string; writable: boolean; on
             hint={user.manager ? `Now: ${user.manager.name} (${user.manager.email})` : "The manager's public id."}
           />
           <Field name="is_active" label="Active" type="checkbox" defaultChecked={user.is_active} />
+          <Field name="email_notifications" label="Email notifications" type="checkbox" defaultChecked={user.email_notifications} />
         </Form>
       ) : null}
       <button type="button" onClick={() => setQuery({ edit: undefined })}>
