@@ -58,6 +58,7 @@ describe('console flows', () => {
     const edit = page.getByRole('region', { name: /Edit Ada Lovelace/ });
     await edit.waitFor();
     await edit.getByLabel('Name', { exact: true }).fill('Ada King');
+    await edit.getByLabel('Email notifications').uncheck();
     await edit.getByRole('button', { name: 'Save' }).click();
     // the saved user is read again, and the panel takes its new name: wait for that end state, since
     // the panel named "Edit Ada Lovelace" may already be gone when the check first looks
@@ -67,6 +68,7 @@ describe('console flows', () => {
       .waitFor();
     const stored = await server.api.get(`/api/v2/users/?search=${encodeURIComponent(address)}`);
     assert.equal(stored.body.data[0].name, 'Ada King');
+    assert.equal(stored.body.data[0].email_notifications, false);
     await page.getByRole('cell', { name: 'Ada King' }).waitFor();
   });
 

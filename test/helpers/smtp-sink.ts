@@ -1,7 +1,10 @@
 /**
  * A real SMTP server on loopback (smtp-server) that keeps every message it accepts, parsed with
  * mailparser. Recipients whose address starts with `tempfail` are refused once with 451, those
- * starting with `permfail` always with 550, so retries and permanent failures can be seen.
+ * starting with `permfail` always with 550, so retries and permanent failures can be seen; those in
+ * `held` with 451 for as long as they are there, so a message stays queued while a test acts. With
+ * `stallAfter: n`, every message after the n-th is kept (as a mail system that received it and then
+ * lost the connection would) but never answered, so the sender cannot know it arrived.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -13,15 +16,24 @@ export interface SmtpSink {
   messages: ParsedMail[];
   /** refusals sent, by address */
   refused: Map<string, number>;
+  /** lower-case addresses refused with 451 until removed */
+  held: Set<string>;
+  /** messages kept but left unanswered (see `stallAfter`) */
+  stalled: () => number;
+  /** answers every later message again */
+  resume(): void;
   waitFor(predicate: (message: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+export async function startSmtpSink(options: { stallAfter?: number } = {}): Promise<SmtpSink> {
   const messages: ParsedMail[] = [];
   const refused = new Map<string, number>();
+  const held = new Set<string>();
+  let stalled = 0;
+  let stallAfter = options.stallAfter;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -33,6 +45,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         refused.set(local, count + 1);
         return callback(smtpError(550, 'No such mailbox here'));
       }
+      if (held.has(local)) {
+        refused.set(local, count + 1);
+        return callback(smtpError(451, 'Held, try again later'));
+      }
       if (local.startsWith('tempfail') && count === 0) {
         refused.set(local, 1);
         return callback(smtpError(451, 'Try again later'));
@@ -43,7 +59,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       simpleParser(stream)
         .then((parsed) => {
           messages.push(parsed);
-          callback();
+          if (stallAfter !== undefined && messages.length > stallAfter) stalled++;
+          else callback();
         })
         .catch(callback);
     },
@@ -55,6 +72,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     refused,
+    held,
+    stalled: () => stalled,
+    resume: () => (stallAfter = undefined),
     async waitFor(predicate, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -53,6 +53,7 @@ const userColumns = [
   'manager.name',
   'manager.email',
   'date_joined',
+  'email_notifications',
 ];
 
 describe('exports', () => {

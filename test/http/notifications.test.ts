@@ -33,18 +33,41 @@ function invitationOf(message: ParsedMail) {
 
 const dateIn = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
-describe('email notifications', () => {
-  let smtp: SmtpSink;
+/**
+ * An SMTP sink and a server sending to it, for the enclosing `describe`, with the readers of the
+ * notifications list the tests poll.
+ */
+function useMailServer(args: string[]) {
+  let sink: SmtpSink | undefined;
   before(async () => {
-    smtp = await startSmtpSink();
+    sink = await startSmtpSink();
   });
-  after(() => smtp.close());
-  const server = useServer(() => ({
-    args: [
-      ...['--smtp-url', smtp.url, '--mail-from', 'Learning <learning@example.com>', '--public-url', 'https://learn.example.com'],
-      ...['--mail-retry-schedule', '0,0', '--reminder-sweep-seconds', '1', '--reminder-days', '3'],
-    ],
-  }));
+  after(() => sink?.close());
+  const smtp = () => sink!;
+  const server = useServer(() => ({ args: ['--smtp-url', smtp().url, '--public-url', 'https://learn.example.com', ...args] }));
+  const notificationsOf = async (user: any) => {
+    const response = await server.api.get(`/api/v2/notifications/?user=${user.public_id}`);
+    assert.equal(response.status, 200, response.text);
+    return response.body.data as any[];
+  };
+  /** Polls the list until `predicate` holds for the user's notifications. */
+  const settled = async (user: any, predicate: (list: any[]) => boolean) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const list = await notificationsOf(user);
+      if (predicate(list)) return list;
+      if (Date.now() > deadline) throw new Error(`notifications never settled: ${JSON.stringify(list)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return { smtp, server, notificationsOf, settled };
+}
+
+describe('email notifications', () => {
+  const { smtp, server, notificationsOf, settled } = useMailServer([
+    ...['--mail-from', 'Learning <learning@example.com>', '--mail-retry-schedule', '0,0'],
+    ...['--reminder-sweep-seconds', '1', '--reminder-days', '3'],
+  ]);
 
   const newUser = async (prefix = 'mail') => {
     const response = await server.api.post('/api/v2/users/', { email: uniqueEmail(prefix), name: 'Ada <Lovelace> & co' });
@@ -71,27 +94,12 @@ describe('email notifications', () => {
       attendance_method: 'in_person',
       accept_waitlist: true,
     });
-  const notificationsOf = async (user: any) => {
-    const response = await server.api.get(`/api/v2/notifications/?user=${user.public_id}`);
-    assert.equal(response.status, 200, response.text);
-    return response.body.data as any[];
-  };
-  /** Polls the list until `predicate` holds for the user's notifications. */
-  const settled = async (user: any, predicate: (list: any[]) => boolean) => {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const list = await notificationsOf(user);
-      if (predicate(list)) return list;
-      if (Date.now() > deadline) throw new Error(`notifications never settled: ${JSON.stringify(list)}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
 
   it('sends the enrollment with both parts, a stable Message-ID, one-click unsubscribe and a REQUEST invitation', async () => {
     const user = await newUser();
     const event = await newEvent();
     assert.equal((await enroll(user, event)).status, 201);
-    const message = await smtp.waitFor(addressedTo(user.email, /^You are enrolled/));
+    const message = await smtp().waitFor(addressedTo(user.email, /^You are enrolled/));
 
     const [notification] = await settled(user, (list) => list.length === 1 && list[0].status === 'sent');
     assert.deepEqual(
@@ -142,7 +150,7 @@ describe('email notifications', () => {
     const enrollment = (await enroll(dropper, event)).body;
     assert.equal((await enroll(stayer, event)).status, 201);
     assert.equal((await server.api.post(`/api/v2/enrollments/${enrollment.public_id}/drop/`)).status, 200);
-    const cancel = invitationOf(await smtp.waitFor(addressedTo(dropper.email, /^Enrollment cancelled/)));
+    const cancel = invitationOf(await smtp().waitFor(addressedTo(dropper.email, /^Enrollment cancelled/)));
     assert.equal(cancel.method, 'CANCEL');
     assert.deepEqual(
       cancel.events.map((entry) => [entry.uid, entry.status]),
@@ -155,14 +163,14 @@ describe('email notifications', () => {
       timeslots: [{ starts_at: '2026-06-03T10:00:00Z', duration: 'PT1H' }],
     });
     assert.equal(moved.status, 200, moved.text);
-    const changed = invitationOf(await smtp.waitFor(addressedTo(stayer.email, /^Event changed/)));
+    const changed = invitationOf(await smtp().waitFor(addressedTo(stayer.email, /^Event changed/)));
     assert.equal(changed.method, 'REQUEST');
     assert.deepEqual(
       changed.events.map((entry) => entry.uid),
       [`${moved.body.timeslots[0].id}-${event.public_id}@lectern`],
     );
     assert.equal((await server.api.delete(`/api/v2/events/${event.public_id}/`)).status, 204);
-    const deleted = invitationOf(await smtp.waitFor(addressedTo(stayer.email, /^Event cancelled/)));
+    const deleted = invitationOf(await smtp().waitFor(addressedTo(stayer.email, /^Event cancelled/)));
     assert.equal(deleted.method, 'CANCEL');
     const kinds = (await settled(stayer, (list) => list.length === 3)).map((n) => n.kind);
     assert.deepEqual(kinds, ['event_deleted', 'event_changed', 'enrolled']);
@@ -179,7 +187,7 @@ describe('email notifications', () => {
       (await server.api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: article.public_id })).status,
       201,
     );
-    const message = await smtp.waitFor(addressedTo(user.email, /^New assignment: Handbook/));
+    const message = await smtp().waitFor(addressedTo(user.email, /^New assignment: Handbook/));
     const line = message.headerLines.find((header) => header.key === 'list-unsubscribe')!.line;
     const url = new URL(/<([^>]+)>/.exec(line)![1]!);
     const response = await fetch(server.url + url.pathname, {
@@ -214,6 +222,41 @@ describe('email notifications', () => {
     assert.equal((await learner.api.get('/api/v2/notifications/')).status, 403);
   });
 
+  it('lets an admin switch a user’s email off on the user resource, with an audit entry', async () => {
+    const user = await newUser();
+    const fetched = await server.api.get(`/api/v2/users/${user.public_id}/`);
+    assert.equal(fetched.body.email_notifications, true);
+    const off = await server.api.patch(`/api/v2/users/${user.public_id}/`, { email_notifications: false });
+    assert.equal(off.status, 200, off.text);
+    assert.equal(off.body.email_notifications, false);
+    assert.equal((await server.api.get(`/api/v2/users/${user.public_id}/`)).body.email_notifications, false);
+    const listed = await server.api.get(`/api/v2/users/?email_notifications=false&email=${encodeURIComponent(user.email)}`);
+    assert.deepEqual(
+      listed.body.data.map((u: any) => u.public_id),
+      [user.public_id],
+    );
+    const audit = await server.api.get(`/api/v2/audit-log/?resource_id=${user.public_id}`);
+    const updates = audit.body.data.filter((entry: any) => entry.action === 'user.updated');
+    assert.deepEqual(
+      updates.map((entry: any) => entry.changes),
+      [{ email_notifications: { from: true, to: false } }],
+    );
+    assert.equal((await server.api.patch(`/api/v2/users/${user.public_id}/`, { email_notifications: 'no' })).status, 422);
+    const learner = await userWithToken(server, 'user');
+    assert.equal((await learner.api.patch(`/api/v2/users/${user.public_id}/`, { email_notifications: true })).status, 403);
+    // the learner's own switch, changed through /me/, shows on the resource too
+    assert.equal((await learner.api.patch('/api/v2/me/', { email_notifications: false })).status, 200);
+    assert.equal((await server.api.get(`/api/v2/users/${learner.user.public_id}/`)).body.email_notifications, false);
+
+    const article = (await server.api.post('/api/v2/articles/', { name: 'Muted' })).body;
+    assert.equal(
+      (await server.api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: article.public_id })).status,
+      201,
+    );
+    const [skipped] = await settled(user, (list) => list.length === 1);
+    assert.deepEqual([skipped.status, skipped.attempts], ['skipped', 0]);
+  });
+
   it('retries a temporary failure and fails a permanent one at once', async () => {
     const article = (await server.api.post('/api/v2/articles/', { name: 'Rules' })).body;
     const temporary = (await server.api.post('/api/v2/users/', { email: uniqueEmail('tempfail'), name: 'Temp' })).body;
@@ -224,13 +267,13 @@ describe('email notifications', () => {
         201,
       );
     }
-    await smtp.waitFor(addressedTo(temporary.email));
+    await smtp().waitFor(addressedTo(temporary.email));
     const [sent] = await settled(temporary, (list) => list[0]?.status === 'sent');
     assert.equal(sent.attempts, 2);
     const [failed] = await settled(permanent, (list) => list[0]?.status === 'failed');
     assert.equal(failed.attempts, 1);
     assert.match(failed.last_error, /550/);
-    assert.equal(smtp.refused.get(permanent.email.toLowerCase()), 1);
+    assert.equal(smtp().refused.get(permanent.email.toLowerCase()), 1);
     const filtered = await server.api.get(`/api/v2/notifications/?status=failed&kind=assignment_created&user=${permanent.public_id}`);
     assert.deepEqual(
       filtered.body.data.map((n: any) => n.id),
@@ -255,13 +298,62 @@ describe('email notifications', () => {
       });
       assert.equal(response.status, 201, response.text);
     }
-    await smtp.waitFor(addressedTo(user.email, /^Due soon: Soon/));
-    await smtp.waitFor(addressedTo(user.email, /^Overdue: Late/));
+    await smtp().waitFor(addressedTo(user.email, /^Due soon: Soon/));
+    await smtp().waitFor(addressedTo(user.email, /^Overdue: Late/));
     // sweeps run every second on each server: after several, there is still one of each
     const until = Date.now() + 3000;
     while (Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
     const reminders = (await notificationsOf(user)).filter((n) => n.kind !== 'assignment_created');
     assert.deepEqual(reminders.map((n) => n.subject).sort(), ['Due soon: Soon', 'Overdue: Late']);
-    assert.equal(smtp.messages.filter(addressedTo(user.email, /^(Due soon|Overdue)/)).length, 2);
+    assert.equal(smtp().messages.filter(addressedTo(user.email, /^(Due soon|Overdue)/)).length, 2);
+  });
+});
+
+describe('email notifications queued before an opt-out', () => {
+  // a retry a second for a minute: a held message stays pending while the test turns email off
+  const { smtp, server, settled } = useMailServer(['--mail-retry-schedule', Array(60).fill(1).join(',')]);
+  const assign = async (user: any, name: string) => {
+    const article = (await server.api.post('/api/v2/articles/', { name })).body;
+    const response = await server.api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: article.public_id });
+    assert.equal(response.status, 201, response.text);
+  };
+  /** Queues a message the sink refuses for now: it stays pending, retried every second. */
+  const queueHeld = async (user: any, name: string) => {
+    smtp().held.add(user.email.toLowerCase());
+    await assign(user, name);
+    await settled(user, (list) => list[0]?.status === 'pending' && list[0].attempts >= 1);
+  };
+  const newUser = async (name: string) => (await server.api.post('/api/v2/users/', { email: uniqueEmail('held'), name })).body;
+
+  it('skips, rather than sends, what was queued before the admin, the user or the one-click link turned email off', async () => {
+    const byAdmin = await newUser('Admin switched');
+    const learner = await userWithToken(server, 'user');
+    const bySelf = (await server.api.get(`/api/v2/users/${learner.user.public_id}/`)).body;
+    const byLink = await newUser('Link clicked');
+    const control = await newUser('Still on');
+    // the one-click address comes with a message that was sent
+    await assign(byLink, 'First for Link clicked');
+    const first = await smtp().waitFor((message) => message.subject === 'New assignment: First for Link clicked');
+    const unsubscribe = new URL(/<([^>]+)>/.exec(first.headerLines.find((header) => header.key === 'list-unsubscribe')!.line)![1]!);
+
+    for (const user of [byAdmin, bySelf, byLink, control]) await queueHeld(user, `Held for ${user.name}`);
+    assert.equal((await server.api.patch(`/api/v2/users/${byAdmin.public_id}/`, { email_notifications: false })).status, 200);
+    assert.equal((await learner.api.patch('/api/v2/me/', { email_notifications: false })).status, 200);
+    const clicked = await fetch(server.url + unsubscribe.pathname, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    assert.equal(clicked.status, 200);
+    smtp().held.clear();
+
+    await smtp().waitFor((message) => message.subject === 'New assignment: Held for Still on', 60_000);
+    assert.equal((await settled(control, (list) => list[0]?.status !== 'pending'))[0].status, 'sent');
+    for (const user of [byAdmin, bySelf, byLink]) {
+      const [latest] = await settled(user, (list) => list[0]?.status !== 'pending');
+      assert.deepEqual([latest.subject, latest.status], [`New assignment: Held for ${user.name}`, 'skipped']);
+      assert.ok(latest.attempts >= 1, 'it was tried while email was on');
+      assert.ok(!smtp().messages.some((message) => message.subject === latest.subject), `${latest.subject} was never sent`);
+    }
   });
 });

@@ -50,7 +50,8 @@ export interface NotificationStore {
   /**
    * Takes up to `limit` pending notifications due at `now` for `owner` until `until` (their next
    * attempt moves there, so a process that dies leaves them due again); of two processes, each row
-   * goes to one.
+   * goes to one. Due ones of a user who has turned email off since they were queued become
+   * `skipped` instead of claimed.
    */
   claim(owner: string, until: string, now: string, limit: number): Promise<ClaimedNotification[]>;
   finish(id: number, owner: string, outcome: NotificationOutcome): Promise<void>;

@@ -15,6 +15,7 @@ export interface NewUserRow {
 }
 
 export type UserChanges = Partial<Pick<NewUserRow, 'email' | 'name' | 'role' | 'employeeId' | 'managerId' | 'isActive'>> & {
+  emailNotifications?: boolean;
   modified: string;
 };
 

@@ -114,6 +114,7 @@ export class UserService {
       ...(input.employee_id !== undefined ? { employeeId: input.employee_id } : {}),
       ...(managerId !== undefined ? { managerId } : {}),
       ...(input.is_active !== undefined ? { isActive: input.is_active } : {}),
+      ...(input.email_notifications !== undefined ? { emailNotifications: input.email_notifications } : {}),
       modified: now,
     });
     const updated = (await tx.users.findById(current.id))!.view;

@@ -13,6 +13,8 @@ export const userSchema = z.object({
   is_active: listed(z.boolean(), { filter: true }),
   manager: listed(userRefSchema.nullable(), { filter: true }),
   date_joined: listed(z.string(), { range: 'datetime', sort: true }),
+  /** the user's switch for email notifications (docs/notifications.md) */
+  email_notifications: listed(z.boolean(), { filter: true }),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -53,6 +55,7 @@ export const updateUserInput = z.strictObject({
   employee_id: employeeIdField().optional(),
   manager: publicIdField().nullable().optional(),
   is_active: z.boolean().optional(),
+  email_notifications: z.boolean().optional(),
 });
 export type UpdateUserInput = z.input<typeof updateUserInput>;
 

@@ -12,6 +12,7 @@ export const schemaExamples: Record<string, unknown> = {
     is_active: true,
     manager: null,
     date_joined: '2026-01-31T09:00:00.000Z',
+    email_notifications: true,
   },
   UserCreate: { email: 'ada@example.com', name: 'Ada Lovelace', role: 'organizer' },
   Group: {

@@ -90,26 +90,26 @@ export class NotificationRepository implements NotificationStore {
 
   async claim(owner: string, until: string, now: string, limit: number): Promise<ClaimedNotification[]> {
     const due = await this.db
-      .selectFrom('notifications')
-      .select('id')
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .orderBy('id')
+      .selectFrom('notifications as n')
+      .innerJoin('users as u', 'u.id', 'n.user_id')
+      .select(['n.id', 'u.email_notifications'])
+      .where('n.status', '=', 'pending')
+      .where('n.next_attempt_at', '<=', now)
+      .orderBy('n.next_attempt_at')
+      .orderBy('n.id')
       .limit(limit)
       .execute();
     if (due.length === 0) return [];
     // still due is the condition: a competing claim committed first has moved next_attempt_at on
-    const rows = await this.db
-      .updateTable('notifications')
+    const stillDue = (ids: number[]) =>
+      this.db.updateTable('notifications').where('id', 'in', ids).where('status', '=', 'pending').where('next_attempt_at', '<=', now);
+    // the user's switch as it is now decides, not as it was when the message was queued
+    const optedOut = due.filter((row) => !toBool(row.email_notifications)).map((row) => row.id);
+    if (optedOut.length > 0) await stillDue(optedOut).set({ status: 'skipped', next_attempt_at: null, lease_owner: null }).execute();
+    const wanted = due.filter((row) => toBool(row.email_notifications)).map((row) => row.id);
+    if (wanted.length === 0) return this.claim(owner, until, now, limit);
+    const rows = await stillDue(wanted)
       .set({ lease_owner: owner, next_attempt_at: until })
-      .where(
-        'id',
-        'in',
-        due.map((row) => row.id),
-      )
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
       .returning(['id', 'kind', 'payload', 'unsubscribe_key', 'attempts'])
       .execute();
     return rows.map((row) => ({

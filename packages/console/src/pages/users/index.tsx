@@ -161,6 +161,7 @@ function EditUser({ id, writable, onSaved }: { id: string; writable: boolean; on
                   employee_id: nullableText(data, 'employee_id'),
                   manager: optionalText(data, 'manager') ?? null,
                   is_active: checked(data, 'is_active'),
+                  email_notifications: checked(data, 'email_notifications'),
                 },
               }),
             );
@@ -183,6 +184,7 @@ function EditUser({ id, writable, onSaved }: { id: string; writable: boolean; on
             hint="Type their name or email; empty for none."
           />
           <Field name="is_active" label="Active" type="checkbox" defaultChecked={user.is_active} />
+          <Field name="email_notifications" label="Email notifications" type="checkbox" defaultChecked={user.email_notifications} />
         </Form>
       ) : null}
       <button type="button" onClick={() => setQuery({ edit: undefined })}>

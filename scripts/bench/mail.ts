@@ -1,0 +1,190 @@
+/**
+ * Email notifications (docs/notifications.md), not a test:
+ *
+ *   npm run bench -- mail
+ *   BENCH_ENROLLMENTS=10000 BENCH_ASSIGNMENTS=1000000 node --conditions=source --import tsx scripts/bench/mail.ts
+ *
+ * 1. Throughput: a server with an SMTP server in this process (smtp-server on loopback, counting,
+ *    not parsing) as its sink; `BENCH_ENROLLMENTS` users enrolled in one event through bulk
+ *    enrollment jobs (200 items each, the jobs' limit), submitted back to back; messages per second
+ *    from the first submission to the last message's arrival.
+ * 2. While they go: GET /users/<id>/ one request at a time, its p99.
+ * 3. The reminder sweep's database time on the assignments data set (`_assignments-data.ts`,
+ *    `BENCH_ASSIGNMENTS` assignments): the first run, which marks every assignment owed a reminder
+ *    (500 to a transaction, as the worker does; the messages' rows are not written here), then a
+ *    run with nothing owed, as each sweep is once the backlog is through.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { Pool } from 'undici';
+import { createLectern } from '@lectern/core';
+import { seedAssignments } from './_assignments-data.ts';
+import { benchDatabase, seededDatabase } from './_database.ts';
+import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
+import { report } from './_report.ts';
+import { seedUsers } from './_users-data.ts';
+
+const ENROLLMENTS = Number(process.env.BENCH_ENROLLMENTS ?? 10_000);
+const ASSIGNMENTS = Number(process.env.BENCH_ASSIGNMENTS ?? 1_000_000);
+const JOB_ITEMS = 200;
+const TIME_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT ?? 600) * 1000;
+
+pinSelf();
+// a socket reset while the server stops must not hide what the run measured
+process.on('uncaughtException', (error) => {
+  if ((error as NodeJS.ErrnoException).code !== 'ECONNRESET') throw error;
+});
+await enrollmentBurst();
+await reminderSweep();
+
+async function enrollmentBurst(): Promise<void> {
+  const database = await benchDatabase('mail');
+  const storage = await database.open();
+  const lectern = createLectern({ storage });
+  const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
+  await seedUsers(storage, database.dialect, Math.ceil(ENROLLMENTS * 1.35));
+  const users = (
+    await storage.db
+      .selectFrom('users')
+      .select('public_id')
+      .where('is_active', '=', 1)
+      .where('role', '=', 'user')
+      .limit(ENROLLMENTS)
+      .execute()
+  ).map((row) => row.public_id);
+  await lectern.close();
+
+  let arrived = 0;
+  let lastArrival = 0;
+  const sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      stream.on('end', () => {
+        arrived++;
+        lastArrival = performance.now();
+        callback();
+      });
+      stream.resume();
+    },
+  });
+  // a connection the server drops when it stops is no news
+  sink.on('error', () => undefined);
+  sink.listen(0, '127.0.0.1');
+  await once(sink.server, 'listening');
+  const smtpUrl = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
+  const server = await startBenchServer(database.target, ['--smtp-url', smtpUrl, '--public-url', 'https://bench.example.com']);
+  const call = async (method: string, path: string, body?: unknown): Promise<{ public_id: string; id: string }> => {
+    const response = await fetch(server.url + path, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    // "the database is busy; retry shortly", as a client is told to
+    if (response.status === 503) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return call(method, path, body);
+    }
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as { public_id: string; id: string };
+  };
+  try {
+    const event = await call('POST', '/api/v2/events/', {
+      name: 'Bench session',
+      is_local: true,
+      timeslots: [{ starts_at: '2027-06-01T09:00:00Z', duration: 'PT2H' }],
+    });
+    const started = performance.now();
+    const submitting = (async () => {
+      for (let offset = 0; offset < users.length; offset += JOB_ITEMS) {
+        const enrollments = users
+          .slice(offset, offset + JOB_ITEMS)
+          .map((user_id) => ({ user_id, event_id: event.public_id, attendance_method: 'in_person' }));
+        await call('POST', '/api/v2/enrollments/bulk/', { enrollments });
+      }
+    })();
+    const latencies = await readWhile(
+      server.url,
+      token,
+      users,
+      () => arrived < users.length && performance.now() - started < TIME_LIMIT_MS,
+    );
+    await submitting;
+    const seconds = (lastArrival - started) / 1000;
+    report(
+      `${users.length} enrollments → SMTP sink`,
+      arrived / seconds,
+      'messages/s',
+      `${arrived} of ${users.length} in ${seconds.toFixed(1)} s (${users.length / JOB_ITEMS} bulk jobs)`,
+      { atLeast: 500 },
+    );
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
+    report('GET /users/<id> while they go, p99', at(0.99), 'ms', `${latencies.length} requests, p50 ${at(0.5).toFixed(2)} ms`, {
+      below: 50,
+    });
+  } finally {
+    await stopBenchServer(server.child);
+    await new Promise<void>((resolve) => sink.close(() => resolve()));
+    await database.dispose();
+  }
+}
+
+/** GET-by-id one at a time while `going()`; the latencies, sorted. */
+async function readWhile(url: string, token: string, ids: string[], going: () => boolean): Promise<number[]> {
+  const pool = new Pool(url, { connections: 1 });
+  const latencies: number[] = [];
+  for (let n = 0; going(); n++) {
+    const began = performance.now();
+    const response = await pool.request({
+      method: 'GET',
+      path: `/api/v2/users/${ids[n % ids.length]}/`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`GET by id answered ${response.statusCode}`);
+    latencies.push(performance.now() - began);
+  }
+  await pool.close();
+  return latencies.sort((a, b) => a - b);
+}
+
+async function reminderSweep(): Promise<void> {
+  const { database } = await seededDatabase(
+    'assignments',
+    new URL('./_assignments-data.ts', import.meta.url).pathname,
+    { assignments: ASSIGNMENTS },
+    seedAssignments,
+  );
+  const storage = await database.open();
+  try {
+    const day = 86_400_000;
+    const date = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const now = Date.now();
+    /** One sweep's marking, as the worker runs it: batches of 500 until a batch comes back short. */
+    const sweep = async () => {
+      let marked = 0;
+      const began = performance.now();
+      for (const [kind, from, to] of [
+        ['assignment_due', date(now), date(now + 3 * day)],
+        ['assignment_overdue', null, date(now - day)],
+      ] as const) {
+        for (;;) {
+          const batch = await storage.transaction((tx) => tx.notifications.markReminders(kind, from, to, new Date().toISOString(), 500));
+          marked += batch.length;
+          if (batch.length < 500) break;
+        }
+      }
+      return { marked, ms: performance.now() - began };
+    };
+    const first = await sweep();
+    report(`reminder sweep, first run (${ASSIGNMENTS} assignments)`, first.ms, 'ms', `${first.marked} assignments marked`);
+    const steady = await sweep();
+    report(`reminder sweep, nothing owed (${ASSIGNMENTS} assignments)`, steady.ms, 'ms', `${steady.marked} marked`, { below: 1000 });
+  } finally {
+    await storage.close();
+    await database.dispose();
+  }
+}
