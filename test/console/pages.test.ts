@@ -23,6 +23,7 @@ export const PAGES: ReadonlyArray<[string, string, string]> = [
   ['Reports', 'reports', 'reports'],
   ['API tokens', 'tokens', 'tokens'],
   ['Webhooks', 'webhooks', 'webhooks'],
+  ['About', 'about', 'about'],
 ];
 // pages whose every route needs a scope the user role never has, and the imports and bulk jobs
 // that only admins and organizers may submit (a learner's assignments:write is for its own work)

@@ -382,3 +382,5 @@ export {
 export { mySettingsSchema, NotificationService, updateMeInput, type MySettings } from './notifications/notification-service.ts';
 export { classifySmtpError } from './notifications/mail-sender.ts';
 export { outcomeOf } from './notifications/mail-worker.ts';
+export { AboutService, aboutSchema, type About } from './about/about-service.ts';
+export { LECTERN_VERSION } from './version.ts';

@@ -58,4 +58,5 @@ export const pages: PageEntry[] = [
     scopes: ['webhooks:read'],
     load: () => import('./webhooks/index.tsx').then((m) => m.WebhooksPage),
   },
+  { path: 'about', title: 'About', load: () => import('./about/index.tsx').then((m) => m.AboutPage) },
 ];

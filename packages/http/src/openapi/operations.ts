@@ -112,6 +112,7 @@ import {
 } from '@lectern/core';
 import { z } from 'zod';
 import type { Method } from '../router.ts';
+import { aboutOperation } from './about-operations.ts';
 
 export interface OperationSpec {
   summary: string;
@@ -737,6 +738,7 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield* auditOperations();
   yield* calendarOperations();
   yield* notificationOperations();
+  yield ['GET /api/v2/about', aboutOperation];
 }
 
 export const operations: ReadonlyMap<string, OperationSpec> = new Map(describedOperations());

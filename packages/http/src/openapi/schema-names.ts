@@ -4,6 +4,7 @@
  * A schema missing here is still described: it is named after its operation (document.ts).
  */
 import {
+  aboutSchema,
   apiTokenSchema,
   assignmentSchema,
   auditEntrySchema,
@@ -129,4 +130,5 @@ export const coreSchemaNames: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType
   [auditEntrySchema, 'AuditEntry'],
   [jobSchema, 'Job'],
   [jobItemSchema, 'JobItem'],
+  [aboutSchema, 'About'],
 ]);
