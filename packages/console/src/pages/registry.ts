@@ -58,5 +58,17 @@ export const pages: PageEntry[] = [
     scopes: ['webhooks:read'],
     load: () => import('./webhooks/index.tsx').then((m) => m.WebhooksPage),
   },
+  {
+    path: 'notifications',
+    title: 'Notifications',
+    scopes: ['notifications:read'],
+    load: () => import('./notifications/index.tsx').then((m) => m.NotificationsPage),
+  },
+  {
+    path: 'calendar',
+    title: 'Calendar',
+    scopes: ['enrollments:read'],
+    load: () => import('./calendar/index.tsx').then((m) => m.CalendarPage),
+  },
   { path: 'about', title: 'About', load: () => import('./about/index.tsx').then((m) => m.AboutPage) },
 ];
