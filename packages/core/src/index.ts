@@ -170,7 +170,7 @@ export {
   viewOf,
 } from './events/event.ts';
 export { facilitatorsInput, facilitatorsSchema } from './events/facilitators.ts';
-export { createLocationInput, type Location, locationListSpec, locationSchema } from './events/location.ts';
+export { createLocationInput, type Location, locationListSpec, locationSchema, updateLocationInput } from './events/location.ts';
 export { EventSeriesService } from './events/series-service.ts';
 export {
   createGroupInput,

@@ -59,6 +59,12 @@ export const pages: PageEntry[] = [
     load: () => import('./webhooks/index.tsx').then((m) => m.WebhooksPage),
   },
   {
+    path: 'locations',
+    title: 'Locations',
+    scopes: ['events:read'],
+    load: () => import('./locations/index.tsx').then((m) => m.LocationsPage),
+  },
+  {
     path: 'notifications',
     title: 'Notifications',
     scopes: ['notifications:read'],

@@ -96,6 +96,7 @@ import {
   updateContentItemInput,
   updateEventInput,
   updateGroupInput,
+  updateLocationInput,
   updateSavedReportInput,
   updateSeriesInput,
   updateUserInput,
@@ -369,6 +370,13 @@ function* eventOperations(): Generator<[OperationKey, OperationSpec]> {
   yield ['GET /api/v2/locations', locations.list('List locations', locationListSpec)];
   yield ['POST /api/v2/locations', locations.write('Create a location', createLocationInput, 201)];
   yield ['GET /api/v2/locations/:id', locations.get('Get a location')];
+  yield [
+    'PATCH /api/v2/locations/:id',
+    locations.write(
+      'Rename a location, or change its time zone while no event or series is held there (409 otherwise)',
+      updateLocationInput,
+    ),
+  ];
   const enrollments = resource('Enrollments', 'enrollments:read', enrollmentSchema);
   yield [
     'POST /api/v2/enrollments/bulk',

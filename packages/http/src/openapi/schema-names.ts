@@ -5,6 +5,7 @@
  */
 import {
   aboutSchema,
+  updateLocationInput,
   apiTokenSchema,
   assignmentSchema,
   auditEntrySchema,
@@ -115,6 +116,7 @@ export const coreSchemaNames: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType
   [facilitatorsInput, 'FacilitatorsReplace'],
   [locationSchema, 'Location'],
   [createLocationInput, 'LocationCreate'],
+  [updateLocationInput, 'LocationUpdate'],
   [enrollmentSchema, 'Enrollment'],
   [createEnrollmentInput, 'EnrollmentCreate'],
   [savedReportSchema, 'SavedReport'],
