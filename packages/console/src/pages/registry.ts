@@ -65,6 +65,12 @@ export const pages: PageEntry[] = [
     load: () => import('./locations/index.tsx').then((m) => m.LocationsPage),
   },
   {
+    path: 'audit-log',
+    title: 'Audit log',
+    scopes: ['audit:read'],
+    load: () => import('./audit-log/index.tsx').then((m) => m.AuditLogPage),
+  },
+  {
     path: 'notifications',
     title: 'Notifications',
     scopes: ['notifications:read'],
