@@ -128,14 +128,16 @@ export function AuditLogPage() {
           {
             header: 'Resource',
             cell: (entry) => (
-              <button
-                type="button"
-                class="link"
-                title="Only the changes to this resource"
-                onClick={() => set({ resource_type: entry.resource.type, resource_id: entry.resource.public_id })}
-              >
-                {entry.resource.type} <code>{entry.resource.public_id}</code>
-              </button>
+              <span class="actions">
+                <button
+                  type="button"
+                  class="link"
+                  title="Only the changes to this resource"
+                  onClick={() => set({ resource_type: entry.resource.type, resource_id: entry.resource.public_id })}
+                >
+                  {entry.resource.type} <code>{entry.resource.public_id}</code>
+                </button>
+              </span>
             ),
           },
           { header: 'Changes', cell: (entry) => <Changes changes={entry.changes} /> },

@@ -70,16 +70,19 @@ export function NotificationsPage() {
           {
             header: 'Recipient',
             cell: (notification) => (
-              <button
-                type="button"
-                class="link"
-                title={`Only the messages to ${notification.user.name}`}
-                onClick={() => setQuery({ user: notification.user.public_id, page: undefined })}
-              >
-                {notification.user.name}
-                <br />
-                <span class="hint">{notification.user.email}</span>
-              </button>
+              // in an .actions box: a cell holding a button is never cut short
+              <span class="actions">
+                <button
+                  type="button"
+                  class="link"
+                  title={`Only the messages to ${notification.user.name}`}
+                  onClick={() => setQuery({ user: notification.user.public_id, page: undefined })}
+                >
+                  {notification.user.name}
+                  <br />
+                  <span class="hint">{notification.user.email}</span>
+                </button>
+              </span>
             ),
           },
           { header: 'Subject', cell: (notification) => notification.subject },
