@@ -57,34 +57,17 @@ export function AuditLogPage() {
           });
         }}
       >
-        <div class="field">
-          <label for="audit-action">Action</label>
-          <input id="audit-action" name="action" defaultValue={params.get('action') ?? ''} key={`a${key}`} placeholder="user.updated" />
-        </div>
-        <div class="field">
-          <label for="audit-type">Resource type</label>
-          <input id="audit-type" name="resource_type" defaultValue={params.get('resource_type') ?? ''} key={`t${key}`} placeholder="user" />
-        </div>
-        <div class="field">
-          <label for="audit-from">From</label>
-          <input
-            id="audit-from"
-            name="from"
-            type="datetime-local"
-            defaultValue={localValue(params.get('occurred_at__gte'))}
-            key={`f${key}`}
-          />
-        </div>
-        <div class="field">
-          <label for="audit-until">Until</label>
-          <input
-            id="audit-until"
-            name="until"
-            type="datetime-local"
-            defaultValue={localValue(params.get('occurred_at__lte'))}
-            key={`u${key}`}
-          />
-        </div>
+        {/* keyed by the address, so Back and a shared link redraw them with its values */}
+        <FilterInput key={`a${key}`} name="action" label="Action" value={params.get('action') ?? ''} placeholder="user.updated" />
+        <FilterInput
+          key={`t${key}`}
+          name="resource_type"
+          label="Resource type"
+          value={params.get('resource_type') ?? ''}
+          placeholder="user"
+        />
+        <FilterInput key={`f${key}`} name="from" label="From" type="datetime-local" value={localValue(params.get('occurred_at__gte'))} />
+        <FilterInput key={`u${key}`} name="until" label="Until" type="datetime-local" value={localValue(params.get('occurred_at__lte'))} />
         <div class="actions">
           <button type="submit">Apply</button>
         </div>
@@ -169,5 +152,19 @@ function Chosen({ label, value, clear }: { label: string; value: string | undefi
         Any {label.toLowerCase()}
       </button>
     </p>
+  );
+}
+
+function FilterInput(props: { name: string; label: string; value: string; type?: 'datetime-local'; placeholder?: string }) {
+  const id = `audit-${props.name}`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      {props.type ? (
+        <input id={id} name={props.name} type="datetime-local" defaultValue={props.value} />
+      ) : (
+        <input id={id} name={props.name} type="text" defaultValue={props.value} placeholder={props.placeholder ?? ''} />
+      )}
+    </div>
   );
 }
