@@ -23,10 +23,15 @@ export const PAGES: ReadonlyArray<[string, string, string]> = [
   ['Reports', 'reports', 'reports'],
   ['API tokens', 'tokens', 'tokens'],
   ['Webhooks', 'webhooks', 'webhooks'],
+  ['Locations', 'locations', 'locations'],
+  ['Audit log', 'audit-log', 'audit-log'],
+  ['Notifications', 'notifications', 'notifications'],
+  ['Calendar', 'calendar', 'calendar'],
+  ['About', 'about', 'about'],
 ];
 // pages whose every route needs a scope the user role never has, and the imports and bulk jobs
 // that only admins and organizers may submit (a learner's assignments:write is for its own work)
-const ADMIN_ONLY = ['Users', 'Groups', 'Reports', 'Webhooks', 'Imports', 'Bulk jobs'];
+const ADMIN_ONLY = ['Users', 'Groups', 'Reports', 'Webhooks', 'Imports', 'Bulk jobs', 'Notifications', 'Audit log'];
 
 describe('console pages', () => {
   const server = useServer();

@@ -1,5 +1,6 @@
 /** The `lectern` command. */
 import { Command, CommanderError } from 'commander';
+import { LECTERN_VERSION } from '@lectern/core';
 import { runBackgroundThread } from './background-thread.ts';
 import { runReadThread } from '@lectern/storage';
 import { backupCommand } from './commands/backup.ts';
@@ -13,8 +14,6 @@ import { serveCommand } from './commands/serve.ts';
 import { tokensCommand } from './commands/tokens.ts';
 import { usersCommand } from './commands/users.ts';
 import { UsageError } from './usage-error.ts';
-
-export const LECTERN_VERSION = '0.1.0';
 
 export function buildProgram(): Command {
   const program = new Command('lectern')

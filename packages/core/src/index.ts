@@ -171,7 +171,7 @@ export {
   viewOf,
 } from './events/event.ts';
 export { facilitatorsInput, facilitatorsSchema } from './events/facilitators.ts';
-export { createLocationInput, type Location, locationListSpec, locationSchema } from './events/location.ts';
+export { createLocationInput, type Location, locationListSpec, locationSchema, updateLocationInput } from './events/location.ts';
 export { EventSeriesService } from './events/series-service.ts';
 export {
   createGroupInput,
@@ -383,3 +383,5 @@ export {
 export { mySettingsSchema, NotificationService, updateMeInput, type MySettings } from './notifications/notification-service.ts';
 export { classifySmtpError } from './notifications/mail-sender.ts';
 export { outcomeOf } from './notifications/mail-worker.ts';
+export { AboutService, aboutSchema, type About } from './about/about-service.ts';
+export { LECTERN_VERSION } from './version.ts';

@@ -28,6 +28,7 @@ import { NotificationRecorder } from './notifications/notification-recorder.ts';
 import { NotificationService } from './notifications/notification-service.ts';
 import { EventService } from './events/event-service.ts';
 import { LocationService } from './events/location-service.ts';
+import { AboutService } from './about/about-service.ts';
 import { EventSeriesService } from './events/series-service.ts';
 import { lecternConfigSchema, type LecternConfig, type LecternConfigInput } from './config.ts';
 import { GroupService } from './groups/group-service.ts';
@@ -120,6 +121,8 @@ export class Lectern {
   /** the webhook attempts this process committed, by what became of the delivery (read by the metrics) */
   readonly webhookDeliveryOutcomes: Readonly<DeliveryOutcomeCounts> = emptyOutcomeCounts();
   readonly locations: LocationService;
+  /** `GET /about/`: version and, for admins, which optional features are configured */
+  readonly about: AboutService;
   readonly eventSeries: EventSeriesService;
   /** `/events/`: the scheduled events (as opposed to webhook events, recorded by `outbox`) */
   readonly scheduledEvents: EventService;
@@ -204,6 +207,7 @@ export class Lectern {
     this.contentWrites.registerTypedView('event_type', eventItems.typedView);
     const waitlist = new Waitlist(deps);
     this.locations = new LocationService(deps);
+    this.about = new AboutService(deps);
     this.eventSeries = new EventSeriesService(deps, eventItems, this.jobs);
     this.scheduledEvents = new EventService(deps, eventItems, this.jobs, waitlist);
     this.calendars = new CalendarService(deps, eventItems);

@@ -3,6 +3,7 @@
  * (later) PostgreSQL; the repositories and their queries are shared.
  */
 import { Migrator, sql, type Kysely } from 'kysely';
+import { isPostgres } from './migrations/dialect.ts';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
@@ -293,6 +294,10 @@ export class KyselyStorage implements Storage {
 
   wakeUps(): WakeUps | null {
     return this.options.wakeUps ?? null;
+  }
+
+  databaseKind(): 'sqlite' | 'postgres' {
+    return isPostgres(this.db as Kysely<unknown>) ? 'postgres' : 'sqlite';
   }
 
   async close(): Promise<void> {

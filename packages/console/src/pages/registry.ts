@@ -58,4 +58,29 @@ export const pages: PageEntry[] = [
     scopes: ['webhooks:read'],
     load: () => import('./webhooks/index.tsx').then((m) => m.WebhooksPage),
   },
+  {
+    path: 'locations',
+    title: 'Locations',
+    scopes: ['events:read'],
+    load: () => import('./locations/index.tsx').then((m) => m.LocationsPage),
+  },
+  {
+    path: 'audit-log',
+    title: 'Audit log',
+    scopes: ['audit:read'],
+    load: () => import('./audit-log/index.tsx').then((m) => m.AuditLogPage),
+  },
+  {
+    path: 'notifications',
+    title: 'Notifications',
+    scopes: ['notifications:read'],
+    load: () => import('./notifications/index.tsx').then((m) => m.NotificationsPage),
+  },
+  {
+    path: 'calendar',
+    title: 'Calendar',
+    scopes: ['enrollments:read'],
+    load: () => import('./calendar/index.tsx').then((m) => m.CalendarPage),
+  },
+  { path: 'about', title: 'About', load: () => import('./about/index.tsx').then((m) => m.AboutPage) },
 ];

@@ -22,6 +22,7 @@ export const auditActions = [
   'channel.created',
   'channel.updated',
   'location.created',
+  'location.updated',
   'assignment.created',
   'assignment.updated',
   'assignment.state_changed',

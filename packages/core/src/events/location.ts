@@ -14,17 +14,27 @@ export const locationSchema = z.object({
 });
 export type Location = z.infer<typeof locationSchema>;
 
-export const createLocationInput = z.strictObject({
-  name: nameField(),
-  timezone: z
+const timezoneField = () =>
+  z
     .string()
     .refine(isValidTimeZone, { error: 'Must be an IANA time zone name such as Europe/Berlin.' })
     // for the OpenAPI document: the canonical names; the check also takes aliases such as US/Eastern
-    .meta({ enum: Intl.supportedValuesOf('timeZone') }),
+    .meta({ enum: Intl.supportedValuesOf('timeZone') });
+
+export const createLocationInput = z.strictObject({
+  name: nameField(),
+  timezone: timezoneField(),
 });
 
 /**
- * No PATCH or DELETE [the specification lists GET and POST only]: a location's zone fixes the
- * instants of every event held there, and keeping it immutable keeps those instants true.
+ * A location's name may always change. Its time zone may change only while no event or series is
+ * held there: an event's wall-clock times are read in its location's zone, and the instants
+ * stored from them (calendars, reminders, `starts_at_utc`) would silently become wrong.
  */
+export const updateLocationInput = z.strictObject({
+  name: nameField().optional(),
+  timezone: timezoneField().optional(),
+});
+
+/** No DELETE: events keep pointing at their location, and a location is cheap to keep. */
 export const locationListSpec = listSpecOf(locationSchema, { defaultOrdering: ['id'] });

@@ -36,4 +36,7 @@ export interface LocationStore {
   insert(row: { name: string; timezone: string; created: string }): Promise<Location>;
   findById(id: number): Promise<Location | undefined>;
   list(query: ListQuery): Promise<Page<Location>>;
+  update(id: number, changes: { name?: string; timezone?: string }): Promise<void>;
+  /** whether any event or series (deleted ones included: they may be restored) is held there */
+  isInUse(id: number): Promise<boolean>;
 }

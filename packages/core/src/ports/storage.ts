@@ -92,5 +92,7 @@ export interface Storage extends Stores {
   databaseStats?(): DatabaseStats;
   /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */
   wakeUps?(): WakeUps | null;
+  /** Which database this is, for the About page; an embedder's own storage may leave it out. */
+  databaseKind?(): 'sqlite' | 'postgres';
   close(): Promise<void>;
 }

@@ -96,6 +96,7 @@ import {
   updateContentItemInput,
   updateEventInput,
   updateGroupInput,
+  updateLocationInput,
   updateSavedReportInput,
   updateSeriesInput,
   updateUserInput,
@@ -112,6 +113,7 @@ import {
 } from '@lectern/core';
 import { z } from 'zod';
 import type { Method } from '../router.ts';
+import { aboutOperation } from './about-operations.ts';
 
 export interface OperationSpec {
   summary: string;
@@ -368,6 +370,13 @@ function* eventOperations(): Generator<[OperationKey, OperationSpec]> {
   yield ['GET /api/v2/locations', locations.list('List locations', locationListSpec)];
   yield ['POST /api/v2/locations', locations.write('Create a location', createLocationInput, 201)];
   yield ['GET /api/v2/locations/:id', locations.get('Get a location')];
+  yield [
+    'PATCH /api/v2/locations/:id',
+    locations.write(
+      'Rename a location, or change its time zone while no event or series is held there (409 otherwise)',
+      updateLocationInput,
+    ),
+  ];
   const enrollments = resource('Enrollments', 'enrollments:read', enrollmentSchema);
   yield [
     'POST /api/v2/enrollments/bulk',
@@ -737,6 +746,7 @@ function* describedOperations(): Generator<[OperationKey, OperationSpec]> {
   yield* auditOperations();
   yield* calendarOperations();
   yield* notificationOperations();
+  yield ['GET /api/v2/about', aboutOperation];
 }
 
 export const operations: ReadonlyMap<string, OperationSpec> = new Map(describedOperations());

@@ -4,6 +4,8 @@
  * A schema missing here is still described: it is named after its operation (document.ts).
  */
 import {
+  aboutSchema,
+  updateLocationInput,
   apiTokenSchema,
   assignmentSchema,
   auditEntrySchema,
@@ -114,6 +116,7 @@ export const coreSchemaNames: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType
   [facilitatorsInput, 'FacilitatorsReplace'],
   [locationSchema, 'Location'],
   [createLocationInput, 'LocationCreate'],
+  [updateLocationInput, 'LocationUpdate'],
   [enrollmentSchema, 'Enrollment'],
   [createEnrollmentInput, 'EnrollmentCreate'],
   [savedReportSchema, 'SavedReport'],
@@ -129,4 +132,5 @@ export const coreSchemaNames: ReadonlyMap<z.ZodType, string> = new Map<z.ZodType
   [auditEntrySchema, 'AuditEntry'],
   [jobSchema, 'Job'],
   [jobItemSchema, 'JobItem'],
+  [aboutSchema, 'About'],
 ]);

@@ -25,6 +25,7 @@ import { userRoutes } from './users.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { calendarRoutes } from './calendars.ts';
 import { notificationRoutes } from './notifications.ts';
+import { aboutRoutes } from './about.ts';
 
 export interface RouteOptions {
   /** where the API reference page's viewer files come from; the installed package by default */
@@ -56,6 +57,7 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   calendarRoutes(routes, lectern);
   bulkJobRoutes(routes, lectern);
   notificationRoutes(routes, lectern);
+  aboutRoutes(routes, lectern);
   metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());

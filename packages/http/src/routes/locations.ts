@@ -7,5 +7,6 @@ export function locationRoutes(routes: RouteTable, lectern: Lectern): void {
   routes
     .get('/api/v2/locations', async (rc) => ok(await locations.list(rc.ctx, rc.query)))
     .post('/api/v2/locations', async (rc) => withEtag(await locations.create(rc.ctx, rc.body()), 201))
-    .get('/api/v2/locations/:id', async (rc) => withEtag(await locations.get(rc.ctx, rc.params.id!)));
+    .get('/api/v2/locations/:id', async (rc) => withEtag(await locations.get(rc.ctx, rc.params.id!)))
+    .patch('/api/v2/locations/:id', async (rc) => withEtag(await locations.update(rc.ctx, rc.params.id!, rc.body(), rc.preconditions)));
 }

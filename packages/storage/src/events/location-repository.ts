@@ -26,6 +26,16 @@ export class LocationRepository implements LocationStore {
     return row ? locationResource.toRecord(row).view : undefined;
   }
 
+  async update(id: number, changes: { name?: string; timezone?: string }): Promise<void> {
+    if (Object.keys(changes).length > 0) await this.db.updateTable('locations').set(changes).where('id', '=', id).execute();
+  }
+
+  async isInUse(id: number): Promise<boolean> {
+    // the location_id index answers this without reading the events
+    const row = await this.db.selectFrom('event_details').select('content_id').where('location_id', '=', id).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async list(query: ListQuery): Promise<Page<Location>> {
     const { total, records } = await locationResource.page(this.db, this.db.selectFrom('locations as l'), query);
     return { total, items: records.map((record) => record.view) };

@@ -1,0 +1,108 @@
+/**
+ * Notifications (admins): every email Lectern owes or sent, newest first, with what it is about,
+ * whom it is for and what became of it (sent, waiting, failed with the SMTP server's answer, or
+ * skipped because its recipient opted out). Filters live in the address; a recipient's name
+ * narrows the list to their messages, so nobody types an id.
+ */
+import type { ListItem } from '../../api/types.ts';
+import { CalendarFeed } from '../../components/calendar-feed.tsx';
+import { DateCell } from '../../components/date-cell.tsx';
+import { Link } from '../../components/link.tsx';
+import { ListView } from '../../components/list-view.tsx';
+import { query, setQuery } from '../../router.ts';
+
+type Notification = ListItem<'/api/v2/notifications'>;
+
+// every kind and status the API names, with what a console user calls them
+const KINDS: Record<Notification['kind'], string> = {
+  enrolled: 'Enrolled',
+  waitlisted: 'Waitlisted',
+  dropped: 'Dropped',
+  event_changed: 'Event changed',
+  event_deleted: 'Event deleted',
+  assignment_created: 'New assignment',
+  assignment_due: 'Due soon',
+  assignment_overdue: 'Overdue',
+};
+const STATUSES: Record<Notification['status'], string> = {
+  pending: 'Waiting to be sent',
+  sent: 'Sent',
+  failed: 'Failed',
+  skipped: 'Skipped (opted out)',
+};
+
+export function NotificationsPage() {
+  const recipient = query().get('user');
+  return (
+    <>
+      <h1>Notifications</h1>
+      <p>
+        The emails Lectern sends about enrollments, events and assignments. Nothing is queued while the server has no SMTP server set: the{' '}
+        <Link to="about">About</Link> page says whether it has.
+      </p>
+      {recipient ? (
+        <p role="status">
+          Only the messages to one person.{' '}
+          <button type="button" onClick={() => setQuery({ user: undefined, page: undefined })}>
+            Show everyone's
+          </button>
+        </p>
+      ) : null}
+      <ListView
+        path="/api/v2/notifications"
+        caption="Email notifications, newest first"
+        exportName="notifications"
+        filters={[
+          { name: 'kind', label: 'About', options: Object.entries(KINDS) },
+          { name: 'status', label: 'Status', options: Object.entries(STATUSES) },
+          { name: 'created_at__gte', label: 'From', type: 'date' },
+          { name: 'created_at__lte', label: 'Until', type: 'date' },
+        ]}
+        fixed={recipient ? { user: recipient } : {}}
+        orderings={[
+          ['-id', 'Newest first'],
+          ['id', 'Oldest first'],
+        ]}
+        rowKey={(notification) => notification.id}
+        columns={[
+          { header: 'Created', cell: (notification) => <DateCell value={notification.created_at} /> },
+          { header: 'About', cell: (notification) => KINDS[notification.kind] },
+          {
+            header: 'Recipient',
+            cell: (notification) => (
+              // in an .actions box: a cell holding a button is never cut short
+              <span class="actions">
+                <button
+                  type="button"
+                  class="link"
+                  title={`Only the messages to ${notification.user.name}`}
+                  onClick={() => setQuery({ user: notification.user.public_id, page: undefined })}
+                >
+                  {notification.user.name}
+                  <br />
+                  <span class="hint">{notification.user.email}</span>
+                </button>
+              </span>
+            ),
+          },
+          { header: 'Subject', cell: (notification) => notification.subject },
+          { header: 'Status', cell: (notification) => <Status notification={notification} /> },
+          { header: 'Attempts', class: 'num', cell: (notification) => notification.attempts },
+          { header: 'Sent', cell: (notification) => <DateCell value={notification.sent_at} /> },
+        ]}
+      />
+      <CalendarFeed />
+    </>
+  );
+}
+
+function Status({ notification }: { notification: Notification }) {
+  const { status, last_error: error } = notification;
+  const badge = status === 'sent' ? 'badge ok' : status === 'failed' ? 'badge bad' : 'badge';
+  return (
+    <>
+      <span class={badge}>{STATUSES[status]}</span>
+      {error ? <span class="hint"> {error}</span> : null}
+    </>
+  );
+}
