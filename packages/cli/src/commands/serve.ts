@@ -89,7 +89,7 @@ async function serve(settings: ServeSettings): Promise<void> {
   };
   // shared with the background thread, if one starts (SQLite): this thread's writes go first
   const writerTurns = new Int32Array(new SharedArrayBuffer(4));
-  const searchThreads = planSearchThreads(settings.db, settings.search_concurrency);
+  const searchThreads = planSearchThreads(settings.db, settings.search_concurrency, logger);
   const lectern = await openLectern(settings.db, {
     create: true,
     config,
@@ -98,7 +98,6 @@ async function serve(settings: ServeSettings): Promise<void> {
     writerTurns: { counter: writerTurns, role: 'first' },
     ...(searchThreads.offloadRead ? { offloadRead: searchThreads.offloadRead } : {}),
   });
-  await searchThreads.start();
   const viewerFiles = await seaViewerFiles();
   const consoleFiles = await findConsoleFiles();
   const app = createApp(lectern, {

@@ -81,6 +81,19 @@ if (!runReadThread()) {
       );
     });
 
+    it('reads on the request thread when there is nowhere else to read (threads starting, or gone)', async () => {
+      const here = createLectern({ storage: await openSqliteStorage({ file, offloadRead: () => undefined }) });
+      try {
+        const found = await here.users.list(here.context(), { search: 'grace' });
+        assert.deepEqual(
+          found.data.map((user) => user.email),
+          ['grace@example.com'],
+        );
+      } finally {
+        await here.close();
+      }
+    });
+
     it('answers a failing statement with its error, code included', async () => {
       await assert.rejects(threads.read('select * from no_such_table', []), (error: Error & { code?: string }) => {
         assert.match(error.message, /no such table/);

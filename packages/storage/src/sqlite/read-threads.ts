@@ -9,7 +9,6 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { OffloadedRead } from '../shared/offloaded-reads.ts';
 import { openSqliteDatabase } from './open-sqlite-storage.ts';
 
 const ROLE = 'lectern-read-thread';
@@ -64,7 +63,9 @@ interface ReadThread {
 }
 
 export interface ReadThreads {
-  read: OffloadedRead;
+  read(sql: string, parameters: readonly unknown[]): Promise<unknown[]>;
+  /** threads still running: a thread that died is not started again */
+  running(): number;
   close(): Promise<void>;
 }
 
@@ -126,6 +127,7 @@ export async function startReadThreads(
         thread.worker.postMessage({ id, sql, parameters } satisfies Request);
       });
     },
+    running: () => threads.length,
     async close() {
       const stopping = [...threads];
       threads.length = 0;
