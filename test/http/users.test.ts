@@ -28,6 +28,7 @@ describe('users', () => {
         is_active: true,
         manager: null,
         date_joined: undefined,
+        email_notifications: true,
       },
     );
     assert.match(user.date_joined, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
