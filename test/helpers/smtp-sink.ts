@@ -65,6 +65,9 @@ export async function startSmtpSink(options: { stallAfter?: number } = {}): Prom
         .catch(callback);
     },
   });
+  // a server killed mid-conversation (the SIGKILL trials) resets its connections: the sink reports
+  // each reset as an 'error' event, which unheard would end the test process
+  server.on('error', () => undefined);
   server.listen(0, '127.0.0.1');
   await once(server.server, 'listening');
   const port = (server.server.address() as AddressInfo).port;
