@@ -39,7 +39,7 @@ async function retried<T>(send: () => Promise<T>): Promise<T> {
       return await send();
     } catch (error) {
       if (attempt >= 5 || !(error instanceof TypeError)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 }
