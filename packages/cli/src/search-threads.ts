@@ -9,13 +9,13 @@
  * on the request thread.
  */
 import { resolve } from 'node:path';
-import { isPostgresUrl, startReadThreads, type ReadThreads } from '@lectern/storage';
+import { isPostgresUrl, startReadThreads, type OffloadedRead, type ReadThreads } from '@lectern/storage';
 import type { Logger } from 'pino';
 import { singleExecutable } from './sea.ts';
 
 export interface SearchThreads {
   /** for openLectern: where searches are read; undefined when they stay on the request thread */
-  offloadRead?: (sql: string, parameters: readonly unknown[]) => Promise<unknown[]> | undefined;
+  offloadRead?: OffloadedRead;
   stop(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@
 export { openSqliteStorage, openSqliteDatabase, migrateSqliteFile, type SqliteStorageOptions } from './sqlite/open-sqlite-storage.ts';
 export { backupSqliteFile, type BackupResult } from './sqlite/backup-sqlite-file.ts';
 export { runReadThread, startReadThreads, type ReadThreads } from './sqlite/read-threads.ts';
+export type { OffloadedRead } from './shared/offloaded-reads.ts';
 export {
   openPostgresStorage,
   migratePostgres,

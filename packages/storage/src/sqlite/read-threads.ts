@@ -8,12 +8,10 @@
  * runReadThread(); the tests start a small script of their own.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteDatabase } from './open-sqlite-storage.ts';
+import { CachedStatementDatabase } from './statement-cache.ts';
 
 const ROLE = 'lectern-read-thread';
-/** prepared statements a thread keeps, by SQL text (the text never holds values) */
-const MAX_STATEMENTS = 200;
 
 interface ReadThreadSettings {
   role: typeof ROLE;
@@ -28,19 +26,14 @@ export function runReadThread(): boolean {
   const settings = workerData as Partial<ReadThreadSettings> | null;
   if (isMainThread || !parentPort || settings?.role !== ROLE) return false;
   const port = parentPort;
-  const db = openSqliteDatabase({ file: settings.file!, mustExist: true });
-  db.pragma('query_only = 1');
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const raw = openSqliteDatabase({ file: settings.file!, mustExist: true });
+  raw.pragma('query_only = 1');
+  // statements kept by SQL text, and rows built as the request thread builds them
+  const db = new CachedStatementDatabase(raw);
   port.on('message', ({ id, sql, parameters }: Request) => {
     let answer: Answer;
     try {
-      let statement = statements.get(sql);
-      if (!statement) {
-        if (statements.size >= MAX_STATEMENTS) statements.clear();
-        statement = db.prepare(sql);
-        statements.set(sql, statement);
-      }
-      answer = { id, rows: statement.all(parameters) };
+      answer = { id, rows: db.prepare(sql).all(parameters) as unknown[] };
     } catch (error) {
       const { message, code } = error as Error & { code?: string };
       answer = { id, error: { message, ...(typeof code === 'string' ? { code } : {}) } };
