@@ -50,16 +50,19 @@ export function connectionToShed<T>(open: ReadonlyMap<T, OpenConnection>, perAdd
   return chosen;
 }
 
-/** Counts events and logs them at most every 10 s, so a flood does not flood the log too. */
+/**
+ * Counts closed connections and logs them at most every 10 s, so a flood does not flood the log
+ * too; `dropped` is the field the server's logs have always counted them in.
+ */
 function throttledWarning(logger: Logger | undefined, message: string) {
-  let count = 0;
+  let dropped = 0;
   let last = -Infinity;
   return (details: object) => {
-    count++;
+    dropped++;
     if (performance.now() - last < LOG_INTERVAL_MS) return;
-    logger?.warn({ ...details, count }, message);
+    logger?.warn({ ...details, dropped }, message);
     last = performance.now();
-    count = 0;
+    dropped = 0;
   };
 }
 
