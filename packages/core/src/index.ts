@@ -304,7 +304,7 @@ export {
   unwrapField,
 } from './shared/listed-fields.ts';
 export { emailField, publicIdField } from './shared/schema.ts';
-export { batchItemsField, type SyncBatchResult } from './shared/sync-batch.ts';
+export { batchItemsField, syncBatchResultSchema, type SyncBatchResult } from './shared/sync-batch.ts';
 export { parseDatetime } from './shared/time.ts';
 export { parseInput } from './shared/validation.ts';
 export { MAX_BULK_USERS } from './users/user-service.ts';

@@ -18,6 +18,7 @@ import { conditionalRead, type Reply } from './reply.ts';
 import { exportFormatOf, exportList } from './export/list-export.ts';
 import { contentEncodingProblem } from './framing.ts';
 import { parseTarget, requestTargetProblem } from './request-target.ts';
+import type { OperationSpec } from './operation-spec.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { LecternMetrics } from './metrics/metrics.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -93,6 +94,7 @@ export interface App {
 class RequestState implements RouteContext {
   params: Record<string, string> = {};
   route?: string;
+  spec?: OperationSpec;
   path?: string;
   private context?: RequestContext;
   private parameters?: URLSearchParams;
@@ -316,7 +318,15 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
             // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
             const format = exportFormatOf(request.method, routed.query);
             matched = format
-              ? await exportList({ format, query: routed.query, read: dispatch, route: () => routed.route, clock: lectern.clock, onError })
+              ? await exportList({
+                  format,
+                  query: routed.query,
+                  read: dispatch,
+                  route: () => routed.route,
+                  spec: () => routed.spec,
+                  clock: lectern.clock,
+                  onError,
+                })
               : await dispatch();
           }
         } finally {

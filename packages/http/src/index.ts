@@ -7,8 +7,8 @@ export { FixedWindowRateLimiter, SharedWindowRateLimiter, type RateLimitOptions,
 export type { PlainRequest, PlainResponse } from './plain.ts';
 export type { Reply } from './reply.ts';
 export { RouteTable, type RouteContext, type RouteHandler } from './router.ts';
-export { buildOpenApiDocument, undescribedRoutes, type OpenApiDocument } from './openapi/document.ts';
-export { probeOperations } from './openapi/operations.ts';
+export { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.ts';
+export type { OperationSpec } from './operation-spec.ts';
 export { registerRoutes } from './routes/index.ts';
 export { viewerFiles, type ViewerFile, type ViewerFileSource } from './api-reference/reference-page.ts';
 export { isLoopbackHost } from './console/oidc-relying-party.ts';
