@@ -12,11 +12,11 @@
 import { sql, type AliasedExpression, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { describeFields, type DescribedField, type FilterValue, type ListQuery, type ListSpec } from '@lectern/core';
 import { foldCase, type ListNarrowing } from '@lectern/core/ports';
-import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
-import { rqlDialectOf } from '../reports/rql-to-sql.ts';
-import { isPostgres } from '../migrations/dialect.ts';
+import { narrowList, rqlColumn, type ListJoins } from './rql-list.ts';
+import { rqlDialectOf } from './rql-to-sql.ts';
+import { dialectOf } from '../shared/dialect.ts';
 import type { Database } from '../schema.ts';
-import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
+import type { RqlSqlField, RqlSqlFields } from './rql-to-sql.ts';
 import {
   applyFilters,
   commonSearch,
@@ -30,7 +30,7 @@ import {
   type ListHints,
   type SearchColumn,
 } from './list-builder.ts';
-import { offloadedReadOf, type OffloadedRead } from './offloaded-reads.ts';
+import { offloadedReadOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
 
 /** What a field's SQL may depend on besides the row: the day, for rules such as overdue. */
 export interface ReadContext {
@@ -154,7 +154,7 @@ export interface ResourceDefinition<View, Internal> {
  * statistics); SQLite searches folded text with instr().
  */
 export const listOn = (db: Kysely<Database>, definition: ListDefinition): ListDefinition => {
-  if (!isPostgres(db as Kysely<unknown>)) return definition.search ? { ...definition, substring: 'instr' } : definition;
+  if (!dialectOf(db).trigramSearch) return definition.search ? { ...definition, substring: 'instr' } : definition;
   return definition.searchIndex || definition.indexes ? { ...definition, searchIndex: undefined, indexes: undefined } : definition;
 };
 
