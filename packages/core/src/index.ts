@@ -305,6 +305,7 @@ export {
 } from './shared/listed-fields.ts';
 export { emailField, publicIdField } from './shared/schema.ts';
 export { batchItemsField, syncBatchResultSchema, type SyncBatchResult } from './shared/sync-batch.ts';
+export { whenSettled, type MaybePromise } from './shared/maybe-promise.ts';
 export { parseDatetime } from './shared/time.ts';
 export { parseInput } from './shared/validation.ts';
 export { MAX_BULK_USERS } from './users/user-service.ts';
