@@ -207,14 +207,8 @@ export {
   type StoredActor,
   storedActorSchema,
 } from './jobs/job.ts';
-export {
-  type BulkJobKind,
-  bulkJobKinds,
-  bulkJobListSpec,
-  BulkJobListService,
-  type BulkJobSummary,
-  bulkJobSummarySchema,
-} from './jobs/bulk-job-list.ts';
+export { BulkJobListService } from './jobs/bulk-job-list.ts';
+export { type BulkJobKind, bulkJobKinds, bulkJobListSpec, type BulkJobSummary, bulkJobSummarySchema } from './jobs/bulk-job-summary.ts';
 export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, maxFieldsFor, readCsvRecords } from './imports/csv-records.ts';
 export { type ColumnMap, HeaderError, mapColumns } from './imports/import-columns.ts';
 export { IMPORT_KINDS, type ImportKind, type ImportKindName, importKinds, isImportKind } from './imports/import-kinds.ts';

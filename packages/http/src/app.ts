@@ -6,14 +6,14 @@
  * refusals of requests that never reached the pipeline included, is finished and logged by
  * `respond`.
  */
-import { badRequest, isLecternError, LecternError, type Actor, type ErrorCode, type Lectern, type RequestContext } from '@lectern/core';
+import { badRequest, isLecternError, LecternError, type Actor, type Lectern, type RequestContext } from '@lectern/core';
 import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
 import { AdmissionGate, type AdmissionLimits } from './middleware/admission.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { FixedWindowRateLimiter, hitWindows, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
-import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
+import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse, type Refusal } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
 import { exportFormatOf, exportList } from './export/list-export.ts';
 import { contentEncodingProblem } from './framing.ts';
@@ -66,18 +66,6 @@ export interface AppOptions {
   viewerFiles?: ViewerFileSource;
   /** the web console's built files; without them `/console/` answers 404 saying how to build them */
   consoleFiles?: ConsoleFileSource;
-}
-
-/** A request refused before it reached the pipeline: unparseable, too slow, or missing `Host`. */
-export interface Refusal {
-  code: ErrorCode;
-  message: string;
-  /** what went wrong, for the log (the parser's error code, `timeout`, …) */
-  reason: string;
-  remoteAddress: string;
-  /** the request's method and headers, when they were read */
-  method?: string;
-  headers?: PlainRequest['headers'];
 }
 
 export interface App {

@@ -1,5 +1,6 @@
 /** Public API of @lectern/http. */
-export { createApp, type App, type AccessLogEntry, type AppOptions, type HttpLogger, type Refusal } from './app.ts';
+export { createApp, type App, type AccessLogEntry, type AppOptions, type HttpLogger } from './app.ts';
+export type { Refusal } from './plain.ts';
 export { createNodeServer, DEFAULT_SERVER_LIMITS, listen, type Listening, type ServerLimits, type ServerOptions } from './node-server.ts';
 export { createFetchHandler, type FetchHandler } from './fetch-handler.ts';
 export { errorStatus, errorReply } from './error-response.ts';
