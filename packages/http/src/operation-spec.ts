@@ -63,6 +63,15 @@ export const anyObject = named('AnyObject', z.object({}).passthrough());
 export const bulkBody = (name: string, key: string, max: number, item: z.ZodType) =>
   named(name, z.strictObject({ [key]: z.array(item).min(1).max(max) }));
 
+/** The query parameters of a list paged by cursor (`next_cursor`), whose ids start with `prefix`. */
+export const cursorPaging = (what: string, prefix: string): NonNullable<NonNullable<OperationSpec['query']>['extra']> => ({
+  page_size: { schema: { type: 'integer', minimum: 1 }, description: `${what} per page (25 by default, at most 100)` },
+  cursor: {
+    schema: { type: 'string', pattern: `^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$` },
+    description: 'The `next_cursor` of the previous page',
+  },
+});
+
 /** a synchronous batch: 200 all succeeded, 207 some did (same body), 422 none did */
 export const batch = (spec: OperationSpec): OperationSpec => ({ ...spec, response: { ...spec.response, alsoStatuses: [207] } });
 

@@ -1,6 +1,6 @@
 import { auditEntrySchema, type Lectern } from '@lectern/core';
 import { z } from 'zod';
-import { named, type OperationSpec } from '../operation-spec.ts';
+import { cursorPaging, named, type OperationSpec } from '../operation-spec.ts';
 import { ok } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
@@ -13,11 +13,7 @@ const auditLogSpec: OperationSpec = {
   scope: 'audit:read',
   query: {
     extra: {
-      page_size: { schema: { type: 'integer', minimum: 1 }, description: 'Entries per page (25 by default, at most 100)' },
-      cursor: {
-        schema: { type: 'string', pattern: '^aud_[0-9A-HJKMNP-TV-Z]{26}$' },
-        description: 'The `next_cursor` of the previous page',
-      },
+      ...cursorPaging('Entries', 'aud'),
       actor: { schema: { type: 'string', format: 'uuid' }, description: 'Only the changes made by this user (public_id)' },
       action: text('Only this action, e.g. `user.updated`'),
       resource_type: text('Only changes to this type of resource, e.g. `user`, `webhook_endpoint`'),

@@ -9,7 +9,7 @@ import {
   type Lectern,
 } from '@lectern/core';
 import { z } from 'zod';
-import { anyObject, named, resource } from '../operation-spec.ts';
+import { anyObject, cursorPaging, named, resource } from '../operation-spec.ts';
 import { accepted, noContent, ok, withEtag } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
@@ -47,11 +47,7 @@ export function webhookRoutes(routes: RouteTable, lectern: Lectern): void {
         ...spec.get('Delivery attempts (cursor pages)', deliveryAttemptPage),
         query: {
           extra: {
-            page_size: { schema: { type: 'integer', minimum: 1 }, description: 'Attempts per page (25 by default, at most 100)' },
-            cursor: {
-              schema: { type: 'string', pattern: '^att_[0-9A-HJKMNP-TV-Z]{26}$' },
-              description: 'The `next_cursor` of the previous page',
-            },
+            ...cursorPaging('Attempts', 'att'),
             event_id: {
               schema: { type: 'string', pattern: '^msg_[0-9A-HJKMNP-TV-Z]{26}$' },
               description: 'Only the attempts to deliver this event',
