@@ -207,14 +207,8 @@ export {
   type StoredActor,
   storedActorSchema,
 } from './jobs/job.ts';
-export {
-  type BulkJobKind,
-  bulkJobKinds,
-  bulkJobListSpec,
-  BulkJobListService,
-  type BulkJobSummary,
-  bulkJobSummarySchema,
-} from './jobs/bulk-job-list.ts';
+export { BulkJobListService } from './jobs/bulk-job-list.ts';
+export { type BulkJobKind, bulkJobKinds, bulkJobListSpec, type BulkJobSummary, bulkJobSummarySchema } from './jobs/bulk-job-summary.ts';
 export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, maxFieldsFor, readCsvRecords } from './imports/csv-records.ts';
 export { type ColumnMap, HeaderError, mapColumns } from './imports/import-columns.ts';
 export { IMPORT_KINDS, type ImportKind, type ImportKindName, importKinds, isImportKind } from './imports/import-kinds.ts';
@@ -304,7 +298,8 @@ export {
   unwrapField,
 } from './shared/listed-fields.ts';
 export { emailField, publicIdField } from './shared/schema.ts';
-export { batchItemsField, type SyncBatchResult } from './shared/sync-batch.ts';
+export { batchItemsField, syncBatchResultSchema, type SyncBatchResult } from './shared/sync-batch.ts';
+export { whenSettled, type MaybePromise } from './shared/maybe-promise.ts';
 export { parseDatetime } from './shared/time.ts';
 export { parseInput } from './shared/validation.ts';
 export { MAX_BULK_USERS } from './users/user-service.ts';

@@ -6,18 +6,19 @@
  * refusals of requests that never reached the pipeline included, is finished and logged by
  * `respond`.
  */
-import { badRequest, isLecternError, LecternError, type Actor, type ErrorCode, type Lectern, type RequestContext } from '@lectern/core';
+import { badRequest, isLecternError, LecternError, type Actor, type Lectern, type RequestContext } from '@lectern/core';
 import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
 import { AdmissionGate, type AdmissionLimits } from './middleware/admission.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { FixedWindowRateLimiter, hitWindows, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
-import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse } from './plain.ts';
+import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse, type Refusal } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
 import { exportFormatOf, exportList } from './export/list-export.ts';
 import { contentEncodingProblem } from './framing.ts';
 import { parseTarget, requestTargetProblem } from './request-target.ts';
+import type { OperationSpec } from './operation-spec.ts';
 import { RouteTable, type RouteContext } from './router.ts';
 import { LecternMetrics } from './metrics/metrics.ts';
 import { registerRoutes } from './routes/index.ts';
@@ -67,18 +68,6 @@ export interface AppOptions {
   consoleFiles?: ConsoleFileSource;
 }
 
-/** A request refused before it reached the pipeline: unparseable, too slow, or missing `Host`. */
-export interface Refusal {
-  code: ErrorCode;
-  message: string;
-  /** what went wrong, for the log (the parser's error code, `timeout`, …) */
-  reason: string;
-  remoteAddress: string;
-  /** the request's method and headers, when they were read */
-  method?: string;
-  headers?: PlainRequest['headers'];
-}
-
 export interface App {
   handle(request: PlainRequest): Promise<PlainResponse>;
   /**
@@ -93,6 +82,7 @@ export interface App {
 class RequestState implements RouteContext {
   params: Record<string, string> = {};
   route?: string;
+  spec?: OperationSpec;
   path?: string;
   private context?: RequestContext;
   private parameters?: URLSearchParams;
@@ -316,7 +306,15 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
             // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
             const format = exportFormatOf(request.method, routed.query);
             matched = format
-              ? await exportList({ format, query: routed.query, read: dispatch, route: () => routed.route, clock: lectern.clock, onError })
+              ? await exportList({
+                  format,
+                  query: routed.query,
+                  read: dispatch,
+                  route: () => routed.route,
+                  spec: () => routed.spec,
+                  clock: lectern.clock,
+                  onError,
+                })
               : await dispatch();
           }
         } finally {

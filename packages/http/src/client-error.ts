@@ -1,4 +1,4 @@
-import type { Refusal } from './app.ts';
+import type { Refusal } from './plain.ts';
 
 /**
  * What to answer a request Node's parser rejected or timed out, by the parser's error code. The

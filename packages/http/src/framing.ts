@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Refusal } from './app.ts';
+import type { Refusal } from './plain.ts';
 
 /**
  * Framing the parser lets through but the HTTP/1.1 rules refuse, checked once the headers are in

@@ -1,7 +1,8 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { App, Refusal } from './app.ts';
+import type { App } from './app.ts';
+import type { Refusal } from './plain.ts';
 import { clientErrorRefusal } from './client-error.ts';
 import { limitConnections } from './connection-limits.ts';
 import { framingRefusal } from './framing.ts';

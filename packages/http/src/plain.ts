@@ -1,3 +1,5 @@
+import type { ErrorCode } from '@lectern/core';
+
 /**
  * The app works on plain request/response objects: building WHATWG Request/Response objects per
  * call costs most of the throughput of a small JSON API on node:http, so the node server hands
@@ -37,4 +39,16 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export function headerValue(headers: PlainRequest['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** A request refused before it reached the pipeline: unparseable, too slow, or missing `Host`. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  /** what went wrong, for the log (the parser's error code, `timeout`, …) */
+  reason: string;
+  remoteAddress: string;
+  /** the request's method and headers, when they were read */
+  method?: string;
+  headers?: PlainRequest['headers'];
 }

@@ -1,13 +1,14 @@
-import { LecternError, type RequestContext } from '@lectern/core';
+import { authorize, LecternError, type RequestContext } from '@lectern/core';
+import type { OperationSpec } from './operation-spec.ts';
 import type { Reply } from './reply.ts';
 
-/** What a route handler gets. */
-export interface RouteContext {
+/** What a route handler gets; `Params` are the pattern's parameters (ParamsOf). */
+export interface RouteContext<Params = Record<string, string>> {
   /** the caller; reading it is what makes a route require authentication */
   readonly ctx: RequestContext;
   /** the request's id, for a route open without a token that still records who did what */
   readonly requestId: string;
-  params: Record<string, string>;
+  params: Params;
   readonly query: URLSearchParams;
   /** the request's path as sent (`/api/v2/docs/`), for a page whose relative links depend on its trailing slash */
   readonly path?: string;
@@ -30,7 +31,25 @@ export interface RouteContext {
   bodyStream(maxBytes: number): AsyncIterable<Buffer>;
 }
 
-export type RouteHandler = (rc: RouteContext) => Promise<Reply> | Reply;
+export type RouteHandler<Params = Record<string, string>> = (rc: RouteContext<Params>) => Promise<Reply> | Reply;
+
+/** `:id` → `id`, `:key.ics` → `key`; a literal segment names none */
+type ParamOfSegment<S extends string> = S extends `:${infer Name}.${string}` ? Name : S extends `:${infer Name}` ? Name : never;
+type ParamNames<P extends string> = P extends `${infer Head}/${infer Tail}` ? ParamOfSegment<Head> | ParamNames<Tail> : ParamOfSegment<P>;
+/**
+ * The parameters a pattern written out in full gives its handler (`/api/v2/users/:id` → `{id}`),
+ * so a handler names only parameters its path has; a pattern built at run time gives a record.
+ */
+export type ParamsOf<P extends string> = string extends P ? Record<string, string | undefined> : { readonly [K in ParamNames<P>]: string };
+
+/** The context dispatch fills in: the pattern matched and what its route declares. */
+export type RoutedContext = RouteContext & { route?: string; spec?: OperationSpec };
+
+/** A registered route: its handler and what it declares. */
+interface Route {
+  handler: RouteHandler;
+  spec: OperationSpec;
+}
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 const ALLOW_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -63,7 +82,7 @@ interface CompiledPattern {
   segments: ReadonlyArray<{ literal: string } | { param: string; suffix: string }>;
   allow: string;
   methods: ReadonlySet<string>;
-  handlers: ReadonlyMap<string, { handler: RouteHandler; authenticated: boolean }>;
+  handlers: ReadonlyMap<string, Route>;
 }
 
 /** `:id`, or `:key.ics`: a parameter followed by a fixed file extension (a calendar feed's address) */
@@ -91,36 +110,45 @@ function segmentsOf(path: string): string[] {
  * expression cost more than the rest of a small read.
  */
 export class RouteTable {
-  private readonly handlersByPattern = new Map<string, Map<Method, RouteHandler>>();
-  private readonly publicRoutes = new Set<string>();
+  private readonly handlersByPattern = new Map<string, Map<Method, Route>>();
+  private readonly answeredElsewhere: Array<{ method: Method; pattern: string; spec: OperationSpec }> = [];
   /** streaming POST routes and their body limits */
   private readonly streamed = new Map<string, number>();
   private finalized = false;
   /** patterns by `segment count` and by `segment count/first three segments`, most specific first */
   private readonly index = new Map<string, CompiledPattern[]>();
 
-  get(pattern: string, handler: RouteHandler): this {
-    return this.add('GET', pattern, handler);
+  get<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+    return this.add('GET', pattern, spec, handler);
   }
-  post(pattern: string, handler: RouteHandler): this {
-    return this.add('POST', pattern, handler);
+  post<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+    return this.add('POST', pattern, spec, handler);
   }
-  put(pattern: string, handler: RouteHandler): this {
-    return this.add('PUT', pattern, handler);
+  put<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+    return this.add('PUT', pattern, spec, handler);
   }
-  patch(pattern: string, handler: RouteHandler): this {
-    return this.add('PATCH', pattern, handler);
+  patch<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+    return this.add('PATCH', pattern, spec, handler);
   }
-  delete(pattern: string, handler: RouteHandler): this {
-    return this.add('DELETE', pattern, handler);
+  delete<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+    return this.add('DELETE', pattern, spec, handler);
   }
   /**
    * A POST whose body the route reads as a stream (an upload), up to `maxBytes`: the server does
    * not read it first (node-server.ts asks `streamLimit`), so it is never held whole in memory.
    */
-  streamingPost(pattern: string, maxBytes: number, handler: RouteHandler): this {
+  streamingPost<P extends string>(pattern: P, maxBytes: number, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
     this.streamed.set(pattern, maxBytes);
-    return this.add('POST', pattern, handler);
+    return this.add('POST', pattern, spec, handler);
+  }
+
+  /**
+   * A route answered outside this table (the probes, before authentication and rate limiting):
+   * never dispatched here, only described with the rest.
+   */
+  describeOnly(method: Method, pattern: string, spec: OperationSpec): this {
+    this.answeredElsewhere.push({ method, pattern, spec });
+    return this;
   }
 
   /** The byte limit of the streaming route a POST to `pathname` reaches, or undefined. */
@@ -134,30 +162,23 @@ export class RouteTable {
     return undefined;
   }
 
-  /** A GET that answers without authentication (the API description). */
-  publicGet(pattern: string, handler: RouteHandler): this {
-    this.publicRoutes.add(`GET ${pattern}`);
-    return this.add('GET', pattern, handler);
-  }
-
-  /** A POST that answers without authentication (the console's sign-in link exchange). */
-  publicPost(pattern: string, handler: RouteHandler): this {
-    this.publicRoutes.add(`POST ${pattern}`);
-    return this.add('POST', pattern, handler);
-  }
-
-  /** Every registered route, for the API description and the test that keeps it complete. */
-  registered(): Array<{ method: Method; pattern: string; authenticated: boolean }> {
-    return [...this.handlersByPattern].flatMap(([pattern, handlers]) =>
-      ALLOW_ORDER.filter((m): m is Method => handlers.has(m as Method)).map((method) => ({
+  /** Every route this table dispatches, with its declaration, in the order the paths were first registered. */
+  registered(): Array<{ method: Method; pattern: string; spec: OperationSpec }> {
+    return [...this.handlersByPattern].flatMap(([pattern, routes]) =>
+      ALLOW_ORDER.filter((m): m is Method => routes.has(m as Method)).map((method) => ({
         method,
         pattern,
-        authenticated: !this.publicRoutes.has(`${method} ${pattern}`),
+        spec: routes.get(method)!.spec,
       })),
     );
   }
 
-  private add(method: Method, pattern: string, handler: RouteHandler): this {
+  /** Every route to describe: those dispatched here, then those answered elsewhere. */
+  described(): Array<{ method: Method; pattern: string; spec: OperationSpec }> {
+    return [...this.registered(), ...this.answeredElsewhere];
+  }
+
+  private add<P extends string>(method: Method, pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
     if (this.finalized) throw new Error('routes must be added before the table is finalized');
     if (!pattern.startsWith('/') || pattern.endsWith('/') || pattern.includes('//')) {
       throw new Error(`route ${pattern} must start with '/' and have no empty segment or trailing '/'`);
@@ -166,10 +187,11 @@ export class RouteTable {
       if (segment.includes(':') && !PARAM.test(segment)) throw new Error(`route ${pattern}: a parameter is a whole segment, ':name'`);
       if (segment.includes('*')) throw new Error(`route ${pattern}: wildcards are not supported`);
     }
-    let handlers = this.handlersByPattern.get(pattern);
-    if (!handlers) this.handlersByPattern.set(pattern, (handlers = new Map()));
-    if (handlers.has(method)) throw new Error(`${method} ${pattern} is registered twice`);
-    handlers.set(method, handler);
+    let routes = this.handlersByPattern.get(pattern);
+    if (!routes) this.handlersByPattern.set(pattern, (routes = new Map()));
+    if (routes.has(method)) throw new Error(`${method} ${pattern} is registered twice`);
+    // route() hands the handler exactly the parameters its pattern matched
+    routes.set(method, { handler: handler as RouteHandler, spec });
     return this;
   }
 
@@ -178,13 +200,12 @@ export class RouteTable {
     if (this.finalized) return this;
     this.finalized = true;
     const compiled = [...this.handlersByPattern.keys()].sort(moreSpecificFirst).map((pattern): CompiledPattern => {
-      const methods = this.handlersByPattern.get(pattern)!;
-      const allowed = allowedMethods(new Set(methods.keys()));
-      const handlers = new Map<string, { handler: RouteHandler; authenticated: boolean }>();
-      for (const [method, handler] of methods) {
-        const entry = { handler, authenticated: !this.publicRoutes.has(`${method} ${pattern}`) };
-        handlers.set(method, entry);
-        if (method === 'GET') handlers.set('HEAD', entry);
+      const routes = this.handlersByPattern.get(pattern)!;
+      const allowed = allowedMethods(new Set(routes.keys()));
+      const handlers = new Map<string, Route>();
+      for (const [method, route] of routes) {
+        handlers.set(method, route);
+        if (method === 'GET') handlers.set('HEAD', route);
       }
       return {
         pattern,
@@ -227,12 +248,12 @@ export class RouteTable {
   }
 
   /** The reply of the matching route, or undefined when no route matches the path. */
-  dispatch(method: string, url: string, rc: RouteContext & { route?: string }): Promise<Reply | undefined> {
+  dispatch(method: string, url: string, rc: RoutedContext): Promise<Reply | undefined> {
     return this.dispatchPath(method, new URL(url).pathname, rc);
   }
 
   /** dispatch() for a path as the URL parser reads it (`/api/v2/users/`). */
-  dispatchPath(method: string, pathname: string, rc: RouteContext & { route?: string }): Promise<Reply | undefined> {
+  dispatchPath(method: string, pathname: string, rc: RoutedContext): Promise<Reply | undefined> {
     // the handler's own promise is handed on rather than awaited in another: one turn less
     try {
       return Promise.resolve(this.route(method, pathname, rc));
@@ -241,7 +262,7 @@ export class RouteTable {
     }
   }
 
-  private route(method: string, pathname: string, rc: RouteContext & { route?: string }): Promise<Reply> | Reply | undefined {
+  private route(method: string, pathname: string, rc: RoutedContext): Promise<Reply> | Reply | undefined {
     this.finalize();
     const segments = segmentsOf(pathname);
     const count = segments.length;
@@ -261,8 +282,11 @@ export class RouteTable {
           headers: { Allow: candidate.allow },
         });
       }
-      // every other route requires authentication: this throws the 401 when there is none
-      if (entry.authenticated) void rc.ctx;
+      // reading the caller throws the 401 when there is none; then the declared scope, or 403
+      rc.spec = entry.spec;
+      const { scope } = entry.spec;
+      if (scope === 'token') void rc.ctx;
+      else if (scope !== null) authorize(rc.ctx.actor, scope);
       return entry.handler(rc);
     }
     return undefined;

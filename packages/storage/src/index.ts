@@ -15,4 +15,4 @@ export { KyselyStorage, createStores, migrateToLatest } from './kysely-storage.t
 export { recountAssignments } from './assignments/assignment-counts.ts';
 export { recountSeats } from './enrollments/seat-counts.ts';
 export type { Database } from './schema.ts';
-export { escapeLike, containsIgnoringCase, applyFilters, fetchPage, type ListDefinition } from './shared/list-builder.ts';
+export { escapeLike, containsIgnoringCase, applyFilters, fetchPage, type ListDefinition } from './listing/list-builder.ts';

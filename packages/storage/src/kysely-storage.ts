@@ -3,7 +3,7 @@
  * (later) PostgreSQL; the repositories and their queries are shared.
  */
 import { Migrator, sql, type Kysely } from 'kysely';
-import { isPostgres } from './migrations/dialect.ts';
+import { dialectOf } from './shared/dialect.ts';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
@@ -297,7 +297,7 @@ export class KyselyStorage implements Storage {
   }
 
   databaseKind(): 'sqlite' | 'postgres' {
-    return isPostgres(this.db as Kysely<unknown>) ? 'postgres' : 'sqlite';
+    return dialectOf(this.db).kind;
   }
 
   async close(): Promise<void> {

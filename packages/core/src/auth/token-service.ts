@@ -5,6 +5,7 @@ import { nowIso } from '../shared/clock.ts';
 import { badRequest, fieldError, LecternError, notFound } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { whenSettled } from '../shared/maybe-promise.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import { authorize, isAdmin, systemActor, type Actor, type RequestContext } from './actor.ts';
 import { createTokenInput, tokenListSpec, type ApiToken, type ApiTokenRecord, type IssuedApiToken } from './api-token.ts';
@@ -119,7 +120,7 @@ export class TokenService {
   actorOf(token: string): Actor | Promise<Actor> {
     if (!looksLikeToken(token)) throw invalidToken();
     const found = this.deps.storage.tokens.findCredentials(hashToken(token));
-    return found instanceof Promise ? found.then((credentials) => this.actorFrom(credentials)) : this.actorFrom(found);
+    return whenSettled(found, (credentials) => this.actorFrom(credentials));
   }
 
   private actorFrom(credentials: TokenCredentials | undefined): Actor {

@@ -1,4 +1,4 @@
-import type { BulkJobSummary } from '../jobs/bulk-job-list.ts';
+import type { BulkJobSummary } from '../jobs/bulk-job-summary.ts';
 import type { JobItem, JobRecord, JobStatus, StoredActor } from '../jobs/job.ts';
 import type { ListQuery, Page } from '../shared/list-query.ts';
 

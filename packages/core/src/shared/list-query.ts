@@ -1,7 +1,7 @@
 /**
  * The one way list endpoints read their query string: paging, filters, `__gte`/`__lte` bounds,
  * `search` and comma-separated `ordering`. Each area declares a ListSpec; the storage adapter
- * turns the parsed ListQuery into SQL (packages/storage/src/shared/list-builder.ts).
+ * turns the parsed ListQuery into SQL (packages/storage/src/listing/list-builder.ts).
  */
 import { badRequest, validationError } from './errors.ts';
 import { isUuid, MAX_INTEGER_ID } from './ids.ts';

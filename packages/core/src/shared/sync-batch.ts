@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { RequestContext } from '../auth/actor.ts';
 import type { Storage, Stores } from '../ports/storage.ts';
-import { isLecternError, type ErrorCode } from './errors.ts';
+import { isLecternError } from './errors.ts';
 
 export const MAX_SYNC_BATCH_ITEMS = 100;
 
@@ -20,13 +20,20 @@ export const batchItemsField = () =>
     .min(1)
     .max(MAX_SYNC_BATCH_ITEMS);
 
-export interface SyncBatchResult {
-  data: {
-    succeeded: Array<{ public_id: string; index: number }>;
-    failed: Array<{ index: number; error: { code: ErrorCode; message: string; request_id: string } }>;
-  };
-  meta: { total: number; succeeded_count: number; failed_count: number };
-}
+/** What a batch answers: each item's outcome by its position in the request, and the counts. */
+export const syncBatchResultSchema = z.object({
+  data: z.object({
+    succeeded: z.array(z.object({ public_id: z.string(), index: z.number().int() })),
+    failed: z.array(
+      z.object({
+        index: z.number().int(),
+        error: z.object({ code: z.string(), message: z.string(), request_id: z.string() }).passthrough(),
+      }),
+    ),
+  }),
+  meta: z.object({ total: z.number().int(), succeeded_count: z.number().int(), failed_count: z.number().int() }),
+});
+export type SyncBatchResult = z.output<typeof syncBatchResultSchema>;
 
 /**
  * Runs `work` for each item, each in its own savepoint. Domain errors become that item's failure;

@@ -9,7 +9,7 @@
  */
 import { badRequest, inListBatch, MAX_PAGE_SIZE, todayUtc, type Clock, type ListBatch } from '@lectern/core';
 import type { z } from 'zod';
-import { operations } from '../openapi/operations.ts';
+import type { OperationSpec } from '../operation-spec.ts';
 import type { Reply } from '../reply.ts';
 import { exportFormats, mediaTypes, rowEncoder, type ExportFormat } from './export-rows.ts';
 
@@ -36,10 +36,9 @@ export function exportFormatOf(method: string, query: URLSearchParams): ExportFo
   throw badRequest(`Query parameter 'format' must be one of: json, ${exportFormats.join(', ')}.`);
 }
 
-/** The item a list route is described as returning (its OpenAPI response), which names the CSV columns. */
-function itemSchemaOf(route: string | undefined): z.ZodType | undefined {
-  const response = route === undefined ? undefined : operations.get(`GET ${route}`)?.response;
-  return response?.list ? response.schema : undefined;
+/** The item a list route declares it returns (its OpenAPI response), which names the CSV columns. */
+function itemSchemaOf(spec: OperationSpec | undefined): z.ZodType | undefined {
+  return spec?.response.list ? spec.response.schema : undefined;
 }
 
 type Item = Record<string, unknown>;
@@ -67,6 +66,8 @@ export interface ExportRequest {
   read: () => Promise<Reply | undefined>;
   /** the route pattern matched, known once `read` ran */
   route: () => string | undefined;
+  /** what the matched route declares, known once `read` ran */
+  spec: () => OperationSpec | undefined;
   /** gives the date in the file name */
   clock: Clock;
   /** told of an error after the first byte, when only cutting the connection can report it */
@@ -123,7 +124,7 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
   body = undefined;
   async function* chunks(): AsyncGenerator<string> {
     try {
-      const header = encoder.start(rows!.data, itemSchemaOf(request.route()));
+      const header = encoder.start(rows!.data, itemSchemaOf(request.spec()));
       if (header !== '') yield header;
       while (rows !== undefined) {
         // the whole batch is encoded at once, so its items are garbage before the first write waits

@@ -1,4 +1,4 @@
-import { LecternError, type Actor, type TokenService } from '@lectern/core';
+import { LecternError, whenSettled, type Actor, type TokenService } from '@lectern/core';
 
 export type Authentication = { actor: Actor; error?: undefined } | { actor?: undefined; error: LecternError };
 
@@ -26,7 +26,7 @@ export function authenticate(tokens: TokenService, header: string | undefined): 
   // answered at once when the token store answers at once (SQLite): no turn of the event loop
   try {
     const actor = tokens.actorOf(match[1]!);
-    return actor instanceof Promise ? actor.then((resolved) => ({ actor: resolved }), refused) : { actor };
+    return whenSettled(actor, (resolved): Authentication => ({ actor: resolved }), refused);
   } catch (error) {
     return refused(error);
   }

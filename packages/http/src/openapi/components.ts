@@ -5,7 +5,7 @@
  * `$ref` to it. Operations refer to them by `$ref` too.
  */
 import { z } from 'zod';
-import { localSchemaNames, type OperationSpec } from './operations.ts';
+import { localSchemaNames, type OperationSpec } from '../operation-spec.ts';
 import { coreSchemaNames } from './schema-names.ts';
 
 type Json = Record<string, unknown>;

@@ -5,7 +5,7 @@
  * the document cannot list a parameter the server ignores or miss one it reads.
  */
 import { MAX_INTEGER_ID, type FilterDef, type ListSpec, type RangeKind } from '@lectern/core';
-import type { OperationSpec } from './operations.ts';
+import type { OperationSpec } from '../operation-spec.ts';
 
 type Json = Record<string, unknown>;
 

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { LecternError, type Lectern } from '@lectern/core';
+import { LecternError, signInExchangeInput, signInExchangeSchema, signInOptionsSchema, type Lectern } from '@lectern/core';
 import type { ConsoleFileSource } from '../console/console-files.ts';
 import { negotiateEncoding, type Encoding } from '../content-encoding.ts';
 import { OidcRelyingParty, type SignInLogger } from '../console/oidc-relying-party.ts';
@@ -18,8 +18,28 @@ import type { RouteTable } from '../router.ts';
 
 export function consoleRoutes(routes: RouteTable, lectern: Lectern, logger?: SignInLogger): void {
   // open without a token: the code is the credential, and the app's rate limit per address applies
-  routes.publicPost('/api/v2/console/sign-in', async (rc) => created(await lectern.signInLinks.exchange(rc.body(), rc.requestId)));
-  routes.publicGet('/api/v2/console/sign-in-options', async () => ok(lectern.oidcSignIn.options()));
+  routes.post(
+    '/api/v2/console/sign-in',
+    {
+      summary:
+        'Exchange a one-time console sign-in link (lectern console-url) for a 12-hour token (422 on `code` when used, expired or unknown)',
+      tag: 'Meta',
+      scope: null,
+      request: signInExchangeInput,
+      response: { status: 201, schema: signInExchangeSchema },
+    },
+    async (rc) => created(await lectern.signInLinks.exchange(rc.body(), rc.requestId)),
+  );
+  routes.get(
+    '/api/v2/console/sign-in-options',
+    {
+      summary: 'What the console sign-in page offers besides a token: the single sign-on button, or null when not set up',
+      tag: 'Meta',
+      scope: null,
+      response: { status: 200, schema: signInOptionsSchema },
+    },
+    async () => ok(lectern.oidcSignIn.options()),
+  );
 
   // single sign-on: the browser goes to the provider and comes back with a one-time code or a reason
   const settings = lectern.config.oidc;
@@ -28,12 +48,38 @@ export function consoleRoutes(routes: RouteTable, lectern: Lectern, logger?: Sig
     if (!sso) throw new LecternError('not_found', 'Single sign-on is not set up on this server (the oidc_* settings).');
     return sso;
   };
-  routes.publicGet('/console/auth/oidc', async () => redirect(await requireSso().authorizationUrl()));
-  routes.publicGet('/console/auth/oidc/callback', async (rc) => {
-    const outcome = await requireSso().finish(rc.query);
-    const param = 'code' in outcome ? `code=${encodeURIComponent(outcome.code)}` : `error=${outcome.error}`;
-    return redirect(`/console/sign-in?${param}`);
-  });
+  routes.get(
+    '/console/auth/oidc',
+    {
+      summary: "Start a console single sign-on: 302 to the identity provider's authorization endpoint (404 when not set up)",
+      tag: 'Meta',
+      scope: null,
+      response: { status: 302 },
+    },
+    async () => redirect(await requireSso().authorizationUrl()),
+  );
+  routes.get(
+    '/console/auth/oidc/callback',
+    {
+      summary:
+        'Where the identity provider sends the browser back: 302 to /console/sign-in with a one-time `code`, or with `error` unknown_user, inactive_user or sign_in_failed',
+      tag: 'Meta',
+      scope: null,
+      query: {
+        extra: {
+          state: { schema: { type: 'string' }, description: 'the state of the request this answers' },
+          code: { schema: { type: 'string' }, description: "the provider's authorization code" },
+          error: { schema: { type: 'string' }, description: "the provider's refusal, if it refused" },
+        },
+      },
+      response: { status: 302 },
+    },
+    async (rc) => {
+      const outcome = await requireSso().finish(rc.query);
+      const param = 'code' in outcome ? `code=${encodeURIComponent(outcome.code)}` : `error=${outcome.error}`;
+      return redirect(`/console/sign-in?${param}`);
+    },
+  );
 }
 
 /** A redirect no cache may keep: each one carries a fresh state or a one-time code. */

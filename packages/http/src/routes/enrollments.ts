@@ -1,25 +1,44 @@
-import type { EnrollmentAction, Lectern } from '@lectern/core';
+import {
+  createEnrollmentInput,
+  enrollmentListSpec,
+  enrollmentSchema,
+  MAX_BULK_ENROLLMENTS,
+  type EnrollmentAction,
+  type Lectern,
+} from '@lectern/core';
+import { bulkBody, resource } from '../operation-spec.ts';
 import { accepted, ok, withEtag } from '../reply.ts';
 import type { RouteHandler, RouteTable } from '../router.ts';
 
+const bulkCreate = bulkBody('EnrollmentBulkCreate', 'enrollments', MAX_BULK_ENROLLMENTS, createEnrollmentInput);
+
 export function enrollmentRoutes(routes: RouteTable, lectern: Lectern): void {
   const enrollments = lectern.enrollments;
+  const spec = resource('Enrollments', 'enrollments:read', enrollmentSchema);
   routes
-    .post('/api/v2/enrollments/bulk', async (rc) => accepted(await enrollments.bulk.submit(rc.ctx, rc.body())))
-    .get('/api/v2/enrollments/bulk/:id', async (rc) => ok(await enrollments.bulk.get(rc.ctx, rc.params.id!)))
-    .get('/api/v2/enrollments/bulk/:id/items', async (rc) => ok(await enrollments.bulk.items(rc.ctx, rc.params.id!, rc.query)))
-    .get('/api/v2/enrollments', async (rc) => ok(await enrollments.list(rc.ctx, rc.query)))
-    .post('/api/v2/enrollments', async (rc) => {
+    .post('/api/v2/enrollments/bulk', spec.bulk('Enroll in bulk (a job)', bulkCreate), async (rc) =>
+      accepted(await enrollments.bulk.submit(rc.ctx, rc.body())),
+    )
+    .get('/api/v2/enrollments/bulk/:id', spec.job('A bulk enrollment job'), async (rc) =>
+      ok(await enrollments.bulk.get(rc.ctx, rc.params.id)),
+    )
+    .get('/api/v2/enrollments/bulk/:id/items', spec.jobItems('The per-item results of a bulk enrollment job'), async (rc) =>
+      ok(await enrollments.bulk.items(rc.ctx, rc.params.id, rc.query)),
+    )
+    .get('/api/v2/enrollments', spec.list('List enrollments', enrollmentListSpec), async (rc) =>
+      ok(await enrollments.list(rc.ctx, rc.query)),
+    )
+    .post('/api/v2/enrollments', spec.write('Enroll (201 new, 200 an existing active one)', createEnrollmentInput, 201), async (rc) => {
       const { enrollment, created } = await enrollments.create(rc.ctx, rc.body());
       return withEtag(enrollment, created ? 201 : 200);
     })
-    .get('/api/v2/enrollments/:id', async (rc) => withEtag(await enrollments.get(rc.ctx, rc.params.id!)));
+    .get('/api/v2/enrollments/:id', spec.get('Get an enrollment'), async (rc) => withEtag(await enrollments.get(rc.ctx, rc.params.id)));
   const act =
-    (action: EnrollmentAction): RouteHandler =>
+    (action: EnrollmentAction): RouteHandler<{ readonly id: string }> =>
     async (rc) =>
-      withEtag(await enrollments.act(rc.ctx, rc.params.id!, action, rc.body(), rc.preconditions));
+      withEtag(await enrollments.act(rc.ctx, rc.params.id, action, rc.body(), rc.preconditions));
   routes
-    .post('/api/v2/enrollments/:id/checkin', act('checkin'))
-    .post('/api/v2/enrollments/:id/drop', act('drop'))
-    .post('/api/v2/enrollments/:id/undo-checkin', act('undo-checkin'));
+    .post('/api/v2/enrollments/:id/checkin', spec.write('Action: checkin', undefined), act('checkin'))
+    .post('/api/v2/enrollments/:id/drop', spec.write('Action: drop', undefined), act('drop'))
+    .post('/api/v2/enrollments/:id/undo-checkin', spec.write('Action: undo-checkin', undefined), act('undo-checkin'));
 }

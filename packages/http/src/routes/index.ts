@@ -26,6 +26,7 @@ import { webhookRoutes } from './webhooks.ts';
 import { calendarRoutes } from './calendars.ts';
 import { notificationRoutes } from './notifications.ts';
 import { aboutRoutes } from './about.ts';
+import { describeProbes } from './probes.ts';
 
 export interface RouteOptions {
   /** where the API reference page's viewer files come from; the installed package by default */
@@ -61,5 +62,6 @@ export function registerRoutes(routes: RouteTable, lectern: Lectern, options: Ro
   metricsRoutes(routes, options.metrics ?? new LecternMetrics(lectern));
   openApiRoutes(routes);
   apiReferenceRoutes(routes, options.viewerFiles ?? installedViewerFiles());
+  describeProbes(routes);
   return routes.finalize();
 }

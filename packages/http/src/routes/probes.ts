@@ -1,5 +1,8 @@
 import { LecternError, type Lectern } from '@lectern/core';
+import { z } from 'zod';
+import type { OperationSpec } from '../operation-spec.ts';
 import { ok, type Reply } from '../reply.ts';
+import type { RouteTable } from '../router.ts';
 
 export interface Probe {
   route: string;
@@ -41,4 +44,19 @@ export function probeRoutes(lectern: Lectern): (method: string, target: string) 
     }
     return { route: path, answer };
   };
+}
+
+const probeSpec = (summary: string): OperationSpec => ({
+  summary,
+  tag: 'Meta',
+  scope: null,
+  rateLimited: false,
+  response: { status: 200, schema: z.object({ status: z.literal('ok') }) },
+});
+
+/** The probes, answered above, described in the API's document with the routes. */
+export function describeProbes(routes: RouteTable): void {
+  routes
+    .describeOnly('GET', '/healthz', probeSpec('The process serves'))
+    .describeOnly('GET', '/readyz', probeSpec('The process serves and the database takes requests (503 otherwise)'));
 }

@@ -16,7 +16,7 @@ import {
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { addToCounts } from '../shared/add-to-counts.ts';
-import { toBool } from '../shared/list-builder.ts';
+import { toBool } from '../listing/list-builder.ts';
 
 /** The stored columns the counted facts come from, as the row has them. */
 export interface CountedRow {

@@ -1,5 +1,5 @@
 /**
- * What the assignments list knows beyond its SQL (shared/list-builder.ts, ListHints): the exact
+ * What the assignments list knows beyond its SQL (listing/list-builder.ts, ListHints): the exact
  * total from the counts kept per write when a list's filters, or a saved report's conjunction of
  * simple tests, are among those kept, or when a report reads only the user's fields; the number
  * of all rows, against which reading in an index's order is costed; and, for a learner's own rows
@@ -9,9 +9,9 @@ import { sql, type Kysely } from 'kysely';
 import type { FilterValue, ListQuery } from '@lectern/core';
 import type { AssignmentListOptions, RqlFilter, RqlTest } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import type { ListHints } from '../shared/list-builder.ts';
-import { fieldsOf } from '../reports/rql-list.ts';
-import { rqlDialectOf, rqlToSql } from '../reports/rql-to-sql.ts';
+import type { ListHints } from '../listing/list-builder.ts';
+import { fieldsOf } from '../listing/rql-list.ts';
+import { rqlDialectOf, rqlToSql } from '../listing/rql-to-sql.ts';
 import { assignmentResource } from './assignment-resource.ts';
 import { allAssignments, keptTotal } from './assignment-totals.ts';
 

@@ -13,7 +13,7 @@ import type {
 } from '@lectern/core/ports';
 import { visibleTo } from '../content/content-visibility.ts';
 import type { Database } from '../schema.ts';
-import { toBool, type AnyEb } from '../shared/list-builder.ts';
+import { toBool, type AnyEb } from '../listing/list-builder.ts';
 import { assignmentListHints } from './assignment-list-hints.ts';
 import { applyCounterDeltas, applyCounts, contentTypesOf, countedRowOf, factsOf, type CountedRow } from './assignment-counts.ts';
 import {

@@ -7,9 +7,9 @@ import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { assignmentListSpec, assignmentSchema, type AssignmentRecord, type ContentType, type StoredAssignmentView } from '@lectern/core';
 import { isOutstanding, outstandingStates, type AssignmentState } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { filterValues, toBool } from '../shared/list-builder.ts';
+import { filterValues, toBool } from '../listing/list-builder.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
-import { defineResource, referenceTo } from '../shared/resource-definition.ts';
+import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
 /**
  * Core's overdue rule (`isOverdue`, over `outstandingStates`) as SQL on the assignment aliased `a`:

@@ -7,7 +7,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ListQuery } from '@lectern/core';
 import { outstandingStates } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { filterValues, type AnyQuery } from '../shared/list-builder.ts';
+import { filterValues, type AnyQuery } from '../listing/list-builder.ts';
 
 /** The list filters the kept counts answer, alone or together. */
 const COUNTED_FILTERS = new Set(['state', 'content_type', 'is_overdue', 'content_item']);

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { AuditEntry, AuditQuery } from '@lectern/core';
+import { whenSettled, type AuditEntry, type AuditQuery } from '@lectern/core';
 import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedLookup, preparedQuery } from '../shared/prepared-query.ts';
@@ -128,7 +128,7 @@ export class AuditRepository implements AuditStore {
 
   hasStaged(): boolean | Promise<boolean> {
     const found = anyStaged(this.db);
-    return found instanceof Promise ? found.then((row) => row !== undefined) : found !== undefined;
+    return whenSettled(found, (row) => row !== undefined);
   }
 
   async settle(): Promise<number> {

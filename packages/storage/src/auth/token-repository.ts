@@ -8,12 +8,13 @@ import {
   type Page,
   type Role,
   type Scope,
+  whenSettled,
 } from '@lectern/core';
 import { type NewTokenRow, type TokenCredentials, type TokenStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
-import { toBool } from '../shared/list-builder.ts';
-import { defineResource, referenceTo, recordOf } from '../shared/resource-definition.ts';
+import { toBool } from '../listing/list-builder.ts';
+import { defineResource, referenceTo, recordOf } from '../listing/resource-definition.ts';
 
 /** Tokens, from core's apiTokenSchema: the owner is the user `u`; scopes are kept as JSON. */
 const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>>(apiTokenSchema, tokenListSpec, {
@@ -124,7 +125,7 @@ export class TokenRepository implements TokenStore {
     // answered at once when the read runs at once: every authenticated request comes through here
     const row = credentialsByHash(this.db, tokenHash);
     const credentials = (found: CredentialsRow | undefined) => (found ? toCredentials(found) : undefined);
-    return row instanceof Promise ? row.then(credentials) : credentials(row);
+    return whenSettled(row, credentials);
   }
 
   async findCredentialsById(tokenId: number): Promise<TokenCredentials | undefined> {

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { outstandingStates } from '@lectern/core';
 import type { CalendarStore, FeedDue, FeedSlot } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { toBool } from '../shared/list-builder.ts';
+import { toBool } from '../listing/list-builder.ts';
 
 export class CalendarRepository implements CalendarStore {
   constructor(private readonly db: Kysely<Database>) {}

@@ -3,7 +3,7 @@ import { channelListSpec, channelSchema, type Channel, type ChannelRecord, type 
 import type { ChannelStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
-import { defineResource, recordOf } from '../shared/resource-definition.ts';
+import { defineResource, recordOf } from '../listing/resource-definition.ts';
 
 /** Channels, from core's channelSchema: every field is the column of its name. */
 const channelResource = defineResource<Channel, Omit<ChannelRecord, 'view'>>(channelSchema, channelListSpec, {

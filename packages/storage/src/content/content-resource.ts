@@ -5,10 +5,10 @@
  */
 import { expressionBuilder, sql } from 'kysely';
 import { contentListSpec, contentSummarySchema, type ContentSummary } from '@lectern/core';
-import { rqlList } from '../reports/rql-list.ts';
+import { rqlList } from '../listing/rql-list.ts';
 import type { Database } from '../schema.ts';
-import type { AnyEb } from '../shared/list-builder.ts';
-import { defineResource, referenceTo } from '../shared/resource-definition.ts';
+import type { AnyEb } from '../listing/list-builder.ts';
+import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
 /**
  * `avg_feedback_rating`, computed in SQL so that the value an item shows and the value a saved

@@ -1,6 +1,6 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { ContentViewer } from '@lectern/core/ports';
-import type { AnyEb } from '../shared/list-builder.ts';
+import type { AnyEb } from '../listing/list-builder.ts';
 
 /**
  * What role `user` may see (docs/content.md): an item not deleted, not hidden, not archived, and

@@ -9,8 +9,8 @@ import {
   type NewEnrollmentRow,
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import type { AnyEb } from '../shared/list-builder.ts';
-import { defineResource, referenceTo } from '../shared/resource-definition.ts';
+import type { AnyEb } from '../listing/list-builder.ts';
+import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
 import { reserveIds } from '../shared/reserve-ids.ts';

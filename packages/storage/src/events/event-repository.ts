@@ -27,13 +27,13 @@ import {
 import type { ContentRepository } from '../content/content-repository.ts';
 import { contentResource, taggedWith } from '../content/content-resource.ts';
 import { visibleTo } from '../content/content-visibility.ts';
-import { narrowList, rqlColumn, rqlList } from '../reports/rql-list.ts';
-import { rqlDialectOf } from '../reports/rql-to-sql.ts';
-import { defineResource, referenceTo, type ResourceOptions } from '../shared/resource-definition.ts';
+import { narrowList, rqlColumn, rqlList } from '../listing/rql-list.ts';
+import { rqlDialectOf } from '../listing/rql-to-sql.ts';
+import { defineResource, referenceTo, type ResourceOptions } from '../listing/resource-definition.ts';
 import type { Database, EventDetailsTable } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { seatCountsOf } from '../enrollments/seat-counts.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyEb } from '../shared/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type AnyEb } from '../listing/list-builder.ts';
 
 const reportEb = expressionBuilder<Database, 'event_timeslots'>() as unknown as AnyEb;
 const slotsOfEvent = reportEb.selectFrom('event_timeslots as rts').select('rts.id').whereRef('rts.event_id', '=', 'ci.id');

@@ -3,7 +3,7 @@ import { locationListSpec, locationSchema, type ListQuery, type Location, type P
 import type { LocationStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
-import { defineResource } from '../shared/resource-definition.ts';
+import { defineResource } from '../listing/resource-definition.ts';
 
 /** Locations, from core's locationSchema: the view is the row; its `id` is the API's id. */
 const locationResource = defineResource<Location, Record<string, never>>(locationSchema, locationListSpec, {

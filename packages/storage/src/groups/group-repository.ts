@@ -11,9 +11,9 @@ import {
 } from '@lectern/core';
 import { type GroupStore, type ListNarrowing, type NewGroupRow, type UserRef } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { containsIgnoringCase, ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { defineResource, recordOf } from '../shared/resource-definition.ts';
-import { rqlColumn, rqlList } from '../reports/rql-list.ts';
+import { containsIgnoringCase, ignoringCase, type AnyEb } from '../listing/list-builder.ts';
+import { defineResource, recordOf } from '../listing/resource-definition.ts';
+import { rqlColumn, rqlList } from '../listing/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';

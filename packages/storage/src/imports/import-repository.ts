@@ -5,7 +5,7 @@ import type { Database, ImportsTable } from '../schema.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyQuery, type ListDefinition } from '../shared/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type AnyQuery, type ListDefinition } from '../listing/list-builder.ts';
 
 type ImportUserRow = Pick<Selectable<Database['users']>, 'id' | 'email_lower' | 'public_id' | 'name' | 'role' | 'employee_id'>;
 

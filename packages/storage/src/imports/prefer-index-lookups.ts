@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../migrations/dialect.ts';
+import { dialectOf } from '../shared/dialect.ts';
 import type { Database } from '../schema.ts';
 
 /**
@@ -22,7 +22,7 @@ import type { Database } from '../schema.ts';
  * SQLite gathers no statistics (docs/scaling.md) and needs neither.
  */
 export async function preferIndexLookups(db: Kysely<Database>): Promise<void> {
-  if (!isPostgres(db as Kysely<unknown>)) return;
+  if (!dialectOf(db).plannerStatistics) return;
   const { rows } = await sql<{ relname: string }>`
     select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
     where s.schemaname = current_schema() and s.relname in (${sql.join(LOOKED_UP)})

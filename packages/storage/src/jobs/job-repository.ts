@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { storedActorSchema, type JobItem, type ListQuery, type Page, type JobRecord, type JobStatus } from '@lectern/core';
 import { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
 import type { Database, JobItemsTable, JobsTable } from '../schema.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../shared/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../listing/list-builder.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { announce } from '../postgres/postgres-wake-ups.ts';
 

@@ -2,9 +2,11 @@
  * Where the schema's DDL differs between SQLite and PostgreSQL. Everything else in the migrations
  * is written once, in SQL both accept.
  */
-import { PostgresAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { dialectOf } from '../shared/dialect.ts';
 
-export const isPostgres = (db: Kysely<unknown>): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
+/** DDL written for one database only (its functions, its kind of index). */
+export const isPostgres = (db: Kysely<unknown>): boolean => dialectOf(db).kind === 'postgres';
 
 /** An integer primary key the database numbers: SQLite's rowid alias, a PostgreSQL identity column. */
 export const identity =

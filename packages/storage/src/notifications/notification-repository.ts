@@ -16,8 +16,8 @@ import type {
   ReminderAssignment,
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { toBool } from '../shared/list-builder.ts';
-import { defineResource, referenceTo } from '../shared/resource-definition.ts';
+import { toBool } from '../listing/list-builder.ts';
+import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
 /** Notifications as `GET /notifications/` lists them: the recipient is the user `u`. */
 const notificationResource = defineResource<Notification, { id: number }>(notificationSchema, notificationListSpec, {

@@ -7,7 +7,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type pg from 'pg';
 import type { WakeTopic, WakeUps } from '@lectern/core/ports';
-import { isPostgres } from '../migrations/dialect.ts';
+import { dialectOf } from '../shared/dialect.ts';
 
 const CHANNEL = 'lectern_wake';
 /** After the listening connection is lost, the engines' slow poll covers the gap until it is back. */
@@ -18,7 +18,7 @@ const RECONNECT_MS = 1000;
  * anyway (no round trip of its own); nothing on SQLite, whose processes have no wake-ups.
  */
 export function announce(db: Kysely<unknown>, topic: WakeTopic): RawBuilder<unknown> | undefined {
-  return isPostgres(db) ? sql`pg_notify(${sql.lit(CHANNEL)}, ${sql.lit(topic)})` : undefined;
+  return dialectOf(db).commitNotifications ? sql`pg_notify(${sql.lit(CHANNEL)}, ${sql.lit(topic)})` : undefined;
 }
 
 export class PostgresWakeUps implements WakeUps {

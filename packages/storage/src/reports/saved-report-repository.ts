@@ -2,8 +2,8 @@ import type { Expression, Kysely, SqlBool } from 'kysely';
 import { savedReportListSpec, savedReportSchema, type ListQuery, type Page, type SavedReport, type SavedReportRecord } from '@lectern/core';
 import { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { defineResource, referenceTo, recordOf } from '../shared/resource-definition.ts';
+import { ignoringCase, type AnyEb } from '../listing/list-builder.ts';
+import { defineResource, referenceTo, recordOf } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 
 /** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { isPostgres } from '../migrations/dialect.ts';
+import { dialectOf } from './dialect.ts';
 import type { Database } from '../schema.ts';
 
 /**
@@ -12,7 +12,7 @@ import type { Database } from '../schema.ts';
  */
 export async function reserveIds(db: Kysely<Database>, table: 'enrollments', count: number): Promise<number[]> {
   if (count === 0) return [];
-  if (isPostgres(db as Kysely<unknown>)) {
+  if (dialectOf(db).idSequences) {
     const rows = await sql<{ id: number }>`
       select nextval(pg_get_serial_sequence(${table}, 'id'))::integer as id from generate_series(1, ${count})`.execute(db);
     return rows.rows.map((row) => row.id);

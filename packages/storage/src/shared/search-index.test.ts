@@ -19,8 +19,8 @@ import type { Database } from '../schema.ts';
 import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import { contentResource } from '../content/content-resource.ts';
 import { userResource } from '../users/user-repository.ts';
-import { applyFilters, commonSearch } from './list-builder.ts';
-import { listOn } from './resource-definition.ts';
+import { applyFilters, commonSearch } from '../listing/list-builder.ts';
+import { listOn } from '../listing/resource-definition.ts';
 import { isPostgres } from '../migrations/dialect.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-search-'));

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { isPostgres } from '../migrations/dialect.ts';
+import { dialectOf } from './dialect.ts';
 
 /**
  * Rows of values as a table for a query to join (`with p(a, b) as (values …)`). A batch's lookups
@@ -16,7 +16,7 @@ export function valuesList<DB>(
   rows: ReadonlyArray<readonly unknown[]>,
   types: ReadonlyArray<'integer' | 'text'>,
 ): RawBuilder<unknown> {
-  const typed = isPostgres(db as Kysely<unknown>);
+  const typed = dialectOf(db).typedValues;
   const cell = (value: unknown, i: number) => (typed ? sql`cast(${value} as ${sql.raw(types[i]!)})` : sql`${value}`);
   return sql`values ${sql.join(rows.map((row) => sql`(${sql.join(row.map(cell))})`))}`;
 }

@@ -3,9 +3,9 @@ import { type ListQuery, type Page, type User, type UserRecord, userListSpec, us
 import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type UserStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
-import { ignoringCase, type AnyEb } from '../shared/list-builder.ts';
-import { rqlColumn } from '../reports/rql-list.ts';
-import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../shared/resource-definition.ts';
+import { ignoringCase, type AnyEb } from '../listing/list-builder.ts';
+import { rqlColumn } from '../listing/rql-list.ts';
+import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../listing/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 

@@ -10,7 +10,7 @@ import {
 import { type NewWebhookEndpointRow, type WebhookEndpointChanges, type WebhookEndpointStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 
-import { defineResource, recordOf } from '../shared/resource-definition.ts';
+import { defineResource, recordOf } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
 

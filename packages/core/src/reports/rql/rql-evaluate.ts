@@ -1,7 +1,7 @@
 /**
  * The in-memory evaluator of validated RQL, over plain objects (an API response shape, say).
  *
- * Semantics, chosen so that SQL reproduces them exactly (packages/storage/src/reports/rql-to-sql.ts):
+ * Semantics, chosen so that SQL reproduces them exactly (packages/storage/src/listing/rql-to-sql.ts):
  *
  * - Two-valued logic. Every test is true or false, never unknown: a test on a null field is false,
  *   except `eq(f,null())`. `not(e)` is the plain negation, so `ne(f,v)` (= `not(eq(f,v))`) and

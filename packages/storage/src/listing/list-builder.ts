@@ -13,9 +13,9 @@ import {
 } from 'kysely';
 import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
-import { foldedSql } from './fold-sql.ts';
-import { indexedBy, type AnyQuery } from './index-hint.ts';
-import { rowsOf, type OffloadedRead } from './offloaded-reads.ts';
+import { foldedSql } from '../shared/fold-sql.ts';
+import { indexedBy, type AnyQuery } from '../shared/index-hint.ts';
+import { rowsOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
 
 export type { AnyQuery };
 import type { Database } from '../schema.ts';

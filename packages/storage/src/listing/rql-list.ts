@@ -6,7 +6,7 @@
 import { expressionBuilder, sql, type Expression } from 'kysely';
 import type { ListQuery } from '@lectern/core';
 import type { ListNarrowing, RqlFilter } from '@lectern/core/ports';
-import type { AnyQuery, ListDefinition } from '../shared/list-builder.ts';
+import type { AnyQuery, ListDefinition } from './list-builder.ts';
 import { rqlToSql, sqliteRqlDialect, type RqlSqlDialect, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 
 /**

@@ -12,17 +12,16 @@
 import { sql, type AliasedExpression, type Expression, type Kysely, type SqlBool } from 'kysely';
 import { describeFields, type DescribedField, type FilterValue, type ListQuery, type ListSpec } from '@lectern/core';
 import { foldCase, type ListNarrowing } from '@lectern/core/ports';
-import { narrowList, rqlColumn, type ListJoins } from '../reports/rql-list.ts';
-import { rqlDialectOf } from '../reports/rql-to-sql.ts';
-import { isPostgres } from '../migrations/dialect.ts';
+import { narrowList, rqlColumn, type ListJoins } from './rql-list.ts';
+import { rqlDialectOf } from './rql-to-sql.ts';
+import { dialectOf } from '../shared/dialect.ts';
 import type { Database } from '../schema.ts';
-import type { RqlSqlField, RqlSqlFields } from '../reports/rql-to-sql.ts';
+import type { RqlSqlField, RqlSqlFields } from './rql-to-sql.ts';
 import {
   applyFilters,
   commonSearch,
   fetchPage,
   fromBool,
-  toBool,
   type AnyEb,
   type AnyQuery,
   type FilterSql,
@@ -30,7 +29,8 @@ import {
   type ListHints,
   type SearchColumn,
 } from './list-builder.ts';
-import { offloadedReadOf, type OffloadedRead } from './offloaded-reads.ts';
+import { offloadedReadOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
+import { internalAlias, recordBuilder, subAlias } from './record-builder.ts';
 
 /** What a field's SQL may depend on besides the row: the day, for rules such as overdue. */
 export interface ReadContext {
@@ -154,64 +154,9 @@ export interface ResourceDefinition<View, Internal> {
  * statistics); SQLite searches folded text with instr().
  */
 export const listOn = (db: Kysely<Database>, definition: ListDefinition): ListDefinition => {
-  if (!isPostgres(db as Kysely<unknown>)) return definition.search ? { ...definition, substring: 'instr' } : definition;
+  if (!dialectOf(db).trigramSearch) return definition.search ? { ...definition, substring: 'instr' } : definition;
   return definition.searchIndex || definition.indexes ? { ...definition, searchIndex: undefined, indexes: undefined } : definition;
 };
-
-/** A row alias for an internal key, apart from the view's names (a subscription's view has its own `id`). */
-const internalAlias = (key: string) => `__${key}`;
-
-/** A row alias for a reference's sub-field: `manager.email` is selected as `manager__email`. */
-const subAlias = (field: string, sub: string) => `${field}__${sub}`;
-
-/**
- * The JavaScript expression reading a column as the view's type: null when absent, SQLite's 0/1
- * as a boolean, a count a driver returns as text as a number, a JSON column parsed.
- */
-function readExpression(field: DescribedField, column: string, json: boolean): string {
-  const value = `row[${JSON.stringify(column)}]`;
-  const read = json
-    ? `(typeof v === 'string' ? parseJson(v) : v)`
-    : field.kind === 'boolean'
-      ? 'toBool(v)'
-      : field.kind === 'number'
-        ? 'Number(v)'
-        : 'v';
-  return read === 'v' ? `(v = ${value}) ?? null` : `(v = ${value}) === null || v === undefined ? null : ${read}`;
-}
-
-interface RecordColumn {
-  field: DescribedField;
-  json: boolean;
-  /** a reference's fields, selected as `<field>__<sub>` */
-  subs: DescribedField[] | undefined;
-}
-
-/**
- * The function turning a row into `{ internal, view }`, written out for the resource's columns:
- * every list row and every lookup goes through it, and a loop over the fields that sets
- * properties by computed name cost ten times more than an object literal with the names in place.
- * The names are the schema's field names (code, never data), written as JSON strings all the same.
- */
-function recordBuilder<Internal, View>(
-  internalKeys: readonly string[],
-  columns: readonly RecordColumn[],
-): (row: Record<string, unknown>) => { internal: Internal; view: View } {
-  const key = JSON.stringify;
-  const internal = internalKeys.map((name) => `${key(name)}: row[${key(internalAlias(name))}]`);
-  const view = columns.map(({ field, json, subs }) => {
-    if (!subs) return `${key(field.name)}: ${readExpression(field, field.name, json)}`;
-    const referenced = subs.map((sub) => `${key(sub.name)}: ${readExpression(sub, subAlias(field.name, sub.name), false)}`);
-    // a reference without its row (a user without a manager) is null
-    return `${key(field.name)}: row[${key(subAlias(field.name, 'public_id'))}] === null ? null : { ${referenced.join(', ')} }`;
-  });
-  const body = `return (row) => { let v; return { internal: { ${internal.join(', ')} }, view: { ${view.join(', ')} } }; };`;
-  const make = new Function('toBool', 'parseJson', body) as (
-    bool: typeof toBool,
-    parseJson: typeof JSON.parse,
-  ) => (row: Record<string, unknown>) => { internal: Internal; view: View };
-  return make(toBool, JSON.parse);
-}
 
 /** The storage side of the resource whose API schema is `shape` and whose list parameters are `spec`. */
 export function defineResource<View, Internal extends Record<string, unknown> = { id: number }>(

@@ -1,0 +1,48 @@
+/**
+ * What differs between the two databases Lectern runs on, said once as flags (as kysely's own
+ * adapter says `supportsReturning`), so code asks for the capability it depends on rather than
+ * which database it is talking to. The one place that tells them apart is `dialectOf`.
+ */
+import { PostgresAdapter, type Kysely } from 'kysely';
+
+export interface Dialect {
+  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * A VALUES list needs each value cast to its column's type: PostgreSQL types an untyped
+   * parameter as text. SQLite must not see the casts (shared/values-list.ts).
+   */
+  readonly typedValues: boolean;
+  /** Internal ids are drawn from the identity column's sequence, never handed out twice. */
+  readonly idSequences: boolean;
+  /**
+   * The planner works from statistics Lectern may refresh and steer (ANALYZE, `enable_*`),
+   * and needs no index hints; SQLite gathers none and takes `INDEXED BY`.
+   */
+  readonly plannerStatistics: boolean;
+  /** Searches read trigram indexes with LIKE, rather than an FTS5 table and `instr()`. */
+  readonly trigramSearch: boolean;
+  /** A transaction can announce its commit to other processes (`pg_notify`). */
+  readonly commitNotifications: boolean;
+}
+
+const sqlite: Dialect = {
+  kind: 'sqlite',
+  typedValues: false,
+  idSequences: false,
+  plannerStatistics: false,
+  trigramSearch: false,
+  commitNotifications: false,
+};
+
+const postgres: Dialect = {
+  kind: 'postgres',
+  typedValues: true,
+  idSequences: true,
+  plannerStatistics: true,
+  trigramSearch: true,
+  commitNotifications: true,
+};
+
+// any database's Kysely: the capabilities do not depend on its tables
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const dialectOf = (db: Kysely<any>): Dialect => (db.getExecutor().adapter instanceof PostgresAdapter ? postgres : sqlite);
