@@ -130,6 +130,10 @@ describe('SCIM 2.0 compliance (cases from scim2-tester)', () => {
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.equal(patched.body.displayName, 'Ada King');
     assert.equal(patched.body[ENTERPRISE].employeeNumber, 'E-3');
+    // a key naming one attribute inside the extension stays what it was
+    patched = await scim.patch(`/Users/${user.id}`, patchOp({ op: 'Add', value: { [`${ENTERPRISE}:employeeNumber`]: 'E-5' } }));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.equal(patched.body[ENTERPRISE].employeeNumber, 'E-5');
 
     patched = await scim.patch(`/Users/${user.id}`, patchOp({ op: 'remove', path: ENTERPRISE }));
     assert.equal(patched.status, 200, JSON.stringify(patched.body));

@@ -64,7 +64,7 @@ export function applyScimPatch<T extends object>(resource: T, body: unknown): T 
  * An extension's object, addressed by its schema URN (`urn:…:enterprise:2.0:User`) as the path, or
  * as a key of a path-less add/replace value (Okta's replace with an object). scim-patch splits such
  * a key at its last colon, so the change was lost; done here instead. RFC 7644 §3.5.2.1/3.5.2.3: add
- * and replace set the sub-attributes given and leave the others; remove drops the object. Answers
+ * and replace set the sub-attributes given and leave the others; remove empties the object. Answers
  * what is left for scim-patch, or null.
  */
 function applyToExtension(resource: ScimResource, operation: ScimPatchOperation): ScimPatchOperation | null {
@@ -74,24 +74,34 @@ function applyToExtension(resource: ScimResource, operation: ScimPatchOperation)
   const path = operation.path?.trim().toLowerCase();
   if (path === undefined) {
     if (op === 'remove' || !isObject(value)) return operation;
-    const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !name.toLowerCase().startsWith('urn:')));
+    // a key naming an attribute inside an extension (`urn:…:User:employeeNumber`) is scim-patch's to handle
+    const isExtension = (name: string) => extensionKey(attributes, name) !== undefined;
+    const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !isExtension(name)));
     for (const [name, extension] of Object.entries(value)) {
-      if (name.toLowerCase().startsWith('urn:')) mergeExtension(attributes, name, extension);
+      if (isExtension(name)) mergeExtension(attributes, name, extension);
     }
     return Object.keys(rest).length === 0 ? null : ({ op: operation.op, value: rest } as ScimPatchOperation);
   }
-  const key = Object.keys(attributes).find((name) => name.toLowerCase() === path);
-  if (!path.startsWith('urn:') || key === undefined) return operation;
-  if (op === 'remove') delete attributes[key];
+  const key = extensionKey(attributes, path);
+  if (key === undefined) return operation;
+  // emptied rather than dropped, so a later operation of the same request still finds it
+  if (op === 'remove') attributes[key] = {};
   else mergeExtension(attributes, key, value);
   return null;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The resource's key for the extension a schema URN names, ignoring case; undefined for anything else. */
+function extensionKey(attributes: Record<string, unknown>, name: string): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (!wanted.startsWith('urn:')) return undefined;
+  return Object.keys(attributes).find((key) => key.toLowerCase() === wanted);
+}
+
 function mergeExtension(attributes: Record<string, unknown>, name: string, value: unknown): void {
   if (!isObject(value)) throw invalidValue(`The value for '${name}' must be an object of that extension's attributes.`);
-  const key = Object.keys(attributes).find((known) => known.toLowerCase() === name.toLowerCase()) ?? name;
+  const key = extensionKey(attributes, name) ?? name;
   const current = attributes[key];
   attributes[key] = { ...(isObject(current) ? current : {}), ...value };
 }
