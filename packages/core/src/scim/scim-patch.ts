@@ -40,10 +40,13 @@ export function applyScimPatch<T extends object>(resource: T, body: unknown): T 
   }
   const patched = structuredClone(resource) as unknown as ScimResource;
   try {
-    for (const operation of parsed.data.Operations as ScimPatchOperation[]) {
+    for (const given of parsed.data.Operations as ScimPatchOperation[]) {
+      const operation = applyToExtension(patched, given);
+      if (operation === null) continue;
       assertTarget(patched, operation);
       if (!removeByValue(patched, operation)) scimPatch(patched, [operation], { mutateDocument: true, treatMissingAsAdd: true });
     }
+    keepOnePrimary(resource, patched);
     assertReadOnlyKept(resource, patched);
     return patched as unknown as T;
   } catch (error) {
@@ -54,6 +57,75 @@ export function applyScimPatch<T extends object>(resource: T, body: unknown): T 
       throw new ScimError('bad_request', scimType as ScimType, message);
     }
     throw invalidValue(message);
+  }
+}
+
+/**
+ * An extension's object, addressed by its schema URN (`urn:…:enterprise:2.0:User`) as the path, or
+ * as a key of a path-less add/replace value (Okta's replace with an object). scim-patch splits such
+ * a key at its last colon, so the change was lost; done here instead. RFC 7644 §3.5.2.1/3.5.2.3: add
+ * and replace set the sub-attributes given and leave the others; remove empties the object. Answers
+ * what is left for scim-patch, or null.
+ */
+function applyToExtension(resource: ScimResource, operation: ScimPatchOperation): ScimPatchOperation | null {
+  const attributes = resource as unknown as Record<string, unknown>;
+  const op = operation.op.toLowerCase();
+  const value = (operation as { value?: unknown }).value;
+  const path = operation.path?.trim().toLowerCase();
+  if (path === undefined) {
+    if (op === 'remove' || !isObject(value)) return operation;
+    // a key naming an attribute inside an extension (`urn:…:User:employeeNumber`) is scim-patch's to handle
+    const isExtension = (name: string) => extensionKey(attributes, name) !== undefined;
+    const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !isExtension(name)));
+    for (const [name, extension] of Object.entries(value)) {
+      if (isExtension(name)) mergeExtension(attributes, name, extension);
+    }
+    return Object.keys(rest).length === 0 ? null : ({ op: operation.op, value: rest } as ScimPatchOperation);
+  }
+  const key = extensionKey(attributes, path);
+  if (key === undefined) return operation;
+  // emptied rather than dropped, so a later operation of the same request still finds it
+  if (op === 'remove') attributes[key] = {};
+  else mergeExtension(attributes, key, value);
+  return null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The resource's key for the extension a schema URN names, ignoring case; undefined for anything else. */
+function extensionKey(attributes: Record<string, unknown>, name: string): string | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (!wanted.startsWith('urn:')) return undefined;
+  return Object.keys(attributes).find((key) => key.toLowerCase() === wanted);
+}
+
+function mergeExtension(attributes: Record<string, unknown>, name: string, value: unknown): void {
+  if (!isObject(value)) throw invalidValue(`The value for '${name}' must be an object of that extension's attributes.`);
+  const key = extensionKey(attributes, name) ?? name;
+  const current = attributes[key];
+  attributes[key] = { ...(isObject(current) ? current : {}), ...value };
+}
+
+const isPrimary = (element: unknown) => {
+  const primary = (element as { primary?: unknown } | null)?.primary;
+  return primary === true || (typeof primary === 'string' && primary.toLowerCase() === 'true');
+};
+
+/**
+ * RFC 7644 §3.5.2: an operation that makes a value of a multi-valued attribute primary makes the
+ * others not primary, so adding a primary email does not leave two. The values that were primary
+ * before the request give way to the new one (two new primaries stay, and are refused where read).
+ */
+function keepOnePrimary(before: object, after: ScimResource): void {
+  const patched = after as unknown as Record<string, unknown>;
+  for (const [name, values] of Object.entries(patched)) {
+    if (!Array.isArray(values) || values.filter(isPrimary).length < 2) continue;
+    const was = (before as Record<string, unknown>)[name];
+    const wasPrimary = new Set((Array.isArray(was) ? was : []).filter(isPrimary).map((element) => JSON.stringify(element)));
+    if (!values.some((element) => isPrimary(element) && !wasPrimary.has(JSON.stringify(element)))) continue;
+    patched[name] = values.map((element) =>
+      isPrimary(element) && wasPrimary.has(JSON.stringify(element)) ? { ...(element as object), primary: false } : element,
+    );
   }
 }
 

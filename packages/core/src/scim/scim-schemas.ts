@@ -131,7 +131,10 @@ export const schemas = (base: string) =>
         attribute('roles', "The user's Lectern role: the first value", {
           type: 'complex',
           multiValued: true,
-          subAttributes: [attribute('value', 'admin, organizer or user', { canonicalValues: ['admin', 'organizer', 'user'] })],
+          subAttributes: [
+            attribute('value', 'admin, organizer or user', { canonicalValues: ['admin', 'organizer', 'user'] }),
+            attribute('primary', 'Always true: the one role', { type: 'boolean', mutability: 'readOnly' }),
+          ],
         }),
       ],
     },
@@ -145,6 +148,7 @@ export const schemas = (base: string) =>
           type: 'complex',
           subAttributes: [
             attribute('value', "The manager's id", { caseExact: true }),
+            attribute('$ref', "The manager's address; value wins when both are sent", { type: 'reference', referenceTypes: ['User'] }),
             attribute('displayName', "The manager's name", { mutability: 'readOnly' }),
           ],
         }),
@@ -162,6 +166,11 @@ export const schemas = (base: string) =>
           multiValued: true,
           subAttributes: [
             attribute('value', "The member's id", { caseExact: true, mutability: 'immutable' }),
+            attribute('$ref', "The member's address; value wins when both are sent", {
+              type: 'reference',
+              referenceTypes: ['User'],
+              mutability: 'immutable',
+            }),
             attribute('type', 'Always User', { canonicalValues: ['User'], mutability: 'immutable' }),
           ],
         }),

@@ -38,7 +38,7 @@ const userBody = z.looseObject({
     .looseObject({
       employeeNumber: text(),
       // Entra sets the manager by its id alone
-      manager: z.union([z.looseObject({ value: text() }), z.string(), z.null()]).optional(),
+      manager: z.union([z.looseObject({ value: text(), $ref: text() }), z.string(), z.null()]).optional(),
     })
     .nullable()
     .optional(),
@@ -72,7 +72,7 @@ export function readScimUser(body: unknown, current?: ScimUserShape): ScimUserWr
   const user = parsed.data;
   const enterprise = user[SCIM_ENTERPRISE_USER];
   const manager = enterprise?.manager;
-  const managerId = typeof manager === 'string' ? manager : (manager?.value ?? null);
+  const managerId = typeof manager === 'string' ? manager : (manager?.value ?? idFromRef(manager?.$ref) ?? null);
   if ((user.emails ?? []).filter((email) => email.primary === true).length > 1) {
     throw invalidValue("'emails': at most one email may be primary.");
   }
@@ -89,6 +89,12 @@ export function readScimUser(body: unknown, current?: ScimUserShape): ScimUserWr
     employeeId: blankToNull(enterprise?.employeeNumber),
     managerId: blankToNull(managerId),
   };
+}
+
+/** A reference's id: the last segment of a `$ref` such as `…/scim/v2/Users/<id>`, for a client that sends no `value`. */
+export function idFromRef(ref: string | null | undefined): string | undefined {
+  const id = ref?.split('/').at(-1);
+  return id ? id : undefined;
 }
 
 const blankToNull = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === '' ? null : value);
@@ -157,7 +163,9 @@ export function toScimUser(user: User, state: ScimUserState, base: string) {
     roles: [{ value: user.role, primary: true }],
     [SCIM_ENTERPRISE_USER]: {
       ...(user.employee_id !== null ? { employeeNumber: user.employee_id } : {}),
-      ...(user.manager ? { manager: { value: user.manager.public_id, displayName: user.manager.name } } : {}),
+      ...(user.manager
+        ? { manager: { value: user.manager.public_id, $ref: `${base}/Users/${user.manager.public_id}`, displayName: user.manager.name } }
+        : {}),
     },
     meta: {
       resourceType: 'User',
