@@ -398,7 +398,14 @@ export class ContractFuzzer {
     if (body !== undefined) headers['content-type'] = mediaType;
     const raw = mediaType !== 'application/json' && typeof body === 'string';
     const url = this.baseUrls[this.requests++ % this.baseUrls.length] + path + queryString(query);
-    const response = await fetch(url, { method, headers, body: body === undefined ? undefined : raw ? body : JSON.stringify(body) });
+    const init = { method, headers, body: body === undefined ? undefined : raw ? body : JSON.stringify(body) };
+    const response = await fetch(url, init).catch(async (error: unknown) => {
+      // A kept-alive connection the server closed after its idle timeout while this process was
+      // busy generating requests (a loaded machine can hold its event loop longer than that): the
+      // request never reached the server, so it is sent again, once, on a new connection.
+      if ((error as { cause?: { code?: string } }).cause?.code !== 'UND_ERR_SOCKET') throw error;
+      return fetch(url, init);
+    });
     const text = await response.text();
     let parsed: Json | undefined;
     try {

@@ -151,8 +151,16 @@ export const userVersionBasis = (user: User, state: ScimUserState) => ({ user, e
 
 export function toScimUser(user: User, state: ScimUserState, base: string) {
   const version = etagOf(userVersionBasis(user, state));
+  const enterprise = {
+    ...(user.employee_id !== null ? { employeeNumber: user.employee_id } : {}),
+    ...(user.manager
+      ? { manager: { value: user.manager.public_id, $ref: `${base}/Users/${user.manager.public_id}`, displayName: user.manager.name } }
+      : {}),
+  };
+  // an extension with no value is absent, as a removed one must be (RFC 7644 §3.5.2.2)
+  const extended = Object.keys(enterprise).length > 0;
   return {
-    schemas: [SCIM_USER, SCIM_ENTERPRISE_USER],
+    schemas: extended ? [SCIM_USER, SCIM_ENTERPRISE_USER] : [SCIM_USER],
     id: user.public_id,
     ...(state.externalId !== null ? { externalId: state.externalId } : {}),
     userName: user.email,
@@ -161,12 +169,7 @@ export function toScimUser(user: User, state: ScimUserState, base: string) {
     emails: [{ value: user.email, type: 'work', primary: true }],
     active: user.is_active,
     roles: [{ value: user.role, primary: true }],
-    [SCIM_ENTERPRISE_USER]: {
-      ...(user.employee_id !== null ? { employeeNumber: user.employee_id } : {}),
-      ...(user.manager
-        ? { manager: { value: user.manager.public_id, $ref: `${base}/Users/${user.manager.public_id}`, displayName: user.manager.name } }
-        : {}),
-    },
+    ...(extended ? { [SCIM_ENTERPRISE_USER]: enterprise } : {}),
     meta: {
       resourceType: 'User',
       created: user.date_joined,
