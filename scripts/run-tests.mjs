@@ -5,6 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+import { makeMigratedTemplates } from './migrated-templates.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2).filter((f) => !f.startsWith('!'));
@@ -65,6 +67,22 @@ if (!process.env.LECTERN_TEST_POSTGRES_URL) {
   }
 }
 
+const postgresUrl = postgres?.url ?? process.env.LECTERN_TEST_POSTGRES_URL;
+// only files under test/ start servers; a PostgreSQL template only serves servers on PostgreSQL
+const startsServers = files.some((file) => file.startsWith('test/'));
+const serversOnPostgres = files.some((file) => file.startsWith('test/http/') || file.startsWith('test/console/'));
+const templates = startsServers
+  ? await makeMigratedTemplates(root, serversOnPostgres ? postgresUrl : undefined)
+  : { env: {}, cleanup: async () => undefined };
+
+// One Chromium for the run's browser tests, each file connecting to it (test/console/chromium.ts):
+// a browser's start-up, paid once instead of once per file. Without it each file starts its own.
+let browser;
+if (files.some((file) => file.startsWith('test/console/'))) {
+  const { launchChromiumServer } = await tsImport('../test/console/chromium.ts', import.meta.url);
+  browser = await launchChromiumServer().catch((error) => console.warn(`no shared browser: ${error.message}`));
+}
+
 /**
  * How many test files run at once: LECTERN_TEST_CONCURRENCY, else one. Above one, the black-box
  * suite's PostgreSQL run also runs beside the main run. Files side by side share nothing but the
@@ -91,7 +109,14 @@ const run = (testFiles, env, { collect = false, jobs = concurrency, label = '' }
       {
         cwd: root,
         stdio: collect ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-        env: { ...process.env, LECTERN_TEST: '1', ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}), ...env },
+        env: {
+          ...process.env,
+          LECTERN_TEST: '1',
+          ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}),
+          ...templates.env,
+          ...(browser ? { LECTERN_TEST_BROWSER_WS: browser.wsEndpoint() } : {}),
+          ...env,
+        },
       },
     );
     const output = [];
@@ -111,7 +136,7 @@ const run = (testFiles, env, { collect = false, jobs = concurrency, label = '' }
 // It runs beside the main run (its own PostgreSQL databases, its own servers) with half as many
 // files at once, and its report follows the main run's.
 const blackBox = files.filter((file) => file.startsWith('test/http/'));
-const wantSecond = (postgres || process.env.LECTERN_TEST_POSTGRES_URL) && !process.env.LECTERN_TEST_DATABASE && blackBox.length > 0;
+const wantSecond = postgresUrl && !process.env.LECTERN_TEST_DATABASE && blackBox.length > 0;
 const secondRun = (options) => run(blackBox, { LECTERN_TEST_DATABASE: 'postgres' }, { ...options, label: ' (PostgreSQL)' });
 const beside = wantSecond && concurrency > 1 ? secondRun({ collect: true, jobs: Math.max(1, Math.floor(concurrency / 2)) }) : undefined;
 let { status } = await run(files, {});
@@ -126,6 +151,8 @@ const slowest = fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10);
 console.log(`\n# the ten slowest of ${fileTimes.length} files (wall time each, ${concurrency} at a time)`);
 for (const { ms, file } of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
 rmSync(timesDir, { recursive: true, force: true });
+await templates.cleanup();
+await browser?.close();
 if (postgres) {
   spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'stop', postgres.dir]);
   rmSync(postgres.dir, { recursive: true, force: true });
