@@ -70,7 +70,9 @@ if (!process.env.LECTERN_TEST_POSTGRES_URL) {
 const postgresUrl = postgres?.url ?? process.env.LECTERN_TEST_POSTGRES_URL;
 // only files under test/ start servers; a PostgreSQL template only serves servers on PostgreSQL
 const startsServers = files.some((file) => file.startsWith('test/'));
-const serversOnPostgres = files.some((file) => file.startsWith('test/http/') || file.startsWith('test/console/'));
+const serversOnPostgres =
+  process.env.LECTERN_TEST_DATABASE === 'postgres' ||
+  (!process.env.LECTERN_TEST_DATABASE && files.some((file) => file.startsWith('test/http/')));
 const templates = startsServers
   ? await makeMigratedTemplates(root, serversOnPostgres ? postgresUrl : undefined)
   : { env: {}, cleanup: async () => undefined };
