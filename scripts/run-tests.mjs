@@ -1,10 +1,12 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset; `!substring` leaves files out.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { tsImport } from 'tsx/esm/api';
+import { makeMigratedTemplates } from './migrated-templates.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2).filter((f) => !f.startsWith('!'));
@@ -65,6 +67,24 @@ if (!process.env.LECTERN_TEST_POSTGRES_URL) {
   }
 }
 
+const postgresUrl = postgres?.url ?? process.env.LECTERN_TEST_POSTGRES_URL;
+// only files under test/ start servers; a PostgreSQL template only serves servers on PostgreSQL
+const startsServers = files.some((file) => file.startsWith('test/'));
+const serversOnPostgres =
+  process.env.LECTERN_TEST_DATABASE === 'postgres' ||
+  (!process.env.LECTERN_TEST_DATABASE && files.some((file) => file.startsWith('test/http/')));
+const templates = startsServers
+  ? await makeMigratedTemplates(root, serversOnPostgres ? postgresUrl : undefined)
+  : { env: {}, cleanup: async () => undefined };
+
+// One Chromium for the run's browser tests, each file connecting to it (test/console/chromium.ts):
+// a browser's start-up, paid once instead of once per file. Without it each file starts its own.
+let browser;
+if (files.some((file) => file.startsWith('test/console/'))) {
+  const { launchChromiumServer } = await tsImport('../test/console/chromium.ts', import.meta.url);
+  browser = await launchChromiumServer().catch((error) => console.warn(`no shared browser: ${error.message}`));
+}
+
 /**
  * How many test files run at once: LECTERN_TEST_CONCURRENCY, else one. Above one, the black-box
  * suite's PostgreSQL run also runs beside the main run. Files side by side share nothing but the
@@ -74,21 +94,43 @@ if (!process.env.LECTERN_TEST_POSTGRES_URL) {
  */
 const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || 1;
 
+// Each pass's file times (scripts/file-times-reporter.mjs) land here; the slowest are printed at the end.
+const timesDir = mkdtempSync(join(tmpdir(), 'lectern-test-times-'));
+const fileTimes = [];
+let passes = 0;
+
 /** Runs `node --test` over the files; output goes to the terminal, or is collected when `collect` is set. */
-const run = (testFiles, env, { collect = false, jobs = concurrency } = {}) =>
+const run = (testFiles, env, { collect = false, jobs = concurrency, label = '' } = {}) =>
   new Promise((resolve) => {
+    const timesFile = join(timesDir, `pass-${passes++}.tsv`);
+    const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
+    reporters.push(`--test-reporter=${join(root, 'scripts/file-times-reporter.mjs')}`, `--test-reporter-destination=${timesFile}`);
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', '--test', `--test-concurrency=${jobs}`, '--test-reporter=spec', ...testFiles],
+      ['--conditions=source', '--import', 'tsx', '--test', `--test-concurrency=${jobs}`, ...reporters, ...testFiles],
       {
         cwd: root,
         stdio: collect ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-        env: { ...process.env, LECTERN_TEST: '1', ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}), ...env },
+        env: {
+          ...process.env,
+          LECTERN_TEST: '1',
+          ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}),
+          ...templates.env,
+          ...(browser ? { LECTERN_TEST_BROWSER_WS: browser.wsEndpoint() } : {}),
+          ...env,
+        },
       },
     );
     const output = [];
     if (collect) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
-    child.once('close', (code) => resolve({ status: code ?? 1, output: Buffer.concat(output) }));
+    child.once('close', (code) => {
+      if (existsSync(timesFile))
+        for (const line of readFileSync(timesFile, 'utf8').split('\n').filter(Boolean)) {
+          const [ms, file] = line.split('\t');
+          fileTimes.push({ ms: Number(ms), file: relative(root, file) + label });
+        }
+      resolve({ status: code ?? 1, output: Buffer.concat(output) });
+    });
   });
 
 // The black-box HTTP suite once more on PostgreSQL, two servers sharing each database with requests
@@ -96,8 +138,8 @@ const run = (testFiles, env, { collect = false, jobs = concurrency } = {}) =>
 // It runs beside the main run (its own PostgreSQL databases, its own servers) with half as many
 // files at once, and its report follows the main run's.
 const blackBox = files.filter((file) => file.startsWith('test/http/'));
-const wantSecond = (postgres || process.env.LECTERN_TEST_POSTGRES_URL) && !process.env.LECTERN_TEST_DATABASE && blackBox.length > 0;
-const secondRun = (options) => run(blackBox, { LECTERN_TEST_DATABASE: 'postgres' }, options);
+const wantSecond = postgresUrl && !process.env.LECTERN_TEST_DATABASE && blackBox.length > 0;
+const secondRun = (options) => run(blackBox, { LECTERN_TEST_DATABASE: 'postgres' }, { ...options, label: ' (PostgreSQL)' });
 const beside = wantSecond && concurrency > 1 ? secondRun({ collect: true, jobs: Math.max(1, Math.floor(concurrency / 2)) }) : undefined;
 let { status } = await run(files, {});
 if (wantSecond) {
@@ -106,6 +148,13 @@ if (wantSecond) {
   process.stdout.write(second.output);
   status = Math.max(status, second.status);
 }
+// where the run's time went: wall time per file, start-up of its process and servers included
+const slowest = fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10);
+console.log(`\n# the ten slowest of ${fileTimes.length} files (wall time each, ${concurrency} at a time)`);
+for (const { ms, file } of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+rmSync(timesDir, { recursive: true, force: true });
+await templates.cleanup();
+await browser?.close();
 if (postgres) {
   spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'stop', postgres.dir]);
   rmSync(postgres.dir, { recursive: true, force: true });

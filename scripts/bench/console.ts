@@ -12,7 +12,7 @@
 import { gzipSync } from 'node:zlib';
 import { createLectern } from '@lectern/core';
 import { createApp, folderConsoleFiles, listen } from '@lectern/http';
-import { launchChromium } from '../../test/console/browser.ts';
+import { launchChromium } from '../../test/console/chromium.ts';
 import { benchDatabase } from './_database.ts';
 import { report } from './_report.ts';
 

@@ -9,10 +9,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { openChromium } from './chromium.ts';
 import { repoRoot } from '../helpers/server.ts';
 
-export const CHROMIUM = process.env.LECTERN_CHROMIUM ?? '/usr/bin/chromium';
 export const screenshotDir = join(repoRoot, 'test-results/console');
 const axePath = join(repoRoot, 'node_modules/axe-core/axe.min.js');
 
@@ -33,23 +33,9 @@ export function ensureConsoleBuilt(): void {
   execFileSync(process.execPath, [join(repoRoot, 'packages/console/build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
-}
-
 /**
- * One browser for the enclosing describe block (started after the console is built), and a fresh
- * context (its own sessionStorage) per call of `newPage`.
+ * A browser for the enclosing describe block (the run's, else its own: chromium.ts), connected
+ * after the console is built, and a fresh context (its own sessionStorage) per call of `newPage`.
  */
 export function useBrowser(): { newPage(width?: number): Promise<Page> } {
   let browser: Browser | undefined;
@@ -57,7 +43,7 @@ export function useBrowser(): { newPage(width?: number): Promise<Page> } {
   const errors: string[] = [];
   before(async () => {
     ensureConsoleBuilt();
-    browser = await launchChromium();
+    browser = await openChromium();
   });
   after(async () => {
     for (const context of contexts) await context.close();

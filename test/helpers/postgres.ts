@@ -7,13 +7,21 @@ import pg from 'pg';
 
 export const postgresServerUrl = process.env.LECTERN_TEST_POSTGRES_URL;
 
-export async function freshPostgresDatabase(): Promise<string> {
+/** The database scripts/run-tests.mjs migrated once for the run (scripts/migrated-templates.mjs), if it made one. */
+const migratedTemplate = process.env.LECTERN_TEST_POSTGRES_TEMPLATE;
+
+/**
+ * `migrated`: a copy of the run's migrated template, where there is one (else empty, and the server
+ * migrates it), for tests that need a database but do not test migrating one.
+ */
+export async function freshPostgresDatabase({ migrated = false } = {}): Promise<string> {
   if (!postgresServerUrl) throw new Error('LECTERN_TEST_POSTGRES_URL is not set: run the tests with scripts/run-tests.mjs');
   const name = `lectern_test_${randomBytes(6).toString('hex')}`;
+  const template = migrated && migratedTemplate && /^[a-z0-9_]+$/.test(migratedTemplate) ? ` template ${migratedTemplate}` : '';
   const admin = new pg.Client({ connectionString: postgresServerUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template}`);
   } finally {
     await admin.end();
   }

@@ -5,7 +5,7 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assertAuditLogHoldsNoSecrets } from './audit-scan.ts';
@@ -153,11 +153,31 @@ export function tempDir(): string {
 
 const onPostgres = process.env.LECTERN_TEST_DATABASE === 'postgres';
 
+/**
+ * A new database file for a server: a copy of the one scripts/run-tests.mjs migrated once for the
+ * run (scripts/migrated-templates.mjs), else a path where `serve` creates and migrates one. Tests of
+ * migrating name their own file (`dbFile`), so they still start from nothing.
+ */
+function migratedSqliteFile(): string {
+  const file = join(tempDir(), 'lectern.db');
+  const template = process.env.LECTERN_TEST_SQLITE_TEMPLATE;
+  if (template) copyFileSync(template, file);
+  return file;
+}
+
 interface Instance {
   child: ChildProcess;
   url: string;
   exited: Promise<number | null>;
 }
+
+/**
+ * How long a server may take to print its address before the test fails with its output. It only
+ * turns a hung start into a failure that says so; how fast a server starts is no test's business
+ * (no timing assertions), and on a machine shared by test files running side by side, or by other
+ * work, healthy starts took over 15 s (the deadline this replaces).
+ */
+const startDeadlineMs = 60_000;
 
 /** Spawns `lectern serve` and resolves once it listens; its output is added to `sink`. */
 async function spawnInstance(dbFile: string, options: StartOptions, index: number, sink: { output: string }): Promise<Instance> {
@@ -186,7 +206,7 @@ async function spawnInstance(dbFile: string, options: StartOptions, index: numbe
   (child.stderr as unknown as { unref(): void }).unref();
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${own}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start in ${startDeadlineMs / 1000} s:\n${own}`)), startDeadlineMs);
     const check = () => {
       const match = /"url":"(http:\/\/[^"]+)"/.exec(own);
       if (match) {
@@ -203,7 +223,7 @@ async function spawnInstance(dbFile: string, options: StartOptions, index: numbe
 export async function startServer(options: StartOptions = {}): Promise<TestServer> {
   // LECTERN_TEST_DATABASE=postgres runs the black-box tests on PostgreSQL: a fresh database each
   // (its URL stands where the file would, so a restart reuses it)
-  const dbFile = options.dbFile ?? (onPostgres ? await freshPostgresDatabase() : join(tempDir(), 'lectern.db'));
+  const dbFile = options.dbFile ?? (onPostgres ? await freshPostgresDatabase({ migrated: true }) : migratedSqliteFile());
   const count = options.instances ?? (onPostgres ? 2 : 1);
   const sink = { output: '' };
   // one after the other: the first creates the schema and prints the bootstrap token

@@ -41,43 +41,45 @@ export interface BackgroundThread {
 }
 
 /**
- * Starts the worker and resolves once its jobs are scheduled; undefined where the work stays on
- * this thread (PostgreSQL, the single executable). `onDeath` is told when the worker ends without
- * being asked to.
+ * Starts the worker; undefined where the work stays on this thread (PostgreSQL, the single
+ * executable). The server does not wait for it: loading the code again on a thread of its own is
+ * most of a server's start-up, and nothing needs the worker at once. What it is sent meanwhile waits
+ * in its port, and jobs stored meanwhile wait in their table, as they would for a restart.
+ * `onDeath` is told when the worker ends without being asked to, while starting or after.
  */
-export async function startBackgroundThread(
+export function startBackgroundThread(
   settings: Omit<WorkerSettings, 'role'>,
   logger: Logger,
   onDeath: (error: Error) => void,
-): Promise<BackgroundThread | undefined> {
+): BackgroundThread | undefined {
   if (isPostgresUrl(settings.db) || singleExecutable() || !process.argv[1]) return undefined;
   // the script this process started with (the bundle, or the CLI's source under tsx, whose loader
   // the worker inherits with the rest of execArgv) starts the worker too: see runBackgroundThread
   const worker = new Worker(resolve(process.argv[1]), { workerData: { role: 'lectern-background', ...settings } satisfies WorkerSettings });
   let stopping: (() => void) | undefined;
-  await new Promise<void>((ready, failed) => {
-    worker.once('error', failed);
-    worker.once('exit', (code) => failed(new Error(`the background thread exited with ${code} while starting`)));
-    worker.on('message', (message: FromWorker) => {
-      if ('ready' in message) ready();
-      if ('stopped' in message) stopping?.();
-    });
-  });
-  worker.removeAllListeners('error');
-  worker.removeAllListeners('exit');
+  const exited = new Promise<void>((done) =>
+    worker.once('exit', (code) => {
+      if (!stopping) onDeath(new Error(`the background thread exited with ${code}`));
+      done();
+    }),
+  );
   worker.on('error', (error) => logger.error({ err: error }, 'the background thread failed'));
-  worker.on('exit', (code) => {
-    if (!stopping) onDeath(new Error(`the background thread exited with ${code}`));
+  worker.on('message', (message: FromWorker) => {
+    if ('ready' in message) logger.debug('the background thread is running');
+    if ('stopped' in message) stopping?.();
   });
   const send = (message: ToWorker) => worker.postMessage(message);
   return {
     wake: (jobId) => send({ wake: jobId }),
     stop: async () => {
-      const exited = new Promise<void>((done) => worker.once('exit', () => done()));
-      await new Promise<void>((stopped) => {
-        stopping = stopped;
-        send({ stop: true });
-      });
+      // a worker that died (and was reported) answers nothing: its exit ends the wait too
+      await Promise.race([
+        exited,
+        new Promise<void>((stopped) => {
+          stopping = stopped;
+          send({ stop: true });
+        }),
+      ]);
       // a worker still held by some handle after its storage closed is ended
       const held = setTimeout(() => void worker.terminate(), 2000);
       await exited;

@@ -122,16 +122,12 @@ async function serve(settings: ServeSettings): Promise<void> {
     maxConnectionsPerAddress: settings.max_connections_per_address,
     logger,
   });
-  const background = await startBackgroundThread(
-    { db: settings.db, config, logLevel: settings.log_level, writerTurns },
-    logger,
-    (error) => {
-      // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
-      logger.fatal({ err: error }, 'the background thread died: stopping so that the service manager starts the server again');
-      logger.flushNow();
-      process.exit(1);
-    },
-  );
+  const background = startBackgroundThread({ db: settings.db, config, logLevel: settings.log_level, writerTurns }, logger, (error) => {
+    // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
+    logger.fatal({ err: error }, 'the background thread died: stopping so that the service manager starts the server again');
+    logger.flushNow();
+    process.exit(1);
+  });
   await lectern.start(background ? { jobs: { elsewhere: background.wake }, auditUpkeep: false } : {});
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });
