@@ -210,7 +210,7 @@ describe('SCIM 2.0', () => {
         patchOp({ op: 'remove', path: 'externalId' }, { op: 'remove', path: `${ENTERPRISE}:employeeNumber` }),
       );
       assert.equal(patched.body.externalId, undefined);
-      assert.equal(patched.body[ENTERPRISE].employeeNumber, undefined);
+      assert.equal(patched.body[ENTERPRISE]?.employeeNumber, undefined);
       expectScimError(await scim.patch(path, patchOp({ op: 'move', path: 'active', value: false })), 400, 'invalidSyntax');
       expectScimError(await scim.patch(path, { Operations: [] }), 400, 'invalidSyntax');
     });
