@@ -4,9 +4,9 @@
  * every BENCH_MEMORY_IMPORT_SECONDS (30; users and assignments in turn), a CSV export of every
  * assignment every minute, and webhook deliveries of every assignment event to a receiver
  * in this process. Every BENCH_MEMORY_SAMPLE_SECONDS (20) it prints the server's resident set (from
- * /proc) and its V8 heap in use (from /metrics). Reported: first, last and largest of each, and the
- * slope over the last half of the run (least squares, MB per 10 minutes): near zero once memory has
- * levelled off.
+ * /proc) and its V8 heap in use (from /metrics). Reported: first, last and largest of each, the
+ * slope over the last half of the run (least squares, MB per 10 minutes), and how much the lowest
+ * sample of the second half exceeds the first half's: both near zero once memory has levelled off.
  *
  * BENCH_MEMORY_SNAPSHOTS=DIR: the server writes a heap snapshot there after the warm-up and at the
  * end (SIGUSR2, `--heapsnapshot-signal`), to compare in Chrome's DevTools (Memory, Comparison).
@@ -220,6 +220,11 @@ try {
     report(`${name} last`, value(read.at(-1)!), 'MB');
     report(`${name} largest`, Math.max(...read.map(value)), 'MB');
     report(`${name} slope over the last half`, slopePer10Minutes(lastHalf, value), 'MB/10 min', '', { reported: true });
+    // the garbage collector's saw-tooth makes the slope swing with where the run stops; the
+    // lowest sample of each half (what a collection leaves) rises only when something is kept
+    const firstHalf = read.filter((entry) => entry.minute < MINUTES / 2);
+    const floor = (entries: Sample[]) => Math.min(...entries.map(value));
+    report(`${name} lowest, second half minus first half`, floor(lastHalf) - floor(firstHalf), 'MB', '', { reported: true });
   }
   report('requests', counts.requests, '', `${counts.errors} not 2xx, ${counts.imports} imports, ${counts.exports} exports`);
   report('webhook deliveries received', delivered, '');
