@@ -74,7 +74,8 @@ export async function startBenchServer(
   /** the cores the server may use, as taskset takes them: its worker threads share them */
   cores = '0',
 ): Promise<{ url: string; child: ChildProcess }> {
-  const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
+  // LECTERN_BENCH_SERVER_BIN: a copy of the build, so that a long run is not affected by a rebuild
+  const bin = process.env.LECTERN_BENCH_SERVER_BIN ?? new URL('../../dist/lectern.cjs', import.meta.url).pathname;
   // the default log level: a line per request is part of the cost measured
   // flags for the server's node (a CPU profile: "--cpu-prof --cpu-prof-dir=DIR"), which NODE_OPTIONS refuses
   const nodeArgs = process.env.LECTERN_BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];

@@ -270,7 +270,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
         if (!rate.allowed) {
           // requests the user's ceiling refused used up the token's window too: when that ceiling
           // is reached as well, it is the limit the client ran into, and the one the message names
-          const ceiling = userKey === undefined ? undefined : userLimiter.peek(userKey);
+          const ceiling = userKey === undefined ? undefined : await userLimiter.peek(userKey);
           throw ceiling && !ceiling.allowed ? rateLimited(ceiling, "this user's tokens together") : rateLimited(rate);
         }
         if (userRate && !userRate.allowed) throw rateLimited(userRate, "this user's tokens together");

@@ -6,6 +6,7 @@ import type { Refusal } from './plain.ts';
 import { clientErrorRefusal } from './client-error.ts';
 import { limitConnections } from './connection-limits.ts';
 import { framingRefusal } from './framing.ts';
+import { closeIdleAfterPendingReads } from './keep-alive.ts';
 import { MAX_BODY_BYTES, type PlainResponse } from './plain.ts';
 
 export interface ServerLimits {
@@ -323,6 +324,7 @@ export function createNodeServer(app: App, options: ServerOptions = {}): Server 
     (request: IncomingMessage, response: ServerResponse) => void serve(app, request, response, limits.requestTimeoutMs),
   );
 
+  closeIdleAfterPendingReads(server);
   // after the listeners above: a 'checkContinue' listener of its own would stop Node answering 100
   limitConnections(server, limits, options.logger);
   return server;

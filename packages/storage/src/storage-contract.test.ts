@@ -286,6 +286,10 @@ for (const dialect of DIALECTS) {
         "the user's window counted the twelve allowed hits once each",
       );
       assert.deepEqual(await counters!.hitPair('token:4', 'user:3', 60_000, 12), [1, 13], 'another token of the user adds to its window');
+      // read without a hit, from either server: what a refusal's message is chosen by
+      assert.equal(await other.sharedRateCounters()!.count('user:3', 60_000), 13);
+      assert.equal(await counters!.count('user:3', 60_000), 13, 'reading counts nothing');
+      assert.equal(await counters!.count('user:3', 120_000), 0, 'a window nobody hit reads zero');
       await other.close();
       await storage.close();
     });

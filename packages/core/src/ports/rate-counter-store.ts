@@ -14,4 +14,6 @@ export interface RateCounterStore {
    * a `second` that was not counted.
    */
   hitPair(first: string, second: string, windowStart: number, firstLimit: number): Promise<[number, number | null]>;
+  /** The count of `key` in the window that starts at `windowStart`, without counting a request. */
+  count(key: string, windowStart: number): Promise<number>;
 }

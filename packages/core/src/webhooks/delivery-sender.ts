@@ -6,6 +6,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import type { Agent, request as undiciRequest } from 'undici';
+import { abortWithin } from '../shared/abort-within.ts';
 import { RESPONSE_BODY_LIMIT_BYTES } from './webhook-delivery.ts';
 import type { SendResult } from './delivery-outcome.ts';
 import { nonPublicAddressKind } from './webhook-target.ts';
@@ -103,14 +104,14 @@ export class DeliverySender {
     const { agent, request } = await this.client();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const within = abortWithin(stop, this.options.timeoutMs);
     try {
       const response = await request(signed.url, {
         dispatcher: agent,
         method: 'POST',
         headers: sentHeaders(signed),
         body: signed.body,
-        signal: AbortSignal.any([timeout, stop]),
+        signal: within.signal,
       });
       const responseBody = await readPrefix(response.body);
       const retryAfter = response.headers['retry-after'];
@@ -123,8 +124,10 @@ export class DeliverySender {
       };
     } catch (error) {
       if (stop.aborted) return 'interrupted';
-      const message = timeout.aborted ? `No complete answer within ${this.options.timeoutMs / 1000} s.` : describeError(error);
+      const message = within.timedOut() ? `No complete answer within ${this.options.timeoutMs / 1000} s.` : describeError(error);
       return { status: null, retryAfter: null, responseBody: null, error: message, durationMs: elapsed() };
+    } finally {
+      within.release();
     }
   }
 

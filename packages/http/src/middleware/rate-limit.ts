@@ -107,12 +107,12 @@ export class SharedWindowRateLimiter {
     return stateOf(count, this.options.limit, start, this.windowMs, now);
   }
 
-  /**
-   * Unknown: the shared counters can only be hit, which would count a request the token's window
-   * refused against this one too.
-   */
-  peek(): undefined {
-    return undefined;
+  /** The state the next hit of `key` would see, read from the shared counters without counting one. */
+  async peek(key: string): Promise<RateLimitState> {
+    const now = this.now();
+    const start = windowAt(now, this.windowMs);
+    const count = await this.counters.count(key, start);
+    return stateOf(count + 1, this.options.limit, start, this.windowMs, now);
   }
 
   /** `key` here and, when it is allowed, `otherKey` in `other` (same counters, same window): one round trip. */

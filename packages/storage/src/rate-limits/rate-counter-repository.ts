@@ -37,6 +37,14 @@ const countPair = preparedLookup<{ first: number; second: number | null }>(
   }),
 );
 
+const readCount = preparedLookup<{ hits: number }>(2, (db: Kysely<Database>, key, windowStart) =>
+  db
+    .selectFrom('rate_limit_windows')
+    .select('hits')
+    .where('key', '=', key!)
+    .where('window_start', '=', sql<number>`cast(${windowStart} as bigint)`),
+);
+
 export class RateCounterRepository implements RateCounterStore {
   private hits = 0;
 
@@ -52,6 +60,11 @@ export class RateCounterRepository implements RateCounterStore {
     const row = (await countPair(this.db, first, second, windowStart, firstLimit))!;
     await this.counted(windowStart);
     return [Number(row.first), row.second === null ? null : Number(row.second)];
+  }
+
+  async count(key: string, windowStart: number): Promise<number> {
+    const row = await readCount(this.db, key, windowStart);
+    return row ? Number(row.hits) : 0;
   }
 
   private async counted(windowStart: number): Promise<void> {
