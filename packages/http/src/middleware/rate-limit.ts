@@ -1,4 +1,4 @@
-import { LecternError } from '@lectern/core';
+import { LecternError, whenSettled } from '@lectern/core';
 import type { RateCounterStore } from '@lectern/core/ports';
 
 export interface RateLimitOptions {
@@ -145,11 +145,9 @@ export function hitWindows(limiter: Limiter, key: string, userLimiter: Limiter, 
   }
   const then = (state: RateLimitState): Hits | Promise<Hits> => {
     if (!state.allowed || userKey === undefined) return [state, null];
-    const user = userLimiter.hit(userKey);
-    return user instanceof Promise ? user.then((counted) => [state, counted]) : [state, user];
+    return whenSettled(userLimiter.hit(userKey), (counted): Hits => [state, counted]);
   };
-  const state = limiter.hit(key);
-  return state instanceof Promise ? state.then(then) : then(state);
+  return whenSettled(limiter.hit(key), then);
 }
 
 export const rateLimitHeaders = (state: RateLimitState): Record<string, string> => ({
