@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { storedActorSchema, type JobItem, type ListQuery, type Page, type JobRecord, type JobStatus } from '@lectern/core';
 import { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
-import type { Database, JobItemsTable, JobsTable } from '../schema.ts';
+import type { Database } from '../schema.ts';
+import type { JobItemsTable, JobsTable } from '../schema/jobs.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../listing/list-builder.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { announce } from '../postgres/postgres-wake-ups.ts';

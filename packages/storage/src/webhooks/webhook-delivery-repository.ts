@@ -8,7 +8,8 @@ import {
   type NewAttemptRow,
   type WebhookDeliveryStore,
 } from '@lectern/core/ports';
-import type { Database, WebhookDeliveriesTable } from '../schema.ts';
+import type { Database } from '../schema.ts';
+import type { WebhookDeliveriesTable } from '../schema/webhooks.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 
 // Inlined rather than bound: SQLite uses the partial index on pending deliveries only when the
