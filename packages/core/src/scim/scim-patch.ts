@@ -29,7 +29,11 @@ const patchBody = z.looseObject({
     .max(MAX_PATCH_OPERATIONS),
 });
 
-export function applyScimPatch<T extends object>(resource: T, body: unknown): T {
+/**
+ * `extensions`: the schema URNs of the resource type's extensions, so an operation may address one
+ * by its URN whether or not this resource's representation carries it (one without values omits it).
+ */
+export function applyScimPatch<T extends object>(resource: T, body: unknown, extensions: readonly string[] = []): T {
   const parsed = patchBody.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -41,7 +45,7 @@ export function applyScimPatch<T extends object>(resource: T, body: unknown): T 
   const patched = structuredClone(resource) as unknown as ScimResource;
   try {
     for (const given of parsed.data.Operations as ScimPatchOperation[]) {
-      const operation = applyToExtension(patched, given);
+      const operation = applyToExtension(patched, given, extensions);
       if (operation === null) continue;
       assertTarget(patched, operation);
       if (!removeByValue(patched, operation)) scimPatch(patched, [operation], { mutateDocument: true, treatMissingAsAdd: true });
@@ -67,7 +71,7 @@ export function applyScimPatch<T extends object>(resource: T, body: unknown): T 
  * and replace set the sub-attributes given and leave the others; remove empties the object. Answers
  * what is left for scim-patch, or null.
  */
-function applyToExtension(resource: ScimResource, operation: ScimPatchOperation): ScimPatchOperation | null {
+function applyToExtension(resource: ScimResource, operation: ScimPatchOperation, extensions: readonly string[]): ScimPatchOperation | null {
   const attributes = resource as unknown as Record<string, unknown>;
   const op = operation.op.toLowerCase();
   const value = (operation as { value?: unknown }).value;
@@ -75,14 +79,14 @@ function applyToExtension(resource: ScimResource, operation: ScimPatchOperation)
   if (path === undefined) {
     if (op === 'remove' || !isObject(value)) return operation;
     // a key naming an attribute inside an extension (`urn:…:User:employeeNumber`) is scim-patch's to handle
-    const isExtension = (name: string) => extensionKey(attributes, name) !== undefined;
+    const isExtension = (name: string) => extensionKey(attributes, name, extensions) !== undefined;
     const rest = Object.fromEntries(Object.entries(value).filter(([name]) => !isExtension(name)));
     for (const [name, extension] of Object.entries(value)) {
-      if (isExtension(name)) mergeExtension(attributes, name, extension);
+      if (isExtension(name)) mergeExtension(attributes, extensionKey(attributes, name, extensions)!, extension);
     }
     return Object.keys(rest).length === 0 ? null : ({ op: operation.op, value: rest } as ScimPatchOperation);
   }
-  const key = extensionKey(attributes, path);
+  const key = extensionKey(attributes, path, extensions);
   if (key === undefined) return operation;
   // emptied rather than dropped, so a later operation of the same request still finds it
   if (op === 'remove') attributes[key] = {};
@@ -92,16 +96,19 @@ function applyToExtension(resource: ScimResource, operation: ScimPatchOperation)
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The resource's key for the extension a schema URN names, ignoring case; undefined for anything else. */
-function extensionKey(attributes: Record<string, unknown>, name: string): string | undefined {
+/**
+ * The key of the extension a schema URN names, ignoring case: the resource's own, else the URN as
+ * the resource type declares it; undefined for anything else.
+ */
+function extensionKey(attributes: Record<string, unknown>, name: string, extensions: readonly string[]): string | undefined {
   const wanted = name.trim().toLowerCase();
   if (!wanted.startsWith('urn:')) return undefined;
-  return Object.keys(attributes).find((key) => key.toLowerCase() === wanted);
+  const sameUrn = (key: string) => key.toLowerCase() === wanted;
+  return Object.keys(attributes).find(sameUrn) ?? extensions.find(sameUrn);
 }
 
-function mergeExtension(attributes: Record<string, unknown>, name: string, value: unknown): void {
-  if (!isObject(value)) throw invalidValue(`The value for '${name}' must be an object of that extension's attributes.`);
-  const key = extensionKey(attributes, name) ?? name;
+function mergeExtension(attributes: Record<string, unknown>, key: string, value: unknown): void {
+  if (!isObject(value)) throw invalidValue(`The value for '${key}' must be an object of that extension's attributes.`);
   const current = attributes[key];
   attributes[key] = { ...(isObject(current) ? current : {}), ...value };
 }

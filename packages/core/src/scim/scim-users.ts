@@ -166,8 +166,7 @@ export class ScimUsers {
     return this.deps.storage.transaction(async (tx) => {
       const { record, state } = await this.require(tx, publicId, ifMatch);
       const current = toScimUser(record.view, state, this.base);
-      // a user without the extension's values answers without it, yet a PATCH may address it by its URN
-      const patched = applyScimPatch({ [SCIM_ENTERPRISE_USER]: {}, ...current }, body);
+      const patched = applyScimPatch(current, body, [SCIM_ENTERPRISE_USER]);
       await this.write(tx, ctx, record, readScimUser(patched, current));
       return this.read(tx, publicId);
     });
