@@ -208,6 +208,7 @@ export {
   storedActorSchema,
 } from './jobs/job.ts';
 export { BulkJobListService } from './jobs/bulk-job-list.ts';
+export type { BulkJobs } from './jobs/bulk-jobs.ts';
 export { type BulkJobKind, bulkJobKinds, bulkJobListSpec, type BulkJobSummary, bulkJobSummarySchema } from './jobs/bulk-job-summary.ts';
 export { CsvFormatError, type CsvRecord, MAX_RECORD_BYTES, maxFieldsFor, readCsvRecords } from './imports/csv-records.ts';
 export { type ColumnMap, HeaderError, mapColumns } from './imports/import-columns.ts';

@@ -76,6 +76,7 @@ export const cursorPaging = (what: string, prefix: string): NonNullable<NonNulla
 export const batch = (spec: OperationSpec): OperationSpec => ({ ...spec, response: { ...spec.response, alsoStatuses: [207] } });
 
 /** The declarations every resource's routes share: a list, a read, a write, a bulk job and its items. */
+export type ResourceSpecs = ReturnType<typeof resource>;
 export const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
   /** a bulk submission, answered 202 with the job */
   bulk: (summary: string, request: z.ZodType): OperationSpec => ({

@@ -33,6 +33,14 @@ export interface RouteContext<Params = Record<string, string>> {
 
 export type RouteHandler<Params = Record<string, string>> = (rc: RouteContext<Params>) => Promise<Reply> | Reply;
 
+/**
+ * A declaration and its handler made once for routes several paths share (an event and a series,
+ * each content type's collection), spread where each path is registered:
+ * `routes.get('/api/v2/events/:id', ...events.get)`.
+ */
+export const sharedRoute = <Params = Record<string, string>>(spec: OperationSpec, handler: RouteHandler<Params>) =>
+  [spec, handler] as const;
+
 /** `:id` → `id`, `:key.ics` → `key`; a literal segment names none */
 type ParamOfSegment<S extends string> = S extends `:${infer Name}.${string}` ? Name : S extends `:${infer Name}` ? Name : never;
 type ParamNames<P extends string> = P extends `${infer Head}/${infer Tail}` ? ParamOfSegment<Head> | ParamNames<Tail> : ParamOfSegment<P>;

@@ -11,24 +11,24 @@ import {
   type Lectern,
 } from '@lectern/core';
 import { bulkBody, resource } from '../operation-spec.ts';
-import { accepted, noContent, ok, withEtag, withValidators } from '../reply.ts';
+import { noContent, ok, withEtag, withValidators } from '../reply.ts';
 import type { RouteHandler, RouteTable } from '../router.ts';
+import { bulkJobRoutes } from './bulk-job-routes.ts';
 
 const bulkCreate = bulkBody('AssignmentBulkCreate', 'assignments', MAX_BULK_ASSIGNMENTS, createAssignmentInput);
 
 export function assignmentRoutes(routes: RouteTable, lectern: Lectern): void {
   const assignments = lectern.assignments;
   const spec = resource('Assignments', 'assignments:read', assignmentSchema);
+  const bulk = bulkJobRoutes(spec, assignments.bulk, bulkCreate, {
+    submit: 'Create assignments in bulk (a job)',
+    job: 'A bulk assignment job',
+    items: 'The per-item results of a bulk assignment job',
+  });
   routes
-    .post('/api/v2/assignments/bulk', spec.bulk('Create assignments in bulk (a job)', bulkCreate), async (rc) =>
-      accepted(await assignments.bulk.submit(rc.ctx, rc.body())),
-    )
-    .get('/api/v2/assignments/bulk/:id', spec.job('A bulk assignment job'), async (rc) =>
-      ok(await assignments.bulk.get(rc.ctx, rc.params.id)),
-    )
-    .get('/api/v2/assignments/bulk/:id/items', spec.jobItems('The per-item results of a bulk assignment job'), async (rc) =>
-      ok(await assignments.bulk.items(rc.ctx, rc.params.id, rc.query)),
-    );
+    .post('/api/v2/assignments/bulk', ...bulk.submit)
+    .get('/api/v2/assignments/bulk/:id', ...bulk.job)
+    .get('/api/v2/assignments/bulk/:id/items', ...bulk.items);
 
   routes
     .get('/api/v2/assignments', spec.list('List assignments', assignmentListSpec), async (rc) =>

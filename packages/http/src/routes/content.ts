@@ -25,7 +25,9 @@ import { z } from 'zod';
 import { batchReply } from '../error-response.ts';
 import { anyObject, batch, named, resource } from '../operation-spec.ts';
 import { noContent, ok, withEtag } from '../reply.ts';
-import type { RouteHandler, RouteTable } from '../router.ts';
+import { sharedRoute, type RouteHandler, type RouteTable } from '../router.ts';
+
+type ById = { readonly id: string };
 
 const batchItems = z.strictObject({ items: batchItemsField() });
 const batchResult = named('BatchResult', syncBatchResultSchema);
@@ -39,19 +41,16 @@ function typedRoutes(lectern: Lectern, collection: ContentCollection) {
   const type = contentTypeOfCollection[collection];
   const spec = resource('Content', 'content:read', contentTypeViewSchemas[type]);
   return {
-    list: spec.list(`List ${collection}`, typedContentListSpec),
-    create: spec.write(`Create a ${type}`, createContentInputs[type], 201),
-    get: spec.get(`Get a ${type}`),
-    update: spec.write(`Update a ${type}`, updateContentInputs[type]),
-    listHandler: (async (rc) => ok(await content.listOfType(rc.ctx, type, rc.query))) satisfies RouteHandler,
-    createHandler: (async (rc) => withEtag(await content.create(rc.ctx, type, rc.body()), 201)) satisfies RouteHandler,
-    getHandler: (async (rc) => withEtag(await content.getOfType(rc.ctx, type, rc.params.id))) satisfies RouteHandler<{
-      readonly id: string;
-    }>,
-    updateHandler: (async (rc) =>
-      withEtag(await content.updateOfType(rc.ctx, type, rc.params.id, rc.body(), rc.preconditions))) satisfies RouteHandler<{
-      readonly id: string;
-    }>,
+    list: sharedRoute(spec.list(`List ${collection}`, typedContentListSpec), async (rc) =>
+      ok(await content.listOfType(rc.ctx, type, rc.query)),
+    ),
+    create: sharedRoute(spec.write(`Create a ${type}`, createContentInputs[type], 201), async (rc) =>
+      withEtag(await content.create(rc.ctx, type, rc.body()), 201),
+    ),
+    get: sharedRoute<ById>(spec.get(`Get a ${type}`), async (rc) => withEtag(await content.getOfType(rc.ctx, type, rc.params.id))),
+    update: sharedRoute<ById>(spec.write(`Update a ${type}`, updateContentInputs[type]), async (rc) =>
+      withEtag(await content.updateOfType(rc.ctx, type, rc.params.id, rc.body(), rc.preconditions)),
+    ),
   };
 }
 
@@ -121,38 +120,38 @@ export function contentRoutes(routes: RouteTable, lectern: Lectern): void {
   const scheduledTracks = typedRoutes(lectern, 'scheduled-tracks');
   const collections = typedRoutes(lectern, 'collections');
   routes
-    .get('/api/v2/articles', articles.list, articles.listHandler)
-    .post('/api/v2/articles', articles.create, articles.createHandler)
-    .get('/api/v2/articles/:id', articles.get, articles.getHandler)
-    .patch('/api/v2/articles/:id', articles.update, articles.updateHandler)
-    .get('/api/v2/videos', videos.list, videos.listHandler)
-    .post('/api/v2/videos', videos.create, videos.createHandler)
-    .get('/api/v2/videos/:id', videos.get, videos.getHandler)
-    .patch('/api/v2/videos/:id', videos.update, videos.updateHandler)
-    .get('/api/v2/courses', courses.list, courses.listHandler)
-    .post('/api/v2/courses', courses.create, courses.createHandler)
-    .get('/api/v2/courses/:id', courses.get, courses.getHandler)
-    .patch('/api/v2/courses/:id', courses.update, courses.updateHandler)
-    .get('/api/v2/guides', guides.list, guides.listHandler)
-    .post('/api/v2/guides', guides.create, guides.createHandler)
-    .get('/api/v2/guides/:id', guides.get, guides.getHandler)
-    .patch('/api/v2/guides/:id', guides.update, guides.updateHandler)
-    .get('/api/v2/links', links.list, links.listHandler)
-    .post('/api/v2/links', links.create, links.createHandler)
-    .get('/api/v2/links/:id', links.get, links.getHandler)
-    .patch('/api/v2/links/:id', links.update, links.updateHandler)
-    .get('/api/v2/tracks', tracks.list, tracks.listHandler)
-    .post('/api/v2/tracks', tracks.create, tracks.createHandler)
-    .get('/api/v2/tracks/:id', tracks.get, tracks.getHandler)
-    .patch('/api/v2/tracks/:id', tracks.update, tracks.updateHandler)
-    .get('/api/v2/scheduled-tracks', scheduledTracks.list, scheduledTracks.listHandler)
-    .post('/api/v2/scheduled-tracks', scheduledTracks.create, scheduledTracks.createHandler)
-    .get('/api/v2/scheduled-tracks/:id', scheduledTracks.get, scheduledTracks.getHandler)
-    .patch('/api/v2/scheduled-tracks/:id', scheduledTracks.update, scheduledTracks.updateHandler)
-    .get('/api/v2/collections', collections.list, collections.listHandler)
-    .post('/api/v2/collections', collections.create, collections.createHandler)
-    .get('/api/v2/collections/:id', collections.get, collections.getHandler)
-    .patch('/api/v2/collections/:id', collections.update, collections.updateHandler);
+    .get('/api/v2/articles', ...articles.list)
+    .post('/api/v2/articles', ...articles.create)
+    .get('/api/v2/articles/:id', ...articles.get)
+    .patch('/api/v2/articles/:id', ...articles.update)
+    .get('/api/v2/videos', ...videos.list)
+    .post('/api/v2/videos', ...videos.create)
+    .get('/api/v2/videos/:id', ...videos.get)
+    .patch('/api/v2/videos/:id', ...videos.update)
+    .get('/api/v2/courses', ...courses.list)
+    .post('/api/v2/courses', ...courses.create)
+    .get('/api/v2/courses/:id', ...courses.get)
+    .patch('/api/v2/courses/:id', ...courses.update)
+    .get('/api/v2/guides', ...guides.list)
+    .post('/api/v2/guides', ...guides.create)
+    .get('/api/v2/guides/:id', ...guides.get)
+    .patch('/api/v2/guides/:id', ...guides.update)
+    .get('/api/v2/links', ...links.list)
+    .post('/api/v2/links', ...links.create)
+    .get('/api/v2/links/:id', ...links.get)
+    .patch('/api/v2/links/:id', ...links.update)
+    .get('/api/v2/tracks', ...tracks.list)
+    .post('/api/v2/tracks', ...tracks.create)
+    .get('/api/v2/tracks/:id', ...tracks.get)
+    .patch('/api/v2/tracks/:id', ...tracks.update)
+    .get('/api/v2/scheduled-tracks', ...scheduledTracks.list)
+    .post('/api/v2/scheduled-tracks', ...scheduledTracks.create)
+    .get('/api/v2/scheduled-tracks/:id', ...scheduledTracks.get)
+    .patch('/api/v2/scheduled-tracks/:id', ...scheduledTracks.update)
+    .get('/api/v2/collections', ...collections.list)
+    .post('/api/v2/collections', ...collections.create)
+    .get('/api/v2/collections/:id', ...collections.get)
+    .patch('/api/v2/collections/:id', ...collections.update);
 }
 
 export function channelRoutes(routes: RouteTable, lectern: Lectern): void {

@@ -7,24 +7,24 @@ import {
   type Lectern,
 } from '@lectern/core';
 import { bulkBody, resource } from '../operation-spec.ts';
-import { accepted, ok, withEtag } from '../reply.ts';
+import { ok, withEtag } from '../reply.ts';
 import type { RouteHandler, RouteTable } from '../router.ts';
+import { bulkJobRoutes } from './bulk-job-routes.ts';
 
 const bulkCreate = bulkBody('EnrollmentBulkCreate', 'enrollments', MAX_BULK_ENROLLMENTS, createEnrollmentInput);
 
 export function enrollmentRoutes(routes: RouteTable, lectern: Lectern): void {
   const enrollments = lectern.enrollments;
   const spec = resource('Enrollments', 'enrollments:read', enrollmentSchema);
+  const bulk = bulkJobRoutes(spec, enrollments.bulk, bulkCreate, {
+    submit: 'Enroll in bulk (a job)',
+    job: 'A bulk enrollment job',
+    items: 'The per-item results of a bulk enrollment job',
+  });
   routes
-    .post('/api/v2/enrollments/bulk', spec.bulk('Enroll in bulk (a job)', bulkCreate), async (rc) =>
-      accepted(await enrollments.bulk.submit(rc.ctx, rc.body())),
-    )
-    .get('/api/v2/enrollments/bulk/:id', spec.job('A bulk enrollment job'), async (rc) =>
-      ok(await enrollments.bulk.get(rc.ctx, rc.params.id)),
-    )
-    .get('/api/v2/enrollments/bulk/:id/items', spec.jobItems('The per-item results of a bulk enrollment job'), async (rc) =>
-      ok(await enrollments.bulk.items(rc.ctx, rc.params.id, rc.query)),
-    )
+    .post('/api/v2/enrollments/bulk', ...bulk.submit)
+    .get('/api/v2/enrollments/bulk/:id', ...bulk.job)
+    .get('/api/v2/enrollments/bulk/:id/items', ...bulk.items)
     .get('/api/v2/enrollments', spec.list('List enrollments', enrollmentListSpec), async (rc) =>
       ok(await enrollments.list(rc.ctx, rc.query)),
     )

@@ -19,10 +19,11 @@ import {
 } from '@lectern/core';
 import type { z } from 'zod';
 import { bulkBody, resource, type OperationSpec } from '../operation-spec.ts';
-import { accepted, noContent, ok, withEtag } from '../reply.ts';
-import type { RouteHandler, RouteTable } from '../router.ts';
+import { noContent, ok, withEtag } from '../reply.ts';
+import { sharedRoute, type RouteTable } from '../router.ts';
+import { bulkJobRoutes } from './bulk-job-routes.ts';
 
-type ById = RouteHandler<{ readonly id: string }>;
+type ById = { readonly id: string };
 
 interface EventLikeSchemas {
   tag: string;
@@ -42,40 +43,25 @@ function eventLikeRoutes(service: EventService | EventSeriesService, schemas: Ev
     response: { status: 200, schema: facilitatorsSchema, etag: true },
   };
   return {
-    bulkUpdate: [
-      spec.bulk('Update in bulk (a job)', schemas.bulkUpdate),
-      (async (rc) => accepted(await service.bulk.submit(rc.ctx, rc.body()))) satisfies RouteHandler,
-    ] as const,
-    getBulk: [spec.job('A bulk update job'), (async (rc) => ok(await service.bulk.get(rc.ctx, rc.params.id))) satisfies ById] as const,
-    getBulkItems: [
-      spec.jobItems('The per-item results of a bulk update job'),
-      (async (rc) => ok(await service.bulk.items(rc.ctx, rc.params.id, rc.query))) satisfies ById,
-    ] as const,
-    list: [
-      spec.list(`List ${schemas.tag.toLowerCase()}`, schemas.list),
-      (async (rc) => ok(await service.list(rc.ctx, rc.query))) satisfies RouteHandler,
-    ] as const,
-    create: [
-      spec.write('Create', schemas.create, 201),
-      (async (rc) => withEtag(await service.create(rc.ctx, rc.body()), 201)) satisfies RouteHandler,
-    ] as const,
-    get: [spec.get('Get one'), (async (rc) => withEtag(await service.get(rc.ctx, rc.params.id))) satisfies ById] as const,
-    update: [
-      spec.write('Update', schemas.update),
-      (async (rc) => withEtag(await service.update(rc.ctx, rc.params.id, rc.body(), rc.preconditions))) satisfies ById,
-    ] as const,
-    delete: [
-      spec.write('Delete', undefined, 204, null),
-      (async (rc) => {
-        await service.delete(rc.ctx, rc.params.id, rc.preconditions);
-        return noContent();
-      }) satisfies ById,
-    ] as const,
-    facilitators: [facilitators, (async (rc) => withEtag(await service.facilitators(rc.ctx, rc.params.id))) satisfies ById] as const,
-    replaceFacilitators: [
-      replaceFacilitators,
-      (async (rc) => withEtag(await service.replaceFacilitators(rc.ctx, rc.params.id, rc.body()))) satisfies ById,
-    ] as const,
+    ...bulkJobRoutes(spec, service.bulk, schemas.bulkUpdate, {
+      submit: 'Update in bulk (a job)',
+      job: 'A bulk update job',
+      items: 'The per-item results of a bulk update job',
+    }),
+    list: sharedRoute(spec.list(`List ${schemas.tag.toLowerCase()}`, schemas.list), async (rc) => ok(await service.list(rc.ctx, rc.query))),
+    create: sharedRoute(spec.write('Create', schemas.create, 201), async (rc) => withEtag(await service.create(rc.ctx, rc.body()), 201)),
+    get: sharedRoute<ById>(spec.get('Get one'), async (rc) => withEtag(await service.get(rc.ctx, rc.params.id))),
+    update: sharedRoute<ById>(spec.write('Update', schemas.update), async (rc) =>
+      withEtag(await service.update(rc.ctx, rc.params.id, rc.body(), rc.preconditions)),
+    ),
+    delete: sharedRoute<ById>(spec.write('Delete', undefined, 204, null), async (rc) => {
+      await service.delete(rc.ctx, rc.params.id, rc.preconditions);
+      return noContent();
+    }),
+    facilitators: sharedRoute<ById>(facilitators, async (rc) => withEtag(await service.facilitators(rc.ctx, rc.params.id))),
+    replaceFacilitators: sharedRoute<ById>(replaceFacilitators, async (rc) =>
+      withEtag(await service.replaceFacilitators(rc.ctx, rc.params.id, rc.body())),
+    ),
   };
 }
 
@@ -99,9 +85,9 @@ const seriesSchemas: EventLikeSchemas = {
 export function eventRoutes(routes: RouteTable, lectern: Lectern): void {
   const events = eventLikeRoutes(lectern.scheduledEvents, eventSchemas);
   routes
-    .patch('/api/v2/events/bulk', ...events.bulkUpdate)
-    .get('/api/v2/events/bulk/:id', ...events.getBulk)
-    .get('/api/v2/events/bulk/:id/items', ...events.getBulkItems)
+    .patch('/api/v2/events/bulk', ...events.submit)
+    .get('/api/v2/events/bulk/:id', ...events.job)
+    .get('/api/v2/events/bulk/:id/items', ...events.items)
     .get('/api/v2/events', ...events.list)
     .post('/api/v2/events', ...events.create)
     .get('/api/v2/events/:id', ...events.get)
@@ -112,9 +98,9 @@ export function eventRoutes(routes: RouteTable, lectern: Lectern): void {
 
   const series = eventLikeRoutes(lectern.eventSeries, seriesSchemas);
   routes
-    .patch('/api/v2/event-series/bulk', ...series.bulkUpdate)
-    .get('/api/v2/event-series/bulk/:id', ...series.getBulk)
-    .get('/api/v2/event-series/bulk/:id/items', ...series.getBulkItems)
+    .patch('/api/v2/event-series/bulk', ...series.submit)
+    .get('/api/v2/event-series/bulk/:id', ...series.job)
+    .get('/api/v2/event-series/bulk/:id/items', ...series.items)
     .get('/api/v2/event-series', ...series.list)
     .post('/api/v2/event-series', ...series.create)
     .get('/api/v2/event-series/:id', ...series.get)

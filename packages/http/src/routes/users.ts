@@ -1,7 +1,8 @@
 import { bulkUserItem, createUserInput, MAX_BULK_USERS, updateUserInput, userListSpec, userSchema, type Lectern } from '@lectern/core';
 import { bulkBody, resource } from '../operation-spec.ts';
-import { accepted, ok, withEtag } from '../reply.ts';
+import { ok, withEtag } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
+import { bulkJobRoutes } from './bulk-job-routes.ts';
 
 const bulkCreate = bulkBody('UserBulkCreate', 'users', MAX_BULK_USERS, bulkUserItem);
 
@@ -9,14 +10,15 @@ export function userRoutes(routes: RouteTable, lectern: Lectern): void {
   const users = lectern.users;
   const spec = resource('Users', 'users:read', userSchema);
   // literal bulk paths before `/users/:id`
+  const bulk = bulkJobRoutes(spec, users.bulk, bulkCreate, {
+    submit: 'Create users in bulk (a job)',
+    job: 'A bulk user job',
+    items: 'The per-item results of a bulk user job',
+  });
   routes
-    .post('/api/v2/users/bulk', spec.bulk('Create users in bulk (a job)', bulkCreate), async (rc) =>
-      accepted(await users.bulk.submit(rc.ctx, rc.body())),
-    )
-    .get('/api/v2/users/bulk/:id', spec.job('A bulk user job'), async (rc) => ok(await users.bulk.get(rc.ctx, rc.params.id)))
-    .get('/api/v2/users/bulk/:id/items', spec.jobItems('The per-item results of a bulk user job'), async (rc) =>
-      ok(await users.bulk.items(rc.ctx, rc.params.id, rc.query)),
-    );
+    .post('/api/v2/users/bulk', ...bulk.submit)
+    .get('/api/v2/users/bulk/:id', ...bulk.job)
+    .get('/api/v2/users/bulk/:id/items', ...bulk.items);
   routes
     .get('/api/v2/users', spec.list('List users', userListSpec), async (rc) => ok(await users.list(rc.ctx, rc.query)))
     .post('/api/v2/users', spec.write('Create a user', createUserInput, 201), async (rc) =>
