@@ -1,25 +1,28 @@
 /**
- * The HTTP application: plain request in, plain response out. The pipeline, in order: request id,
- * authentication (resolved, not yet enforced), rate limit, request target and `Expect` (400/417),
- * CORS preflight, body size (413), routing (404/405, OPTIONS), the route, which enforces
- * authentication and calls one core service; errors render through one mapper. Every response,
- * refusals of requests that never reached the pipeline included, is finished and logged by
- * `respond`.
+ * The HTTP application: plain request in, plain response out. The request passes the steps of one
+ * pipeline, listed in order in createApp (each in its own file in middleware/): the probes, the
+ * caller (resolved, not yet enforced), the rate limits, the request checks (400, 417, 403, 415,
+ * 413), the route's context, admission for searches, then dispatch to the console, SCIM or a route,
+ * which enforces its scope and calls one core service. What any step throws is rendered by one
+ * mapper. Every response, refusals of requests that never reached the pipeline included, is
+ * finished and logged by `respond`.
  */
-import { badRequest, isLecternError, LecternError, type Actor, type Lectern, type RequestContext } from '@lectern/core';
-import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
-import { AdmissionGate, type AdmissionLimits } from './middleware/admission.ts';
-import { authenticate, type Authentication } from './middleware/authenticate.ts';
+import { isLecternError, LecternError, type Lectern } from '@lectern/core';
+import { errorReply, type ErrorLogger } from './error-response.ts';
+import { AdmissionGate, searchAdmission, type AdmissionLimits } from './middleware/admission.ts';
+import { authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
-import { FixedWindowRateLimiter, hitWindows, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
+import { dispatch } from './middleware/dispatch.ts';
+import { pipeline, type Exchange } from './middleware/pipeline.ts';
+import { probes } from './middleware/probes.ts';
+import { FixedWindowRateLimiter, rateLimitHeaders, rateLimits, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
+import { requestChecks } from './middleware/request-checks.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
-import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse, type Refusal } from './plain.ts';
-import { conditionalRead, type Reply } from './reply.ts';
-import { exportFormatOf, exportList } from './export/list-export.ts';
-import { contentEncodingProblem } from './framing.ts';
+import { routeContext } from './middleware/route-context.ts';
+import { headerValue, type PlainRequest, type PlainResponse, type Refusal } from './plain.ts';
+import type { Reply } from './reply.ts';
 import { parseTarget, requestTargetProblem } from './request-target.ts';
-import type { OperationSpec } from './operation-spec.ts';
-import { RouteTable, type RouteContext } from './router.ts';
+import { RouteTable } from './router.ts';
 import { LecternMetrics } from './metrics/metrics.ts';
 import { registerRoutes } from './routes/index.ts';
 import type { ViewerFileSource } from './api-reference/reference-page.ts';
@@ -79,96 +82,6 @@ export interface App {
   refuse(refusal: Refusal): PlainResponse;
 }
 
-class RequestState implements RouteContext {
-  params: Record<string, string> = {};
-  route?: string;
-  spec?: OperationSpec;
-  path?: string;
-  private context?: RequestContext;
-  private parameters?: URLSearchParams;
-
-  constructor(
-    private readonly auth: Authentication,
-    readonly requestId: string,
-    private readonly parseQuery: () => URLSearchParams,
-    private readonly request: PlainRequest,
-  ) {}
-
-  get query(): URLSearchParams {
-    return (this.parameters ??= this.parseQuery());
-  }
-
-  get ctx(): RequestContext {
-    if (this.auth.error) throw this.auth.error;
-    return (this.context ??= { actor: this.auth.actor, requestId: this.requestId });
-  }
-
-  header(name: string): string | undefined {
-    return headerValue(this.request.headers, name);
-  }
-
-  get preconditions(): { ifMatch: string | undefined } {
-    return { ifMatch: this.header('if-match') };
-  }
-
-  async *bodyStream(maxBytes: number): AsyncIterable<Buffer> {
-    const tooLarge = () => new LecternError('payload_too_large', `The request body exceeds the limit of ${maxBytes} bytes.`);
-    if (Number(this.header('content-length')) > maxBytes) throw tooLarge();
-    let size = 0;
-    for await (const chunk of this.request.bodyStream ?? (this.request.body ? [this.request.body] : [])) {
-      size += chunk.length;
-      if (size > maxBytes) throw tooLarge();
-      yield chunk;
-    }
-  }
-
-  body<Unvalidated>(): Unvalidated {
-    const raw = this.request.body;
-    if (!raw || raw.length === 0) return {} as Unvalidated;
-    let text: string;
-    try {
-      text = strictUtf8.decode(raw);
-    } catch {
-      // decoding leniently would store U+FFFD in place of the bytes sent: the data silently altered
-      throw badRequest('The request body is not valid UTF-8.');
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (error) {
-      throw badRequest(`The request body is not valid JSON: ${(error as Error).message}`);
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-      throw badRequest('The request body must be a JSON object.');
-    }
-    if (nestingDepthExceeds(parsed, MAX_BODY_DEPTH)) {
-      throw badRequest(`The request body nests objects and arrays more than ${MAX_BODY_DEPTH} levels deep.`);
-    }
-    return parsed as Unvalidated;
-  }
-}
-
-/** JSON is UTF-8 (RFC 8259 §8.1); a byte-order mark is kept, so JSON.parse refuses it as before. */
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** No request the API describes comes close; a deeper body is an attack on whatever walks it. */
-export const MAX_BODY_DEPTH = 64;
-
-/** Whether `value` nests deeper than `limit`, found with a stack: the walk itself must not recurse. */
-export function nestingDepthExceeds(value: unknown, limit: number): boolean {
-  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
-  while (pending.length > 0) {
-    const { value: current, depth } = pending.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth > limit) return true;
-    for (const item of Array.isArray(current) ? current : Object.values(current)) pending.push({ value: item, depth: depth + 1 });
-  }
-  return false;
-}
-
-const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
-  actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${request.remoteAddress}`;
-
 /** The request's path, or '' when its target cannot be read (that refusal is the API's). */
 function pathOf(url: string): string {
   try {
@@ -178,10 +91,6 @@ function pathOf(url: string): string {
   }
 }
 
-/** Only `Expect: 100-continue` is understood (RFC 9110 §10.1.1); the server answers it before the body. */
-const expectationProblem = (expect: string | undefined) =>
-  expect !== undefined && expect.trim().toLowerCase() !== '100-continue' ? `The expectation '${expect}' cannot be met.` : undefined;
-
 export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const metrics = new LecternMetrics(lectern);
   const routes = registerRoutes(new RouteTable(), lectern, {
@@ -189,7 +98,6 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     ...(options.viewerFiles ? { viewerFiles: options.viewerFiles } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const probes = probeRoutes(lectern);
   const consoleFiles = consolePages(options.consoleFiles ?? (() => undefined));
   const scim = scimApi(lectern);
   const rateLimit = options.rateLimit ?? { limit: 600, windowSeconds: 60 };
@@ -244,97 +152,41 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   }
 
   /** an export that failed after its first byte: the connection is cut, and the cause logged here */
-  const onError = (error: unknown) => logger?.error({ err: error }, 'export failed after its first row');
+  const onExportError = (error: unknown) => logger?.error({ err: error }, 'export failed after its first row');
+
+  // the request pipeline, top to bottom (middleware/pipeline.ts); what a step throws is rendered below
+  const answer = pipeline(
+    [
+      probes(probeRoutes(lectern)),
+      authentication(lectern.tokens),
+      rateLimits(requestLimiter, userLimiter),
+      requestChecks(cors),
+      routeContext(),
+      searchAdmission(searches),
+    ],
+    dispatch({ routes, consoleFiles, scim, clock: lectern.clock, onExportError }),
+  );
 
   async function handle(request: PlainRequest): Promise<PlainResponse> {
     const started = performance.now();
     const requestId = newRequestId(request.headers);
-    const origin = headerValue(request.headers, 'origin');
-    const preflight = isPreflight(request.method, origin, headerValue(request.headers, 'access-control-request-method'));
+    const preflight = isPreflight(
+      request.method,
+      headerValue(request.headers, 'origin'),
+      headerValue(request.headers, 'access-control-request-method'),
+    );
+    const exchange: Exchange = { request, requestId, preflight, rateHeaders: {} };
     let reply: Reply;
-    let state: RequestState | undefined;
-    let rateHeaders: Record<string, string> = {};
-    const probe = probes(request.method, request.url);
     try {
-      if (probe) {
-        reply = await probe.answer();
-      } else {
-        const resolved = authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
-        const auth = resolved instanceof Promise ? await resolved : resolved;
-        // the headers keep describing the token's window; the user's ceiling only adds refusals
-        const userKey = auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined ? `user:${auth.actor.userId}` : undefined;
-        const hits = hitWindows(requestLimiter, rateKey(auth.actor, request), userLimiter, userKey);
-        // the in-memory limiter answers at once: no need to wait a turn for it
-        const [rate, userRate] = hits instanceof Promise ? await hits : hits;
-        rateHeaders = rateLimitHeaders(rate);
-        if (!rate.allowed) {
-          // requests the user's ceiling refused used up the token's window too: when that ceiling
-          // is reached as well, it is the limit the client ran into, and the one the message names
-          const ceiling = userKey === undefined ? undefined : await userLimiter.peek(userKey);
-          throw ceiling && !ceiling.allowed ? rateLimited(ceiling, "this user's tokens together") : rateLimited(rate);
-        }
-        if (userRate && !userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
-        const targetProblem = requestTargetProblem(request.url);
-        if (targetProblem) throw badRequest(targetProblem);
-        const expectation = expectationProblem(headerValue(request.headers, 'expect'));
-        if (expectation) throw new LecternError('expectation_failed', expectation);
-        if (preflight) cors.checkPreflight(origin!);
-        const encoding = contentEncodingProblem(headerValue(request.headers, 'content-encoding'));
-        if (encoding) throw new LecternError('unsupported_media_type', encoding, { headers: { 'Accept-Encoding': 'identity' } });
-        if (request.bodyTooLarge) {
-          throw new LecternError('payload_too_large', `The request body exceeds the limit of ${MAX_BODY_BYTES} bytes (1 MiB).`);
-        }
-
-        const { pathname, query } = parseTarget(request.url);
-        state = new RequestState(auth, requestId, query, request);
-        state.path = pathname;
-        // a search's cost grows with the table: such reads take turns (middleware/admission.ts)
-        const costly = (request.method === 'GET' || request.method === 'HEAD') && Boolean(state.query.get('search'));
-        const release = costly ? await searches.enter() : undefined;
-        let matched: Reply | undefined;
-        try {
-          // the console's files are a folder, not API routes: answered beside the route table
-          if (consoleFiles.serves(pathname)) {
-            state.route = '/console';
-            matched = consoleFiles.answer(request.method, pathname, state.query.toString(), state.header('accept-encoding'));
-          } else if (scim.serves(pathname)) {
-            // identity providers' provisioning: not the API, answered in SCIM's own terms (routes/scim.ts)
-            matched = await scim.answer(request.method, pathname, state);
-          } else {
-            const routed = state;
-            const dispatch = () => routes.dispatchPath(request.method, pathname, routed);
-            // format=csv|ndjson: the whole list, streamed (export/list-export.ts)
-            const format = exportFormatOf(request.method, routed.query);
-            matched = format
-              ? await exportList({
-                  format,
-                  query: routed.query,
-                  read: dispatch,
-                  route: () => routed.route,
-                  spec: () => routed.spec,
-                  clock: lectern.clock,
-                  onError,
-                })
-              : await dispatch();
-          }
-        } finally {
-          release?.();
-        }
-        reply = matched
-          ? conditionalRead(request.method, matched, {
-              ifNoneMatch: state.header('if-none-match'),
-              ifModifiedSince: state.header('if-modified-since'),
-            })
-          : {
-              status: 404,
-              body: errorBody('not_found', `No route matches ${request.method} ${pathname}.`, requestId),
-            };
-      }
+      reply = await answer(exchange);
     } catch (error) {
       // SCIM clients read SCIM's error schema, whichever step refused the request (401, 429, 413…)
       reply = isLecternError(error) && scim.serves(pathOf(request.url)) ? scimErrorReply(error) : errorReply(error, requestId, logger);
     }
-    const extra: Parameters<typeof respond>[2] = { rateHeaders, route: probe?.route ?? state?.route ?? null };
+    const extra: Parameters<typeof respond>[2] = {
+      rateHeaders: exchange.rateHeaders,
+      route: exchange.route ?? exchange.state?.route ?? null,
+    };
     if (preflight && reply.status === 204 && reply.headers?.Allow) extra.preflightAllow = reply.headers.Allow;
     return respond(reply, { method: request.method, headers: request.headers, requestId, started }, extra);
   }

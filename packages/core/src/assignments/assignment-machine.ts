@@ -70,27 +70,23 @@ const DROP: TimestampEffects = { dropped_at: 'set' };
 const DROP_FROM_EXEMPTED: TimestampEffects = { dropped_at: 'set', exempted_at: 'clear' };
 const ENGAGE: TimestampEffects = { started_at: 'set_if_null' };
 
+/** Not started and in progress answer every action alike: progress only stamps the start once. */
+const OUTSTANDING: Readonly<Record<AssignmentAction, Cell>> = {
+    complete: to('completed', 'assignment.completed', COMPLETE),
+    drop: to('dropped', 'assignment.dropped', DROP),
+    exempt: to('exempted', 'assignment.exempted', { exempted_at: 'set' }),
+    'undo-complete': no('not_completed'),
+    'undo-exempt': no('not_exempted'),
+    progress: to('in_progress', 'assignment.updated', ENGAGE),
+};
+
 /**
  * The whole lifecycle. A 409 row of the specification names the states in which an action fails;
  * as docs/assignments.md says, the action is allowed from every other state.
  */
 export const assignmentTransitions: Readonly<Record<AssignmentState, Readonly<Record<AssignmentAction, Cell>>>> = {
-  not_started: {
-    complete: to('completed', 'assignment.completed', COMPLETE),
-    drop: to('dropped', 'assignment.dropped', DROP),
-    exempt: to('exempted', 'assignment.exempted', { exempted_at: 'set' }),
-    'undo-complete': no('not_completed'),
-    'undo-exempt': no('not_exempted'),
-    progress: to('in_progress', 'assignment.updated', ENGAGE),
-  },
-  in_progress: {
-    complete: to('completed', 'assignment.completed', COMPLETE),
-    drop: to('dropped', 'assignment.dropped', DROP),
-    exempt: to('exempted', 'assignment.exempted', { exempted_at: 'set' }),
-    'undo-complete': no('not_completed'),
-    'undo-exempt': no('not_exempted'),
-    progress: to('in_progress', 'assignment.updated', ENGAGE),
-  },
+  not_started: OUTSTANDING,
+  in_progress: OUTSTANDING,
   completed: {
     complete: no('already_completed'),
     drop: no('already_completed'),

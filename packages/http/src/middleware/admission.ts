@@ -1,4 +1,5 @@
 import { LecternError } from '@lectern/core';
+import type { Step } from './pipeline.ts';
 
 export interface AdmissionLimits {
   /** requests of the kind running at once */
@@ -47,3 +48,18 @@ export class AdmissionGate {
     };
   }
 }
+
+/** The step that makes a read with `search`, whose cost grows with the table, wait for a turn at `gate`. */
+export const searchAdmission =
+  (gate: AdmissionGate): Step =>
+  async (exchange, next) => {
+    const { request, state } = exchange;
+    const costly = (request.method === 'GET' || request.method === 'HEAD') && Boolean(state?.query.get('search'));
+    if (!costly) return next();
+    const release = await gate.enter();
+    try {
+      return await next();
+    } finally {
+      release();
+    }
+  };

@@ -1,6 +1,7 @@
-import { LecternError, whenSettled, type Actor, type TokenService } from '@lectern/core';
-
-export type Authentication = { actor: Actor; error?: undefined } | { actor?: undefined; error: LecternError };
+import { LecternError, whenSettled, type TokenService } from '@lectern/core';
+import { headerValue } from '../plain.ts';
+import type { Authentication } from '../request-state.ts';
+import type { Step } from './pipeline.ts';
 
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
@@ -31,3 +32,11 @@ export function authenticate(tokens: TokenService, header: string | undefined): 
     return refused(error);
   }
 }
+
+/** The step that resolves the caller for the steps after it (unknown routes still answer 404). */
+export const authentication =
+  (tokens: TokenService): Step =>
+  async (exchange, next) => {
+    exchange.auth = await authenticate(tokens, headerValue(exchange.request.headers, 'authorization'));
+    return next();
+  };

@@ -1,5 +1,6 @@
 import { LecternError, whenSettled } from '@lectern/core';
 import type { RateCounterStore } from '@lectern/core/ports';
+import type { Exchange, Step } from './pipeline.ts';
 
 export interface RateLimitOptions {
   /** requests allowed per window */
@@ -163,3 +164,30 @@ export const rateLimited = (state: RateLimitState, whose?: string) =>
     `Too many requests: the limit${whose ? ` for ${whose}` : ''} is ${state.limit} per window. Retry after ${state.resetSeconds} s.`,
     { headers: { 'Retry-After': String(state.resetSeconds) } },
   );
+
+const rateKey = (exchange: Exchange) => {
+  const actor = exchange.auth?.actor;
+  return actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${exchange.request.remoteAddress}`;
+};
+
+/**
+ * The step that counts the request in its token's window (its address's, without one) and its
+ * user's, and refuses it with 429 past either limit. The headers keep describing the token's
+ * window; the user's ceiling, across all of the user's tokens, only adds refusals.
+ */
+export function rateLimits(requests: Limiter, users: Limiter): Step {
+  return async (exchange, next) => {
+    const actor = exchange.auth?.actor;
+    const userKey = actor?.kind === 'user' && actor.tokenId !== undefined ? `user:${actor.userId}` : undefined;
+    const [rate, userRate] = await hitWindows(requests, rateKey(exchange), users, userKey);
+    exchange.rateHeaders = rateLimitHeaders(rate);
+    if (!rate.allowed) {
+      // requests the user's ceiling refused used up the token's window too: when that ceiling
+      // is reached as well, it is the limit the client ran into, and the one the message names
+      const ceiling = userKey === undefined ? undefined : await users.peek(userKey);
+      throw ceiling && !ceiling.allowed ? rateLimited(ceiling, "this user's tokens together") : rateLimited(rate);
+    }
+    if (userRate && !userRate.allowed) throw rateLimited(userRate, "this user's tokens together");
+    return next();
+  };
+}
