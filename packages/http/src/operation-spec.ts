@@ -5,7 +5,7 @@
  * shape with, so the description cannot say one thing while the server does another:
  *
  * - `request`/`response.schema`: the zod schemas themselves; each becomes a named component
- *   (core's names in openapi/schema-names.ts, `named()` here, else one derived from the operation);
+ *   (named where core declares it, `apiSchemaNames`; `named()` here; else after its operation);
  * - `query.list`: the ListSpec the service parses the query string with (filters, bounds, `search`,
  *   `ordering`); `query.extra`: parameters read outside a ListSpec, as JSON Schema;
  * - `requestMediaType` for a body that is not JSON.
@@ -13,7 +13,7 @@
  * test/http/openapi-contract-fuzz.test.ts then sends every operation generated requests and holds
  * the answers to what is declared.
  */
-import { jobItemListSpec, jobItemSchema, jobSchema, type ListSpec, type Scope } from '@lectern/core';
+import { apiSchemaNames, jobItemListSpec, jobItemSchema, jobSchema, type ListSpec, type Scope } from '@lectern/core';
 import { z } from 'zod';
 
 export interface OperationSpec {
@@ -43,13 +43,9 @@ export interface OperationSpec {
   rateLimited?: false;
 }
 
-/**
- * Component names for the schemas routes declare that are not a core export (core's are named in
- * openapi/schema-names.ts); a schema without a name is named after its operation.
- */
-export const localSchemaNames = new Map<z.ZodType, string>();
+/** Names a schema a route declares that core does not, as core names its own (apiSchemaNames). */
 export const named = <T extends z.ZodType>(name: string, schema: T): T => {
-  localSchemaNames.set(schema, name);
+  apiSchemaNames.add(schema, { id: name });
   return schema;
 };
 

@@ -9,34 +9,37 @@ import { z } from 'zod';
 import { isAdmin, type RequestContext } from '../auth/actor.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { LECTERN_VERSION } from '../version.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
-export const aboutSchema = z.object({
-  version: z.string().meta({ description: "Lectern's version" }),
-  node_version: z.string().meta({ description: 'The Node.js version the server runs on, e.g. `v20.11.1`' }),
-  configuration: z
-    .object({
-      database: z.enum(['sqlite', 'postgres', 'other']).meta({ description: '`other` for an embedder’s own storage' }),
-      instance_id: z.string().meta({ description: 'This process among those sharing the database' }),
-      public_url: z.string(),
-      webhooks: z.object({ enabled: z.boolean() }),
-      email: z.object({
-        configured: z.boolean().meta({ description: 'Whether an SMTP server is set; without one no notification is queued or sent' }),
-        from: z.string().nullable().meta({ description: 'The sender address, when email is configured' }),
-        reminder_days: z.number().int().nullable(),
-      }),
-      single_sign_on: z
-        .object({ issuer: z.string(), name: z.string(), creates_users: z.boolean() })
-        .nullable()
-        .meta({ description: 'The OpenID provider the console signs in through, or null when not set up' }),
-      scim: z.object({
-        base_url: z
-          .string()
-          .meta({ description: 'Where identity providers provision users and groups, with a token carrying `scim:write`' }),
-      }),
-    })
-    .nullable()
-    .meta({ description: "The deployment's configuration; null unless the caller is an admin" }),
-});
+export const aboutSchema = z
+  .object({
+    version: z.string().meta({ description: "Lectern's version" }),
+    node_version: z.string().meta({ description: 'The Node.js version the server runs on, e.g. `v20.11.1`' }),
+    configuration: z
+      .object({
+        database: z.enum(['sqlite', 'postgres', 'other']).meta({ description: '`other` for an embedder’s own storage' }),
+        instance_id: z.string().meta({ description: 'This process among those sharing the database' }),
+        public_url: z.string(),
+        webhooks: z.object({ enabled: z.boolean() }),
+        email: z.object({
+          configured: z.boolean().meta({ description: 'Whether an SMTP server is set; without one no notification is queued or sent' }),
+          from: z.string().nullable().meta({ description: 'The sender address, when email is configured' }),
+          reminder_days: z.number().int().nullable(),
+        }),
+        single_sign_on: z
+          .object({ issuer: z.string(), name: z.string(), creates_users: z.boolean() })
+          .nullable()
+          .meta({ description: 'The OpenID provider the console signs in through, or null when not set up' }),
+        scim: z.object({
+          base_url: z
+            .string()
+            .meta({ description: 'Where identity providers provision users and groups, with a token carrying `scim:write`' }),
+        }),
+      })
+      .nullable()
+      .meta({ description: "The deployment's configuration; null unless the caller is an admin" }),
+  })
+  .register(apiSchemaNames, { id: 'About' });
 export type About = z.infer<typeof aboutSchema>;
 
 export class AboutService {

@@ -7,35 +7,38 @@ import { contentTypes, type ContentType } from '../content/content-item.ts';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { dateField, datetimeField, publicIdField, userRefSchema } from '../shared/schema.ts';
 import { assignmentStates, isOverdue, type AssignmentLifecycle, type AssignmentState } from './assignment-machine.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export const MAX_DROP_REASON = 1000;
 export const MAX_FEEDBACK_TEXT = 10_000;
 
 /** An assignment as the API returns it and as `assignment.*` webhook events carry it. */
-export const assignmentSchema = z.object({
-  public_id: z.string(),
-  user: listed(userRefSchema, { filter: true }),
-  content_item: listed(z.object({ public_id: z.string(), name: z.string(), content_type: z.enum(contentTypes) }), { filter: true }),
-  state: listed(z.enum(assignmentStates), { filter: 'multiple' }),
-  progress: z.number(),
-  score: z.number().nullable(),
-  is_success: z.boolean().nullable(),
-  due_date: listed(z.string().nullable(), { range: 'date', sort: true }),
-  is_overdue: listed(z.boolean(), { filter: true }),
-  started_at: z.string().nullable(),
-  completed_datetime: z.string().nullable(),
-  dropped_at: z.string().nullable(),
-  exempted_at: z.string().nullable(),
-  expires_at: z.string().nullable(),
-  feedback_rating: z.number().int().nullable(),
-  feedback_text: z.string().nullable(),
-  drop_reason: z.string().nullable(),
-  attempt: z.number().int(),
-  /** true when an enrollment owns the assignment (its PATCH is 409 `enrollment_managed`) */
-  is_enrollment_managed: z.boolean(),
-  created: listed(z.string(), { range: 'datetime', sort: true }),
-  modified: listed(z.string(), { sort: true }),
-});
+export const assignmentSchema = z
+  .object({
+    public_id: z.string(),
+    user: listed(userRefSchema, { filter: true }),
+    content_item: listed(z.object({ public_id: z.string(), name: z.string(), content_type: z.enum(contentTypes) }), { filter: true }),
+    state: listed(z.enum(assignmentStates), { filter: 'multiple' }),
+    progress: z.number(),
+    score: z.number().nullable(),
+    is_success: z.boolean().nullable(),
+    due_date: listed(z.string().nullable(), { range: 'date', sort: true }),
+    is_overdue: listed(z.boolean(), { filter: true }),
+    started_at: z.string().nullable(),
+    completed_datetime: z.string().nullable(),
+    dropped_at: z.string().nullable(),
+    exempted_at: z.string().nullable(),
+    expires_at: z.string().nullable(),
+    feedback_rating: z.number().int().nullable(),
+    feedback_text: z.string().nullable(),
+    drop_reason: z.string().nullable(),
+    attempt: z.number().int(),
+    /** true when an enrollment owns the assignment (its PATCH is 409 `enrollment_managed`) */
+    is_enrollment_managed: z.boolean(),
+    created: listed(z.string(), { range: 'datetime', sort: true }),
+    modified: listed(z.string(), { sort: true }),
+  })
+  .register(apiSchemaNames, { id: 'Assignment' });
 export type Assignment = z.infer<typeof assignmentSchema>;
 
 /** Everything of the view that does not depend on the day it is read. */
@@ -112,33 +115,43 @@ export function lastModifiedOf(record: AssignmentRecord, today: string): string 
 
 // ---- writes ----------------------------------------------------------------------------------
 
-export const createAssignmentInput = z.strictObject({
-  user_id: publicIdField(),
-  content_item_id: publicIdField(),
-  due_date: dateField().nullable().optional(),
-  expires_at: datetimeField().nullable().optional(),
-});
+export const createAssignmentInput = z
+  .strictObject({
+    user_id: publicIdField(),
+    content_item_id: publicIdField(),
+    due_date: dateField().nullable().optional(),
+    expires_at: datetimeField().nullable().optional(),
+  })
+  .register(apiSchemaNames, { id: 'AssignmentCreate' });
 export type CreateAssignmentInput = z.output<typeof createAssignmentInput>;
 
-export const updateAssignmentInput = z.strictObject({
-  due_date: dateField().nullable().optional(),
-  expires_at: datetimeField().nullable().optional(),
-});
+export const updateAssignmentInput = z
+  .strictObject({
+    due_date: dateField().nullable().optional(),
+    expires_at: datetimeField().nullable().optional(),
+  })
+  .register(apiSchemaNames, { id: 'AssignmentUpdate' });
 
-export const dropInput = z.strictObject({
-  reason: z.string().max(MAX_DROP_REASON).nullable().optional(),
-});
+export const dropInput = z
+  .strictObject({
+    reason: z.string().max(MAX_DROP_REASON).nullable().optional(),
+  })
+  .register(apiSchemaNames, { id: 'Drop' });
 
-export const progressInput = z.strictObject({
-  progress: z.number().min(0).max(1),
-  score: z.number().finite().nullable().optional(),
-  is_success: z.boolean().nullable().optional(),
-});
+export const progressInput = z
+  .strictObject({
+    progress: z.number().min(0).max(1),
+    score: z.number().finite().nullable().optional(),
+    is_success: z.boolean().nullable().optional(),
+  })
+  .register(apiSchemaNames, { id: 'Progress' });
 
-export const feedbackInput = z.strictObject({
-  rating: z.number().int().min(1).max(5),
-  text: z.string().max(MAX_FEEDBACK_TEXT).nullable().optional(),
-});
+export const feedbackInput = z
+  .strictObject({
+    rating: z.number().int().min(1).max(5),
+    text: z.string().max(MAX_FEEDBACK_TEXT).nullable().optional(),
+  })
+  .register(apiSchemaNames, { id: 'Feedback' });
 
 /** The administrative actions with their own route; `progress` has its own body and route. */
 export const assignmentRouteActions = ['complete', 'drop', 'exempt', 'undo-complete', 'undo-exempt'] as const;

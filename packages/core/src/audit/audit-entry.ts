@@ -8,23 +8,26 @@ import { badRequest } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parsePageSize, queryParam, type QueryParams } from '../shared/list-query.ts';
 import { parseDatetimeBound } from '../shared/time.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export const AUDIT_ID_PREFIX = 'aud_';
 const AUDIT_ID = /^aud_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-export const auditEntrySchema = z.object({
-  id: z.string(),
-  occurred_at: z.string(),
-  /** `<resource type>.<what happened>`, e.g. `user.updated`, `api_token.revoked` */
-  action: z.string(),
-  /** the user who made the change; null when the command line (or the embedding application) did */
-  actor: z.object({ public_id: z.string(), email: z.string() }).nullable(),
-  token_public_id: z.string().nullable(),
-  request_id: z.string().nullable(),
-  resource: z.object({ type: z.string(), public_id: z.string() }),
-  /** `{field: {from, to}}` for updates; null for creations, deletions and other actions */
-  changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).nullable(),
-});
+export const auditEntrySchema = z
+  .object({
+    id: z.string(),
+    occurred_at: z.string(),
+    /** `<resource type>.<what happened>`, e.g. `user.updated`, `api_token.revoked` */
+    action: z.string(),
+    /** the user who made the change; null when the command line (or the embedding application) did */
+    actor: z.object({ public_id: z.string(), email: z.string() }).nullable(),
+    token_public_id: z.string().nullable(),
+    request_id: z.string().nullable(),
+    resource: z.object({ type: z.string(), public_id: z.string() }),
+    /** `{field: {from, to}}` for updates; null for creations, deletions and other actions */
+    changes: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).nullable(),
+  })
+  .register(apiSchemaNames, { id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export interface AuditQuery {

@@ -8,6 +8,7 @@ import type { ListSpec } from '../shared/list-query.ts';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { dateField, descriptionField, MAX_TAG_LENGTH, nameField, publicIdField, tagField, urlField } from '../shared/schema.ts';
 import { contentTypes, type ContentType } from './content-types.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export { contentTypes, type ContentType };
 export const contentTypeSchema = z.enum(contentTypes);
@@ -24,26 +25,28 @@ export const MAX_DURATION_MINUTES = 1_000_000;
 const namedRefSchema = z.object({ public_id: z.string(), name: z.string() });
 
 /** The cross-type summary: what `/content-items/` returns and what `content_item.*` events carry. */
-export const contentSummarySchema = z.object({
-  public_id: z.string(),
-  name: listed(z.string(), { sort: true, search: true }),
-  content_type: listed(contentTypeSchema, { filter: 'multiple', sort: true }),
-  description: z.string(),
-  is_archived: listed(z.boolean(), { filter: true }),
-  is_hidden: listed(z.boolean(), { filter: true }),
-  is_completable: z.boolean(),
-  is_self_assignable: z.boolean(),
-  duration_minutes: listed(z.number().int(), { sort: true }),
-  /** null until someone rates the item */
-  avg_feedback_rating: z.number().nullable(),
-  total_assignments: listed(z.number().int(), { sort: true }),
-  completed_assignments_count: z.number().int(),
-  created: listed(z.string(), { range: 'datetime', sort: true }),
-  modified: listed(z.string(), { range: 'datetime', sort: true }),
-  groups: z.array(namedRefSchema),
-  tags: z.array(z.string()),
-  channel: listed(namedRefSchema.nullable(), { filter: true }),
-});
+export const contentSummarySchema = z
+  .object({
+    public_id: z.string(),
+    name: listed(z.string(), { sort: true, search: true }),
+    content_type: listed(contentTypeSchema, { filter: 'multiple', sort: true }),
+    description: z.string(),
+    is_archived: listed(z.boolean(), { filter: true }),
+    is_hidden: listed(z.boolean(), { filter: true }),
+    is_completable: z.boolean(),
+    is_self_assignable: z.boolean(),
+    duration_minutes: listed(z.number().int(), { sort: true }),
+    /** null until someone rates the item */
+    avg_feedback_rating: z.number().nullable(),
+    total_assignments: listed(z.number().int(), { sort: true }),
+    completed_assignments_count: z.number().int(),
+    created: listed(z.string(), { range: 'datetime', sort: true }),
+    modified: listed(z.string(), { range: 'datetime', sort: true }),
+    groups: z.array(namedRefSchema),
+    tags: z.array(z.string()),
+    channel: listed(namedRefSchema.nullable(), { filter: true }),
+  })
+  .register(apiSchemaNames, { id: 'ContentItem' });
 export type ContentSummary = z.infer<typeof contentSummarySchema>;
 
 /** A content item referenced from another one (a track's items). */
@@ -85,8 +88,13 @@ export const isContainerType = (type: ContentType): boolean => (containerTypes a
 /** The GET shape of each type's own collection and the payload of its `<type>.*` events. */
 function typeViewSchema(type: ContentType): z.ZodObject {
   const extras = contentExtrasSchema.shape;
-  return contentSummarySchema.extend(Object.fromEntries(typeSpecificFields[type].map((field) => [field, extras[field]])));
+  return contentSummarySchema
+    .extend(Object.fromEntries(typeSpecificFields[type].map((field) => [field, extras[field]])))
+    .register(apiSchemaNames, { id: pascalCase(type) });
 }
+
+/** `scheduled_track` → `ScheduledTrack`: a content type's name in the API's schema names */
+const pascalCase = (snake: string) => snake.replace(/(^|_)([a-z])/g, (_match, _start, letter: string) => letter.toUpperCase());
 export const contentTypeViewSchemas = Object.fromEntries(contentTypes.map((type) => [type, typeViewSchema(type)])) as Record<
   ContentType,
   z.ZodObject
@@ -155,7 +163,8 @@ function writeSchema(type: ContentType, mode: 'create' | 'update'): z.ZodType<Co
   const fields = [...Object.entries(sharedWritableFields), ...typeFields].map(
     ([field, schema]) => [field, required.includes(field) ? schema : schema.optional()] as const,
   );
-  return z.strictObject(Object.fromEntries(fields)) as z.ZodType<ContentWrite>;
+  const name = `${pascalCase(type)}${mode === 'create' ? 'Create' : 'Update'}`;
+  return z.strictObject(Object.fromEntries(fields)).register(apiSchemaNames, { id: name }) as z.ZodType<ContentWrite>;
 }
 
 /**
@@ -189,10 +198,10 @@ export const updateContentInputs = Object.fromEntries(contentTypes.map((type) =>
 };
 
 /** `PATCH /content-items/<id>/`: the shared fields, whatever the type [ext beyond name, is_hidden, groups]. */
-export const updateContentItemInput = z.strictObject(sharedWritableFields).partial();
+export const updateContentItemInput = z.strictObject(sharedWritableFields).partial().register(apiSchemaNames, { id: 'ContentItemUpdate' });
 
-export const tagsInput = z.strictObject({ tags: tagNamesField().min(1) });
-export const replaceTagsInput = z.strictObject({ tags: tagNamesField() });
+export const tagsInput = z.strictObject({ tags: tagNamesField().min(1) }).register(apiSchemaNames, { id: 'Tags' });
+export const replaceTagsInput = z.strictObject({ tags: tagNamesField() }).register(apiSchemaNames, { id: 'TagsReplace' });
 
 export const tagOperations = ['add', 'remove', 'replace'] as const;
 export type TagOperation = (typeof tagOperations)[number];

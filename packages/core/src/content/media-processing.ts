@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { mediaContentTypes, type MediaContentType, type MediaStatus } from './content-events.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 /** Longest media the platform accepts a duration for: a week, in seconds. */
 const MAX_MEDIA_SECONDS = 7 * 24 * 3600;
@@ -20,7 +21,8 @@ export const mediaStatusReportInput = z
     message: 'Only a ready asset has a duration.',
   })
   // the refinement, for the OpenAPI document
-  .meta({ anyOf: [{ properties: { status: { const: 'ready' } } }, { properties: { duration: { type: 'null' } } }] });
+  .meta({ anyOf: [{ properties: { status: { const: 'ready' } } }, { properties: { duration: { type: 'null' } } }] })
+  .register(apiSchemaNames, { id: 'MediaStatusReport' });
 export type MediaStatusReport = z.output<typeof mediaStatusReportInput>;
 
 /** The payload of `video.ready`, `event.recording_errored`, … (spec "Media-processing object"). */

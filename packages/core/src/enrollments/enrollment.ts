@@ -7,19 +7,22 @@ import { assignmentStates, type AssignmentState } from '../assignments/assignmen
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { publicIdField, userRefSchema } from '../shared/schema.ts';
 import { attendanceMethods, enrollmentStatuses, type AttendanceMethod, type EnrollmentStatus } from './enrollment-rules.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 /** The GET shape, and the payload of every `enrollment.*` webhook event. */
-export const enrollmentSchema = z.object({
-  public_id: z.string(),
-  user: listed(userRefSchema, { filter: true }),
-  event: listed(z.object({ public_id: z.string(), name: z.string() }), { filter: true }),
-  status: listed(z.enum(enrollmentStatuses), { filter: 'multiple' }),
-  attendance_method: listed(z.enum(attendanceMethods), { filter: true }),
-  checkin_datetime: z.string().nullable(),
-  /** the state of the assignment the enrollment owns */
-  state: listed(z.enum(assignmentStates), { filter: 'multiple' }),
-  created: listed(z.string(), { range: 'datetime', sort: true }),
-});
+export const enrollmentSchema = z
+  .object({
+    public_id: z.string(),
+    user: listed(userRefSchema, { filter: true }),
+    event: listed(z.object({ public_id: z.string(), name: z.string() }), { filter: true }),
+    status: listed(z.enum(enrollmentStatuses), { filter: 'multiple' }),
+    attendance_method: listed(z.enum(attendanceMethods), { filter: true }),
+    checkin_datetime: z.string().nullable(),
+    /** the state of the assignment the enrollment owns */
+    state: listed(z.enum(assignmentStates), { filter: 'multiple' }),
+    created: listed(z.string(), { range: 'datetime', sort: true }),
+  })
+  .register(apiSchemaNames, { id: 'Enrollment' });
 export type Enrollment = z.infer<typeof enrollmentSchema>;
 
 /** A stored enrollment: the view plus the internal keys the service works with. */
@@ -37,12 +40,14 @@ export interface EnrollmentRecord {
 }
 
 /** Also the item of `POST /enrollments/bulk/` (docs/assignments.md). */
-export const createEnrollmentInput = z.strictObject({
-  user_id: publicIdField(),
-  event_id: publicIdField(),
-  attendance_method: z.enum(attendanceMethods),
-  accept_waitlist: z.boolean().optional(),
-});
+export const createEnrollmentInput = z
+  .strictObject({
+    user_id: publicIdField(),
+    event_id: publicIdField(),
+    attendance_method: z.enum(attendanceMethods),
+    accept_waitlist: z.boolean().optional(),
+  })
+  .register(apiSchemaNames, { id: 'EnrollmentCreate' });
 export type CreateEnrollmentInput = z.output<typeof createEnrollmentInput>;
 
 export const enrollmentActions = ['checkin', 'drop', 'undo-checkin'] as const;

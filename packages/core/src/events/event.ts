@@ -14,6 +14,7 @@ import { MAX_TIMESLOT_MINUTES } from './iso-duration.ts';
 import { locationSchema, type Location } from './location.ts';
 import { createTimeslotsField, replaceTimeslotsField, timeslotView, timeslotViewSchema, type StoredTimeslot } from './timeslot.ts';
 import type { TimeslotTimes } from './wall-clock.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export { type FacilitatorRole } from './facilitators.ts';
 
@@ -54,39 +55,41 @@ export const noEnrollments = (): EnrollmentCounts => ({
 const namedRefSchema = z.object({ public_id: z.string(), name: z.string() });
 
 /** `GET /events/<id>/` and the payload of `event.*` webhook events, in the order docs/events.md lists. */
-export const eventViewSchema = z.object({
-  public_id: z.string(),
-  name: listed(z.string(), { sort: true, search: true }),
-  content_type: z.literal('event'),
-  description: z.string(),
-  event_series: namedRefSchema.nullable(),
-  timeslots: z.array(timeslotViewSchema),
-  // `starts_at` sorts by the true instant: wall clocks of different zones do not order
-  starts_at: listed(z.string(), { sort: true }),
-  ends_at: z.string(),
-  starts_at_utc: listed(z.string(), { range: 'datetime' }),
-  ends_at_utc: z.string(),
-  location_id: listed(z.number().int().nullable(), { filter: true }),
-  location: locationSchema.nullable(),
-  is_local: listed(z.boolean(), { filter: true }),
-  is_online: listed(z.boolean(), { filter: true }),
-  is_hidden: listed(z.boolean(), { filter: true }),
-  enrollment_limit: z.number().int(),
-  wait_list_limit: z.number().int(),
-  online_enrollment_limit: z.number().int(),
-  online_wait_list_limit: z.number().int(),
-  body_markdown: z.string().nullable(),
-  tags: z.array(z.string()),
-  external_link: z.string().nullable(),
-  external_link_description: z.string().nullable(),
-  cover_url: z.string().nullable(),
-  channel: listed(namedRefSchema.nullable(), { filter: true }),
-  facilitators: facilitatorsSchema,
-  is_archived: listed(z.boolean(), { filter: true }),
-  created: listed(z.string(), { range: 'datetime', sort: true }),
-  modified: listed(z.string(), { range: 'datetime', sort: true }),
-  enrollment_counts: enrollmentCountsSchema,
-});
+export const eventViewSchema = z
+  .object({
+    public_id: z.string(),
+    name: listed(z.string(), { sort: true, search: true }),
+    content_type: z.literal('event'),
+    description: z.string(),
+    event_series: namedRefSchema.nullable(),
+    timeslots: z.array(timeslotViewSchema),
+    // `starts_at` sorts by the true instant: wall clocks of different zones do not order
+    starts_at: listed(z.string(), { sort: true }),
+    ends_at: z.string(),
+    starts_at_utc: listed(z.string(), { range: 'datetime' }),
+    ends_at_utc: z.string(),
+    location_id: listed(z.number().int().nullable(), { filter: true }),
+    location: locationSchema.nullable(),
+    is_local: listed(z.boolean(), { filter: true }),
+    is_online: listed(z.boolean(), { filter: true }),
+    is_hidden: listed(z.boolean(), { filter: true }),
+    enrollment_limit: z.number().int(),
+    wait_list_limit: z.number().int(),
+    online_enrollment_limit: z.number().int(),
+    online_wait_list_limit: z.number().int(),
+    body_markdown: z.string().nullable(),
+    tags: z.array(z.string()),
+    external_link: z.string().nullable(),
+    external_link_description: z.string().nullable(),
+    cover_url: z.string().nullable(),
+    channel: listed(namedRefSchema.nullable(), { filter: true }),
+    facilitators: facilitatorsSchema,
+    is_archived: listed(z.boolean(), { filter: true }),
+    created: listed(z.string(), { range: 'datetime', sort: true }),
+    modified: listed(z.string(), { range: 'datetime', sort: true }),
+    enrollment_counts: enrollmentCountsSchema,
+  })
+  .register(apiSchemaNames, { id: 'Event' });
 export type EventView = z.infer<typeof eventViewSchema>;
 
 /**
@@ -104,7 +107,8 @@ export const seriesViewSchema = eventViewSchema
     ends_at_utc: true,
     enrollment_counts: true,
   })
-  .extend({ content_type: z.literal('event_type'), duration: listed(z.number().int(), { sort: true }) });
+  .extend({ content_type: z.literal('event_type'), duration: listed(z.number().int(), { sort: true }) })
+  .register(apiSchemaNames, { id: 'EventSeries' });
 export type SeriesView = z.infer<typeof seriesViewSchema>;
 
 /** A stored event or series with everything its view needs. */
@@ -237,8 +241,10 @@ const seriesFields = {
   facilitators: facilitatorsInput,
 };
 
-export const createSeriesInput = z.strictObject({ ...optional(seriesFields), name: ownFields.name });
-export const updateSeriesInput = z.strictObject(seriesFields).partial();
+export const createSeriesInput = z
+  .strictObject({ ...optional(seriesFields), name: ownFields.name })
+  .register(apiSchemaNames, { id: 'EventSeriesCreate' });
+export const updateSeriesInput = z.strictObject(seriesFields).partial().register(apiSchemaNames, { id: 'EventSeriesUpdate' });
 export type SeriesWrite = z.output<typeof updateSeriesInput>;
 
 /** A known field this write does not take: 422 saying why and how, rather than "Unknown field.". */
@@ -247,17 +253,19 @@ const refused = (message: string) => z.never({ error: message }).optional();
 /** A field an event takes from its series only (rule 4). */
 const notOnCreate = (how: string) => refused(`Not accepted on create: it is copied from the event series. ${how}`);
 
-export const createEventInput = z.strictObject({
-  name: ownFields.name,
-  description: ownFields.description.optional(),
-  event_series_id: publicIdField().nullable().optional(),
-  timeslots: createTimeslotsField(),
-  ...optional(overridableFields),
-  cover_url: notOnCreate('Change it afterwards with PATCH.'),
-  channel_id: notOnCreate('Change it afterwards with PATCH.'),
-  external_link_description: notOnCreate('Change it afterwards with PATCH.'),
-  facilitators: notOnCreate('Change them afterwards with PUT /events/<id>/facilitators/.'),
-});
+export const createEventInput = z
+  .strictObject({
+    name: ownFields.name,
+    description: ownFields.description.optional(),
+    event_series_id: publicIdField().nullable().optional(),
+    timeslots: createTimeslotsField(),
+    ...optional(overridableFields),
+    cover_url: notOnCreate('Change it afterwards with PATCH.'),
+    channel_id: notOnCreate('Change it afterwards with PATCH.'),
+    external_link_description: notOnCreate('Change it afterwards with PATCH.'),
+    facilitators: notOnCreate('Change them afterwards with PUT /events/<id>/facilitators/.'),
+  })
+  .register(apiSchemaNames, { id: 'EventCreate' });
 export type CreateEventInput = z.output<typeof createEventInput>;
 
 const eventUpdateFields = {
@@ -268,18 +276,22 @@ const eventUpdateFields = {
   event_series_id: publicIdField().nullable(),
   timeslots: replaceTimeslotsField(),
 };
-export const updateEventInput = z.strictObject(eventUpdateFields).partial();
+export const updateEventInput = z.strictObject(eventUpdateFields).partial().register(apiSchemaNames, { id: 'EventUpdate' });
 export type EventWrite = z.output<typeof updateEventInput>;
 
 /** One item of `PATCH /events/bulk/` (docs/assignments.md): any PATCH field but timeslots, named by `public_id`. */
-export const bulkEventItemInput = z.strictObject({
-  ...optional(eventUpdateFields),
-  public_id: publicIdField(),
-  timeslots: refused('Timeslot changes are not supported in bulk; use PATCH /events/<id>/.'),
-});
+export const bulkEventItemInput = z
+  .strictObject({
+    ...optional(eventUpdateFields),
+    public_id: publicIdField(),
+    timeslots: refused('Timeslot changes are not supported in bulk; use PATCH /events/<id>/.'),
+  })
+  .register(apiSchemaNames, { id: 'EventBulkItem' });
 
 /** One item of `PATCH /event-series/bulk/`: any series PATCH field, named by `public_id`. */
-export const bulkSeriesItemInput = z.strictObject({ ...optional(seriesFields), public_id: publicIdField() });
+export const bulkSeriesItemInput = z
+  .strictObject({ ...optional(seriesFields), public_id: publicIdField() })
+  .register(apiSchemaNames, { id: 'EventSeriesBulkItem' });
 
 // ---- lists -----------------------------------------------------------------------------------
 

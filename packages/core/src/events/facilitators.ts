@@ -10,28 +10,33 @@
  */
 import { z } from 'zod';
 import { publicIdField, userRefSchema, type UserRef } from '../shared/schema.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export const facilitatorRoles = ['organizer', 'co_organizer', 'presenter'] as const;
 export type FacilitatorRole = (typeof facilitatorRoles)[number];
 
 export const MAX_FACILITATORS_PER_ROLE = 50;
 
-export const facilitatorsSchema = z.object({
-  organizer: userRefSchema.nullable(),
-  co_organizers: z.array(userRefSchema),
-  presenters: z.array(userRefSchema),
-});
+export const facilitatorsSchema = z
+  .object({
+    organizer: userRefSchema.nullable(),
+    co_organizers: z.array(userRefSchema),
+    presenters: z.array(userRefSchema),
+  })
+  .register(apiSchemaNames, { id: 'Facilitators' });
 export type Facilitators = z.infer<typeof facilitatorsSchema>;
 
 // the service refuses a user named twice in one role
 const idList = () => z.array(publicIdField()).max(MAX_FACILITATORS_PER_ROLE).meta({ uniqueItems: true });
 
 /** The body of `PUT …/facilitators/`, and the `facilitators` field of a series write. */
-export const facilitatorsInput = z.strictObject({
-  organizer_id: publicIdField().nullable().optional(),
-  co_organizer_ids: idList().optional(),
-  presenter_ids: idList().optional(),
-});
+export const facilitatorsInput = z
+  .strictObject({
+    organizer_id: publicIdField().nullable().optional(),
+    co_organizer_ids: idList().optional(),
+    presenter_ids: idList().optional(),
+  })
+  .register(apiSchemaNames, { id: 'FacilitatorsReplace' });
 export type FacilitatorsInput = z.output<typeof facilitatorsInput>;
 
 /** One stored facilitator: the internal id (copied from a series to its events) and how it reads. */

@@ -7,6 +7,7 @@ import type { Scope } from '../auth/scopes.ts';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { userRefSchema } from '../shared/schema.ts';
 import { jobStatuses } from './job.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 /** The kinds as the API names them, with the job kind each is stored as and the scope that reads it. */
 export const BULK_JOB_KINDS = {
@@ -24,18 +25,20 @@ export const bulkJobKinds = Object.keys(BULK_JOB_KINDS) as [BulkJobKind, ...Bulk
 export const bulkJobKindOf = (stored: string): BulkJobKind | undefined =>
   bulkJobKinds.find((kind) => BULK_JOB_KINDS[kind].stored === stored);
 
-export const bulkJobSummarySchema = z.object({
-  id: z.string().meta({ format: 'uuid' }),
-  kind: listed(z.enum(bulkJobKinds), { filter: true }),
-  status: listed(z.enum(jobStatuses), { filter: true }),
-  /** null for a job submitted from the command line */
-  created_by: userRefSchema.nullable(),
-  total: z.number().int(),
-  succeeded: z.number().int(),
-  failed: z.number().int(),
-  created_at: listed(z.string(), { sort: true }),
-  completed_at: z.string().nullable(),
-});
+export const bulkJobSummarySchema = z
+  .object({
+    id: z.string().meta({ format: 'uuid' }),
+    kind: listed(z.enum(bulkJobKinds), { filter: true }),
+    status: listed(z.enum(jobStatuses), { filter: true }),
+    /** null for a job submitted from the command line */
+    created_by: userRefSchema.nullable(),
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    created_at: listed(z.string(), { sort: true }),
+    completed_at: z.string().nullable(),
+  })
+  .register(apiSchemaNames, { id: 'BulkJobSummary' });
 export type BulkJobSummary = z.infer<typeof bulkJobSummarySchema>;
 
 export const bulkJobListSpec = listSpecOf(bulkJobSummarySchema, { defaultOrdering: ['-created_at'] });

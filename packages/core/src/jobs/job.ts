@@ -4,23 +4,26 @@ import type { Actor } from '../auth/actor.ts';
 import { scopes, roles } from '../auth/scopes.ts';
 import { LecternError, type ErrorCode } from '../shared/errors.ts';
 import type { ListSpec } from '../shared/list-query.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export const jobStatuses = ['pending', 'processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
 export const isTerminal = (status: JobStatus): boolean => status === 'completed' || status === 'failed';
 
 /** A job as the submit (202) and status routes return it; counts only, no per-item detail. */
-export const jobSchema = z.object({
-  id: z.string(),
-  status: z.enum(jobStatuses),
-  total: z.number().int(),
-  processed: z.number().int(),
-  succeeded: z.number().int(),
-  failed: z.number().int(),
-  created_at: z.string(),
-  completed_at: z.string().nullable(),
-  error_message: z.string().nullable(),
-});
+export const jobSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(jobStatuses),
+    total: z.number().int(),
+    processed: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+    error_message: z.string().nullable(),
+  })
+  .register(apiSchemaNames, { id: 'Job' });
 export type Job = z.infer<typeof jobSchema>;
 
 export const jobItemStatuses = ['succeeded', 'failed'] as const;
@@ -31,13 +34,15 @@ export const jobItemStatuses = ['succeeded', 'failed'] as const;
  * resource it created, updated or found; `created` tells a new resource (true) from an existing or
  * updated one (false), null on a failed item.
  */
-export const jobItemSchema = z.object({
-  index: z.number().int(),
-  status: z.enum(jobItemStatuses),
-  public_id: z.string().nullable(),
-  created: z.boolean().nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
-});
+export const jobItemSchema = z
+  .object({
+    index: z.number().int(),
+    status: z.enum(jobItemStatuses),
+    public_id: z.string().nullable(),
+    created: z.boolean().nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  })
+  .register(apiSchemaNames, { id: 'JobItem' });
 export type JobItem = z.infer<typeof jobItemSchema>;
 
 export const jobItemListSpec = {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField, userRefSchema } from '../shared/schema.ts';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export const reportResources = ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'] as const;
 export type ReportResource = (typeof reportResources)[number];
@@ -13,18 +14,20 @@ export const reportResourceSchema = z.enum(reportResources);
 export const MAX_EXPRESSION_LENGTH = 10_000;
 const MAX_ORDERING_LENGTH = 1_000;
 
-export const savedReportSchema = z.object({
-  public_id: z.string(),
-  name: listed(z.string(), { sort: true, search: true }),
-  resource: listed(reportResourceSchema, { filter: 'multiple', sort: true }),
-  expression: z.string(),
-  /** the results' `ordering` when the request sends none, in the resource list's syntax (`-created,name`) */
-  ordering: z.string().nullable(),
-  /** null for a report an embedding application created as the system */
-  created_by: listed(userRefSchema.nullable(), { filter: true }),
-  created: listed(z.string(), { range: 'datetime', sort: true }),
-  modified: listed(z.string(), { range: 'datetime', sort: true }),
-});
+export const savedReportSchema = z
+  .object({
+    public_id: z.string(),
+    name: listed(z.string(), { sort: true, search: true }),
+    resource: listed(reportResourceSchema, { filter: 'multiple', sort: true }),
+    expression: z.string(),
+    /** the results' `ordering` when the request sends none, in the resource list's syntax (`-created,name`) */
+    ordering: z.string().nullable(),
+    /** null for a report an embedding application created as the system */
+    created_by: listed(userRefSchema.nullable(), { filter: true }),
+    created: listed(z.string(), { range: 'datetime', sort: true }),
+    modified: listed(z.string(), { range: 'datetime', sort: true }),
+  })
+  .register(apiSchemaNames, { id: 'SavedReport' });
 export type SavedReport = z.infer<typeof savedReportSchema>;
 
 export interface SavedReportRecord {
@@ -44,18 +47,22 @@ const orderingField = () =>
     .nullable()
     .transform((value) => (value === '' ? null : value));
 
-export const createSavedReportInput = z.strictObject({
-  name: nameField(),
-  resource: reportResourceSchema,
-  expression: expressionField(),
-  ordering: orderingField().optional(),
-});
+export const createSavedReportInput = z
+  .strictObject({
+    name: nameField(),
+    resource: reportResourceSchema,
+    expression: expressionField(),
+    ordering: orderingField().optional(),
+  })
+  .register(apiSchemaNames, { id: 'SavedReportCreate' });
 
-export const updateSavedReportInput = z.strictObject({
-  name: nameField().optional(),
-  resource: reportResourceSchema.optional(),
-  expression: expressionField().optional(),
-  ordering: orderingField().optional(),
-});
+export const updateSavedReportInput = z
+  .strictObject({
+    name: nameField().optional(),
+    resource: reportResourceSchema.optional(),
+    expression: expressionField().optional(),
+    ordering: orderingField().optional(),
+  })
+  .register(apiSchemaNames, { id: 'SavedReportUpdate' });
 
 export const savedReportListSpec = listSpecOf(savedReportSchema, { defaultOrdering: ['created'] });

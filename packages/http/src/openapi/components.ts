@@ -4,9 +4,9 @@
  * `io: 'output'`), each under its name, with a schema nested in another named one written as a
  * `$ref` to it. Operations refer to them by `$ref` too.
  */
+import { apiSchemaNames } from '@lectern/core';
 import { z } from 'zod';
-import { localSchemaNames, type OperationSpec } from '../operation-spec.ts';
-import { coreSchemaNames } from './schema-names.ts';
+import type { OperationSpec } from '../operation-spec.ts';
 
 type Json = Record<string, unknown>;
 
@@ -65,7 +65,7 @@ export function componentSchemas(described: Array<{ operationId: string; spec: O
   const nameOf = (schema: z.ZodType, fallback: string, registry: typeof inputs, other: typeof inputs, otherSuffix: string) => {
     const existing = registry.get(schema);
     if (existing) return existing.id;
-    let name = coreSchemaNames.get(schema) ?? localSchemaNames.get(schema) ?? fallback;
+    let name = apiSchemaNames.get(schema)?.id ?? fallback;
     // the same schema read both ways (rare) gets a second name for its other reading
     if (other.has(schema)) name = `${name}${otherSuffix}`;
     if (taken.has(name) && taken.get(name) !== schema) throw new Error(`two schemas are both named ${name} in the OpenAPI document`);

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the HTTP API, built from the routes and what each declares where it
  * is registered (operation-spec.ts, routes/*.ts) with zod 4's own JSON Schema conversion: request bodies from the
  * schemas the services validate with, responses from the schemas that shape the representations,
- * each a named component (schema-names.ts); list parameters from the ListSpec the service parses
+ * each a named component (named where declared: core's apiSchemaNames); list parameters from the ListSpec the service parses
  * the query string with (query-parameters.ts).
  */
 import { allEventTypes, API_VERSION, DEFAULT_PAGE_SIZE, errorCodes, MAX_PAGE_SIZE, PING_EVENT_TYPE, type Scope } from '@lectern/core';
