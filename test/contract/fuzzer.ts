@@ -16,6 +16,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
+import { contentTypeCollections } from '@lectern/core';
 import { arbitraryOf, resolveRef, wrongTypeValue, type GenerateContext } from './generate.ts';
 
 type Json = Record<string, any>;
@@ -142,20 +143,16 @@ export class ContractFuzzer {
 
   // ---- seeding -------------------------------------------------------------------------------
 
+  /** Each content type's own collection, in core's order (tracks and collections last: they hold items). */
+  private static readonly contentCollections = Object.values(contentTypeCollections).map((collection) => `/api/v2/${collection}`);
+
   /** The order creations run in: what later creations refer to first. */
   private static readonly seedOrder = [
     '/api/v2/users',
     '/api/v2/groups',
     '/api/v2/channels',
     '/api/v2/locations',
-    '/api/v2/articles',
-    '/api/v2/videos',
-    '/api/v2/courses',
-    '/api/v2/guides',
-    '/api/v2/links',
-    '/api/v2/tracks',
-    '/api/v2/scheduled-tracks',
-    '/api/v2/collections',
+    ...ContractFuzzer.contentCollections,
     '/api/v2/event-series',
     '/api/v2/events',
     '/api/v2/assignments',
@@ -195,17 +192,7 @@ export class ContractFuzzer {
   /** The seeded ids a field name refers to. */
   private poolFor(field: string | undefined): string[] {
     const all = (...collections: string[]) => collections.flatMap((c) => this.seeds.get(c) ?? []);
-    const content = () =>
-      all(
-        '/api/v2/articles',
-        '/api/v2/videos',
-        '/api/v2/courses',
-        '/api/v2/guides',
-        '/api/v2/links',
-        '/api/v2/tracks',
-        '/api/v2/scheduled-tracks',
-        '/api/v2/collections',
-      );
+    const content = () => all(...ContractFuzzer.contentCollections);
     const byField: Record<string, () => string[]> = {
       user: () => all('/api/v2/users'),
       manager: () => all('/api/v2/users'),
