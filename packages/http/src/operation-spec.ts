@@ -16,7 +16,7 @@
 import { apiSchemaNames, jobItemListSpec, jobItemSchema, jobSchema, type ListSpec, type Scope } from '@lectern/core';
 import { z } from 'zod';
 
-export interface OperationSpec {
+export interface OperationSpec<Request extends z.ZodType | undefined = z.ZodType | undefined> {
   summary: string;
   /** the section of the reference page (and of docs/*.md's links) */
   tag: string;
@@ -25,7 +25,7 @@ export interface OperationSpec {
    * for any valid token; `null` for routes open without one
    */
   scope: Scope | 'token' | null;
-  request?: z.ZodType;
+  request?: Request;
   /** the request body's media type when it is not JSON (an import's CSV file) */
   requestMediaType?: string;
   /** the success status and body; `list` wraps the schema in the `{data, meta}` page envelope */
@@ -69,13 +69,13 @@ export const cursorPaging = (what: string, prefix: string): NonNullable<NonNulla
 });
 
 /** a synchronous batch: 200 all succeeded, 207 some did (same body), 422 none did */
-export const batch = (spec: OperationSpec): OperationSpec => ({ ...spec, response: { ...spec.response, alsoStatuses: [207] } });
+export const batch = <S extends OperationSpec>(spec: S): S => ({ ...spec, response: { ...spec.response, alsoStatuses: [207] } });
 
 /** The declarations every resource's routes share: a list, a read, a write, a bulk job and its items. */
 export type ResourceSpecs = ReturnType<typeof resource>;
 export const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
   /** a bulk submission, answered 202 with the job */
-  bulk: (summary: string, request: z.ZodType): OperationSpec => ({
+  bulk: <R extends z.ZodType>(summary: string, request: R): OperationSpec<R> => ({
     summary,
     tag,
     scope: scope.replace(':read', ':write') as Scope,
@@ -103,7 +103,12 @@ export const resource = (tag: string, scope: Scope, schema: z.ZodType) => ({
     scope,
     response: { status: 200, schema: body, ...(etag ? { etag } : {}) },
   }),
-  write: (summary: string, request: z.ZodType | undefined, status = 200, body: z.ZodType | null = schema): OperationSpec => ({
+  write: <R extends z.ZodType | undefined>(
+    summary: string,
+    request: R,
+    status = 200,
+    body: z.ZodType | null = schema,
+  ): OperationSpec<R> => ({
     summary,
     tag,
     scope: scope.replace(':read', ':write') as Scope,

@@ -1,9 +1,13 @@
 import { authorize, LecternError, type RequestContext } from '@lectern/core';
+import type { z } from 'zod';
 import type { OperationSpec } from './operation-spec.ts';
 import type { Reply } from './reply.ts';
 
-/** What a route handler gets; `Params` are the pattern's parameters (ParamsOf). */
-export interface RouteContext<Params = Record<string, string>> {
+/**
+ * What a route handler gets; `Params` are the pattern's parameters (ParamsOf), `Body` what its
+ * declaration says the body is (BodyOf).
+ */
+export interface RouteContext<Params = Record<string, string>, Body = unknown> {
   /** the caller; reading it is what makes a route require authentication */
   readonly ctx: RequestContext;
   /** the request's id, for a route open without a token that still records who did what */
@@ -20,10 +24,11 @@ export interface RouteContext<Params = Record<string, string>> {
    */
   readonly preconditions: { ifMatch: string | undefined };
   /**
-   * the parsed JSON object body (`{}` when empty); 400/413 when it cannot be. Typed as whatever
-   * the receiving service accepts but NOT validated: every service parses its input itself.
+   * the parsed JSON object body (`{}` when empty); 400/413 when it cannot be. Typed as the input of
+   * the request schema the route declares, the one the receiving service parses it with: it is
+   * not validated here, as every service validates its input itself (for embedders too).
    */
-  body<Unvalidated>(): Unvalidated;
+  body(): Body;
   /**
    * The raw body as it arrives, for a route registered with `streamingPost`: 413 once it passes
    * `maxBytes` (or at once, when its declared length does). Read it once.
@@ -31,14 +36,22 @@ export interface RouteContext<Params = Record<string, string>> {
   bodyStream(maxBytes: number): AsyncIterable<Buffer>;
 }
 
-export type RouteHandler<Params = Record<string, string>> = (rc: RouteContext<Params>) => Promise<Reply> | Reply;
+export type RouteHandler<Params = Record<string, string>, Body = unknown> = (rc: RouteContext<Params, Body>) => Promise<Reply> | Reply;
+
+/** The body a declaration says a route takes: its request schema's input. */
+export type BodyOf<S extends OperationSpec> = [NonNullable<S['request']>] extends [z.ZodType] ? z.input<NonNullable<S['request']>> : NoBody;
+/** a route that declares no body: the service is handed `{}`, or whatever a client sent anyway, which it refuses */
+export type NoBody = Record<string, never>;
 
 /**
  * A declaration and its handler made once for routes several paths share (an event and a series,
  * each content type's collection), spread where each path is registered:
  * `routes.get('/api/v2/events/:id', ...events.get)`.
  */
-export const sharedRoute = <Params = Record<string, string>>(spec: OperationSpec, handler: RouteHandler<Params>) =>
+export const sharedRoute = <S extends OperationSpec>(spec: S, handler: RouteHandler<Record<string, string>, BodyOf<S>>) =>
+  [spec, handler] as const;
+/** sharedRoute for paths that end in a resource's id (`/api/v2/events/:id`) */
+export const sharedRouteById = <S extends OperationSpec>(spec: S, handler: RouteHandler<{ readonly id: string }, BodyOf<S>>) =>
   [spec, handler] as const;
 
 /** `:id` → `id`, `:key.ics` → `key`; a literal segment names none */
@@ -126,26 +139,31 @@ export class RouteTable {
   /** patterns by `segment count` and by `segment count/first three segments`, most specific first */
   private readonly index = new Map<string, CompiledPattern[]>();
 
-  get<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+  get<P extends string, S extends OperationSpec>(pattern: P, spec: S, handler: RouteHandler<ParamsOf<P>, BodyOf<S>>): this {
     return this.add('GET', pattern, spec, handler);
   }
-  post<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+  post<P extends string, S extends OperationSpec>(pattern: P, spec: S, handler: RouteHandler<ParamsOf<P>, BodyOf<S>>): this {
     return this.add('POST', pattern, spec, handler);
   }
-  put<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+  put<P extends string, S extends OperationSpec>(pattern: P, spec: S, handler: RouteHandler<ParamsOf<P>, BodyOf<S>>): this {
     return this.add('PUT', pattern, spec, handler);
   }
-  patch<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+  patch<P extends string, S extends OperationSpec>(pattern: P, spec: S, handler: RouteHandler<ParamsOf<P>, BodyOf<S>>): this {
     return this.add('PATCH', pattern, spec, handler);
   }
-  delete<P extends string>(pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+  delete<P extends string, S extends OperationSpec>(pattern: P, spec: S, handler: RouteHandler<ParamsOf<P>, BodyOf<S>>): this {
     return this.add('DELETE', pattern, spec, handler);
   }
   /**
    * A POST whose body the route reads as a stream (an upload), up to `maxBytes`: the server does
    * not read it first (node-server.ts asks `streamLimit`), so it is never held whole in memory.
    */
-  streamingPost<P extends string>(pattern: P, maxBytes: number, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+  streamingPost<P extends string, S extends OperationSpec>(
+    pattern: P,
+    maxBytes: number,
+    spec: S,
+    handler: RouteHandler<ParamsOf<P>, BodyOf<S>>,
+  ): this {
     this.streamed.set(pattern, maxBytes);
     return this.add('POST', pattern, spec, handler);
   }
@@ -186,7 +204,7 @@ export class RouteTable {
     return [...this.registered(), ...this.answeredElsewhere];
   }
 
-  private add<P extends string>(method: Method, pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>>): this {
+  private add<P extends string, B>(method: Method, pattern: P, spec: OperationSpec, handler: RouteHandler<ParamsOf<P>, B>): this {
     if (this.finalized) throw new Error('routes must be added before the table is finalized');
     if (!pattern.startsWith('/') || pattern.endsWith('/') || pattern.includes('//')) {
       throw new Error(`route ${pattern} must start with '/' and have no empty segment or trailing '/'`);

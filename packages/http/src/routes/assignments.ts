@@ -17,6 +17,9 @@ import { bulkJobRoutes } from './bulk-job-routes.ts';
 
 const bulkCreate = bulkBody('AssignmentBulkCreate', 'assignments', MAX_BULK_ASSIGNMENTS, createAssignmentInput);
 
+/** what the actions take, each checking its own (complete and the undos take none) */
+type ActionBody = Parameters<Lectern['assignments']['act']>[3];
+
 export function assignmentRoutes(routes: RouteTable, lectern: Lectern): void {
   const assignments = lectern.assignments;
   const spec = resource('Assignments', 'assignments:read', assignmentSchema);
@@ -60,7 +63,7 @@ export function assignmentRoutes(routes: RouteTable, lectern: Lectern): void {
       withEtag(await assignments.feedback(rc.ctx, rc.params.id, rc.body(), rc.preconditions)),
     );
   const act =
-    (action: AssignmentRouteAction): RouteHandler<{ readonly id: string }> =>
+    (action: AssignmentRouteAction): RouteHandler<{ readonly id: string }, ActionBody> =>
     async (rc) =>
       withEtag(await assignments.act(rc.ctx, rc.params.id, action, rc.body(), rc.preconditions));
   routes

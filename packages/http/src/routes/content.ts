@@ -25,9 +25,7 @@ import { z } from 'zod';
 import { batchReply } from '../error-response.ts';
 import { anyObject, batch, named, resource } from '../operation-spec.ts';
 import { noContent, ok, withEtag } from '../reply.ts';
-import { sharedRoute, type RouteHandler, type RouteTable } from '../router.ts';
-
-type ById = { readonly id: string };
+import { sharedRoute, sharedRouteById, type RouteHandler, type RouteTable } from '../router.ts';
 
 const batchItems = z.strictObject({ items: batchItemsField() });
 const batchResult = named('BatchResult', syncBatchResultSchema);
@@ -47,8 +45,8 @@ function typedRoutes(lectern: Lectern, collection: ContentCollection) {
     create: sharedRoute(spec.write(`Create a ${type}`, createContentInputs[type], 201), async (rc) =>
       withEtag(await content.create(rc.ctx, type, rc.body()), 201),
     ),
-    get: sharedRoute<ById>(spec.get(`Get a ${type}`), async (rc) => withEtag(await content.getOfType(rc.ctx, type, rc.params.id))),
-    update: sharedRoute<ById>(spec.write(`Update a ${type}`, updateContentInputs[type]), async (rc) =>
+    get: sharedRouteById(spec.get(`Get a ${type}`), async (rc) => withEtag(await content.getOfType(rc.ctx, type, rc.params.id))),
+    update: sharedRouteById(spec.write(`Update a ${type}`, updateContentInputs[type]), async (rc) =>
       withEtag(await content.updateOfType(rc.ctx, type, rc.params.id, rc.body(), rc.preconditions)),
     ),
   };
@@ -58,11 +56,11 @@ export function contentRoutes(routes: RouteTable, lectern: Lectern): void {
   const content = lectern.content;
   const spec = resource('Content', 'content:read', contentSummarySchema);
   const bulkTagsOf =
-    (operation: TagOperation): RouteHandler =>
+    (operation: TagOperation): RouteHandler<Record<string, string>, Parameters<typeof content.bulkTags>[2]> =>
     async (rc) =>
       batchReply(await content.bulkTags(rc.ctx, operation, rc.body()), rc.ctx.requestId);
   const changeTags =
-    (operation: TagOperation): RouteHandler<{ readonly id: string }> =>
+    (operation: TagOperation): RouteHandler<{ readonly id: string }, Parameters<typeof content.changeTags>[3]> =>
     async (rc) =>
       ok(await content.changeTags(rc.ctx, rc.params.id, operation, rc.body()));
 

@@ -34,7 +34,7 @@ export function enrollmentRoutes(routes: RouteTable, lectern: Lectern): void {
     })
     .get('/api/v2/enrollments/:id', spec.get('Get an enrollment'), async (rc) => withEtag(await enrollments.get(rc.ctx, rc.params.id)));
   const act =
-    (action: EnrollmentAction): RouteHandler<{ readonly id: string }> =>
+    (action: EnrollmentAction): RouteHandler<{ readonly id: string }, Parameters<Lectern['enrollments']['act']>[3]> =>
     async (rc) =>
       withEtag(await enrollments.act(rc.ctx, rc.params.id, action, rc.body(), rc.preconditions));
   routes

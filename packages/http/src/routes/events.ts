@@ -12,33 +12,48 @@ import {
   seriesViewSchema,
   updateEventInput,
   updateSeriesInput,
-  type EventSeriesService,
   type EventService,
+  type BulkJobs,
   type Lectern,
+  type QueryParams,
+  type RequestContext,
   type ListSpec,
 } from '@lectern/core';
 import type { z } from 'zod';
-import { bulkBody, resource, type OperationSpec } from '../operation-spec.ts';
+import { bulkBody, resource } from '../operation-spec.ts';
 import { noContent, ok, withEtag } from '../reply.ts';
-import { sharedRoute, type RouteTable } from '../router.ts';
+import { sharedRoute, sharedRouteById, type RouteTable } from '../router.ts';
 import { bulkJobRoutes } from './bulk-job-routes.ts';
 
-type ById = { readonly id: string };
+/** What the event and the series services both offer the routes below, each with its own inputs. */
+interface EventLikeRouteService<Create, Update, Bulk> {
+  create(ctx: RequestContext, body: Create): Promise<unknown>;
+  update(ctx: RequestContext, publicId: string, body: Update, options: { ifMatch?: string | undefined }): Promise<unknown>;
+  bulk: BulkJobs<Bulk>;
+  list(ctx: RequestContext, params: QueryParams): Promise<unknown>;
+  get(ctx: RequestContext, publicId: string): Promise<unknown>;
+  delete(ctx: RequestContext, publicId: string, options: { ifMatch?: string | undefined }): Promise<void>;
+  facilitators: EventService['facilitators'];
+  replaceFacilitators: EventService['replaceFacilitators'];
+}
 
-interface EventLikeSchemas {
+interface EventLikeSchemas<Create, Update, Bulk> {
   tag: string;
   view: z.ZodType;
-  create: z.ZodType;
-  update: z.ZodType;
+  create: z.ZodType<unknown, Create>;
+  update: z.ZodType<unknown, Update>;
   list: ListSpec;
-  bulkUpdate: z.ZodType;
+  bulkUpdate: z.ZodType<unknown, Bulk>;
 }
 
 /** What `/events/` and `/event-series/` both do and declare; each service supplies its own shape and rules. */
-function eventLikeRoutes(service: EventService | EventSeriesService, schemas: EventLikeSchemas) {
+function eventLikeRoutes<Create, Update, Bulk>(
+  service: EventLikeRouteService<Create, Update, Bulk>,
+  schemas: EventLikeSchemas<Create, Update, Bulk>,
+) {
   const spec = resource(schemas.tag, 'events:read', schemas.view);
   const facilitators = spec.get('The facilitators', facilitatorsSchema, true);
-  const replaceFacilitators: OperationSpec = {
+  const replaceFacilitators = {
     ...spec.write('Replace the facilitators', facilitatorsInput),
     response: { status: 200, schema: facilitatorsSchema, etag: true },
   };
@@ -50,22 +65,22 @@ function eventLikeRoutes(service: EventService | EventSeriesService, schemas: Ev
     }),
     list: sharedRoute(spec.list(`List ${schemas.tag.toLowerCase()}`, schemas.list), async (rc) => ok(await service.list(rc.ctx, rc.query))),
     create: sharedRoute(spec.write('Create', schemas.create, 201), async (rc) => withEtag(await service.create(rc.ctx, rc.body()), 201)),
-    get: sharedRoute<ById>(spec.get('Get one'), async (rc) => withEtag(await service.get(rc.ctx, rc.params.id))),
-    update: sharedRoute<ById>(spec.write('Update', schemas.update), async (rc) =>
+    get: sharedRouteById(spec.get('Get one'), async (rc) => withEtag(await service.get(rc.ctx, rc.params.id))),
+    update: sharedRouteById(spec.write('Update', schemas.update), async (rc) =>
       withEtag(await service.update(rc.ctx, rc.params.id, rc.body(), rc.preconditions)),
     ),
-    delete: sharedRoute<ById>(spec.write('Delete', undefined, 204, null), async (rc) => {
+    delete: sharedRouteById(spec.write('Delete', undefined, 204, null), async (rc) => {
       await service.delete(rc.ctx, rc.params.id, rc.preconditions);
       return noContent();
     }),
-    facilitators: sharedRoute<ById>(facilitators, async (rc) => withEtag(await service.facilitators(rc.ctx, rc.params.id))),
-    replaceFacilitators: sharedRoute<ById>(replaceFacilitators, async (rc) =>
+    facilitators: sharedRouteById(facilitators, async (rc) => withEtag(await service.facilitators(rc.ctx, rc.params.id))),
+    replaceFacilitators: sharedRouteById(replaceFacilitators, async (rc) =>
       withEtag(await service.replaceFacilitators(rc.ctx, rc.params.id, rc.body())),
     ),
   };
 }
 
-const eventSchemas: EventLikeSchemas = {
+const eventSchemas = {
   tag: 'Events',
   view: eventViewSchema,
   create: createEventInput,
@@ -73,7 +88,7 @@ const eventSchemas: EventLikeSchemas = {
   list: eventListSpec,
   bulkUpdate: bulkBody('EventBulkUpdate', 'events', MAX_BULK_EVENT_UPDATES, bulkEventItemInput),
 };
-const seriesSchemas: EventLikeSchemas = {
+const seriesSchemas = {
   tag: 'Event series',
   view: seriesViewSchema,
   create: createSeriesInput,

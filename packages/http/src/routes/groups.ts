@@ -15,6 +15,9 @@ import { resource } from '../operation-spec.ts';
 import { noContent, ok, withEtag } from '../reply.ts';
 import type { RouteHandler, RouteTable } from '../router.ts';
 
+/** adding and removing take the ids; replacing also its confirmations */
+type MembershipBody = Parameters<Lectern['groups']['changeMembership']>[4];
+
 export function groupRoutes(routes: RouteTable, lectern: Lectern): void {
   const groups = lectern.groups;
   const spec = resource('Groups', 'groups:read', groupSchema);
@@ -37,7 +40,7 @@ export function groupRoutes(routes: RouteTable, lectern: Lectern): void {
 
   // the six membership operations: {POST add, DELETE remove, PUT replace} × {members, owners}
   const change =
-    (relation: GroupRelation, operation: MembershipOperation): RouteHandler<{ readonly id: string }> =>
+    (relation: GroupRelation, operation: MembershipOperation): RouteHandler<{ readonly id: string }, MembershipBody> =>
     async (rc) =>
       withEtag(await groups.changeMembership(rc.ctx, rc.params.id, relation, operation, rc.body(), rc.preconditions));
   routes
