@@ -11,7 +11,15 @@ import { errorBody, errorReply, type ErrorLogger } from './error-response.ts';
 import { AdmissionGate, type AdmissionLimits } from './middleware/admission.ts';
 import { authenticate, type Authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
-import { FixedWindowRateLimiter, hitWindows, rateLimited, rateLimitHeaders, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
+import {
+  FixedWindowRateLimiter,
+  hitWindows,
+  rateLimited,
+  rateLimitHeaders,
+  SharedWindowRateLimiter,
+  tokenResolver,
+  type WindowPrefixes,
+} from './middleware/rate-limit.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
 import { headerValue, MAX_BODY_BYTES, type PlainRequest, type PlainResponse, type Refusal } from './plain.ts';
 import { conditionalRead, type Reply } from './reply.ts';
@@ -166,8 +174,10 @@ export function nestingDepthExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** a token's own rate window, and the one all its user's tokens share */
+const WINDOWS: WindowPrefixes = { token: 'token:', user: 'user:' };
 const rateKey = (actor: Actor | undefined, request: PlainRequest) =>
-  actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${request.remoteAddress}`;
+  actor?.kind === 'user' && actor.tokenId !== undefined ? `${WINDOWS.token}${actor.tokenId}` : `ip:${request.remoteAddress}`;
 
 /** The request's path, or '' when its target cannot be read (that refusal is the API's). */
 function pathOf(url: string): string {
@@ -199,6 +209,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const requestLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, rateLimit) : limiter;
   const perUser = { limit: rateLimit.perUser ?? rateLimit.limit * 10, windowSeconds: rateLimit.windowSeconds };
   const userLimiter = sharedCounters ? new SharedWindowRateLimiter(sharedCounters, perUser) : new FixedWindowRateLimiter(perUser);
+  const resolveToken = tokenResolver(lectern.tokens, requestLimiter, userLimiter, WINDOWS);
   const searches = new AdmissionGate(options.searchAdmission ?? { concurrent: 1, queued: 8 });
   const cors = new CorsPolicy(options.corsOrigins);
   const logger = options.logger;
@@ -259,11 +270,12 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
       if (probe) {
         reply = await probe.answer();
       } else {
-        const resolved = authenticate(lectern.tokens, headerValue(request.headers, 'authorization'));
+        const resolved = authenticate(resolveToken, headerValue(request.headers, 'authorization'));
         const auth = resolved instanceof Promise ? await resolved : resolved;
         // the headers keep describing the token's window; the user's ceiling only adds refusals
-        const userKey = auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined ? `user:${auth.actor.userId}` : undefined;
-        const hits = hitWindows(requestLimiter, rateKey(auth.actor, request), userLimiter, userKey);
+        const userKey = auth.actor?.kind === 'user' && auth.actor.tokenId !== undefined ? `${WINDOWS.user}${auth.actor.userId}` : undefined;
+        // counted already when the token was found in the shared database (tokenResolver)
+        const hits = auth.hits ?? hitWindows(requestLimiter, rateKey(auth.actor, request), userLimiter, userKey);
         // the in-memory limiter answers at once: no need to wait a turn for it
         const [rate, userRate] = hits instanceof Promise ? await hits : hits;
         rateHeaders = rateLimitHeaders(rate);

@@ -1,6 +1,9 @@
-import { LecternError, whenSettled, type Actor, type TokenService } from '@lectern/core';
+import { LecternError, whenSettled, type Actor } from '@lectern/core';
+import type { Hits } from './rate-limit.ts';
 
-export type Authentication = { actor: Actor; error?: undefined } | { actor?: undefined; error: LecternError };
+/** `hits`: the request's rate windows, when they were counted as the token was found (tokenResolver). */
+export type Resolved = { actor: Actor; hits?: Hits };
+export type Authentication = (Resolved & { error?: undefined }) | { actor?: undefined; hits?: undefined; error: LecternError };
 
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
@@ -9,7 +12,10 @@ const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
  * 404, and the rate limiter needs to know whose request this is either way. A missing or malformed
  * header is answered at once, without a promise.
  */
-export function authenticate(tokens: TokenService, header: string | undefined): Promise<Authentication> | Authentication {
+export function authenticate(
+  resolve: (token: string) => Resolved | Promise<Resolved>,
+  header: string | undefined,
+): Promise<Authentication> | Authentication {
   if (header === undefined || header.trim() === '') {
     return {
       error: new LecternError('unauthenticated', 'Authentication required: send the header Authorization: Bearer <API token>.'),
@@ -25,8 +31,7 @@ export function authenticate(tokens: TokenService, header: string | undefined): 
   };
   // answered at once when the token store answers at once (SQLite): no turn of the event loop
   try {
-    const actor = tokens.actorOf(match[1]!);
-    return whenSettled(actor, (resolved): Authentication => ({ actor: resolved }), refused);
+    return whenSettled(resolve(match[1]!), (resolved): Authentication => resolved, refused);
   } catch (error) {
     return refused(error);
   }

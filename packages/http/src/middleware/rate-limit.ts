@@ -1,4 +1,4 @@
-import { LecternError, whenSettled } from '@lectern/core';
+import { LecternError, whenSettled, type Actor, type TokenService } from '@lectern/core';
 import type { RateCounterStore } from '@lectern/core/ports';
 
 export interface RateLimitOptions {
@@ -120,6 +120,22 @@ export class SharedWindowRateLimiter {
     const now = this.now();
     const start = windowAt(now, this.windowMs);
     const [count, otherCount] = await this.counters.hitPair(key, otherKey, start, this.options.limit);
+    return this.statesOf(count, other, otherCount, start, now);
+  }
+
+  /**
+   * Authenticates `token` and counts it here and, when it is allowed, its user in `user` (same
+   * counters, same window), in one statement: the windows are named by `prefixes` and the ids.
+   */
+  async hitAsToken(tokens: TokenService, token: string, user: SharedWindowRateLimiter, prefixes: WindowPrefixes): Promise<Counted> {
+    const now = this.now();
+    const windowStart = windowAt(now, this.windowMs);
+    const windows = { tokenPrefix: prefixes.token, userPrefix: prefixes.user, windowStart, tokenLimit: this.options.limit };
+    const { actor, hits } = await tokens.actorCounted(token, this.counters, windows);
+    return { actor, hits: this.statesOf(hits[0], user, hits[1], windowStart, now) };
+  }
+
+  private statesOf(count: number, other: SharedWindowRateLimiter, otherCount: number | null, start: number, now: number): Hits {
     return [
       stateOf(count, this.options.limit, start, this.windowMs, now),
       otherCount === null ? null : stateOf(otherCount, other.options.limit, start, this.windowMs, now),
@@ -132,7 +148,31 @@ export class SharedWindowRateLimiter {
 }
 
 type Limiter = FixedWindowRateLimiter | SharedWindowRateLimiter;
-type Hits = [RateLimitState, RateLimitState | null];
+/** A request's window and its user's, `null` when the user's was not counted. */
+export type Hits = [RateLimitState, RateLimitState | null];
+/** What a request's windows are named by: the prefix and then the token's or the user's id. */
+export interface WindowPrefixes {
+  token: string;
+  user: string;
+}
+type Counted = { actor: Actor; hits?: Hits };
+
+/**
+ * How a bearer token becomes its actor. Where both windows are counted in the shared database
+ * they are counted in the statement that finds the token (one round trip where there were two);
+ * in memory the token alone is looked up, at once on SQLite, and hitWindows counts after.
+ */
+export function tokenResolver(
+  tokens: TokenService,
+  limiter: Limiter,
+  userLimiter: Limiter,
+  prefixes: WindowPrefixes,
+): (token: string) => Counted | Promise<Counted> {
+  if (limiter instanceof SharedWindowRateLimiter && userLimiter instanceof SharedWindowRateLimiter) {
+    if (limiter.sharesWindowsWith(userLimiter)) return (token) => limiter.hitAsToken(tokens, token, userLimiter, prefixes);
+  }
+  return (token) => whenSettled(tokens.actorOf(token), (actor): Counted => ({ actor }));
+}
 
 /**
  * A request's window (`key` in `limiter`) and, when it is allowed and there is one, its user's
