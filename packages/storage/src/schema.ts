@@ -18,8 +18,6 @@ export interface UsersTable {
   manager_id: number | null;
   date_joined: string;
   modified: string;
-  /** live assignments, kept per write by the assignments area (migration 0013) */
-  live_assignments: Generated<number>;
   /** 1 unless the user turned email off (migration 0020) */
   email_notifications: Generated<number>;
   /** SCIM: the identity provider's id, and when it deleted the user (migration 0023) */
@@ -266,6 +264,12 @@ export interface AssignmentStatsTable {
 
 /** assignment_stats per content type instead of per content item (migration 0013) */
 /** Enrolled and waitlisted enrollments per event and method, kept per write (migration 0019). */
+/** each user's live assignments, kept per write by the assignments area (migration 0024); no row is none */
+export interface UserAssignmentCountsTable {
+  user_id: number;
+  n: number;
+}
+
 export interface EventSeatCountsTable {
   event_id: number;
   attendance_method: string;
@@ -543,6 +547,7 @@ export interface Database {
   assignment_stats: AssignmentStatsTable;
   assignment_totals: AssignmentTotalsTable;
   event_seat_counts: EventSeatCountsTable;
+  user_assignment_counts: UserAssignmentCountsTable;
   assignment_due_totals: AssignmentDueTotalsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
