@@ -46,8 +46,8 @@ export async function assertCountsMatchRecount(storage: KyselyStorage): Promise<
     group by 1, 2, 3 order by 1, 2, 3`.execute(storage.db);
   assert.deepEqual(due.rows, dueRecount.rows);
   const users = await sql`
-    select u.id, u.live_assignments as n from users u
-    where u.live_assignments <> (select count(*) from assignments a where a.user_id = u.id and a.deleted_at is null)`.execute(storage.db);
+    select u.id, coalesce(k.n, 0) as n from users u left join user_assignment_counts k on k.user_id = u.id
+    where coalesce(k.n, 0) <> (select count(*) from assignments a where a.user_id = u.id and a.deleted_at is null)`.execute(storage.db);
   assert.deepEqual(users.rows, [], "each user's live assignments");
   const seats = await sql`
     select event_id, attendance_method, status, n from event_seat_counts where n <> 0 order by 1, 2, 3`.execute(storage.db);

@@ -46,7 +46,7 @@ export {
 export { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from './ports/job-store.ts';
 export { type ListNarrowing } from './ports/list-narrowing.ts';
 export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';
-export { type RateCounterStore } from './ports/rate-counter-store.ts';
+export { type CountedCredentials, type RateCounterStore, type TokenWindows } from './ports/rate-counter-store.ts';
 export { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from './ports/saved-report-store.ts';
 export {
   type ClaimedNotification,

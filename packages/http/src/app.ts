@@ -15,7 +15,14 @@ import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { dispatch } from './middleware/dispatch.ts';
 import { pipeline, type Exchange } from './middleware/pipeline.ts';
 import { probes } from './middleware/probes.ts';
-import { FixedWindowRateLimiter, rateLimitHeaders, rateLimits, SharedWindowRateLimiter } from './middleware/rate-limit.ts';
+import {
+  FixedWindowRateLimiter,
+  rateLimitHeaders,
+  rateLimits,
+  SharedWindowRateLimiter,
+  tokenResolver,
+  WINDOW_PREFIXES,
+} from './middleware/rate-limit.ts';
 import { requestChecks } from './middleware/request-checks.ts';
 import { requestIdFrom } from './middleware/request-id.ts';
 import { routeContext } from './middleware/route-context.ts';
@@ -158,7 +165,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const answer = pipeline(
     [
       probes(probeRoutes(lectern)),
-      authentication(lectern.tokens),
+      authentication(tokenResolver(lectern.tokens, requestLimiter, userLimiter, WINDOW_PREFIXES)),
       rateLimits(requestLimiter, userLimiter),
       requestChecks(cors),
       routeContext(),

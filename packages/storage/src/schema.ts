@@ -19,7 +19,13 @@ import type {
   WebhookAttemptsTable,
   WebhookDispatchStateTable,
 } from './schema/webhooks.ts';
-import type { AssignmentsTable, AssignmentStatsTable, AssignmentTotalsTable, AssignmentDueTotalsTable } from './schema/assignments.ts';
+import type {
+  AssignmentsTable,
+  AssignmentStatsTable,
+  AssignmentTotalsTable,
+  AssignmentDueTotalsTable,
+  UserAssignmentCountsTable,
+} from './schema/assignments.ts';
 import type { JobsTable, JobItemsTable, ImportsTable, ImportRowsTable, ImportResultsTable } from './schema/jobs.ts';
 import type {
   LocationsTable,
@@ -61,6 +67,7 @@ export interface Database {
   assignment_stats: AssignmentStatsTable;
   assignment_totals: AssignmentTotalsTable;
   event_seat_counts: EventSeatCountsTable;
+  user_assignment_counts: UserAssignmentCountsTable;
   assignment_due_totals: AssignmentDueTotalsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;

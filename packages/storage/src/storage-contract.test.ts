@@ -293,6 +293,62 @@ for (const dialect of DIALECTS) {
       await other.close();
       await storage.close();
     });
+
+    it('finds a token and counts its windows in one statement, only while it is in force', async () => {
+      if (dialect.name === 'sqlite') return; // no shared counters: see the case above
+      const url = await freshPostgresDatabase();
+      const storage = await openPostgresStorage({ url });
+      const other = await openPostgresStorage({ url });
+      const user = await storage.users.insert(userRow('counted@example.com'));
+      const later = new Date(Date.now() + 3_600_000).toISOString();
+      const token = (hash: string, expiresAt: string | null = null) =>
+        storage.tokens.insert({
+          publicId: randomIds.uuid(),
+          userId: user.id,
+          name: hash,
+          tokenHash: hash,
+          tokenPrefix: 'lct_x',
+          scopes: ['users:read'],
+          expiresAt,
+          created: new Date().toISOString(),
+        });
+      const first = await token('hash-a');
+      const second = await token('hash-b');
+      const expiring = await token('hash-c', later);
+      const windows = { tokenPrefix: 'token:', userPrefix: 'user:', windowStart: 60_000, tokenLimit: 12 };
+      const now = new Date().toISOString();
+      const both = [storage.sharedRateCounters()!, other.sharedRateCounters()!];
+      const found = await Promise.all(Array.from({ length: 20 }, (_, i) => both[i % 2]!.hitByToken('hash-a', now, windows)));
+      for (const answer of found) {
+        assert.equal(answer?.credentials.tokenId, first.id);
+        assert.equal(answer?.credentials.user.id, user.id);
+        assert.deepEqual(answer?.credentials.scopes, ['users:read']);
+      }
+      const hits = found.map((answer) => answer!.hits!);
+      assert.deepEqual(
+        hits.map(([own]) => own).sort((a, b) => a - b),
+        Array.from({ length: 20 }, (_, i) => i + 1),
+        'every request counted once in the token window, whichever server took it',
+      );
+      for (const [own, users] of hits) assert.equal(users === null, own > 12, `the user's window counted with the token's ${own}`);
+      assert.equal(await both[1]!.count(`user:${user.id}`, 60_000), 12, 'the user counted only what the token allowed');
+      assert.deepEqual((await both[0]!.hitByToken('hash-b', now, windows))?.hits, [1, 13], "another token adds to its user's window");
+      assert.equal(await both[0]!.hitByToken('hash-unknown', now, windows), undefined, 'an unknown token is not found');
+
+      // not in force: answered, so core can refuse it, but nothing is counted
+      const expired = await both[1]!.hitByToken('hash-c', later, windows);
+      assert.equal(expired?.credentials.tokenId, expiring.id);
+      assert.equal(expired?.hits, null, 'an expired token counts nothing');
+      assert.equal(await both[0]!.count(`token:${expiring.id}`, 60_000), 0);
+      await storage.users.update(user.id, { isActive: false, modified: now });
+      assert.equal((await both[0]!.hitByToken('hash-b', now, windows))?.hits, null, "a deactivated user's token counts nothing");
+      await storage.tokens.revoke(second.id, now);
+      assert.equal(await both[1]!.hitByToken('hash-b', now, windows), undefined, 'a revoked token is not found');
+      assert.equal(await both[0]!.count(`user:${user.id}`, 60_000), 13, 'no refused token added to the windows');
+      assert.equal(await both[0]!.count(`token:${second.id}`, 60_000), 1);
+      await other.close();
+      await storage.close();
+    });
   });
 }
 

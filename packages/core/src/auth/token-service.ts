@@ -1,4 +1,5 @@
 import type { Stores } from '../ports/storage.ts';
+import type { RateCounterStore, TokenWindows } from '../ports/rate-counter-store.ts';
 import type { TokenCredentials } from '../ports/token-store.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
@@ -123,8 +124,26 @@ export class TokenService {
     return whenSettled(found, (credentials) => this.actorFrom(credentials));
   }
 
-  private actorFrom(credentials: TokenCredentials | undefined): Actor {
+  /**
+   * `actorOf` for servers that share their rate-limit counters: the token is found and its
+   * window and its user's are counted in one statement (RateCounterStore.hitByToken), a round trip
+   * less per request. Answers the actor and the windows' counts, or throws `invalid_token`.
+   */
+  async actorCounted(
+    token: string,
+    counters: RateCounterStore,
+    windows: TokenWindows,
+  ): Promise<{ actor: Actor; hits: [number, number | null] }> {
+    if (!looksLikeToken(token)) throw invalidToken();
     const now = nowIso(this.deps.clock);
+    const found = await counters.hitByToken(hashToken(token), now, windows);
+    const actor = this.actorFrom(found?.credentials, now);
+    // the statement judged the token at the same instant: it counted exactly when actorFrom accepts
+    if (!found?.hits) throw invalidToken();
+    return { actor, hits: found.hits };
+  }
+
+  private actorFrom(credentials: TokenCredentials | undefined, now = nowIso(this.deps.clock)): Actor {
     if (!credentials || !credentials.user.isActive) throw invalidToken();
     if (credentials.expiresAt !== null && credentials.expiresAt <= now) throw invalidToken();
     this.pendingUses.set(credentials.tokenId, now);

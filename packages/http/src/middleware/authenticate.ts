@@ -1,7 +1,11 @@
-import { LecternError, whenSettled, type TokenService } from '@lectern/core';
+import { LecternError, whenSettled, type Actor } from '@lectern/core';
 import { headerValue } from '../plain.ts';
-import type { Authentication } from '../request-state.ts';
 import type { Step } from './pipeline.ts';
+import type { Hits } from './rate-limit-state.ts';
+
+/** A token's actor, and its rate windows when they were counted as it was found (tokenResolver). */
+export type Resolved = { actor: Actor; hits?: Hits };
+type Resolution = (Resolved & { error?: undefined }) | { actor?: undefined; hits?: undefined; error: LecternError };
 
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 
@@ -10,7 +14,10 @@ const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
  * 404, and the rate limiter needs to know whose request this is either way. A missing or malformed
  * header is answered at once, without a promise.
  */
-export function authenticate(tokens: TokenService, header: string | undefined): Promise<Authentication> | Authentication {
+export function authenticate(
+  resolve: (token: string) => Resolved | Promise<Resolved>,
+  header: string | undefined,
+): Promise<Resolution> | Resolution {
   if (header === undefined || header.trim() === '') {
     return {
       error: new LecternError('unauthenticated', 'Authentication required: send the header Authorization: Bearer <API token>.'),
@@ -20,14 +27,13 @@ export function authenticate(tokens: TokenService, header: string | undefined): 
   if (!match) {
     return { error: new LecternError('unauthenticated', "Malformed Authorization header: expected 'Bearer <API token>'.") };
   }
-  const refused = (error: unknown): Authentication => {
+  const refused = (error: unknown): Resolution => {
     if (error instanceof LecternError) return { error };
     throw error;
   };
   // answered at once when the token store answers at once (SQLite): no turn of the event loop
   try {
-    const actor = tokens.actorOf(match[1]!);
-    return whenSettled(actor, (resolved): Authentication => ({ actor: resolved }), refused);
+    return whenSettled(resolve(match[1]!), (resolved): Resolution => resolved, refused);
   } catch (error) {
     return refused(error);
   }
@@ -35,8 +41,10 @@ export function authenticate(tokens: TokenService, header: string | undefined): 
 
 /** The step that resolves the caller for the steps after it (unknown routes still answer 404). */
 export const authentication =
-  (tokens: TokenService): Step =>
+  (resolve: (token: string) => Resolved | Promise<Resolved>): Step =>
   async (exchange, next) => {
-    exchange.auth = await authenticate(tokens, headerValue(exchange.request.headers, 'authorization'));
+    const resolution = await authenticate(resolve, headerValue(exchange.request.headers, 'authorization'));
+    exchange.auth = resolution.error ? { error: resolution.error } : { actor: resolution.actor };
+    if (resolution.hits) exchange.countedWindows = resolution.hits;
     return next();
   };

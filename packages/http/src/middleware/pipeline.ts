@@ -7,6 +7,7 @@
 import type { PlainRequest } from '../plain.ts';
 import type { Reply } from '../reply.ts';
 import type { Authentication, RequestState } from '../request-state.ts';
+import type { Hits } from './rate-limit-state.ts';
 
 export interface Exchange {
   readonly request: PlainRequest;
@@ -15,6 +16,8 @@ export interface Exchange {
   readonly preflight: boolean;
   /** the caller, resolved but not yet enforced (routes enforce it) */
   auth?: Authentication;
+  /** the request's rate windows, when they were counted as its token was found (tokenResolver) */
+  countedWindows?: Hits;
   /** the rate-limit headers every answer carries once the request was counted */
   rateHeaders: Record<string, string>;
   /** what a route handler sees, once the request's target is parsed */

@@ -1,20 +1,15 @@
-import { LecternError, whenSettled } from '@lectern/core';
+import { LecternError, whenSettled, type Actor, type TokenService } from '@lectern/core';
 import type { RateCounterStore } from '@lectern/core/ports';
 import type { Exchange, Step } from './pipeline.ts';
+import type { Hits, RateLimitState } from './rate-limit-state.ts';
+
+export type { Hits, RateLimitState } from './rate-limit-state.ts';
 
 export interface RateLimitOptions {
   /** requests allowed per window */
   limit: number;
   windowSeconds: number;
   now?: () => number;
-}
-
-export interface RateLimitState {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** whole seconds until the window resets, at least 1 */
-  resetSeconds: number;
 }
 
 const SWEEP_EVERY = 10_000;
@@ -121,6 +116,22 @@ export class SharedWindowRateLimiter {
     const now = this.now();
     const start = windowAt(now, this.windowMs);
     const [count, otherCount] = await this.counters.hitPair(key, otherKey, start, this.options.limit);
+    return this.statesOf(count, other, otherCount, start, now);
+  }
+
+  /**
+   * Authenticates `token` and counts it here and, when it is allowed, its user in `user` (same
+   * counters, same window), in one statement: the windows are named by `prefixes` and the ids.
+   */
+  async hitAsToken(tokens: TokenService, token: string, user: SharedWindowRateLimiter, prefixes: WindowPrefixes): Promise<Counted> {
+    const now = this.now();
+    const windowStart = windowAt(now, this.windowMs);
+    const windows = { tokenPrefix: prefixes.token, userPrefix: prefixes.user, windowStart, tokenLimit: this.options.limit };
+    const { actor, hits } = await tokens.actorCounted(token, this.counters, windows);
+    return { actor, hits: this.statesOf(hits[0], user, hits[1], windowStart, now) };
+  }
+
+  private statesOf(count: number, other: SharedWindowRateLimiter, otherCount: number | null, start: number, now: number): Hits {
     return [
       stateOf(count, this.options.limit, start, this.windowMs, now),
       otherCount === null ? null : stateOf(otherCount, other.options.limit, start, this.windowMs, now),
@@ -133,7 +144,32 @@ export class SharedWindowRateLimiter {
 }
 
 type Limiter = FixedWindowRateLimiter | SharedWindowRateLimiter;
-type Hits = [RateLimitState, RateLimitState | null];
+/** What a request's windows are named by: the prefix and then the token's or the user's id. */
+export interface WindowPrefixes {
+  token: string;
+  user: string;
+}
+type Counted = { actor: Actor; hits?: Hits };
+
+/** a token's own rate window, and the one all its user's tokens share */
+export const WINDOW_PREFIXES: WindowPrefixes = { token: 'token:', user: 'user:' };
+
+/**
+ * How a bearer token becomes its actor. Where both windows are counted in the shared database
+ * they are counted in the statement that finds the token (one round trip where there were two);
+ * in memory the token alone is looked up, at once on SQLite, and hitWindows counts after.
+ */
+export function tokenResolver(
+  tokens: TokenService,
+  limiter: Limiter,
+  userLimiter: Limiter,
+  prefixes: WindowPrefixes,
+): (token: string) => Counted | Promise<Counted> {
+  if (limiter instanceof SharedWindowRateLimiter && userLimiter instanceof SharedWindowRateLimiter) {
+    if (limiter.sharesWindowsWith(userLimiter)) return (token) => limiter.hitAsToken(tokens, token, userLimiter, prefixes);
+  }
+  return (token) => whenSettled(tokens.actorOf(token), (actor): Counted => ({ actor }));
+}
 
 /**
  * A request's window (`key` in `limiter`) and, when it is allowed and there is one, its user's
@@ -167,7 +203,9 @@ export const rateLimited = (state: RateLimitState, whose?: string) =>
 
 const rateKey = (exchange: Exchange) => {
   const actor = exchange.auth?.actor;
-  return actor?.kind === 'user' && actor.tokenId !== undefined ? `token:${actor.tokenId}` : `ip:${exchange.request.remoteAddress}`;
+  return actor?.kind === 'user' && actor.tokenId !== undefined
+    ? `${WINDOW_PREFIXES.token}${actor.tokenId}`
+    : `ip:${exchange.request.remoteAddress}`;
 };
 
 /**
@@ -178,8 +216,9 @@ const rateKey = (exchange: Exchange) => {
 export function rateLimits(requests: Limiter, users: Limiter): Step {
   return async (exchange, next) => {
     const actor = exchange.auth?.actor;
-    const userKey = actor?.kind === 'user' && actor.tokenId !== undefined ? `user:${actor.userId}` : undefined;
-    const [rate, userRate] = await hitWindows(requests, rateKey(exchange), users, userKey);
+    const userKey = actor?.kind === 'user' && actor.tokenId !== undefined ? `${WINDOW_PREFIXES.user}${actor.userId}` : undefined;
+    // counted already where the token was found in the shared database (tokenResolver)
+    const [rate, userRate] = exchange.countedWindows ?? (await hitWindows(requests, rateKey(exchange), users, userKey));
     exchange.rateHeaders = rateLimitHeaders(rate);
     if (!rate.allowed) {
       // requests the user's ceiling refused used up the token's window too: when that ceiling

@@ -3,7 +3,7 @@
  * each write changes; this applies it): each combination of counted facts per content item
  * (`assignment_stats`) and per content type (`assignment_totals`), the counters on each content
  * item, the outstanding assignments per content type, state and due date (`assignment_due_totals`),
- * and each user's live assignments (`users.live_assignments`).
+ * and each user's live assignments (`user_assignment_counts`).
  */
 import { sql, type Kysely } from 'kysely';
 import {
@@ -111,18 +111,15 @@ export async function applyCounterDeltas(db: Kysely<Database>, deltas: CounterDe
     deltas.due.map(({ facts }) => ({ content_type: facts.contentType, state: facts.state, due_date: facts.dueDate })),
     deltas.due.map((entry) => entry.by),
   );
-  // users and content items that change alike are changed by one statement
-  for (const [by, userIds] of groupBy(
-    deltas.users,
-    (change) => String(change.by),
-    (change) => change.userId,
-  )) {
-    await db
-      .updateTable('users')
-      .set((eb) => ({ live_assignments: eb('live_assignments', '+', Number(by)) }))
-      .where('id', 'in', userIds)
-      .execute();
-  }
+  // a user's count is a narrow row of its own (migration 0024), not the wide users row: one
+  // statement for the whole batch (the deltas name each user once)
+  await addToCounts(
+    db,
+    'user_assignment_counts',
+    deltas.users.map((change) => ({ user_id: change.userId })),
+    deltas.users.map((change) => change.by),
+  );
+  // content items that change alike are changed by one statement
   const contentKey = (change: CounterDeltas['content'][number]) =>
     [change.total, change.completed, change.ratingSum, change.ratingCount].join('|');
   for (const [key, contentIds] of groupBy(deltas.content, contentKey, (change) => change.contentId)) {
@@ -168,8 +165,9 @@ export async function recountAssignments(db: Kysely<Database>): Promise<void> {
       where a.deleted_at is null and a.due_date is not null and a.state in (${sql.join([...outstandingStates])}) group by 1, 2, 3`.execute(
       trx,
     );
-    await sql`update users set
-      live_assignments = (select count(*) from assignments a where a.user_id = users.id and a.deleted_at is null)`.execute(trx);
+    await trx.deleteFrom('user_assignment_counts').execute();
+    await sql`insert into user_assignment_counts (user_id, n)
+      select user_id, count(*) from assignments where deleted_at is null group by user_id`.execute(trx);
     await sql`update content_items set
       total_assignments = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id),
       completed_assignments_count = (select count(*) from assignments a where a.deleted_at is null and a.content_id = content_items.id and a.state = 'completed'),

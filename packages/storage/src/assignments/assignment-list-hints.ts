@@ -60,14 +60,15 @@ const namesOneUser = (conjunct: RqlFilter) =>
 
 /**
  * A report that reads only the user's fields matches every live assignment of the users it
- * matches: their kept `live_assignments` added up, over the users table alone.
+ * matches: their kept live assignments (`user_assignment_counts`) added up, without reading an assignment.
  */
 async function usersReportTotal(db: Kysely<Database>, filter: RqlFilter, today: string): Promise<number | undefined> {
   if (![...fieldsOf(filter)].every((field) => field.startsWith('user.'))) return undefined;
   const row = await db
     .selectFrom('users as u')
     .where(rqlToSql(filter, assignmentResource.rql({ today }), rqlDialectOf(db)))
-    .select(sql<number>`coalesce(sum(u.live_assignments), 0)`.as('n'))
+    .leftJoin('user_assignment_counts as k', 'k.user_id', 'u.id')
+    .select(sql<number>`coalesce(sum(k.n), 0)`.as('n'))
     .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

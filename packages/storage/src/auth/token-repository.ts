@@ -32,7 +32,7 @@ function toTokenRecord(row: Record<string, unknown>): ApiTokenRecord {
   return recordOf(tokenResource.toRecord(row));
 }
 
-interface CredentialsRow {
+export interface CredentialsRow {
   id: number;
   scopes: string;
   expires_at: string | null;
@@ -78,7 +78,7 @@ function scopesOf(tokenId: number, json: string): Scope[] {
   return scopes;
 }
 
-function toCredentials(row: CredentialsRow): TokenCredentials {
+export function toCredentials(row: CredentialsRow): TokenCredentials {
   return {
     tokenId: row.id,
     scopes: scopesOf(row.id, row.scopes),

@@ -26,6 +26,7 @@ import * as calendarsAndEmail from './0020-calendars-and-email.ts';
 import * as oidcRequests from './0021-oidc-requests.ts';
 import * as webhookRecoveryJobList from './0022-webhook-recovery-job-list.ts';
 import * as scimIdentities from './0023-scim-identities.ts';
+import * as userAssignmentCounts from './0024-user-assignment-counts.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0021-oidc-requests': oidcRequests,
   '0022-webhook-recovery-job-list': webhookRecoveryJobList,
   '0023-scim-identities': scimIdentities,
+  '0024-user-assignment-counts': userAssignmentCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -60,3 +60,9 @@ export interface AssignmentDueTotalsTable {
   due_date: string;
   n: number;
 }
+
+/** each user's live assignments, kept per write by the assignments area (migration 0024); no row is none */
+export interface UserAssignmentCountsTable {
+  user_id: number;
+  n: number;
+}

@@ -15,8 +15,6 @@ export interface UsersTable {
   manager_id: number | null;
   date_joined: string;
   modified: string;
-  /** live assignments, kept per write by the assignments area (migration 0013) */
-  live_assignments: Generated<number>;
   /** 1 unless the user turned email off (migration 0020) */
   email_notifications: Generated<number>;
   /** SCIM: the identity provider's id, and when it deleted the user (migration 0023) */
