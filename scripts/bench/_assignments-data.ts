@@ -98,7 +98,7 @@ export async function seedAssignments(database: BenchDatabase): Promise<Assignme
     }
   });
 
-  // every user gets 20 distinct items (user i: items (i*7 + k*50) mod 1000), so pairs stay unique
+  // every user gets up to 20 distinct items (user i: items (i*7 + k*50) mod 1000), so pairs stay unique
   const states = ['not_started', 'in_progress', 'completed', 'dropped', 'exempted'];
   const weights = [0.3, 0.25, 0.35, 0.05, 0.05];
   const pickState = () => {
@@ -106,7 +106,10 @@ export async function seedAssignments(database: BenchDatabase): Promise<Assignme
     for (let i = 0; i < states.length; i++) if ((r -= weights[i]!) < 0) return states[i]!;
     return states[0]!;
   };
-  const perUser = ASSIGNMENTS / USERS;
+  // a whole number of items per user: a fraction (fewer assignments than users, or a count that is
+  // not a multiple of them) made fractional user and content ids, which no row has
+  const perUser = Math.max(1, Math.ceil(ASSIGNMENTS / USERS));
+  if (perUser > CONTENT / 50) throw new Error(`at most ${(USERS * CONTENT) / 50} assignments keep each user's items distinct`);
   console.log(`users, content and groups in ${((Date.now() - seededAt) / 1000).toFixed(1)} s`);
   for (let start = 0; start < ASSIGNMENTS; start += 100_000) {
     await db.transaction().execute(async (trx) => {

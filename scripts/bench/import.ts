@@ -2,13 +2,18 @@
  * `lectern import` through the server's imports (one upload, processed by the job engine), over
  * HTTP on this machine, as a new user would run it: a 100 000-row users file, a 1 000 000-row
  * assignments file naming 20 000 of those users by email (50 content items each), and 100 000
- * enrollments into events with seats and wait lists, whose seat counts are checked afterwards.
- * Prints rows per second, the importer's peak RSS and the server's peak RSS for each.
- * BENCH_IMPORT_ROWS scales the users file (and the others with it) down for a quick look.
+ * enrollments into events with seats and wait lists, whose seat counts are checked afterwards,
+ * then the same users into tighter events where 11 % of the rows are refused (wait list full).
+ * Prints rows per second, the importer's peak RSS and the server's peak RSS for each; on a
+ * PostgreSQL server that loads pg_stat_statements, also the statements each enrollment row cost.
+ * BENCH_IMPORT_ROWS scales the users file (and the others with it) down for a quick look;
+ * BENCH_IMPORT_ASSIGNMENTS=0 leaves the assignments file out (the enrollments alone);
+ * LECTERN_BENCH_SERVER_BIN runs another build (before and after a change).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { createLectern } from '@lectern/core';
 import { benchDatabase } from './_database.ts';
 import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
@@ -21,9 +26,14 @@ const CONTENT_ITEMS = 50;
 const EVENTS = 200;
 const SEATS = 400;
 const WAITLIST = 200;
+// the tight events: of each event's requests, 60 % find a seat, 29 % a wait-list place, 11 % are refused
+const PER_EVENT = ENROLLMENTS / EVENTS;
+const TIGHT_SEATS = Math.round(PER_EVENT * 0.6);
+const TIGHT_WAITLIST = Math.round(PER_EVENT * 0.29);
+const WITH_ASSIGNMENTS = process.env.BENCH_IMPORT_ASSIGNMENTS !== '0';
 const database = await benchDatabase('import');
 const dir = database.dir;
-const bin = new URL('../../dist/lectern.cjs', import.meta.url).pathname;
+const bin = process.env.LECTERN_BENCH_SERVER_BIN ?? new URL('../../dist/lectern.cjs', import.meta.url).pathname;
 
 const storage = await database.open();
 const lectern = createLectern({ storage });
@@ -31,18 +41,40 @@ const token = (await lectern.bootstrapAdmin({ email: 'bench@example.com', name: 
 const ctx = lectern.context();
 const content: string[] = [];
 for (let i = 0; i < CONTENT_ITEMS; i++) content.push((await lectern.content.create(ctx, 'article', { name: `Course ${i}` })).public_id);
-const events: string[] = [];
-for (let i = 0; i < EVENTS; i++) {
-  const event = await lectern.scheduledEvents.create(ctx, {
-    name: `Session ${i}`,
-    is_local: true,
-    enrollment_limit: SEATS,
-    wait_list_limit: WAITLIST,
-    timeslots: [{ starts_at: '2030-06-01T09:00:00Z', duration: 'PT2H' }],
-  } as never);
-  events.push(event.public_id);
-}
+const createEvents = async (name: string, seats: number, waitList: number) => {
+  const ids: string[] = [];
+  for (let i = 0; i < EVENTS; i++) {
+    const event = await lectern.scheduledEvents.create(ctx, {
+      name: `${name} ${i}`,
+      is_local: true,
+      enrollment_limit: seats,
+      wait_list_limit: waitList,
+      timeslots: [{ starts_at: '2030-06-01T09:00:00Z', duration: 'PT2H' }],
+    } as never);
+    ids.push(event.public_id);
+  }
+  return ids;
+};
+const events = await createEvents('Session', SEATS, WAITLIST);
+const tightEvents = await createEvents('Tight session', TIGHT_SEATS, TIGHT_WAITLIST);
 await lectern.close();
+
+/** Statements the server ran so far in the bench's database, where pg_stat_statements is loaded. */
+async function statementsSoFar(): Promise<number | undefined> {
+  if (database.dialect !== 'postgres') return undefined;
+  const client = new pg.Client({ connectionString: database.target });
+  await client.connect();
+  try {
+    const result = await client.query(
+      'select sum(calls)::bigint as calls from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())',
+    );
+    return Number(result.rows[0].calls);
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
 
 pinSelf();
 const { url, child } = await startBenchServer(database.target);
@@ -105,34 +137,50 @@ try {
   report('import users: importer peak RSS', usersRun.peakMb, 'MB', '', { below: 250 });
   report('import users: server peak RSS', serverPeakMb(), 'MB', '', { below: 250 });
 
-  const assignmentsFile = join(dir, 'assignments.csv');
-  const learners = ASSIGNMENTS / CONTENT_ITEMS;
-  const lines: string[] = [];
-  for (let u = 0; u < learners; u++) for (const item of content) lines.push(`u${u}@example.com,${item},2027-06-30`);
-  writeFileSync(assignmentsFile, `user_email,content_item_id,due_date\n${lines.join('\n')}\n`);
-  lines.length = 0;
-  print(`import assignments by email: ${ASSIGNMENTS} rows`, await runImport('assignments', assignmentsFile), 10_000);
-  report('import assignments: server peak RSS', serverPeakMb(), 'MB', '', { below: 300 });
-
-  const enrollmentsFile = join(dir, 'enrollments.csv');
-  const rows: string[] = [];
-  for (let i = 0; i < ENROLLMENTS; i++) rows.push(`u${i}@example.com,${events[i % EVENTS]},in_person,true`);
-  writeFileSync(enrollmentsFile, `user_email,event_id,attendance_method,accept_waitlist\n${rows.join('\n')}\n`);
-  const enrollmentsRun = await runImport('enrollments', enrollmentsFile);
-  print(`import enrollments: ${ENROLLMENTS} rows, ${EVENTS} events`, enrollmentsRun, 3_000);
-  // every event got ENROLLMENTS / EVENTS requests: seats first, then the wait list, then `waitlist_full`
-  const perEvent = ENROLLMENTS / EVENTS;
-  const check = createLectern({ storage: await database.open() });
-  let exact = 0;
-  for (const id of events) {
-    const event = (await check.scheduledEvents.get(check.context(), id)) as unknown as {
-      enrollment_counts: { in_person: { enrolled: number; waitlisted: number } };
-    };
-    const counts = event.enrollment_counts.in_person;
-    if (counts.enrolled === Math.min(perEvent, SEATS) && counts.waitlisted === Math.min(Math.max(perEvent - SEATS, 0), WAITLIST)) exact++;
+  if (WITH_ASSIGNMENTS) {
+    const assignmentsFile = join(dir, 'assignments.csv');
+    const learners = ASSIGNMENTS / CONTENT_ITEMS;
+    const lines: string[] = [];
+    for (let u = 0; u < learners; u++) for (const item of content) lines.push(`u${u}@example.com,${item},2027-06-30`);
+    writeFileSync(assignmentsFile, `user_email,content_item_id,due_date\n${lines.join('\n')}\n`);
+    lines.length = 0;
+    print(`import assignments by email: ${ASSIGNMENTS} rows`, await runImport('assignments', assignmentsFile), 10_000);
+    report('import assignments: server peak RSS', serverPeakMb(), 'MB', '', { below: 300 });
   }
-  await check.close();
-  report('import enrollments: events with the exact seat count', exact, `of ${EVENTS}`, '', { reported: true });
+
+  /** Imports one user per row into `into` (round robin); counts each event's seats afterwards. */
+  const importEnrollments = async (label: string, into: string[], expected: { enrolled: number; waitlisted: number }) => {
+    const file = join(dir, `enrollments-${into === events ? 'roomy' : 'tight'}.csv`);
+    const rows: string[] = [];
+    for (let i = 0; i < ENROLLMENTS; i++) rows.push(`u${i}@example.com,${into[i % EVENTS]},in_person,true`);
+    writeFileSync(file, `user_email,event_id,attendance_method,accept_waitlist\n${rows.join('\n')}\n`);
+    const statementsBefore = await statementsSoFar();
+    const run = await runImport('enrollments', file);
+    const statementsAfter = await statementsSoFar();
+    print(`import enrollments (${label}): ${ENROLLMENTS} rows, ${EVENTS} events`, run, 5_000);
+    if (statementsBefore !== undefined && statementsAfter !== undefined) {
+      const perRow = (statementsAfter - statementsBefore) / ENROLLMENTS;
+      report(`import enrollments (${label}): statements per row`, Number(perRow.toFixed(2)), 'statements', '', { reported: true });
+    }
+    const check = createLectern({ storage: await database.open() });
+    let exact = 0;
+    for (const id of into) {
+      const event = (await check.scheduledEvents.get(check.context(), id)) as unknown as {
+        enrollment_counts: { in_person: { enrolled: number; waitlisted: number } };
+      };
+      const counts = event.enrollment_counts.in_person;
+      if (counts.enrolled === expected.enrolled && counts.waitlisted === expected.waitlisted) exact++;
+    }
+    await check.close();
+    report(`import enrollments (${label}): events with the exact seat count`, exact, `of ${EVENTS}`, '', { reported: true });
+  };
+  // every event gets PER_EVENT requests: seats first, then the wait list, then `waitlist_full`
+  const seatsOf = (seats: number, waitList: number) => ({
+    enrolled: Math.min(PER_EVENT, seats),
+    waitlisted: Math.min(Math.max(PER_EVENT - seats, 0), waitList),
+  });
+  await importEnrollments('none refused', events, seatsOf(SEATS, WAITLIST));
+  await importEnrollments('11 % refused', tightEvents, seatsOf(TIGHT_SEATS, TIGHT_WAITLIST));
 } finally {
   await stopBenchServer(child);
   await database.dispose();

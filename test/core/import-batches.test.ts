@@ -68,7 +68,7 @@ describe('import batch writes', () => {
     await assertCountsMatchRecount(storage);
   });
 
-  it('enrollments: decides seats in order from one count; leaves users already assigned and, after them, the event', async () => {
+  it('enrollments: decides seats in order from one count, refusals included; leaves users already assigned and, after them, the event', async () => {
     const ctx = lectern.context();
     const users = [await user(), await user(), await user(), await user()];
     const event = await lectern.scheduledEvents.create(ctx, {
@@ -92,13 +92,17 @@ describe('import batch writes', () => {
     });
     const items = [row(0, event), row(1, event), row(2, event, true), row(3, event, true), row(3, other), row(0, other)];
     const answers = await storage.transaction((tx) => lectern.enrollments.enrollManyInTx(tx, ctx, items));
+    const outcome = (answer: (typeof answers)[number]) =>
+      answer === undefined ? 'left' : 'publicId' in answer ? 'created' : `refused ${answer.code}`;
     assert.deepEqual(
-      answers.map((answer) => (answer === undefined ? 'left' : 'created')),
-      // user 1 finds no seat and no wait list asked for: refused, left; user 3 the wait list full
-      ['created', 'left', 'created', 'left', 'left', 'left'],
+      answers.map(outcome),
+      // user 1 finds no seat and no wait list asked for; user 3 the wait list full: both refused
+      // in the batch with the item write's errors, taking no seat
+      ['created', 'refused full', 'created', 'refused waitlist_full', 'left', 'left'],
     );
-    const enrolled = await lectern.enrollments.get(ctx, answers[0]!.publicId);
-    const waiting = await lectern.enrollments.get(ctx, answers[2]!.publicId);
+    const created = (answer: (typeof answers)[number]) => (answer && 'publicId' in answer ? answer.publicId : assert.fail('not created'));
+    const enrolled = await lectern.enrollments.get(ctx, created(answers[0]));
+    const waiting = await lectern.enrollments.get(ctx, created(answers[2]));
     assert.deepEqual([enrolled.status, enrolled.state], ['enrolled', 'not_started']);
     assert.equal(waiting.status, 'waitlisted');
     const owned = await lectern.assignments.list(ctx, { user: users[0]!.public_id });

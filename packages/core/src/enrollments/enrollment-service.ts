@@ -12,7 +12,7 @@ import type { AppliedItem } from '../jobs/job.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { conflict, forbidden, ignoringRuleError, notFound } from '../shared/errors.ts';
+import { conflict, forbidden, isLecternError, notFound, type LecternError } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
@@ -68,6 +68,7 @@ export class EnrollmentService {
           const { record, created } = await this.enrollInTx(tx, ctx, parseInput(createEnrollmentInput, item));
           return { publicId: record.view.public_id, created };
         },
+        many: (tx, ctx, items) => this.enrollManyInTx(tx, ctx, items),
       },
       'enrollments:read',
     );
@@ -171,16 +172,18 @@ export class EnrollmentService {
   }
 
   /**
-   * An import's batch of items, where create-or-get reduces to inserts: new enrollments of users
-   * with no active enrollment and no live assignment for the event, into events no track holds,
-   * which a staff member makes. Seats are decided row by row in the batch's order from the counts
-   * the events were read with, as `enrollInTx` would decide them one after another. Those
-   * rows are written a few statements for all, each with its owned assignment, events and
-   * entries; the rest are left undefined for the bulk item's write (`bulk`), errors included.
-   * Once a row of an event is left, so are the event's later rows, so seats still go in file order.
+   * A chunk of items (a bulk job's, an import's), where create-or-get reduces to inserts: new
+   * enrollments of users with no active enrollment and no live assignment for the event, into
+   * events no track holds, which a staff member makes. Each event is read once, with its seat
+   * counts, and seats are decided item by item in the chunk's order, as `enrollInTx` would decide
+   * them one after another: accepted items are written a few statements for all, each with its
+   * owned assignment, events, notifications and entries; refused ones (full, wait list full,
+   * method not offered) are answered with the error `enrollInTx` would throw. The rest are left
+   * undefined for the item write (`bulk`), and once an item of an event is left, so are the event's
+   * later items, so seats still go in the chunk's order.
    */
-  async enrollManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | undefined>> {
-    const answers: Array<AppliedItem | undefined> = items.map(() => undefined);
+  async enrollManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | LecternError | undefined>> {
+    const answers: Array<AppliedItem | LecternError | undefined> = items.map(() => undefined);
     if (isLearner(ctx.actor)) return answers;
     const inputs = parseEach(createEnrollmentInput, items);
     const given = inputs.filter((input): input is CreateEnrollmentInput => input !== undefined);
@@ -189,17 +192,22 @@ export class EnrollmentService {
     for (const [publicId, event] of events) if (event.content.summary.is_archived) events.delete(publicId);
     const held = await tx.assignments.heldByTracks([...events.values()].map((event) => event.id));
 
-    type Candidate = { index: number; input: CreateEnrollmentInput; userId: number; event: EventRecord };
+    // a second item of the same user and event is left to the item write, which answers it after
+    // the first: it leaves its event, since it may take a wait-list place the first was refused
+    type Candidate = { index: number; input: CreateEnrollmentInput; userId: number; event: EventRecord; repeated: boolean };
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
     inputs.forEach((input, index) => {
       const userId = input && userIds.get(input.user_id);
       const event = input && events.get(input.event_id);
-      if (!input || userId === undefined || !event || held.has(event.id) || seen.has(`${event.id}:${userId}`)) return;
+      if (!input || userId === undefined || !event || held.has(event.id)) return;
+      const repeated = seen.has(`${event.id}:${userId}`);
       seen.add(`${event.id}:${userId}`);
-      candidates.push({ index, input, userId, event });
+      candidates.push({ index, input, userId, event, repeated });
     });
-    const pairs = candidates.map(({ userId, event }) => ({ eventId: event.id, userId, contentId: event.id }));
+    const pairs = candidates
+      .filter(({ repeated }) => !repeated)
+      .map(({ userId, event }) => ({ eventId: event.id, userId, contentId: event.id }));
     const active = await tx.enrollments.activePairs(pairs);
     const assigned = await tx.assignments.livePublicIds(pairs);
 
@@ -211,7 +219,7 @@ export class EnrollmentService {
     for (const candidate of candidates) {
       const { input, userId, event } = candidate;
       const pair = `${event.id}:${userId}`;
-      if (leftEvents.has(event.id) || active.has(pair) || assigned.has(`${userId}:${event.id}`)) {
+      if (candidate.repeated || leftEvents.has(event.id) || active.has(pair) || assigned.has(`${userId}:${event.id}`)) {
         leftEvents.add(event.id);
         continue;
       }
@@ -228,8 +236,9 @@ export class EnrollmentService {
           acceptWaitlist: input.accept_waitlist ?? false,
         });
       } catch (error) {
-        // refused (full, no wait list, method not offered): takes no seat, so later rows go on
-        ignoringRuleError(error);
+        // refused (full, no wait list, method not offered): takes no seat, so later items go on
+        if (!isLecternError(error)) throw error;
+        answers[candidate.index] = error;
         continue;
       }
       if (decision.outcome === 'existing') continue;

@@ -27,10 +27,14 @@ export interface RowWriters {
   item: JobKind['handle'];
   /**
    * The kind's batch write, where it has one: the same rules and writes as `item` for many new
-   * items at once, answering each item it wrote or found, and undefined for those it leaves to
-   * `item` (anything beyond the plain insert, errors included).
+   * items at once, answering each item it wrote or found, or the LecternError `item` would fail it
+   * with, and undefined for those it leaves to `item` (anything beyond the plain insert).
    */
-  many?(tx: Stores, ctx: RequestContext, items: ReadonlyArray<Record<string, unknown>>): Promise<ReadonlyArray<AppliedItem | undefined>>;
+  many?(
+    tx: Stores,
+    ctx: RequestContext,
+    items: ReadonlyArray<Record<string, unknown>>,
+  ): Promise<ReadonlyArray<AppliedItem | LecternError | undefined>>;
   /** `update=true` on a users import: the PATCH rules and write, in the caller's transaction */
   updateUser(tx: Stores, ctx: RequestContext, publicId: string, changes: z.output<typeof updateUserInput>): Promise<unknown>;
 }
@@ -200,10 +204,9 @@ async function writeRows(
   const answers = writers.many && fresh.length > 0 ? await writeMany(writers.many, fresh) : [];
   for (const [i, row] of fresh.entries()) {
     const answer = answers[i];
-    outcomes.set(
-      row.row,
-      answer ? done(row, answer.created ? 'created' : 'existing', answer.publicId) : await writeRow(tx, ctx, row, undefined),
-    );
+    if (answer === undefined) outcomes.set(row.row, await writeRow(tx, ctx, row, undefined));
+    else if (isLecternError(answer)) outcomes.set(row.row, itemFailed(row, answer));
+    else outcomes.set(row.row, done(row, answer.created ? 'created' : 'existing', answer.publicId));
   }
   return rows.map((row) => outcomes.get(row.row)!);
 
@@ -243,9 +246,14 @@ async function writeRows(
       return done(row, applied.created ? 'created' : 'existing', applied.publicId);
     } catch (error) {
       if (!isLecternError(error)) throw error;
-      // a user whose email is taken already exists: the answer a re-run must give
-      if (kind.name === 'users' && error instanceof ItemFailure && error.code === 'duplicate') return done(row, 'existing', error.publicId);
-      return failed(row.row, error.code, itemErrorMessage(error), row.identity, error instanceof ItemFailure ? error.publicId : null);
+      return itemFailed(row, error);
     }
+  }
+
+  /** A row the item write (or the batch, for it) refused. */
+  function itemFailed(row: Checked & { identity: string }, error: LecternError): RowOutcome {
+    // a user whose email is taken already exists: the answer a re-run must give
+    if (kind.name === 'users' && error instanceof ItemFailure && error.code === 'duplicate') return done(row, 'existing', error.publicId);
+    return failed(row.row, error.code, itemErrorMessage(error), row.identity, error instanceof ItemFailure ? error.publicId : null);
   }
 }

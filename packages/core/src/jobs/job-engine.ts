@@ -56,6 +56,13 @@ export interface JobKind {
    */
   handle(tx: Stores, ctx: RequestContext, item: unknown, index: number): Promise<AppliedItem>;
   /**
+   * The kind's write of a whole chunk, where it has one: the rules and writes of `handle` for many
+   * items at once (one read of what they share, multi-row inserts), in one savepoint. Answers each
+   * item it applied, or the LecternError `handle` would have failed it with, and leaves undefined
+   * those it does not take: they go through `handle` after it, in order.
+   */
+  many?(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<ReadonlyArray<AppliedItem | LecternError | undefined>>;
+  /**
    * For a kind whose work is not items stored with the job (a CSV import keeps its rows in tables
    * of its own): runs the next chunk itself in the chunk's transaction, reading the submitter's
    * authority with `authorityFor` as the items' chunks do; true when nothing is left.
@@ -317,24 +324,59 @@ export class JobEngine {
     const refusal = 'refusal' in authority ? authority.refusal : undefined;
     // the items' audit entries are written together at the end of the chunk, as one INSERT
     const entries: NewAuditRow[] = [];
-    for (const item of items) {
+    const answers = ctx && kind.many ? await this.applyMany(tx, ctx, kind.many, items, entries) : [];
+    const outcomes: Array<{ position: number; outcome: JobItemOutcome }> = [];
+    for (const [i, item] of items.entries()) {
+      const answer = answers[i];
       let outcome: JobItemOutcome;
-      try {
-        if (refusal) throw refusal;
-        const applied = await tx.savepoint(async (sp) => {
-          const held = await this.deps.audit.holding(sp, () => kind.handle(sp, ctx!, item.payload, item.position));
-          entries.push(...held.entries);
-          return held.result;
-        });
-        outcome = { status: 'succeeded', ...applied };
-      } catch (error) {
-        if (!isLecternError(error)) throw error;
-        outcome = failedOutcome(error);
+      if (answer !== undefined) outcome = isLecternError(answer) ? failedOutcome(answer) : { status: 'succeeded', ...answer };
+      else {
+        try {
+          if (refusal) throw refusal;
+          const applied = await tx.savepoint(async (sp) => {
+            const held = await this.deps.audit.holding(sp, () => kind.handle(sp, ctx!, item.payload, item.position));
+            entries.push(...held.entries);
+            return held.result;
+          });
+          outcome = { status: 'succeeded', ...applied };
+        } catch (error) {
+          if (!isLecternError(error)) throw error;
+          outcome = failedOutcome(error);
+        }
       }
-      await tx.jobs.recordOutcome(job.id, item.position, outcome);
+      outcomes.push({ position: item.position, outcome });
     }
+    await tx.jobs.recordOutcomes(job.id, outcomes);
     await this.deps.audit.writeHeld(tx, entries);
     return false;
+  }
+
+  /**
+   * The chunk through the kind's batch write, in a savepoint: when it fails as a whole, nothing of
+   * it stays and every item goes through `handle` (which then meets the same error on its own).
+   */
+  private async applyMany(
+    tx: Stores,
+    ctx: RequestContext,
+    many: NonNullable<JobKind['many']>,
+    items: ReadonlyArray<{ payload: unknown }>,
+    entries: NewAuditRow[],
+  ): Promise<ReadonlyArray<AppliedItem | LecternError | undefined>> {
+    try {
+      const held = await tx.savepoint((sp) =>
+        this.deps.audit.holding(sp, () =>
+          many(
+            sp,
+            ctx,
+            items.map((item) => item.payload),
+          ),
+        ),
+      );
+      entries.push(...held.entries);
+      return held.result;
+    } catch {
+      return [];
+    }
   }
 
   /**

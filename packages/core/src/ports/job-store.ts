@@ -45,10 +45,10 @@ export interface JobStore {
   /** The first `limit` items without an outcome, in request order. */
   nextItems(jobId: number, limit: number): Promise<PendingJobItem[]>;
   /**
-   * Records an item's outcome and counts it on the job, once: an item that already has an
+   * Records a chunk's item outcomes and counts them on the job, once: an item that already has an
    * outcome is left alone, so a replayed chunk can never count twice.
    */
-  recordOutcome(jobId: number, position: number, outcome: JobItemOutcome): Promise<void>;
+  recordOutcomes(jobId: number, outcomes: ReadonlyArray<{ position: number; outcome: JobItemOutcome }>): Promise<void>;
   /** The job's processed items (those without an outcome are not listed yet). */
   listItems(jobId: number, query: ListQuery): Promise<Page<JobItem>>;
   setStatus(jobId: number, status: JobStatus, finish?: { at: string; errorMessage: string | null }): Promise<void>;

@@ -70,15 +70,6 @@ export class LecternError extends Error {
 
 export const isLecternError = (value: unknown): value is LecternError => value instanceof LecternError;
 
-/**
- * undefined for a rule's error, any other error thrown on: for a batch that leaves the items a
- * rule refuses to the one-by-one write, which reports the error again (`promise.catch(…)`).
- */
-export function ignoringRuleError(error: unknown): undefined {
-  if (isLecternError(error)) return undefined;
-  throw error;
-}
-
 export const badRequest = (message: string) => new LecternError('bad_request', message);
 
 export const notFound = (what = 'Resource') => new LecternError('not_found', `${what} not found.`);

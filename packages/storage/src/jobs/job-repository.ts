@@ -158,27 +158,41 @@ export class JobRepository implements JobStore {
     return rows.map((row) => ({ position: row.position, payload: JSON.parse(row.payload) as unknown }));
   }
 
-  async recordOutcome(jobId: number, position: number, outcome: JobItemOutcome): Promise<void> {
-    const failed = outcome.status === 'failed';
-    const result = await this.db
+  async recordOutcomes(jobId: number, outcomes: ReadonlyArray<{ position: number; outcome: JobItemOutcome }>): Promise<void> {
+    if (outcomes.length === 0) return;
+    // one UPDATE for the chunk: each column is a CASE over the items' positions (the casts give
+    // PostgreSQL the parameters' types); RETURNING says which items had no outcome yet
+    const column = (value: (outcome: JobItemOutcome) => string | number | null, type: 'text' | 'integer') =>
+      sql<never>`case position ${sql.join(
+        outcomes.map(({ position, outcome }) => sql`when ${position} then cast(${value(outcome)} as ${sql.raw(type)})`),
+        sql` `,
+      )} end`;
+    const recorded = await this.db
       .updateTable('job_items')
       .set({
-        outcome: outcome.status,
-        public_id: outcome.publicId,
-        created: failed ? null : fromBool(outcome.created),
-        error_code: failed ? outcome.errorCode : null,
-        error_message: failed ? outcome.errorMessage : null,
+        outcome: column((outcome) => outcome.status, 'text'),
+        public_id: column((outcome) => outcome.publicId, 'text'),
+        created: column((outcome) => (outcome.status === 'failed' ? null : fromBool(outcome.created)), 'integer'),
+        error_code: column((outcome) => (outcome.status === 'failed' ? outcome.errorCode : null), 'text'),
+        error_message: column((outcome) => (outcome.status === 'failed' ? outcome.errorMessage : null), 'text'),
       })
       .where('job_id', '=', jobId)
-      .where('position', '=', position)
+      .where(
+        'position',
+        'in',
+        outcomes.map(({ position }) => position),
+      )
       .where('outcome', 'is', null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return;
+      .returning('outcome')
+      .execute();
+    if (recorded.length === 0) return;
+    const failed = recorded.filter((row) => row.outcome === 'failed').length;
     await this.db
       .updateTable('jobs')
       .set((eb) => ({
-        processed: eb('processed', '+', 1),
-        ...(failed ? { failed: eb('failed', '+', 1) } : { succeeded: eb('succeeded', '+', 1) }),
+        processed: eb('processed', '+', recorded.length),
+        failed: eb('failed', '+', failed),
+        succeeded: eb('succeeded', '+', recorded.length - failed),
       }))
       .where('id', '=', jobId)
       .execute();
