@@ -26,16 +26,10 @@ export interface RateCounterStore {
    */
   hit(key: string, windowStart: number): Promise<number>;
   /**
-   * Counts one request of `first` and, only when that count is at most `firstLimit`, one of
-   * `second`, in one round trip: a token's window and its user's. Answers both counts, `null` for
-   * a `second` that was not counted.
-   */
-  hitPair(first: string, second: string, windowStart: number, firstLimit: number): Promise<[number, number | null]>;
-  /**
    * Authenticates and counts in one round trip: finds the token by hash (as
    * TokenStore.findCredentials) and, only when it is in force at `now` (its user active, not
-   * expired), counts its window and its user's as `hitPair` does. `undefined` when no unrevoked
-   * token has that hash.
+   * expired), counts its window and, when that count is at most `tokenLimit`, its user's.
+   * `undefined` when no unrevoked token has that hash.
    */
   hitByToken(tokenHash: string, now: string, windows: TokenWindows): Promise<CountedCredentials | undefined>;
   /** The count of `key` in the window that starts at `windowStart`, without counting a request. */

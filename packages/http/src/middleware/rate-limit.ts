@@ -111,14 +111,6 @@ export class SharedWindowRateLimiter {
     return stateOf(count + 1, this.options.limit, start, this.windowMs, now);
   }
 
-  /** `key` here and, when it is allowed, `otherKey` in `other` (same counters, same window): one round trip. */
-  async hitWith(key: string, other: SharedWindowRateLimiter, otherKey: string): Promise<[RateLimitState, RateLimitState | null]> {
-    const now = this.now();
-    const start = windowAt(now, this.windowMs);
-    const [count, otherCount] = await this.counters.hitPair(key, otherKey, start, this.options.limit);
-    return this.statesOf(count, other, otherCount, start, now);
-  }
-
   /**
    * Authenticates `token` and counts it here and, when it is allowed, its user in `user` (same
    * counters, same window), in one statement: the windows are named by `prefixes` and the ids.
@@ -174,12 +166,10 @@ export function tokenResolver(
 /**
  * A request's window (`key` in `limiter`) and, when it is allowed and there is one, its user's
  * (`userKey` in `userLimiter`): the user's state, or `null` when it was not counted. In memory
- * the answer comes at once; in a shared database both windows are counted in one statement.
+ * the answer comes at once. In a shared database a token's windows were counted as it was found
+ * (tokenResolver): what is left to count here is the window of a request without a valid token.
  */
 export function hitWindows(limiter: Limiter, key: string, userLimiter: Limiter, userKey: string | undefined): Hits | Promise<Hits> {
-  if (userKey !== undefined && limiter instanceof SharedWindowRateLimiter && userLimiter instanceof SharedWindowRateLimiter) {
-    if (limiter.sharesWindowsWith(userLimiter)) return limiter.hitWith(key, userLimiter, userKey);
-  }
   const then = (state: RateLimitState): Hits | Promise<Hits> => {
     if (!state.allowed || userKey === undefined) return [state, null];
     return whenSettled(userLimiter.hit(userKey), (counted): Hits => [state, counted]);

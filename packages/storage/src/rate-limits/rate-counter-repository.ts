@@ -18,29 +18,10 @@ const countHit = preparedLookup<{ hits: number }>(2, (db: Kysely<Database>, key,
 );
 
 /**
- * The second key is counted in the same statement as the first, from the first's count: a
- * data-modifying CTE sees the rows the one before it returned.
- */
-const countPair = preparedLookup<{ first: number; second: number | null }>(
-  4,
-  (db: Kysely<Database>, first, second, windowStart, limit) => ({
-    compile: () =>
-      sql<{ first: number; second: number | null }>`with f as (
-        insert into rate_limit_windows (key, window_start, hits) values (${first}, cast(${windowStart} as bigint), 1)
-        on conflict (key, window_start) do update set hits = rate_limit_windows.hits + 1
-        returning hits),
-      s as (
-        insert into rate_limit_windows (key, window_start, hits)
-        select ${second}, cast(${windowStart} as bigint), 1 from f where f.hits <= cast(${limit} as bigint)
-        on conflict (key, window_start) do update set hits = rate_limit_windows.hits + 1
-        returning hits)
-      select f.hits as first, (select s.hits from s) as second from f`.compile(db),
-  }),
-);
-
-/**
- * The token by hash and, when it is in force, its window and its user's (as countPair): every
- * authenticated request on a shared database, so one round trip instead of two. Whether it is in
+ * The token by hash and, when it is in force, its window and its user's: every authenticated
+ * request on a shared database, so one round trip instead of two. The user's window is counted
+ * from the token's count in the same statement (a data-modifying CTE sees the rows the one before
+ * it returned), only when the token is within its limit. Whether it is in
  * force is decided again by core (TokenService) on the row this returns; the condition here only
  * keeps a refused token from counting, and must say the same.
  */
@@ -86,12 +67,6 @@ export class RateCounterRepository implements RateCounterStore {
     const row = await countHit(this.db, key, windowStart);
     await this.counted(windowStart);
     return Number(row!.hits);
-  }
-
-  async hitPair(first: string, second: string, windowStart: number, firstLimit: number): Promise<[number, number | null]> {
-    const row = (await countPair(this.db, first, second, windowStart, firstLimit))!;
-    await this.counted(windowStart);
-    return [Number(row.first), row.second === null ? null : Number(row.second)];
   }
 
   async hitByToken(tokenHash: string, now: string, windows: TokenWindows): Promise<CountedCredentials | undefined> {
