@@ -81,7 +81,8 @@ describe('console detail pages', () => {
     for (const width of [1280, 390]) {
       const page = await adminPage(width);
       const problems: string[] = [];
-      const shot = (name: string) => screenshot(page, width === 1280 ? `detail-${name}` : `detail-${name}-390`);
+      // the helper adds the width to the file name
+      const shot = (name: string) => screenshot(page, `detail-${name}`);
 
       // a user, from the Users list: profile, assignments, enrollments, tokens, audit trail
       await openPage(page, 'Users');

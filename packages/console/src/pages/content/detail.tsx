@@ -71,11 +71,12 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
         >
           <ContentFields type={item.content_type} item={item} />
         </Form>
-      ) : item && writable && item.content_type === 'event' ? (
+      ) : item && writable && (item.content_type === 'event' || item.content_type === 'event_type') ? (
         <p>
-          An event is edited on{' '}
-          <ResourceLink kind="event" id={item.public_id}>
-            its event page
+          {/* events and series are content items with the same id, edited on their own pages */}
+          {item.content_type === 'event' ? 'An event' : 'A series'} is edited on{' '}
+          <ResourceLink kind={item.content_type === 'event' ? 'event' : 'series'} id={item.public_id}>
+            its own page
           </ResourceLink>
           .
         </p>

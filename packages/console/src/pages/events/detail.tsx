@@ -117,7 +117,6 @@ function EnrollmentList({
             </ResourceLink>
           ),
         },
-        { header: 'Email', cell: (e) => e.user.email },
         { header: 'Attendance', cell: (e) => e.attendance_method.replace('_', ' ') },
         { header: 'Since', cell: (e) => <DateCell value={e.created} /> },
         { header: 'Checked in', cell: (e) => <DateCell value={e.checkin_datetime} /> },
