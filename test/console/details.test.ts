@@ -243,4 +243,21 @@ describe('console detail pages', () => {
     await assertAccessible(page, 'an endpoint after a retry');
     await screenshot(page, 'detail-webhook-retried');
   });
+
+  it('edits a series from its page', async () => {
+    const series = await made('/api/v2/event-series/', { name: `Edit${run} series` });
+    const page = await adminPage();
+    await openPage(page, 'Events');
+    await page.getByRole('table', { name: 'Event series' }).getByRole('link', { name: series.name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: series.name }).waitFor();
+    await page.getByText('Edit series', { exact: true }).click();
+    await page.getByLabel('Series name').fill(`Edit${run} renamed`);
+    await page.getByLabel('Description').fill('Every first Monday');
+    await page.getByRole('button', { name: 'Save series' }).click();
+    // the series is read again: the page takes its new name
+    await page.getByRole('heading', { level: 1, name: `Edit${run} renamed` }).waitFor();
+    const stored = (await server.api.get(`/api/v2/event-series/${series.public_id}/`)).body;
+    assert.equal(stored.name, `Edit${run} renamed`);
+    assert.equal(stored.description, 'Every first Monday');
+  });
 });
