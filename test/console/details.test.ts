@@ -260,4 +260,39 @@ describe('console detail pages', () => {
     assert.equal(stored.name, `Edit${run} renamed`);
     assert.equal(stored.description, 'Every first Monday');
   });
+
+  it("edits an event's timeslots from its page: changes one and adds another", async () => {
+    const event = await made('/api/v2/events/', {
+      name: `Slots${run} event`,
+      timeslots: [{ starts_at: '2030-03-01T09:00:00Z', duration: 'PT1H' }],
+    });
+    const page = await adminPage();
+    await openPage(page, 'Events');
+    await page.getByLabel('Search').fill(`Slots${run}`);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('table', { name: 'Events' }).getByRole('link', { name: event.name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: event.name }).waitFor();
+    await page.getByText('Edit timeslots', { exact: true }).click();
+    const first = page.getByRole('group', { name: 'Timeslot 1' });
+    await first.getByLabel('Starts at').fill('2030-03-02T10:00');
+    await first.getByLabel('Duration').fill('PT2H');
+    await first.getByLabel('Room').fill('Room B');
+    await page.getByRole('group', { name: 'New timeslot' }).getByLabel('Starts at').fill('2030-03-03T09:00');
+    await page.getByRole('button', { name: 'Save timeslots' }).click();
+    await page.getByText('Room B').first().waitFor();
+    const stored = (await server.api.get(`/api/v2/events/${event.public_id}/`)).body;
+    assert.deepEqual(
+      stored.timeslots.map((slot: { starts_at: string; ends_at: string; rooms_info: string | null }) => [
+        slot.starts_at.slice(0, 16),
+        slot.ends_at.slice(0, 16),
+        slot.rooms_info,
+      ]),
+      [
+        ['2030-03-02T10:00', '2030-03-02T12:00', 'Room B'],
+        // the API reads a room left out as none, written back as an empty string
+        ['2030-03-03T09:00', '2030-03-03T10:00', ''],
+      ],
+    );
+    await assertAccessible(page, 'an event with its timeslots form open');
+  });
 });

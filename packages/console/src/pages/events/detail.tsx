@@ -19,6 +19,7 @@ import { can } from '../../session/me.ts';
 import { EnrollForm, EnrollmentActions } from '../enrollments/index.tsx';
 import { EditEvent } from './edit-event.tsx';
 import { SeatBars } from './seats.tsx';
+import { EditTimeslots } from './timeslots-form.tsx';
 import { SeriesDetail } from './series-detail.tsx';
 
 export function EventOrSeriesDetail({ segments }: { segments: string[] }) {
@@ -69,6 +70,7 @@ function EventDetail({ id }: { id: string }) {
           <SeatBars event={event} />
           {can('enrollments:write') ? <EnrollForm eventId={id} done={changed} /> : null}
           {can('events:write') ? <EditEvent event={event} done={changed} /> : null}
+          {can('events:write') ? <EditTimeslots event={event} done={changed} /> : null}
           {can('events:write') ? (
             <ActionButton
               label="Delete event"
