@@ -19,7 +19,7 @@ describe('console: everyday details', () => {
     return page;
   }
 
-  it('creates a native group, puts an error about the members on the members picker, and closes the panel with Esc', async () => {
+  it('creates a native group, puts an error about the members on the members picker, and leaves its page with Esc', async () => {
     const page = await adminPage();
     await openPage(page, 'Groups');
     await page.getByText('New group').click();
@@ -39,9 +39,11 @@ describe('console: everyday details', () => {
     await assertAccessible(page, 'Groups with an error on one member');
     await screenshot(page, 'groups-member-error');
 
+    // the group has its own page; Esc there goes back to the list, as the panel it replaced closed
+    assert.match(new URL(page.url()).pathname, /^\/console\/groups\/[0-9a-f-]{36}$/);
     await members.press('Escape');
     await panel.waitFor({ state: 'detached' });
-    assert.equal(new URL(page.url()).searchParams.get('group'), null);
+    assert.equal(new URL(page.url()).pathname, '/console/groups');
   });
 
   it('closes an open form with Esc, and takes the focus back to its summary', async () => {
@@ -85,7 +87,7 @@ describe('console: everyday details', () => {
     const page = await adminPage();
     await openPage(page, 'Bulk jobs');
     const table = page.getByRole('table', { name: 'Bulk jobs, newest first' });
-    await table.getByRole('button', { name: `Open users job ${submitted.body.id}` }).click();
+    await table.getByRole('link', { name: `users job ${submitted.body.id}` }).click();
     const detail = page.getByRole('region', { name: /^Job / });
     await detail.getByText('2 of 2 processed · 1 succeeded · 1 failed').waitFor();
     await assertAccessible(page, 'Bulk jobs with a job open');

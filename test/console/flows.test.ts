@@ -54,30 +54,26 @@ describe('console flows', () => {
       return list.body.data.length === 1;
     }, 'the user to exist');
 
-    // the new user opens for editing
-    const edit = page.getByRole('region', { name: /Edit Ada Lovelace/ });
-    await edit.waitFor();
+    // the new user's own page opens, with the profile form
+    await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
+    const edit = page.getByRole('region', { name: 'Profile' });
     await edit.getByLabel('Name', { exact: true }).fill('Ada King');
     await edit.getByLabel('Email notifications').uncheck();
     await edit.getByRole('button', { name: 'Save' }).click();
-    // the saved user is read again, and the panel takes its new name: wait for that end state, since
-    // the panel named "Edit Ada Lovelace" may already be gone when the check first looks
-    await page
-      .getByRole('region', { name: /Edit Ada King/ })
-      .getByText('Saved.')
-      .waitFor();
+    await edit.getByText('Saved.').waitFor();
     const stored = await server.api.get(`/api/v2/users/?search=${encodeURIComponent(address)}`);
     assert.equal(stored.body.data[0].name, 'Ada King');
     assert.equal(stored.body.data[0].email_notifications, false);
-    await page.getByRole('cell', { name: 'Ada King' }).waitFor();
+    // the user is read again: the page takes the new name
+    await page.getByRole('heading', { level: 1, name: 'Ada King' }).waitFor();
   });
 
-  it('renames a group from its panel', async () => {
+  it('renames a group from its page', async () => {
     const created = await server.api.post('/api/v2/groups/', { name: 'Rename me', source: 'hr' });
     assert.equal(created.status, 201, created.text);
     const page = await adminPage();
     await openPage(page, 'Groups');
-    await page.getByRole('button', { name: 'Open Rename me' }).click();
+    await page.getByRole('link', { name: 'Rename me', exact: true }).click();
     const panel = page.getByRole('region', { name: 'Rename me' });
     await panel.getByLabel('Name', { exact: true }).fill('Renamed group');
     await panel.getByRole('button', { name: 'Save' }).click();
@@ -87,7 +83,7 @@ describe('console flows', () => {
     );
     // the source it was created with stays
     assert.equal((await server.api.get(`/api/v2/groups/${created.body.public_id}/`)).body.source, 'hr');
-    await page.getByRole('heading', { level: 2, name: 'Renamed group' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Renamed group' }).waitFor();
   });
 
   it('creates a webhook endpoint, sends a test ping to a local receiver and shows the delivery', async () => {
@@ -106,9 +102,8 @@ describe('console flows', () => {
     // the log shows the delivery once the attempt is recorded; reopening the endpoint reads it again
     await eventually(async () => {
       if (await page.getByRole('cell', { name: 'succeeded' }).count()) return true;
-      await page.getByRole('button', { name: 'Close' }).click();
-      await page.getByRole('button', { name: `Open ${url}` }).click();
-      await page.getByRole('heading', { level: 2, name: `Endpoint ${url}` }).waitFor();
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: `Endpoint ${url}` }).waitFor();
       await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
       return (await page.getByRole('cell', { name: 'succeeded' }).count()) > 0;
     }, 'the delivery in the log');

@@ -108,7 +108,7 @@ describe('console pages', () => {
     const page = await browser.newPage();
     await signInWithToken(page, server.url, organizer.token);
     await openPage(page, 'Groups');
-    await page.getByRole('button', { name: 'Open Finance (not yours)' }).click();
+    await page.getByRole('link', { name: 'Finance (not yours)', exact: true }).click();
     const detail = page.getByRole('region', { name: 'Finance (not yours)' });
     await detail.getByRole('combobox', { name: 'People to add' }).fill(organizer.user.email);
     await detail.getByRole('option', { name: new RegExp(organizer.user.email.replace(/\./g, '\\.')) }).click();

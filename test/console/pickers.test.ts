@@ -41,7 +41,7 @@ describe('console: pickers', () => {
 
   async function openGroup(page: Page, name: string): Promise<Locator> {
     await openPage(page, 'Groups');
-    await page.getByRole('button', { name: `Open ${name}` }).click();
+    await page.getByRole('link', { name, exact: true }).click();
     const panel = page.getByRole('region', { name });
     await panel.waitFor();
     return panel;

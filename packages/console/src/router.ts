@@ -32,6 +32,17 @@ export function subPath(path: string): string | undefined {
   return path.startsWith(`${BASE}/`) ? path.slice(BASE.length + 1).split('/')[1] || undefined : undefined;
 }
 
+/** Every segment after the page (`/console/events/series/abc` → `['series', 'abc']`), decoded. */
+export function subPaths(path: string): string[] {
+  if (!path.startsWith(`${BASE}/`)) return [];
+  return path
+    .slice(BASE.length + 1)
+    .split('/')
+    .slice(1)
+    .filter(Boolean)
+    .map((segment) => decodeURIComponent(segment));
+}
+
 export function query(): URLSearchParams {
   return new URLSearchParams(place.value.search);
 }
@@ -47,5 +58,5 @@ export function setQuery(changes: Record<string, string | undefined>, options: {
   navigate(`${place.value.path}${search ? `?${search}` : ''}`, options);
 }
 
-/** The query parameters that open a page's detail panel (`?edit=<id>`, `?event=<id>`, …). */
-export const PANEL_PARAMS = ['edit', 'group', 'event', 'assignment', 'endpoint', 'import', 'report'] as const;
+/** The query parameters that open a page's detail panel (`?edit=<id>`, `?assignment=<id>`, …); records have their own pages instead (`/console/users/<id>`). */
+export const PANEL_PARAMS = ['edit', 'assignment', 'report'] as const;

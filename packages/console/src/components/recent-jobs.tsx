@@ -1,6 +1,6 @@
 import { recentJobs } from '../session/recent-jobs.ts';
 import { DateCell } from './date-cell.tsx';
-import { Link } from './link.tsx';
+import { ResourceLink } from './resource-link.tsx';
 
 /** Links to the bulk jobs this tab started, newest first. */
 export function RecentJobs() {
@@ -10,7 +10,10 @@ export function RecentJobs() {
     <ul>
       {jobs.map((job) => (
         <li key={job.id}>
-          <Link to={`bulk-jobs?kind=${job.kind}&id=${job.id}`}>{job.what}</Link> (<DateCell value={job.at} />)
+          <ResourceLink kind="bulk-job" id={[job.kind, job.id]}>
+            {job.what}
+          </ResourceLink>{' '}
+          (<DateCell value={job.at} />)
         </li>
       ))}
     </ul>

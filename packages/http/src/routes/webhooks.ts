@@ -14,7 +14,16 @@ import { accepted, noContent, ok, withEtag } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
 const eventIdResult = () => z.object({ event_id: z.string() });
-const deliveryAttemptPage = named('DeliveryAttemptPage', z.object({ data: z.array(deliveryAttemptSchema) }).passthrough());
+const deliveryAttemptPage = named(
+  'DeliveryAttemptPage',
+  z
+    .object({
+      data: z.array(deliveryAttemptSchema),
+      // declared so clients (the console) read the next page's cursor without guessing
+      meta: z.object({ page_size: z.number().int(), next_cursor: z.string().nullable() }),
+    })
+    .passthrough(),
+);
 
 export function webhookRoutes(routes: RouteTable, lectern: Lectern): void {
   const webhooks = lectern.webhooks;

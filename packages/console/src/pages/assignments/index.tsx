@@ -4,6 +4,7 @@ import { api, unwrap } from '../../api/client.ts';
 import { fetchPage } from '../../api/list.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
+import { ResourceLink } from '../../components/resource-link.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { Field, Form, list, nullableText, picked, SelectField, text } from '../../components/form.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -131,8 +132,22 @@ export function AssignmentsPage() {
         ]}
         rowKey={(assignment) => assignment.public_id}
         columns={[
-          { header: 'User', cell: (a) => a.user.email },
-          { header: 'Content', cell: (a) => a.content_item.name },
+          {
+            header: 'User',
+            cell: (a) => (
+              <ResourceLink kind="user" id={a.user.public_id}>
+                {a.user.email}
+              </ResourceLink>
+            ),
+          },
+          {
+            header: 'Content',
+            cell: (a) => (
+              <ResourceLink kind="content" id={a.content_item.public_id}>
+                {a.content_item.name}
+              </ResourceLink>
+            ),
+          },
           { header: 'Type', cell: (a) => label(a.content_item.content_type) },
           { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{label(a.state)}</span> },
           {

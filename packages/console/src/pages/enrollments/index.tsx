@@ -5,6 +5,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { Enrollment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
+import { ResourceLink } from '../../components/resource-link.tsx';
 import { checked, Field, Form, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -128,8 +129,22 @@ export function EnrollmentsPage() {
         ]}
         rowKey={(enrollment) => enrollment.public_id}
         columns={[
-          { header: 'User', cell: (e) => e.user.email },
-          { header: 'Event', cell: (e) => e.event.name },
+          {
+            header: 'User',
+            cell: (e) => (
+              <ResourceLink kind="user" id={e.user.public_id}>
+                {e.user.email}
+              </ResourceLink>
+            ),
+          },
+          {
+            header: 'Event',
+            cell: (e) => (
+              <ResourceLink kind="event" id={e.event.public_id}>
+                {e.event.name}
+              </ResourceLink>
+            ),
+          },
           { header: 'Status', cell: (e) => <span class={e.status === 'enrolled' ? 'badge ok' : 'badge'}>{e.status}</span> },
           { header: 'Attendance', cell: (e) => e.attendance_method.replace('_', ' ') },
           { header: 'Checked in', cell: (e) => <DateCell value={e.checkin_datetime} /> },

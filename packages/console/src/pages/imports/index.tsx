@@ -3,31 +3,26 @@
  * server's import route (optionally as a dry run), its progress followed live, and the per-row
  * report shown with the failed rows first and offered as a download.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import { saveBlob } from '../../api/list.ts';
-import type { GetResult } from '../../api/types.ts';
-import { ActionButton } from '../../components/action.tsx';
-import { DataTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorBanner } from '../../components/error-banner.tsx';
 import { checked, ErrorsFor, Form, SelectField } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { useLoad } from '../../components/use-load.ts';
-import { query, setQuery } from '../../router.ts';
+import { navigate } from '../../router.ts';
+import { listOrDetail } from '../../components/detail-route.tsx';
+import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { ImportDetail, StatusBadge } from './detail.tsx';
 import { can } from '../../session/me.ts';
-import { parseCsv } from './csv.ts';
 
-type Import = GetResult<'/api/v2/imports/{id}'>;
 type Kind = 'users' | 'assignments' | 'enrollments';
 const KINDS: Kind[] = ['users', 'assignments', 'enrollments'];
-const FINISHED = ['completed', 'failed', 'cancelled'];
 
-export function ImportsPage() {
+export const ImportsPage = listOrDetail(ImportList, ImportDetail);
+
+function ImportList() {
   const [file, setFile] = useState<File | null>(null);
   const [over, setOver] = useState(false);
   const [version, setVersion] = useState(0);
-  const open = query().get('import');
   const kinds = KINDS.filter((kind) => can(`${kind}:write`));
   return (
     <>
@@ -53,7 +48,7 @@ export function ImportsPage() {
             );
             setFile(null);
             setVersion(version + 1);
-            setQuery({ import: made.id });
+            navigate(detailAddress('import', made.id));
           }}
         >
           <SelectField name="kind" label="What the file holds" options={kinds} />
@@ -96,7 +91,6 @@ export function ImportsPage() {
           </div>
         </Form>
       ) : null}
-      {open ? <ImportDetail id={open} onChanged={() => setVersion(version + 1)} /> : null}
       <h2>Recent imports</h2>
       <ListView
         path="/api/v2/imports"
@@ -112,125 +106,20 @@ export function ImportsPage() {
         ]}
         rowKey={(item) => item.id}
         columns={[
-          { header: 'File', cell: (item) => item.filename ?? '(unnamed)' },
+          {
+            header: 'File',
+            cell: (item) => (
+              <ResourceLink kind="import" id={item.id}>
+                {item.filename ?? '(unnamed)'}
+              </ResourceLink>
+            ),
+          },
           { header: 'Kind', cell: (item) => item.kind + (item.dry_run ? ' (dry run)' : '') },
           { header: 'Status', cell: (item) => <StatusBadge status={item.status} /> },
           { header: 'Rows', class: 'num', cell: (item) => `${item.processed} / ${item.total_rows ?? '?'}` },
           { header: 'Failed', class: 'num', cell: (item) => item.failed },
           { header: 'Started', cell: (item) => <DateCell value={item.created_at} /> },
-          {
-            header: 'Actions',
-            cell: (item) => (
-              <button type="button" aria-label={`Open import ${item.filename ?? item.id}`} onClick={() => setQuery({ import: item.id })}>
-                Open
-              </button>
-            ),
-          },
         ]}
-      />
-    </>
-  );
-}
-
-function StatusBadge({ status }: { status: string }) {
-  return (
-    <span class={status === 'completed' ? 'badge ok' : status === 'failed' || status === 'cancelled' ? 'badge bad' : 'badge'}>
-      {status}
-    </span>
-  );
-}
-
-function ImportDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
-  const [tick, setTick] = useState(0);
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/imports/{id}', { params: { path: { id } } })), `${id}|${tick}`);
-  const item: Import | undefined = loaded.data;
-  const finished = item ? FINISHED.includes(item.status) : false;
-  // poll while it runs: the progress bar follows the rows the server has committed
-  useEffect(() => {
-    if (!item || finished) return;
-    const timer = setTimeout(() => setTick((n) => n + 1), 700);
-    return () => clearTimeout(timer);
-  }, [item, finished]);
-  useEffect(() => {
-    if (finished) onChanged();
-  }, [finished]);
-  return (
-    <section class="detail" aria-labelledby="import-title">
-      <h2 id="import-title">Import {item?.filename ?? id}</h2>
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      {item ? (
-        <>
-          <p>
-            <StatusBadge status={item.status} /> {item.kind}
-            {item.dry_run ? ', dry run: nothing was changed' : ''}
-          </p>
-          <label for="import-progress">Progress</label>
-          <progress id="import-progress" max={item.total_rows ?? 1} value={item.total_rows ? item.processed : undefined} />
-          <p role="status">
-            {item.processed} of {item.total_rows ?? 'unknown'} rows · {item.created} created · {item.existing} existing · {item.updated}{' '}
-            updated · {item.valid} valid · {item.failed} failed
-          </p>
-          {item.error ? (
-            <p class="banner error" role="alert">
-              The import failed: {item.error.message}
-            </p>
-          ) : null}
-          {!finished ? (
-            <ActionButton
-              label="Cancel import"
-              danger
-              run={() => unwrap(api.POST('/api/v2/imports/{id}/cancel', { params: { path: { id } } }))}
-              done={() => setTick(tick + 1)}
-            />
-          ) : null}
-          {item.processed > 0 ? <Report id={id} version={finished ? 'done' : String(item.processed)} filename={item.filename} /> : null}
-        </>
-      ) : null}
-      <button type="button" onClick={() => setQuery({ import: undefined })}>
-        Close
-      </button>
-    </section>
-  );
-}
-
-function Report({ id, version, filename }: { id: string; version: string; filename: string | null }) {
-  const loaded = useLoad(
-    () => unwrap(api.GET('/api/v2/imports/{id}/report', { params: { path: { id } }, parseAs: 'text' })) as Promise<string>,
-    `${id}|${version}`,
-  );
-  const rows = loaded.data ? parseCsv(loaded.data) : undefined;
-  const header = rows?.[0] ?? [];
-  const status = header.indexOf('status');
-  // failed rows first, then the rest in file order
-  const body = rows ? rows.slice(1).sort((a, b) => Number(b[status] === 'failed') - Number(a[status] === 'failed')) : undefined;
-  return (
-    <>
-      <h3>Report</h3>
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      {loaded.data ? (
-        <button
-          type="button"
-          onClick={() =>
-            saveBlob(new Blob([loaded.data ?? ''], { type: 'text/csv' }), `${(filename ?? 'import').replace(/\.csv$/i, '')}.report.csv`)
-          }
-        >
-          Download report
-        </button>
-      ) : null}
-      <DataTable
-        caption="Import report"
-        loading={loaded.loading}
-        rows={body?.map((cells, index) => ({ cells, index }))}
-        rowKey={(row) => row.index}
-        columns={header.map((name, column) => ({
-          header: name,
-          cell: (row: { cells: string[] }) =>
-            column === status ? (
-              <StatusBadge status={row.cells[column] === 'failed' ? 'failed' : (row.cells[column] ?? '')} />
-            ) : (
-              (row.cells[column] ?? '')
-            ),
-        }))}
       />
     </>
   );

@@ -4,25 +4,16 @@
  */
 import { api, unwrap } from '../../api/client.ts';
 import { fetchPage } from '../../api/list.ts';
-import { BarChart, type Bar } from '../../components/bar-chart.tsx';
+import { BarChart } from '../../components/bar-chart.tsx';
+import { buckets, type Bucket } from '../../components/insight-buckets.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Link } from '../../components/link.tsx';
 import { RecentJobs } from '../../components/recent-jobs.tsx';
+import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { can, me, role } from '../../session/me.ts';
-
-type Bucket = { count?: number; percentage?: number };
-
-/** The {name: {count}} buckets of an insight, in the order the server gives them. */
-function buckets(insight: unknown, names?: string[]): Bar[] {
-  const record = (insight ?? {}) as Record<string, unknown>;
-  const keys =
-    names ??
-    Object.keys(record).filter((key) => typeof record[key] === 'object' && record[key] !== null && 'count' in (record[key] as object));
-  return keys.map((key) => ({ label: key.replace('_', ' '), value: Number((record[key] as Bucket | undefined)?.count ?? 0) }));
-}
 
 function Insights() {
   const loaded = useLoad(async () => {
@@ -86,7 +77,14 @@ function RecentImports() {
         rowKey={(item) => item.id}
         empty="No imports yet."
         columns={[
-          { header: 'File', cell: (item) => <Link to={`imports?import=${item.id}`}>{item.filename ?? item.id}</Link> },
+          {
+            header: 'File',
+            cell: (item) => (
+              <ResourceLink kind="import" id={item.id}>
+                {item.filename ?? item.id}
+              </ResourceLink>
+            ),
+          },
           { header: 'Status', cell: (item) => item.status },
           { header: 'Failed rows', class: 'num', cell: (item) => item.failed },
           { header: 'When', cell: (item) => <DateCell value={item.created_at} /> },
@@ -124,7 +122,10 @@ function WebhookHealth() {
           <ul>
             {failing.map((hook) => (
               <li key={hook.id}>
-                <Link to={`webhooks?endpoint=${hook.id}`}>{hook.url}</Link>: {hook.disabled_reason ?? 'paused'}
+                <ResourceLink kind="webhook" id={hook.id}>
+                  {hook.url}
+                </ResourceLink>
+                : {hook.disabled_reason ?? 'paused'}
               </li>
             ))}
           </ul>

@@ -1,25 +1,23 @@
-/** Users: search and filter the directory, create, edit, deactivate and reactivate. */
+/** Users: search and filter the directory, create, deactivate and reactivate; a user's own page (users/<id>) is detail.tsx. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import type { User } from '../../api/types.ts';
-import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorBanner } from '../../components/error-banner.tsx';
-import { checked, Field, Form, nullableText, optionalText, SelectField, text } from '../../components/form.tsx';
+import { listOrDetail } from '../../components/detail-route.tsx';
+import { Field, Form, nullableText, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { useLoad } from '../../components/use-load.ts';
-import { query, setQuery } from '../../router.ts';
+import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
+import { ActiveToggle } from './active-toggle.tsx';
+import { UserDetail } from './detail.tsx';
+import { role, ROLES } from './roles.ts';
 
-const ROLES = ['user', 'organizer', 'admin'] as const;
-type Role = (typeof ROLES)[number];
-const role = (value: string): Role => ((ROLES as readonly string[]).includes(value) ? (value as Role) : 'user');
+export const UsersPage = listOrDetail(UserList, UserDetail);
 
-export function UsersPage() {
+function UserList() {
   const [version, setVersion] = useState(0);
   const [creating, setCreating] = useState(false);
-  const editing = query().get('edit');
   const writable = can('users:write');
   const refresh = () => setVersion(version + 1);
   return (
@@ -53,7 +51,7 @@ export function UsersPage() {
               );
               setCreating(false);
               refresh();
-              setQuery({ edit: user.public_id });
+              navigate(detailAddress('user', user.public_id));
             }}
           >
             <Field name="email" label="Email" type="email" required />
@@ -64,7 +62,6 @@ export function UsersPage() {
           </Form>
         </>
       ) : null}
-      {editing ? <EditUser id={editing} writable={writable} onSaved={refresh} /> : null}
       <ListView
         path="/api/v2/users"
         caption="Users"
@@ -91,7 +88,14 @@ export function UsersPage() {
         ]}
         rowKey={(user) => user.public_id}
         columns={[
-          { header: 'Name', cell: (user) => user.name },
+          {
+            header: 'Name',
+            cell: (user) => (
+              <ResourceLink kind="user" id={user.public_id}>
+                {user.name}
+              </ResourceLink>
+            ),
+          },
           { header: 'Email', cell: (user) => user.email },
           { header: 'Role', cell: (user) => user.role },
           {
@@ -101,95 +105,10 @@ export function UsersPage() {
           { header: 'Joined', cell: (user) => <DateCell value={user.date_joined} /> },
           {
             header: 'Actions',
-            cell: (user) => (
-              <div class="actions">
-                <button type="button" onClick={() => setQuery({ edit: user.public_id })} aria-label={`Edit ${user.email}`}>
-                  Edit
-                </button>
-                {writable ? <ActiveToggle user={user} done={refresh} /> : null}
-              </div>
-            ),
+            cell: (user) => <div class="actions">{writable ? <ActiveToggle user={user} done={refresh} /> : null}</div>,
           },
         ]}
       />
     </>
-  );
-}
-
-function ActiveToggle({ user, done }: { user: User; done: () => void }) {
-  const label = user.is_active ? 'Deactivate' : 'Reactivate';
-  return (
-    <ActionButton
-      label={label}
-      danger={user.is_active}
-      confirm={user.is_active ? `Deactivate ${user.email}? Their tokens stop working.` : undefined}
-      run={() =>
-        unwrap(api.PATCH('/api/v2/users/{id}', { params: { path: { id: user.public_id } }, body: { is_active: !user.is_active } }))
-      }
-      done={done}
-      name={`${label} ${user.email}`}
-    />
-  );
-}
-
-function EditUser({ id, writable, onSaved }: { id: string; writable: boolean; onSaved: () => void }) {
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/users/{id}', { params: { path: { id } } })), `${id}`);
-  const [saved, setSaved] = useState(false);
-  const user = loaded.data;
-  return (
-    <section class="detail" aria-labelledby="edit-user">
-      <h2 id="edit-user">{user ? `Edit ${user.name}` : 'Edit user'}</h2>
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      {saved ? (
-        <p class="banner success" role="status">
-          Saved.
-        </p>
-      ) : null}
-      {user ? (
-        <Form
-          resetKey={user.public_id}
-          label={`Edit ${user.email}`}
-          submitLabel="Save"
-          onSubmit={async (data) => {
-            setSaved(false);
-            await unwrap(
-              api.PATCH('/api/v2/users/{id}', {
-                params: { path: { id } },
-                body: {
-                  name: text(data, 'name'),
-                  role: role(text(data, 'role')),
-                  employee_id: nullableText(data, 'employee_id'),
-                  manager: optionalText(data, 'manager') ?? null,
-                  is_active: checked(data, 'is_active'),
-                  email_notifications: checked(data, 'email_notifications'),
-                },
-              }),
-            );
-            setSaved(true);
-            loaded.reload();
-            onSaved();
-          }}
-        >
-          <p class="muted">
-            {user.email} · id <code>{user.public_id}</code>
-          </p>
-          <Field name="name" label="Name" defaultValue={user.name} disabled={!writable} />
-          <SelectField name="role" label="Role" options={ROLES} value={user.role} />
-          <Field name="employee_id" label="Employee id" defaultValue={user.employee_id ?? ''} />
-          <Picker
-            name="manager"
-            label="Manager"
-            kind="user"
-            initial={user.manager ? [{ value: user.manager.public_id, label: user.manager.name, detail: user.manager.email }] : []}
-            hint="Type their name or email; empty for none."
-          />
-          <Field name="is_active" label="Active" type="checkbox" defaultChecked={user.is_active} />
-          <Field name="email_notifications" label="Email notifications" type="checkbox" defaultChecked={user.email_notifications} />
-        </Form>
-      ) : null}
-      <button type="button" onClick={() => setQuery({ edit: undefined })}>
-        Close
-      </button>
-    </section>
   );
 }

@@ -1,0 +1,163 @@
+/**
+ * One content item's page (content/<id>): its fields by type (the edit form for its type, or the
+ * facts for a reader), archive, how its assignments stand (the completion insight) and the
+ * assignments themselves.
+ */
+import { useState } from 'preact/hooks';
+import { api, unwrap } from '../../api/client.ts';
+import { sendTo } from '../../api/list.ts';
+import type { Assignment, ContentItem } from '../../api/types.ts';
+import { BarChart } from '../../components/bar-chart.tsx';
+import { DateCell } from '../../components/date-cell.tsx';
+import { DetailPage } from '../../components/detail-page.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { Form, list, text } from '../../components/form.tsx';
+import { buckets } from '../../components/insight-buckets.ts';
+import { ListView } from '../../components/list-view.tsx';
+import { ResourceLink } from '../../components/resource-link.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import { can } from '../../session/me.ts';
+import { ArchiveToggle } from './archive-toggle.tsx';
+import { bodyFrom, ContentFields, CREATABLE, label } from './fields.tsx';
+
+export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
+  const [version, setVersion] = useState(0);
+  const loaded = useLoad(() => unwrap(api.GET('/api/v2/content-items/{id}', { params: { path: { id } } })), `${id}|${version}`);
+  const [saved, setSaved] = useState(false);
+  const item = loaded.data;
+  const path = item ? CREATABLE[item.content_type] : undefined;
+  const writable = can('content:write');
+  const changed = () => setVersion(version + 1);
+  return (
+    <DetailPage
+      title={item?.name}
+      back={['content', 'Content']}
+      id={id}
+      loaded={loaded}
+      summary={
+        item
+          ? `${label(item.content_type)}${item.is_archived ? ' · archived' : ''}${item.avg_feedback_rating !== null ? ` · rated ${item.avg_feedback_rating}` : ''}`
+          : null
+      }
+    >
+      {item && writable ? (
+        <div class="actions">
+          <ArchiveToggle item={item} done={changed} />
+        </div>
+      ) : null}
+      {saved ? (
+        <p class="banner success" role="status">
+          Saved.
+        </p>
+      ) : null}
+      {item ? <Completion id={id} version={version} /> : null}
+      <h2>Fields</h2>
+      {item && writable && path ? (
+        <Form
+          resetKey={item.modified}
+          submitLabel="Save"
+          onSubmit={async (data) => {
+            setSaved(false);
+            const { items: _items, url: _url, ...body } = bodyFrom(data, item.content_type);
+            // containers and links keep their items and url unless the form gave them
+            const extra = {
+              ...(text(data, 'items') ? { items: list(data, 'items') } : {}),
+              ...(text(data, 'url') ? { url: text(data, 'url') } : {}),
+            };
+            await sendTo('PATCH', `${path}/{id}`, { ...body, ...extra }, { id });
+            setSaved(true);
+            changed();
+          }}
+        >
+          <ContentFields type={item.content_type} item={item} />
+        </Form>
+      ) : item && writable && (item.content_type === 'event' || item.content_type === 'event_type') ? (
+        <p>
+          {/* events and series are content items with the same id, edited on their own pages */}
+          {item.content_type === 'event' ? 'An event' : 'A series'} is edited on{' '}
+          <ResourceLink kind={item.content_type === 'event' ? 'event' : 'series'} id={item.public_id}>
+            its own page
+          </ResourceLink>
+          .
+        </p>
+      ) : item ? (
+        <ReadOnlyFields item={item} />
+      ) : null}
+      {item && can('assignments:read') ? (
+        <>
+          <h2>Assignments</h2>
+          <ListView
+            path="/api/v2/assignments"
+            prefix="a_"
+            fixed={{ content_item: id }}
+            caption="Its assignments"
+            version={version}
+            filters={[{ name: 'state', label: 'State', options: ASSIGNMENT_STATES.map((state) => [state, label(state)] as const) }]}
+            rowKey={(a) => a.public_id}
+            columns={[
+              {
+                header: 'Person',
+                cell: (a) => (
+                  <ResourceLink kind="user" id={a.user.public_id}>
+                    {a.user.name}
+                  </ResourceLink>
+                ),
+              },
+              { header: 'Email', cell: (a) => a.user.email },
+              { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{label(a.state)}</span> },
+              { header: 'Due', cell: (a) => <DateCell value={a.due_date} /> },
+              { header: 'Completed', cell: (a) => <DateCell value={a.completed_datetime} /> },
+            ]}
+          />
+        </>
+      ) : null}
+    </DetailPage>
+  );
+}
+
+const ASSIGNMENT_STATES = [
+  'not_started',
+  'in_progress',
+  'completed',
+  'dropped',
+  'exempted',
+] as const satisfies readonly Assignment['state'][];
+
+/** Its completion insight: how its assignments stand, as a chart with the figures in a table. */
+function Completion({ id, version }: { id: string; version: number }) {
+  const loaded = useLoad(
+    () => unwrap(api.GET('/api/v2/insights/assignments/completion', { params: { query: { content_item_id: id } } })),
+    `${id}|${version}`,
+  );
+  if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
+  const total = Number((loaded.data as { total?: number } | undefined)?.total ?? 0);
+  return (
+    <section aria-labelledby="completion" aria-busy={loaded.loading ? true : undefined}>
+      <h2 id="completion">Completion</h2>
+      {loaded.data ? (
+        <div class="card">
+          <BarChart title="Completion" bars={buckets(loaded.data)} />
+          <p>{total} assignments in all.</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** What a reader without content:write (or an event) sees instead of the form. */
+function ReadOnlyFields({ item }: { item: ContentItem }) {
+  return (
+    <dl class="facts">
+      <dt>Type</dt>
+      <dd>{label(item.content_type)}</dd>
+      <dt>Description</dt>
+      <dd>{item.description || '—'}</dd>
+      <dt>Tags</dt>
+      <dd>{item.tags.join(', ') || '—'}</dd>
+      <dt>Access groups</dt>
+      <dd>{item.groups.map((group) => group.name).join(', ') || 'everyone'}</dd>
+      <dt>Self-assignable</dt>
+      <dd>{item.is_self_assignable ? 'yes' : 'no'}</dd>
+    </dl>
+  );
+}

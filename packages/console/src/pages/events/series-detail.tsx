@@ -1,0 +1,96 @@
+/** One series' page (events/series/<id>): where it is held, its events, and editing it. */
+import { useState } from 'preact/hooks';
+import { api, unwrap } from '../../api/client.ts';
+import { DetailPage } from '../../components/detail-page.tsx';
+import { Field, Form, integer, text } from '../../components/form.tsx';
+import { ListView } from '../../components/list-view.tsx';
+import { Picker } from '../../components/picker.tsx';
+import { ResourceLink } from '../../components/resource-link.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import { WallClock } from '../../components/wall-clock.tsx';
+import { can } from '../../session/me.ts';
+import { seats } from './seats.tsx';
+
+export function SeriesDetail({ id }: { id: string }) {
+  const [version, setVersion] = useState(0);
+  const path = { params: { path: { id } } };
+  const loaded = useLoad(() => unwrap(api.GET('/api/v2/event-series/{id}', path)), `${id}|${version}`);
+  const series = loaded.data;
+  return (
+    <DetailPage
+      title={series?.name}
+      back={['events', 'Events']}
+      id={id}
+      loaded={loaded}
+      summary={series ? (series.location ? `${series.location.name} (${series.location.timezone})` : 'no location') : null}
+    >
+      {series?.description ? <p>{series.description}</p> : null}
+      {series && can('events:write') ? (
+        <details>
+          <summary>Edit series</summary>
+          <Form
+            resetKey={series.modified}
+            label="Edit series"
+            submitLabel="Save series"
+            onSubmit={async (data) => {
+              await unwrap(
+                api.PATCH('/api/v2/event-series/{id}', {
+                  ...path,
+                  body: {
+                    name: text(data, 'name'),
+                    description: text(data, 'description'),
+                    location_id: integer(data, 'location_id') ?? null,
+                    duration: integer(data, 'duration') ?? 0,
+                  },
+                }),
+              );
+              setVersion(version + 1);
+            }}
+          >
+            <Field name="name" label="Series name" defaultValue={series.name} required />
+            <Field name="description" label="Description" defaultValue={series.description} />
+            <Picker
+              name="location_id"
+              label="Location"
+              kind="location"
+              initial={
+                series.location
+                  ? [{ value: String(series.location.id), label: series.location.name, detail: series.location.timezone }]
+                  : []
+              }
+            />
+            <Field name="duration" label="Default length (minutes)" type="number" min={0} defaultValue={String(series.duration)} />
+          </Form>
+        </details>
+      ) : null}
+      <h2>Events in this series</h2>
+      <ListView
+        path="/api/v2/events"
+        prefix="se_"
+        fixed={{ event_series_id: id }}
+        caption="Events in this series"
+        version={version}
+        orderings={[
+          ['starts_at', 'Soonest first'],
+          ['-starts_at', 'Latest first'],
+        ]}
+        rowKey={(event) => event.public_id}
+        columns={[
+          {
+            header: 'Name',
+            cell: (event) => (
+              <ResourceLink kind="event" id={event.public_id}>
+                {event.name}
+              </ResourceLink>
+            ),
+          },
+          {
+            header: 'Starts',
+            cell: (event) => <WallClock wall={event.starts_at} utc={event.starts_at_utc} zone={event.location?.timezone} />,
+          },
+          { header: 'Seats', cell: (event) => seats(event.enrollment_limit, event.enrollment_counts.in_person.enrolled) },
+        ]}
+      />
+    </DetailPage>
+  );
+}

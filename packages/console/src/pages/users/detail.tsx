@@ -1,0 +1,135 @@
+/**
+ * One user's page (users/<id>): the profile and its form, their assignments, enrollments and API
+ * tokens, and their audit trail (the audit log viewer, narrowed to changes to them or by them).
+ */
+import { useState } from 'preact/hooks';
+import { api, unwrap } from '../../api/client.ts';
+import { DateCell } from '../../components/date-cell.tsx';
+import { DetailPage } from '../../components/detail-page.tsx';
+import { Link } from '../../components/link.tsx';
+import { ListView } from '../../components/list-view.tsx';
+import { ResourceLink } from '../../components/resource-link.tsx';
+import { useLoad } from '../../components/use-load.ts';
+import { can } from '../../session/me.ts';
+import { ActiveToggle } from './active-toggle.tsx';
+import { EditUser } from './edit-user.tsx';
+
+export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
+  const [version, setVersion] = useState(0);
+  const loaded = useLoad(() => unwrap(api.GET('/api/v2/users/{id}', { params: { path: { id } } })), `${id}|${version}`);
+  const user = loaded.data;
+  const changed = () => setVersion(version + 1);
+  return (
+    <DetailPage
+      title={user?.name}
+      back={['users', 'Users']}
+      id={id}
+      loaded={loaded}
+      summary={user ? `${user.email} · ${user.role} · ${user.is_active ? 'active' : 'deactivated'}` : null}
+    >
+      {user ? (
+        <>
+          {can('users:write') ? (
+            <div class="actions">
+              <ActiveToggle user={user} done={changed} />
+            </div>
+          ) : null}
+          <EditUser key={user.public_id} user={user} onSaved={changed} />
+          {can('assignments:read') ? <Assignments userId={id} /> : null}
+          {can('enrollments:read') ? <Enrollments userId={id} /> : null}
+          {can('tokens:read') ? <Tokens userId={id} /> : null}
+          {can('audit:read') ? (
+            <>
+              <h2>Audit trail</h2>
+              <ul>
+                <li>
+                  <Link to={`audit-log?resource_type=user&resource_id=${encodeURIComponent(id)}`}>Changes to {user.name}</Link>
+                </li>
+                <li>
+                  <Link to={`audit-log?actor=${encodeURIComponent(id)}`}>Changes {user.name} made</Link>
+                </li>
+              </ul>
+            </>
+          ) : null}
+        </>
+      ) : null}
+    </DetailPage>
+  );
+}
+
+function Assignments({ userId }: { userId: string }) {
+  return (
+    <>
+      <h2>Assignments</h2>
+      <ListView
+        path="/api/v2/assignments"
+        prefix="a_"
+        fixed={{ user: userId }}
+        caption="Their assignments"
+        rowKey={(a) => a.public_id}
+        columns={[
+          {
+            header: 'Content',
+            cell: (a) => (
+              <ResourceLink kind="content" id={a.content_item.public_id}>
+                {a.content_item.name}
+              </ResourceLink>
+            ),
+          },
+          { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{a.state.replace('_', ' ')}</span> },
+          { header: 'Due', cell: (a) => <DateCell value={a.due_date} /> },
+          { header: 'Completed', cell: (a) => <DateCell value={a.completed_datetime} /> },
+        ]}
+      />
+    </>
+  );
+}
+
+function Enrollments({ userId }: { userId: string }) {
+  return (
+    <>
+      <h2>Enrollments</h2>
+      <ListView
+        path="/api/v2/enrollments"
+        prefix="e_"
+        fixed={{ user: userId }}
+        caption="Their enrollments"
+        rowKey={(e) => e.public_id}
+        columns={[
+          {
+            header: 'Event',
+            cell: (e) => (
+              <ResourceLink kind="event" id={e.event.public_id}>
+                {e.event.name}
+              </ResourceLink>
+            ),
+          },
+          { header: 'Status', cell: (e) => <span class={e.status === 'enrolled' ? 'badge ok' : 'badge'}>{e.status}</span> },
+          { header: 'Attendance', cell: (e) => e.attendance_method.replace('_', ' ') },
+          { header: 'Checked in', cell: (e) => <DateCell value={e.checkin_datetime} /> },
+        ]}
+      />
+    </>
+  );
+}
+
+function Tokens({ userId }: { userId: string }) {
+  return (
+    <>
+      <h2>API tokens</h2>
+      <ListView
+        path="/api/v2/api-tokens"
+        prefix="t_"
+        fixed={{ user: userId }}
+        caption="Their API tokens"
+        rowKey={(token) => token.public_id}
+        columns={[
+          { header: 'Name', cell: (token) => token.name },
+          { header: 'Prefix', cell: (token) => <code>{token.token_prefix}</code> },
+          { header: 'Last used', cell: (token) => <DateCell value={token.last_used_at} /> },
+          { header: 'Expires', cell: (token) => <DateCell value={token.expires_at} /> },
+        ]}
+      />
+    </>
+  );
+}
