@@ -5,7 +5,9 @@
  * list needs no code of its own to be exported, and gets exactly its page's scopes, filters,
  * search, ordering and visibility. Lists read by cursor (webhook deliveries, the audit log) are
  * followed cursor by cursor. The response is pulled batch by batch as the connection drains: a
- * client that stops reading stops the reads, and the server holds about one batch.
+ * client that stops reading stops the reads, and the server holds about one batch. Storage may
+ * read the batches elsewhere (SQLite: on a read thread, so this thread only encodes and writes)
+ * or hold the rest of the list open for them (PostgreSQL: a cursor), which the export closes.
  */
 import { badRequest, inListBatch, MAX_PAGE_SIZE, todayUtc, type Clock, type ListBatch } from '@lectern/core';
 import type { z } from 'zod';
@@ -139,6 +141,9 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
     } catch (error) {
       request.onError(error);
       throw error;
+    } finally {
+      // what storage holds open for the batches (a cursor's connection) goes with the export
+      await batch.held?.close();
     }
   }
   const ext = request.format === 'csv' ? 'csv' : 'ndjson';

@@ -1,0 +1,85 @@
+/**
+ * A request is answered while an export streams, not after it: on SQLite the export's batches are
+ * read on a read thread, so the thread serving requests only encodes and writes them and turns to
+ * other requests between batches (docs/scaling.md, "Where the work runs"). On PostgreSQL the
+ * driver is asynchronous and the batches come from a cursor.
+ *
+ * The test asserts an order, never a duration: the client reads the export as fast as it can and,
+ * from its first bytes on, reads a user by id again and again; reads must complete before the
+ * export's last byte. A server that reads the batches on its request thread, for a reader as fast
+ * as the socket, runs the whole export without turning to the waiting read.
+ */
+import assert from 'node:assert/strict';
+import { request, type IncomingMessage } from 'node:http';
+import { describe, it } from 'node:test';
+import { queryDatabase } from '../helpers/database.ts';
+import { useServer } from '../helpers/server.ts';
+
+const ROWS = 60_000;
+/** reads answered mid-export that prove it: a server that never turned answers at most the first */
+const ANSWERED = 5;
+const ATTEMPTS = 5;
+
+describe('requests during an export', () => {
+  const server = useServer({ instances: 1 });
+
+  const open = (path: string) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${server.url}${path}`, { headers: { authorization: `Bearer ${server.adminToken}` } }, resolve);
+      req.on('error', reject);
+      req.end();
+    });
+
+  /** Reads an export to its end, counting its lines; `onFirst` runs at its first bytes. */
+  const readAll = async (response: IncomingMessage, onFirst = () => undefined as unknown) => {
+    let lines = 0;
+    let first = true;
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      if (first) onFirst();
+      first = false;
+      for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+    }
+    return lines;
+  };
+
+  it('a GET by id completes before an export read at full speed ends', async () => {
+    const postgres = /^postgres/.test(server.dbFile);
+    await queryDatabase(
+      server.dbFile,
+      postgres
+        ? `insert into locations (name, timezone, created)
+             select 'Place ' || lpad(i::text, 6, '0'), 'Europe/Paris', '2026-01-01T00:00:00.000Z' from generate_series(1, ${ROWS}) as i`
+        : `insert into locations (name, timezone, created)
+             with recursive n(i) as (select 1 union all select i + 1 from n where i < ${ROWS})
+             select printf('Place %06d', i), 'Europe/Paris', '2026-01-01T00:00:00.000Z' from n`,
+      [],
+    );
+    const me = await server.api.get('/api/v2/me/');
+    assert.equal(me.status, 200, me.text);
+    const userPath = `/api/v2/users/${me.body.user.public_id}/`;
+
+    // SQLite's read threads start with the first export, whose batches are read here until they
+    // are up (they load the whole program): the export is tried again until one shows it, or at
+    // most ATTEMPTS times; a server that reads on its request thread never answers mid-export
+    let answered = 0;
+    for (let attempt = 0; attempt < ATTEMPTS && answered < ANSWERED; attempt++) {
+      const response = await open('/api/v2/locations/?format=csv');
+      assert.equal(response.statusCode, 200);
+      let ended = false;
+      let reading: Promise<void> | undefined;
+      answered = 0;
+      const readsWhileExporting = async () => {
+        while (!ended) {
+          const read = await server.api.get(userPath);
+          assert.equal(read.status, 200, read.text);
+          if (!ended) answered++;
+        }
+      };
+      const lines = await readAll(response, () => void (reading = readsWhileExporting()));
+      ended = true;
+      await reading;
+      assert.equal(lines, ROWS + 1, 'the header and every row');
+    }
+    assert.ok(answered >= ANSWERED, `${answered} reads answered while the export streamed (at least ${ANSWERED} expected)`);
+  });
+});
