@@ -129,14 +129,18 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
       const header = encoder.start(rows!.data, itemSchemaOf(request.spec()));
       if (header !== '') yield header;
       while (rows !== undefined) {
-        // the whole batch is encoded at once, so its items are garbage before the first write waits
         const { data, meta } = rows;
-        const texts: string[] = [];
-        for (let at = 0; at < data.length; at += CHUNK_ROWS) texts.push(encoder.encode(data.slice(at, at + CHUNK_ROWS)));
         last = { rows: data.length, cursor: meta?.next_cursor };
         rows = undefined;
+        // the next batch is read (on a read thread, by the database) while this one is encoded and
+        // written: one batch ahead at most. Its failure is met where it is awaited, below.
+        const following = next();
+        following.catch(() => undefined);
+        // the whole batch is encoded at once, so its items are garbage before the first write waits
+        const texts: string[] = [];
+        for (let at = 0; at < data.length; at += CHUNK_ROWS) texts.push(encoder.encode(data.slice(at, at + CHUNK_ROWS)));
         yield* texts;
-        rows = await next();
+        rows = await following;
       }
     } catch (error) {
       request.onError(error);
