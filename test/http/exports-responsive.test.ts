@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { request, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import { queryDatabase } from '../helpers/database.ts';
+import { insertLocations } from '../helpers/many-locations.ts';
 import { useServer } from '../helpers/server.ts';
 
 const ROWS = 60_000;
@@ -43,17 +43,7 @@ describe('requests during an export', () => {
   };
 
   it('a GET by id completes before an export read at full speed ends', async () => {
-    const postgres = /^postgres/.test(server.dbFile);
-    await queryDatabase(
-      server.dbFile,
-      postgres
-        ? `insert into locations (name, timezone, created)
-             select 'Place ' || lpad(i::text, 6, '0'), 'Europe/Paris', '2026-01-01T00:00:00.000Z' from generate_series(1, ${ROWS}) as i`
-        : `insert into locations (name, timezone, created)
-             with recursive n(i) as (select 1 union all select i + 1 from n where i < ${ROWS})
-             select printf('Place %06d', i), 'Europe/Paris', '2026-01-01T00:00:00.000Z' from n`,
-      [],
-    );
+    await insertLocations(server.dbFile, ROWS);
     const me = await server.api.get('/api/v2/me/');
     assert.equal(me.status, 200, me.text);
     const userPath = `/api/v2/users/${me.body.user.public_id}/`;
