@@ -12,6 +12,7 @@
 import assert from 'node:assert/strict';
 import { request, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
+import { queryDatabase } from '../helpers/database.ts';
 import { insertLocations } from '../helpers/many-locations.ts';
 import { useServer } from '../helpers/server.ts';
 
@@ -71,5 +72,39 @@ describe('requests during an export', () => {
       assert.equal(lines, ROWS + 1, 'the header and every row');
     }
     assert.ok(answered >= ANSWERED, `${answered} reads answered while the export streamed (at least ${ANSWERED} expected)`);
+  });
+
+  it('lets go of what an export holds when its client goes away mid-export', async () => {
+    const postgres = /^postgres/.test(server.dbFile);
+    // PostgreSQL: the connections of export cursors, idle in their transaction between two batches
+    const cursors = async () =>
+      postgres
+        ? Number(
+            (
+              await queryDatabase<{ n: string }>(
+                server.dbFile,
+                `select count(*) as n from pg_stat_activity where datname = current_database() and query like 'fetch forward %'`,
+                [],
+              )
+            )[0]!.n,
+          )
+        : 0;
+    const until = async (holds: (n: number) => boolean, what: string) => {
+      for (let tries = 0; tries < 100; tries++) {
+        if (holds(await cursors())) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.fail(what);
+    };
+    const response = await open('/api/v2/locations/?format=csv');
+    assert.equal(response.statusCode, 200);
+    // read a little, then stop reading: the export waits for the client, holding its cursor
+    await new Promise<void>((resolve) => response.once('data', () => resolve()));
+    response.pause();
+    if (postgres) await until((n) => n >= 1, 'the export read its later batches through a cursor');
+    response.destroy();
+    await until((n) => n === 0, 'the cursor was let go once the client went away');
+    // and the next export is whole
+    assert.equal(await readAll(await open('/api/v2/locations/?format=csv')), ROWS + 1);
   });
 });

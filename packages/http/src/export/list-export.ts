@@ -124,6 +124,8 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
   const encoder = rowEncoder(request.format);
   let rows: ListBody | undefined = body;
   body = undefined;
+  /** the next batch, asked for before the current one is written */
+  let following: Promise<ListBody | undefined> | undefined;
   async function* chunks(): AsyncGenerator<string> {
     try {
       const header = encoder.start(rows!.data, itemSchemaOf(request.spec()));
@@ -134,7 +136,7 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
         rows = undefined;
         // the next batch is read (on a read thread, by the database) while this one is encoded and
         // written: one batch ahead at most. Its failure is met where it is awaited, below.
-        const following = next();
+        following = next();
         following.catch(() => undefined);
         // the whole batch is encoded at once, so its items are garbage before the first write waits
         const texts: string[] = [];
@@ -146,7 +148,9 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
       request.onError(error);
       throw error;
     } finally {
-      // what storage holds open for the batches (a cursor's connection) goes with the export
+      // what storage holds open for the batches (a cursor's connection) goes with the export, once
+      // a read still under way (one that may be opening it) has settled
+      await following?.catch(() => undefined);
       await batch.held?.close();
     }
   }
