@@ -9,11 +9,16 @@
  * Sizes (scaled down for a quick look): BENCH_RESPONSIVE_ROWS assignments per import (200 000),
  * BENCH_RESPONSIVE_USERS users (300 000; the imports name the first ROWS / 50 of them).
  * The server may use both cores (its worker threads are part of what is measured).
+ *
+ * BENCH_RESPONSIVE_EXPORT_ONLY=1 measures the export alone, on the assignments benchmark's data
+ * set (BENCH_ASSIGNMENTS rows, 1 000 000 by default, seeded once and cached) instead of the rows
+ * the imports wrote: no import runs, so the export's own figures come quickly at any size.
  */
 import { request, type IncomingMessage } from 'node:http';
 import { Pool } from 'undici';
 import { createLectern } from '@lectern/core';
-import { benchDatabase } from './_database.ts';
+import { ASSIGNMENTS, seedAssignments, type AssignmentsDataSet } from './_assignments-data.ts';
+import { benchDatabase, seededDatabase } from './_database.ts';
 import { startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
 
@@ -25,13 +30,25 @@ const SEARCH_SECONDS = Number(process.env.BENCH_RESPONSIVE_SEARCH_SECONDS ?? 15)
 const learners = Math.ceil(ROWS / CONTENT_PER_IMPORT);
 const sizes = `${ROWS} rows per import, ${USERS} users`;
 
-const database = await benchDatabase('responsive');
-const seeding = createLectern({ storage: await database.open() });
-const admin = (await seeding.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
+const exportOnly = process.env.BENCH_RESPONSIVE_EXPORT_ONLY === '1';
+const seeded = exportOnly
+  ? await seededDatabase(
+      'assignments',
+      new URL('./_assignments-data.ts', import.meta.url).pathname,
+      { assignments: ASSIGNMENTS },
+      seedAssignments,
+    )
+  : undefined;
+const database = seeded?.database ?? (await benchDatabase('responsive'));
 const items: string[] = [];
-for (let i = 0; i < CONTENT_PER_IMPORT * 3; i++)
-  items.push((await seeding.content.create(seeding.context(), 'article', { name: `Course ${i}` })).public_id);
-await seeding.close();
+let admin = seeded?.meta.token ?? '';
+if (!seeded) {
+  const seeding = createLectern({ storage: await database.open() });
+  admin = (await seeding.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
+  for (let i = 0; i < CONTENT_PER_IMPORT * 3; i++)
+    items.push((await seeding.content.create(seeding.context(), 'article', { name: `Course ${i}` })).public_id);
+  await seeding.close();
+}
 const { url, child } = await startBenchServer(database.target, ['--log-level', 'warn'], '0,1');
 const headers = { authorization: `Bearer ${admin}` };
 const pool = new Pool(url, { connections: SEARCHERS + 4 });
@@ -122,7 +139,18 @@ const exportAll = () =>
     req.end();
   });
 
-try {
+/** The export alone, on the seeded assignments: the reader's latencies, the stall, and rows/s. */
+async function exportPhase(userPath: string, rows: number): Promise<void> {
+  let exported = 0;
+  const exportStarted = performance.now();
+  await measure(`CSV export (${rows} rows)`, userPath, async () => (exported = await exportAll()));
+  report('CSV export rows/s', Math.round(exported / ((performance.now() - exportStarted) / 1000)), 'rows/s', `${exported} rows`, {
+    reported: true,
+  });
+}
+
+/** Every phase: the imports, the export of what they wrote, the searches. */
+async function fullRun(): Promise<void> {
   console.log(`responsive: ${sizes}`);
   const users = Array.from({ length: USERS }, (_, i) => `r${i}@example.com,Reader ${i}`);
   const usersRun = await runImport('users', `email,name\n${users.join('\n')}\n`);
@@ -153,12 +181,7 @@ try {
     reported: true,
   });
 
-  let exported = 0;
-  const exportStarted = performance.now();
-  await measure(`CSV export (${ROWS * 3} rows)`, userPath, async () => (exported = await exportAll()));
-  report('CSV export rows/s', Math.round(exported / ((performance.now() - exportStarted) / 1000)), 'rows/s', `${exported} rows`, {
-    reported: true,
-  });
+  await exportPhase(userPath, ROWS * 3);
 
   const searchPath = '/api/v2/users/?search=a&ordering=-name&page_size=100';
   let searches = 0;
@@ -178,6 +201,18 @@ try {
     );
   });
   report('searches answered per second', Math.round(searches / SEARCH_SECONDS), 'req/s', `${refused} answered 503`, { reported: true });
+}
+
+/** The export alone, on the seeded assignments. */
+async function exportOnlyRun(meta: AssignmentsDataSet): Promise<void> {
+  console.log(`responsive, export only: ${ASSIGNMENTS} assignments`);
+  const userPath = `/api/v2/users/${meta.probe.user}/`;
+  await measure('idle', userPath, () => new Promise((resolve) => setTimeout(resolve, 2000)));
+  await exportPhase(userPath, ASSIGNMENTS);
+}
+
+try {
+  await (seeded ? exportOnlyRun(seeded.meta) : fullRun());
 } finally {
   await pool.close();
   await stopBenchServer(child);

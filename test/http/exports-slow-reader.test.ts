@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { describe, it } from 'node:test';
-import { queryDatabase } from '../helpers/database.ts';
+import { insertLocations } from '../helpers/many-locations.ts';
 import { useServer } from '../helpers/server.ts';
 
 const ROWS = 200_000;
@@ -54,18 +54,7 @@ describe('an export read slowly', () => {
   };
 
   it('keeps the server within a bounded memory while its client stops reading', async () => {
-    const postgres = /^postgres/.test(server.dbFile);
-    await queryDatabase(
-      server.dbFile,
-      postgres
-        ? `insert into locations (name, timezone, created)
-             select 'Location ' || lpad(i::text, 6, '0') || ' ' || ?, 'Europe/Paris', '2026-01-01T00:00:00.000Z'
-             from generate_series(1, ${ROWS}) as i`
-        : `insert into locations (name, timezone, created)
-             with recursive n(i) as (select 1 union all select i + 1 from n where i < ${ROWS})
-             select printf('Location %06d ', i) || ?, 'Europe/Paris', '2026-01-01T00:00:00.000Z' from n`,
-      [PADDING],
-    );
+    await insertLocations(server.dbFile, ROWS, PADDING);
     const pid = server.process.pid!;
 
     // read once at full speed: the server grows its heap and caches to what such a read needs

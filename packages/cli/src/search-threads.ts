@@ -2,8 +2,9 @@
  * On SQLite, `lectern serve` reads searches on threads of their own (@lectern/storage's read
  * threads), one per search it runs at once (--search-concurrency): a search that reads every row
  * would otherwise stop every other request for as long as it takes. The threads start with the
- * first search, so a server nobody searches costs nothing more; until they are up, and if they
- * cannot start, searches are read on the request thread as before. The threads run this process's
+ * first search or export, so a server nobody searches costs nothing more; the reads that come
+ * while they start wait for them, and if they cannot start, reads run on the request thread.
+ * Exports' batches are read there too. The threads run this process's
  * own script, as the background thread does; the single executable, whose code has no file a
  * thread could load, and a database in memory, which other connections cannot see, read searches
  * on the request thread.
@@ -36,8 +37,11 @@ export function planSearchThreads(db: string, count: number, logger: Logger): Se
   return {
     offloadRead(sql, parameters) {
       if (threads && threads.running() > 0) return threads.read(sql, parameters);
-      if (!stopped) starting ??= start();
-      return undefined;
+      if (stopped) return undefined;
+      // the first reads wait for the threads to start rather than run here meanwhile: an export
+      // read here never gives this thread back, so it would never see them ready
+      starting ??= start();
+      return starting.then(() => (threads && threads.running() > 0 ? threads.read(sql, parameters) : undefined));
     },
     async stop() {
       stopped = true;

@@ -132,6 +132,8 @@ export class KyselyStorage implements Storage {
       poolStats?: () => DatabaseStats['pool'];
       /** other processes' work announced as it commits (PostgreSQL's LISTEN/NOTIFY) */
       wakeUps?: WakeUps & { close(): Promise<void> };
+      /** PostgreSQL: the exports' cursors, ended when the storage closes (postgres/export-cursor.ts) */
+      exportCursors?: { close(): Promise<void> };
       /**
        * SQLite, with a second thread writing to the same file: a counter both threads see. The
        * request thread (`first`) counts its transactions in it while they wait and run; the other
@@ -302,6 +304,7 @@ export class KyselyStorage implements Storage {
 
   async close(): Promise<void> {
     await this.options.wakeUps?.close();
+    await this.options.exportCursors?.close();
     await this.db.destroy();
   }
 }

@@ -22,6 +22,20 @@ export interface ListBatch {
   taken: boolean;
   /** set by storage when it read the batch: a list whose store pages another way is exported page by page */
   read: boolean;
+  /**
+   * Set by storage when it keeps the rest of the list open for the next batches (PostgreSQL: a
+   * cursor on a connection of its own); whoever runs the batches closes it when the list ends
+   * or the export stops.
+   */
+  held?: HeldListRead;
+}
+
+/** The rest of a list, held open where it is read: the next rows of it in order, batch by batch. */
+export interface HeldListRead {
+  /** the next `rows` rows; fewer at the end of the list */
+  read(rows: number): Promise<unknown[]>;
+  /** lets go of what holds the list open; again is harmless */
+  close(): Promise<void>;
 }
 
 const current = new AsyncLocalStorage<ListBatch>();

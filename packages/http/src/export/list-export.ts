@@ -5,7 +5,9 @@
  * list needs no code of its own to be exported, and gets exactly its page's scopes, filters,
  * search, ordering and visibility. Lists read by cursor (webhook deliveries, the audit log) are
  * followed cursor by cursor. The response is pulled batch by batch as the connection drains: a
- * client that stops reading stops the reads, and the server holds about one batch.
+ * client that stops reading stops the reads, and the server holds about one batch. Storage may
+ * read the batches elsewhere (SQLite: on a read thread, so this thread only encodes and writes)
+ * or hold the rest of the list open for them (PostgreSQL: a cursor), which the export closes.
  */
 import { badRequest, inListBatch, MAX_PAGE_SIZE, todayUtc, type Clock, type ListBatch } from '@lectern/core';
 import type { z } from 'zod';
@@ -122,23 +124,34 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
   const encoder = rowEncoder(request.format);
   let rows: ListBody | undefined = body;
   body = undefined;
+  /** the next batch, asked for before the current one is written */
+  let following: Promise<ListBody | undefined> | undefined;
   async function* chunks(): AsyncGenerator<string> {
     try {
       const header = encoder.start(rows!.data, itemSchemaOf(request.spec()));
       if (header !== '') yield header;
       while (rows !== undefined) {
-        // the whole batch is encoded at once, so its items are garbage before the first write waits
         const { data, meta } = rows;
-        const texts: string[] = [];
-        for (let at = 0; at < data.length; at += CHUNK_ROWS) texts.push(encoder.encode(data.slice(at, at + CHUNK_ROWS)));
         last = { rows: data.length, cursor: meta?.next_cursor };
         rows = undefined;
+        // the next batch is read (on a read thread, by the database) while this one is encoded and
+        // written: one batch ahead at most. Its failure is met where it is awaited, below.
+        following = next();
+        following.catch(() => undefined);
+        // the whole batch is encoded at once, so its items are garbage before the first write waits
+        const texts: string[] = [];
+        for (let at = 0; at < data.length; at += CHUNK_ROWS) texts.push(encoder.encode(data.slice(at, at + CHUNK_ROWS)));
         yield* texts;
-        rows = await next();
+        rows = await following;
       }
     } catch (error) {
       request.onError(error);
       throw error;
+    } finally {
+      // what storage holds open for the batches (a cursor's connection) goes with the export, once
+      // a read still under way (one that may be opening it) has settled
+      await following?.catch(() => undefined);
+      await batch.held?.close();
     }
   }
   const ext = request.format === 'csv' ? 'csv' : 'ndjson';

@@ -11,11 +11,12 @@ import {
   type OrderByItemBuilder,
   type SqlBool,
 } from 'kysely';
-import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
+import { LecternError, type FilterValue, type HeldListRead, type ListBatch, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from '../shared/fold-sql.ts';
 import { indexedBy, type AnyQuery } from '../shared/index-hint.ts';
 import { rowsOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
+import type { OpenHeldRead } from '../shared/held-reads.ts';
 
 export type { AnyQuery };
 import type { Database } from '../schema.ts';
@@ -78,6 +79,8 @@ export interface ListHints {
   checkedLast?: (eb: AnyEb) => Expression<SqlBool>;
   /** where the count and the page are read when not on the query's own connection (a search on SQLite) */
   offload?: OffloadedRead;
+  /** an export's batches: how the rest of the list is held open after its first (a cursor on PostgreSQL) */
+  hold?: OpenHeldRead;
 }
 
 /** A searched column: its name, or, as `{ folded }`, a column that already holds foldCase of the text. */
@@ -328,7 +331,11 @@ function after(eb: AnyEb, keys: readonly BatchKey[], values: readonly unknown[],
  * Each batch starts where the last one ended, so reading a whole list costs about one pass over
  * it however long it is, where page numbers would skip every earlier row again. On SQLite the
  * rows are read through a narrow filter's index, else the first sort key's, since every matching
- * row will be read in that order.
+ * row will be read in that order, and off the request thread where read threads run (`offload`).
+ * Where the rest can be held open (`hold`: a cursor on PostgreSQL), the second batch opens it on
+ * the rows after the first, and later batches take their rows from it without a query of their
+ * own. The first batch stays a plain query: it answers the request's errors as a page would, and
+ * whoever runs the batches has started, so it will close what is held.
  */
 async function fetchBatch<Row>(
   filtered: AnyQuery,
@@ -338,6 +345,7 @@ async function fetchBatch<Row>(
   hints: ListHints,
 ): Promise<{ rows: Row[]; total: number }> {
   const batch = list.batch!;
+  if (batch.held) return heldBatch<Row>(batch, batch.held);
   const keys: BatchKey[] = [];
   for (const term of list.ordering) {
     const target = def.ordering[term.field];
@@ -371,9 +379,33 @@ async function fetchBatch<Row>(
     };
     query = query.orderBy(key.expression, direction);
   }
-  const rows = (await query.limit(batch.size).execute()) as Array<Record<string, unknown>>;
+  const held = batch.after !== null ? await holdRest(query, hints.hold) : undefined;
+  if (held) {
+    batch.held = held;
+    return heldBatch<Row>(batch, held);
+  }
+  return endBatch<Row>(batch, await rowsOf<Record<string, unknown>>(query.limit(batch.size), hints.offload));
+}
+
+/** The rest of the list held open by `hold`, when it can be. */
+async function holdRest(query: AnyQuery, hold: OpenHeldRead | undefined): Promise<HeldListRead | undefined> {
+  if (!hold) return undefined;
+  const compiled = query.compile();
+  return hold(compiled.sql, compiled.parameters);
+}
+
+/** The next batch of a list held open: its rows, and the keys of its last row as a keyset batch sets them. */
+async function heldBatch<Row>(batch: ListBatch, held: HeldListRead): Promise<{ rows: Row[]; total: number }> {
+  const rows = (await held.read(batch.size)) as Array<Record<string, unknown>>;
+  return endBatch<Row>(batch, rows);
+}
+
+/** Records where the batch ended (the sort keys selected with its last row) and answers its rows. */
+function endBatch<Row>(batch: ListBatch, rows: Array<Record<string, unknown>>): { rows: Row[]; total: number } {
   const last = rows.at(-1);
-  batch.next = last ? keys.map((_, n) => last[`${KEY_PREFIX}${n}`]) : null;
+  const keys: unknown[] = [];
+  if (last) for (let n = 0; `${KEY_PREFIX}${n}` in last; n++) keys.push(last[`${KEY_PREFIX}${n}`]);
+  batch.next = last ? keys : null;
   batch.read = true;
   return { rows: rows as Row[], total: rows.length };
 }

@@ -29,7 +29,8 @@ import {
   type ListHints,
   type SearchColumn,
 } from './list-builder.ts';
-import { offloadedReadOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
+import { offloadedReadOf } from '../shared/offloaded-reads.ts';
+import { heldReadsOf } from '../shared/held-reads.ts';
 import { internalAlias, recordBuilder, subAlias } from './record-builder.ts';
 
 /** What a field's SQL may depend on besides the row: the day, for rules such as overdue. */
@@ -365,7 +366,7 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
       narrowed.query,
       narrowed.definition,
       (q) => select(narrowed.joinRest(q), context),
-      { ...hints, ...(all === undefined ? {} : { all }), ...offloadedSearch(db, query) },
+      { ...hints, ...(all === undefined ? {} : { all }), ...readElsewhere(db, query) },
       walked?.filtered,
     );
     return { total, records: rows.map(toRecord) };
@@ -374,13 +375,16 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
 }
 
 /**
- * A search reads every row its index does not rule out: on SQLite it runs off the request thread
- * where the database allows it (shared/offloaded-reads.ts). Other lists are read through indexes
- * in a millisecond or two, less than handing them to another thread costs.
+ * A search reads every row its index does not rule out, and an export every row of its list: on
+ * SQLite they run off the request thread where the database allows it (shared/offloaded-reads.ts).
+ * Other lists are read through indexes in a millisecond or two, less than handing them to another
+ * thread costs. An export's batches after the first may come from a read held open for them
+ * (shared/held-reads.ts: a cursor on PostgreSQL).
  */
-function offloadedSearch(db: Kysely<Database>, query: ListQuery): { offload?: OffloadedRead } {
-  const offload = query.search !== undefined ? offloadedReadOf(db) : undefined;
-  return offload ? { offload } : {};
+function readElsewhere(db: Kysely<Database>, query: ListQuery): Pick<ListHints, 'offload' | 'hold'> {
+  const offload = query.search !== undefined || query.batch !== undefined ? offloadedReadOf(db) : undefined;
+  const hold = query.batch !== undefined ? heldReadsOf(db) : undefined;
+  return { ...(offload ? { offload } : {}), ...(hold ? { hold } : {}) };
 }
 
 /** The largest id of `table` (SQLite's rowid): at least its number of rows, read from the end of its key. */

@@ -8,6 +8,8 @@ import type pg from 'pg';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
 import { allowLoneReads } from '../shared/prepared-query.ts';
 import { PostgresWakeUps } from './postgres-wake-ups.ts';
+import { ExportCursors } from './export-cursor.ts';
+import { allowHeldReads } from '../shared/held-reads.ts';
 import type { DatabaseStats } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 
@@ -58,6 +60,12 @@ const DEFAULT_POOL_SIZE = 10;
  */
 export const transactionSlots = (max: number): number => Math.max(1, max - Math.max(1, Math.ceil(max / 3)));
 const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Exports that may read through a cursor at once, each on a connection of its own beside the pool
+ * (export-cursor.ts): a fifth of the pool, at least one. Further exports read keyset batches.
+ */
+export const exportCursorLimit = (max: number): number => Math.max(1, Math.ceil(max / 5));
 
 /**
  * PostgreSQL's JIT compiles a query whose estimated cost passes `jit_above_cost`, which costs 100 to
@@ -148,9 +156,12 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
   const poolStats = poolFigures.get(db);
   const wakeUps = new PostgresWakeUps(connectionsOutsideThePool.get(db)!);
+  const exportCursors = new ExportCursors(connectionsOutsideThePool.get(db)!, exportCursorLimit(options.poolSize ?? DEFAULT_POOL_SIZE));
+  allowHeldReads(db, exportCursors.openCursor);
   return new KyselyStorage(db, {
     shared: true,
     wakeUps,
+    exportCursors,
     transactionSlots: transactionSlots(options.poolSize ?? DEFAULT_POOL_SIZE),
     ...(poolStats ? { poolStats } : {}),
   });

@@ -5,10 +5,10 @@ import type { AnyQuery } from './index-hint.ts';
  * Runs one read statement somewhere other than the thread serving requests, and resolves with its
  * rows: on SQLite, a read thread with a connection of its own (sqlite/read-threads.ts).
  * better-sqlite3 is synchronous, so a search over hundreds of thousands of rows run on the request
- * thread stops every other request until it ends. `undefined`: there is nowhere else to read it
- * (the threads are starting, or gone), so it is read here.
+ * thread stops every other request until it ends. `undefined`, at once or once settled: there is
+ * nowhere else to read it (the threads could not start, or are gone), so it is read here.
  */
-export type OffloadedRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[]> | undefined;
+export type OffloadedRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[] | undefined> | undefined;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const offloaded = new WeakMap<Kysely<any>, OffloadedRead>();
@@ -31,8 +31,8 @@ export function offloadedReadOf(db: Kysely<any>): OffloadedRead | undefined {
 export async function rowsOf<Row>(query: AnyQuery, read: OffloadedRead | undefined): Promise<Row[]> {
   if (read) {
     const compiled = query.compile();
-    const rows = read(compiled.sql, compiled.parameters);
-    if (rows) return (await rows) as Row[];
+    const rows = await read(compiled.sql, compiled.parameters);
+    if (rows) return rows as Row[];
   }
   return (await query.execute()) as Row[];
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createLectern, type Lectern } from '@lectern/core';
+import { createLectern, inListBatch, type Lectern, type ListBatch } from '@lectern/core';
 import { openSqliteStorage } from './open-sqlite-storage.ts';
 import { runReadThread, startReadThreads, type ReadThreads } from './read-threads.ts';
 
@@ -61,6 +61,27 @@ if (!runReadThread()) {
         const here = await withoutThreads.users.list(withoutThreads.context(), query);
         assert.deepEqual(there, here, JSON.stringify(query));
         assert.ok(offloaded.length >= 1, `${JSON.stringify(query)} read on a read thread`);
+      }
+    });
+
+    it("reads an export's batches there, each after the last one's final row", async () => {
+      for (const ordering of ['name', '-email']) {
+        offloaded.length = 0;
+        const batch: ListBatch = { size: 2, after: null, next: null, taken: false, read: false };
+        const exported: string[] = [];
+        for (;;) {
+          const listed = await inListBatch(batch, () => withThreads.users.list(withThreads.context(), { ordering }));
+          exported.push(...listed.data.map((user) => user.email));
+          if (listed.data.length < batch.size) break;
+          batch.after = batch.next;
+        }
+        const here = await withoutThreads.users.list(withoutThreads.context(), { ordering, page_size: '100' });
+        assert.deepEqual(
+          exported,
+          here.data.map((user) => user.email),
+          ordering,
+        );
+        assert.equal(offloaded.length, Math.ceil((exported.length + 1) / batch.size), `${ordering}: every batch read on a read thread`);
       }
     });
 
