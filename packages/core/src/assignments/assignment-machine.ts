@@ -72,12 +72,12 @@ const ENGAGE: TimestampEffects = { started_at: 'set_if_null' };
 
 /** Not started and in progress answer every action alike: progress only stamps the start once. */
 const OUTSTANDING: Readonly<Record<AssignmentAction, Cell>> = {
-    complete: to('completed', 'assignment.completed', COMPLETE),
-    drop: to('dropped', 'assignment.dropped', DROP),
-    exempt: to('exempted', 'assignment.exempted', { exempted_at: 'set' }),
-    'undo-complete': no('not_completed'),
-    'undo-exempt': no('not_exempted'),
-    progress: to('in_progress', 'assignment.updated', ENGAGE),
+  complete: to('completed', 'assignment.completed', COMPLETE),
+  drop: to('dropped', 'assignment.dropped', DROP),
+  exempt: to('exempted', 'assignment.exempted', { exempted_at: 'set' }),
+  'undo-complete': no('not_completed'),
+  'undo-exempt': no('not_exempted'),
+  progress: to('in_progress', 'assignment.updated', ENGAGE),
 };
 
 /**
