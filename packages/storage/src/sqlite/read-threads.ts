@@ -9,7 +9,7 @@
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { openSqliteDatabase } from './open-sqlite-storage.ts';
-import { CachedStatementDatabase, rowBuilder, type RowBuilder } from './statement-cache.ts';
+import { CachedStatementDatabase } from './statement-cache.ts';
 
 const ROLE = 'lectern-read-thread';
 
@@ -19,12 +19,7 @@ interface ReadThreadSettings {
 }
 
 type Request = { id: number; sql: string; parameters: readonly unknown[] };
-/**
- * Rows go back as arrays of values with their column names once: copying an array between threads
- * costs far less than copying an object with a key per column, row after row (an export moves
- * hundreds of thousands). `columns` absent: the rows are objects already.
- */
-type Answer = { id: number; rows: unknown[]; columns?: string[] } | { id: number; error: { message: string; code?: string } };
+type Answer = { id: number; rows: unknown[] } | { id: number; error: { message: string; code?: string } };
 
 /** True, and the thread serving reads, when this thread was started as a read thread. */
 export function runReadThread(): boolean {
@@ -33,12 +28,12 @@ export function runReadThread(): boolean {
   const port = parentPort;
   const raw = openSqliteDatabase({ file: settings.file!, mustExist: true });
   raw.pragma('query_only = 1');
-  // statements kept by SQL text; rows as arrays, built into objects on the thread that asked
+  // statements kept by SQL text, and rows built as the request thread builds them
   const db = new CachedStatementDatabase(raw);
   port.on('message', ({ id, sql, parameters }: Request) => {
     let answer: Answer;
     try {
-      answer = { id, ...db.prepare(sql).values(parameters) };
+      answer = { id, rows: db.prepare(sql).all(parameters) as unknown[] };
     } catch (error) {
       const { message, code } = error as Error & { code?: string };
       answer = { id, error: { message, ...(typeof code === 'string' ? { code } : {}) } };
@@ -52,22 +47,6 @@ export function runReadThread(): boolean {
 interface Pending {
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
-}
-
-/** Row builders by column list: a thread's reads repeat a few statements many times. */
-const builders = new Map<string, RowBuilder>();
-
-function objectsOf(rows: unknown[], columns: string[] | undefined): unknown[] {
-  if (!columns) return rows;
-  const key = columns.join('\u0000');
-  let build = builders.get(key);
-  if (!build) {
-    if (builders.size >= 1000) builders.clear();
-    build = rowBuilder(columns);
-    builders.set(key, build);
-  }
-  for (let i = 0; i < rows.length; i++) rows[i] = build(rows[i] as unknown[]);
-  return rows;
 }
 
 /** A thread and the reads it has been handed; the one with the fewest takes the next. */
@@ -113,7 +92,7 @@ export async function startReadThreads(
         const waiting = thread.pending.get(answer.id);
         if (!waiting) return;
         thread.pending.delete(answer.id);
-        if ('rows' in answer) waiting.resolve(objectsOf(answer.rows, answer.columns));
+        if ('rows' in answer) waiting.resolve(answer.rows);
         else waiting.reject(Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {}));
       });
       // a thread that dies fails what it held; later reads go to the others, or fail if none is left

@@ -5,23 +5,19 @@ const MAX_CACHED_STATEMENTS = 1000;
 
 type Values = unknown[];
 
-export type RowBuilder = (values: Values) => Record<string, unknown>;
-
 /**
  * A function building one statement's row objects from its values, with the columns as literal
  * keys: later duplicates win, as when better-sqlite3 builds the object itself.
  */
-export function rowBuilder(columns: readonly string[]): RowBuilder {
+function rowBuilder(columns: readonly string[]): (values: Values) => Record<string, unknown> {
   const properties = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
-  return new Function('values', `return { ${properties} };`) as RowBuilder;
+  return new Function('values', `return { ${properties} };`) as (values: Values) => Record<string, unknown>;
 }
 
 /** A statement as kysely uses it, and its first row alone for the lookups by key. */
 interface CachedStatement extends SqliteStatement {
   /** the first row, in a list of its own; none when there is none */
   first(parameters: readonly unknown[]): unknown[];
-  /** the rows as arrays of values with their column names, when the statement has a builder */
-  values(parameters: readonly unknown[]): { rows: unknown[]; columns?: string[] };
 }
 
 /**
@@ -42,10 +38,6 @@ function cachedStatement(statement: BetterSqlite3.Statement, sql: string, cursor
     first(parameters) {
       const row = statement.get(parameters);
       return row === undefined ? [] : [build ? build(row as Values) : row];
-    },
-    values(parameters) {
-      const rows = statement.all(parameters) as unknown[];
-      return columns && build ? { rows, columns } : { rows };
     },
     all(parameters) {
       const rows = statement.all(parameters) as unknown[];
