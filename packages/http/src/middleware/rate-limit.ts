@@ -1,6 +1,6 @@
 import { LecternError, whenSettled, type Actor, type TokenService } from '@lectern/core';
 import type { RateCounterStore } from '@lectern/core/ports';
-import type { Exchange, Step } from './pipeline.ts';
+import type { Step } from './pipeline.ts';
 import type { Hits, RateLimitState } from './rate-limit-state.ts';
 
 export type { Hits, RateLimitState } from './rate-limit-state.ts';
@@ -191,13 +191,6 @@ export const rateLimited = (state: RateLimitState, whose?: string) =>
     { headers: { 'Retry-After': String(state.resetSeconds) } },
   );
 
-const rateKey = (exchange: Exchange) => {
-  const actor = exchange.auth?.actor;
-  return actor?.kind === 'user' && actor.tokenId !== undefined
-    ? `${WINDOW_PREFIXES.token}${actor.tokenId}`
-    : `ip:${exchange.request.remoteAddress}`;
-};
-
 /**
  * The step that counts the request in its token's window (its address's, without one) and its
  * user's, and refuses it with 429 past either limit. The headers keep describing the token's
@@ -206,9 +199,11 @@ const rateKey = (exchange: Exchange) => {
 export function rateLimits(requests: Limiter, users: Limiter): Step {
   return async (exchange, next) => {
     const actor = exchange.auth?.actor;
-    const userKey = actor?.kind === 'user' && actor.tokenId !== undefined ? `${WINDOW_PREFIXES.user}${actor.userId}` : undefined;
+    const token = actor?.kind === 'user' && actor.tokenId !== undefined ? actor : undefined;
+    const key = token ? `${WINDOW_PREFIXES.token}${token.tokenId}` : `ip:${exchange.request.remoteAddress}`;
+    const userKey = token ? `${WINDOW_PREFIXES.user}${token.userId}` : undefined;
     // counted already where the token was found in the shared database (tokenResolver)
-    const [rate, userRate] = exchange.countedWindows ?? (await hitWindows(requests, rateKey(exchange), users, userKey));
+    const [rate, userRate] = exchange.countedWindows ?? (await hitWindows(requests, key, users, userKey));
     exchange.rateHeaders = rateLimitHeaders(rate);
     if (!rate.allowed) {
       // requests the user's ceiling refused used up the token's window too: when that ceiling
