@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { Pool } from 'undici';
 import { createLectern } from '@lectern/core';
+import type { ReminderPosition } from '@lectern/core/ports';
 import { seedAssignments } from './_assignments-data.ts';
 import { benchDatabase, seededDatabase } from './_database.ts';
 import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
@@ -182,10 +183,13 @@ async function reminderSweep(): Promise<void> {
         ['assignment_due', date(now), date(now + 3 * day)],
         ['assignment_overdue', null, date(now - day)],
       ] as const) {
-        for (;;) {
-          const batch = await storage.transaction((tx) => tx.notifications.markReminders(kind, from, to, new Date().toISOString(), 500));
-          marked += batch.length;
-          if (batch.length < 500) break;
+        for (let after: ReminderPosition | null = null; ;) {
+          const batch = await storage.transaction((tx) =>
+            tx.notifications.markReminders(kind, from, to, new Date().toISOString(), 500, after),
+          );
+          marked += batch.assignments.length;
+          if (batch.assignments.length < 500) break;
+          after = batch.next;
         }
       }
       return { marked, ms: performance.now() - began };

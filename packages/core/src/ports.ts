@@ -53,7 +53,9 @@ export {
   type NewNotificationRow,
   type NotificationOutcome,
   type NotificationStore,
+  type MarkedReminders,
   type ReminderAssignment,
+  type ReminderPosition,
 } from './ports/notification-store.ts';
 export { type CalendarSlotSource, type CalendarStore, type FeedDue, type FeedSlot } from './ports/calendar-store.ts';
 export { type NewOidcRequestRow, type NewSignInLinkRow, type OidcRequestStore, type SignInLinkStore } from './ports/sign-in-link-store.ts';

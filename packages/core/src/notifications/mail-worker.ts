@@ -5,7 +5,7 @@
  */
 import type { LecternConfig } from '../config.ts';
 import type { Storage } from '../ports/storage.ts';
-import type { NotificationOutcome } from '../ports/notification-store.ts';
+import type { NotificationOutcome, ReminderPosition } from '../ports/notification-store.ts';
 import { nowIso, type Clock } from '../shared/clock.ts';
 import { mailMessage } from './mail-message.ts';
 import { MailSender, type SendResult } from './mail-sender.ts';
@@ -112,9 +112,17 @@ export class MailWorker {
   }
 
   private async remind(kind: AssignmentPayload['kind'] & ('assignment_due' | 'assignment_overdue'), from: string | null, to: string) {
+    let after: ReminderPosition | null = null;
     for (;;) {
-      const count = await this.deps.storage.transaction(async (tx) => {
-        const marked = await tx.notifications.markReminders(kind, from, to, nowIso(this.deps.clock), REMINDER_BATCH);
+      const batch = await this.deps.storage.transaction(async (tx) => {
+        const { assignments: marked, next } = await tx.notifications.markReminders(
+          kind,
+          from,
+          to,
+          nowIso(this.deps.clock),
+          REMINDER_BATCH,
+          after,
+        );
         const users = new Map(
           (await tx.notifications.recipients([...new Set(marked.map((m) => m.user_public_id))])).map((u) => [u.public_id, u]),
         );
@@ -134,9 +142,11 @@ export class MailWorker {
             return { user, payload };
           }),
         );
-        return marked.length;
+        return { count: marked.length, next };
       });
-      if (count < REMINDER_BATCH || this.stopped) return;
+      // the next batch starts after this one's last row, so none is read twice in one sweep
+      after = batch.next;
+      if (batch.count < REMINDER_BATCH || this.stopped) return;
     }
   }
 

@@ -41,6 +41,23 @@ export interface ReminderAssignment {
   due_date: string;
 }
 
+/**
+ * Where a sweep's batches have reached in the order it walks open assignments (due date, then
+ * row): each batch starts after the last one's final row instead of reading again, from the
+ * start, the rows the earlier batches marked.
+ */
+export interface ReminderPosition {
+  due_date: string;
+  id: number;
+}
+
+/** One batch of a sweep: the assignments it marked and where the next batch starts. */
+export interface MarkedReminders {
+  assignments: ReminderAssignment[];
+  /** null when the batch marked nothing */
+  next: ReminderPosition | null;
+}
+
 export interface NotificationStore {
   insertMany(rows: readonly NewNotificationRow[]): Promise<void>;
   /** The users named, by public id, as messages address them. */
@@ -64,8 +81,9 @@ export interface NotificationStore {
   unsubscribe(key: string): Promise<boolean>;
   /**
    * Marks, once per assignment and `kind`, up to `limit` open assignments whose due date lies in
-   * [from, to] (`from` null: any date before `to`), and answers the ones this call marked: the
-   * marker's primary key lets two processes never both take one.
+   * [from, to] (`from` null: any date before `to`), taken in (due date, row) order after `after`
+   * (null: from the first), and answers the ones this call marked: the marker's primary key lets
+   * two processes never both take one.
    */
   markReminders(
     kind: 'assignment_due' | 'assignment_overdue',
@@ -73,5 +91,6 @@ export interface NotificationStore {
     to: string,
     now: string,
     limit: number,
-  ): Promise<ReminderAssignment[]>;
+    after: ReminderPosition | null,
+  ): Promise<MarkedReminders>;
 }

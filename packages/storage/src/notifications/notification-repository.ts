@@ -12,8 +12,9 @@ import type {
   ClaimedNotification,
   NewNotificationRow,
   NotificationOutcome,
+  MarkedReminders,
   NotificationStore,
-  ReminderAssignment,
+  ReminderPosition,
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../listing/list-builder.ts';
@@ -180,15 +181,26 @@ export class NotificationRepository implements NotificationStore {
     to: string,
     now: string,
     limit: number,
-  ): Promise<ReminderAssignment[]> {
+    after: ReminderPosition | null,
+  ): Promise<MarkedReminders> {
+    // The states are written into the statement, not bound: bound, SQLite's planner read every
+    // outstanding assignment through the (state, created) index and probed and sorted them all for
+    // each batch, from the first row again each time (the first sweep over a million assignments
+    // took minutes). Written in, and walked from `after`, a batch reads open assignments by due
+    // date from where the last one stopped.
     const candidates = this.db
       .selectFrom('assignments as a')
       .select(['a.id as assignment_id', sql.lit(kind).as('kind'), sql.val(now).as('created')])
       .where('a.deleted_at', 'is', null)
-      .where('a.state', 'in', [...outstandingStates])
+      .where(
+        'a.state',
+        'in',
+        outstandingStates.map((state) => sql.lit(state)),
+      )
       .where('a.due_date', 'is not', null)
       .where('a.due_date', '<=', to)
       .$if(from !== null, (q) => q.where('a.due_date', '>=', from!))
+      .$if(after !== null, (q) => q.where((eb) => eb(eb.refTuple('a.due_date', 'a.id'), '>', eb.tuple(after!.due_date, after!.id))))
       .where((eb) =>
         eb.not(
           eb.exists(
@@ -200,6 +212,7 @@ export class NotificationRepository implements NotificationStore {
           ),
         ),
       )
+      .orderBy('a.due_date')
       .orderBy('a.id')
       .limit(limit);
     // the primary key decides between two sweeps: only the rows this insert wrote come back
@@ -210,19 +223,25 @@ export class NotificationRepository implements NotificationStore {
       .onConflict((oc) => oc.doNothing())
       .returning('assignment_id')
       .execute();
-    if (marked.length === 0) return [];
-    return this.db
+    if (marked.length === 0) return { assignments: [], next: null };
+    const rows = await this.db
       .selectFrom('assignments as a')
       .innerJoin('users as u', 'u.id', 'a.user_id')
       .innerJoin('content_items as ci', 'ci.id', 'a.content_id')
-      .select(['u.public_id as user_public_id', 'a.public_id as assignment_public_id', 'ci.name as content_name', 'a.due_date'])
+      .select(['a.id', 'u.public_id as user_public_id', 'a.public_id as assignment_public_id', 'ci.name as content_name', 'a.due_date'])
       .where(
         'a.id',
         'in',
         marked.map((row) => row.assignment_id),
       )
+      .orderBy('a.due_date')
       .orderBy('a.id')
       .$narrowType<{ due_date: string }>()
       .execute();
+    const last = rows[rows.length - 1]!;
+    return {
+      assignments: rows.map(({ id: _id, ...assignment }) => assignment),
+      next: { due_date: last.due_date, id: last.id },
+    };
   }
 }
