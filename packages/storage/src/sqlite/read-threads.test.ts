@@ -111,6 +111,32 @@ if (!runReadThread()) {
       }
     });
 
+    it('reads the export of a list not built on a resource definition (bulk jobs) there too', async () => {
+      for (let n = 0; n < 3; n++) {
+        await withThreads.users.bulk.submit(withThreads.context(), { users: [{ email: `job.${n}@example.com`, name: `Job ${n}` }] });
+      }
+      offloaded.length = 0;
+      const batch: ListBatch = { size: 1, after: null, next: null, taken: false, read: false };
+      const exported: string[] = [];
+      try {
+        for (;;) {
+          const listed = await inListBatch(batch, () => withThreads.bulkJobs.list(withThreads.context(), {}));
+          exported.push(...listed.data.map((job) => job.id));
+          if (listed.data.length < batch.size) break;
+          batch.after = batch.next;
+        }
+      } finally {
+        await batch.held?.close();
+      }
+      const here = await withoutThreads.bulkJobs.list(withoutThreads.context(), { page_size: '100' });
+      assert.equal(exported.length, 3);
+      assert.deepEqual(
+        exported,
+        here.data.map((job) => job.id),
+      );
+      assert.ok(offloaded.length >= 1 && offloaded.every((sql) => /from "jobs"/.test(sql)), offloaded.join('\n'));
+    });
+
     it('reads lists without a search, and transactions, on the request thread', async () => {
       offloaded.length = 0;
       const listed = await withThreads.users.list(withThreads.context(), { ordering: 'name', page_size: '100' });
