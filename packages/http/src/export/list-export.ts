@@ -105,7 +105,8 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
     next = async () => {
       if (!last.cursor) return undefined;
       query.set('cursor', last.cursor);
-      return listBody(await read());
+      // in the batch, which the list never takes, so storage knows the read is an export's
+      return listBody(await inListBatch(batch, read));
     };
     body = listBody((reply = await read()));
   } else {

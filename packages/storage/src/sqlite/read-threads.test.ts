@@ -137,6 +137,19 @@ if (!runReadThread()) {
       assert.ok(offloaded.length >= 1 && offloaded.every((sql) => /from "jobs"/.test(sql)), offloaded.join('\n'));
     });
 
+    it("reads an export's audit-log pages there (a list paged by cursor), and none other", async () => {
+      offloaded.length = 0;
+      const batch: ListBatch = { size: 500, after: null, next: null, taken: false, read: false };
+      const exported = await inListBatch(batch, () => withThreads.auditLog.list(withThreads.context(), { page_size: '100' }));
+      const here = await withoutThreads.auditLog.list(withoutThreads.context(), { page_size: '100' });
+      assert.ok(exported.data.length > 0, 'the users created above were audited');
+      assert.deepEqual(exported, here);
+      assert.ok(offloaded.length >= 1 && offloaded.every((sql) => /"audit_log/.test(sql)), offloaded.join('\n'));
+      offloaded.length = 0;
+      await withThreads.auditLog.list(withThreads.context(), { page_size: '100' });
+      assert.deepEqual(offloaded, [], 'a page that is not an export is read here');
+    });
+
     it('reads lists without a search, and transactions, on the request thread', async () => {
       offloaded.length = 0;
       const listed = await withThreads.users.list(withThreads.context(), { ordering: 'name', page_size: '100' });
