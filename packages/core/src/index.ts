@@ -284,7 +284,7 @@ export {
   readParam,
   toListResult,
 } from './shared/list-query.ts';
-export { inListBatch, type HeldListRead, type ListBatch } from './shared/list-batch.ts';
+export { inListBatch, readForExport, type HeldListRead, type ListBatch } from './shared/list-batch.ts';
 export {
   type DescribedField,
   describeFields,

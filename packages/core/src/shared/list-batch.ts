@@ -48,6 +48,14 @@ export function inListBatch<T>(batch: ListBatch, read: () => T): T {
   return current.run(batch, read);
 }
 
+/**
+ * Whether the current read is an export's, whatever way its list is paged (a list paged by cursor
+ * is exported cursor by cursor in a batch it never takes): storage may read it off the request thread.
+ */
+export function readForExport(): boolean {
+  return current.getStore() !== undefined;
+}
+
 /** The batch the current list read is for, once: a second list query in the same read pages normally. */
 export function takeListBatch(): ListBatch | undefined {
   const batch = current.getStore();

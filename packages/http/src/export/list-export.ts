@@ -5,9 +5,10 @@
  * list needs no code of its own to be exported, and gets exactly its page's scopes, filters,
  * search, ordering and visibility. Lists read by cursor (webhook deliveries, the audit log) are
  * followed cursor by cursor. The response is pulled batch by batch as the connection drains: a
- * client that stops reading stops the reads, and the server holds about one batch. Storage may
- * read the batches elsewhere (SQLite: on a read thread, so this thread only encodes and writes)
- * or hold the rest of the list open for them (PostgreSQL: a cursor), which the export closes.
+ * client that stops reading stops the reads, and the server holds a few batches at most. Storage
+ * may read the batches elsewhere (SQLite: on a read thread, four batches a read, so this thread
+ * only encodes and writes) or hold the rest of the list open for them (PostgreSQL: a cursor),
+ * which the export closes.
  */
 import { badRequest, inListBatch, MAX_PAGE_SIZE, todayUtc, type Clock, type ListBatch } from '@lectern/core';
 import type { z } from 'zod';
@@ -104,7 +105,8 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
     next = async () => {
       if (!last.cursor) return undefined;
       query.set('cursor', last.cursor);
-      return listBody(await read());
+      // in the batch, which the list never takes, so storage knows the read is an export's
+      return listBody(await inListBatch(batch, read));
     };
     body = listBody((reply = await read()));
   } else {
@@ -136,12 +138,19 @@ export async function exportList(request: ExportRequest): Promise<Reply | undefi
         rows = undefined;
         // the next batch is read (on a read thread, by the database) while this one is encoded and
         // written: one batch ahead at most. Its failure is met where it is awaited, below.
+        let ready = false;
         following = next();
-        following.catch(() => undefined);
+        following.then(
+          () => (ready = true),
+          () => undefined,
+        );
         // the whole batch is encoded at once, so its items are garbage before the first write waits
         const texts: string[] = [];
         for (let at = 0; at < data.length; at += CHUNK_ROWS) texts.push(encoder.encode(data.slice(at, at + CHUNK_ROWS)));
         yield* texts;
+        // a batch storage already held (rows read ahead) is ready by now: other requests get a
+        // turn before it is written, as they do while a batch is being read
+        if (ready) await new Promise((turn) => setImmediate(turn));
         rows = await following;
       }
     } catch (error) {

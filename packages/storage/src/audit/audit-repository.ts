@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
-import { whenSettled, type AuditEntry, type AuditQuery } from '@lectern/core';
+import { sql, type InferResult, type Kysely } from 'kysely';
+import { readForExport, whenSettled, type AuditEntry, type AuditQuery } from '@lectern/core';
 import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedLookup, preparedQuery } from '../shared/prepared-query.ts';
+import { offloadedReadOf, rowsOf } from '../shared/offloaded-reads.ts';
 
 // Written by every change, into the table without indexes (migration 0016): compiled once rather
 // than built per write (see prepared-query.ts).
@@ -95,7 +96,7 @@ export class AuditRepository implements AuditStore {
 
   /** One table's entries matching the query below `before`, newest first, at most `limit`. */
   private page(table: 'audit_log' | 'audit_log_recent', query: AuditQuery, before: number | undefined, limit: number) {
-    return this.db
+    const page = this.db
       .selectFrom(`${table} as a`)
       .leftJoin('users as u', 'u.id', 'a.actor_user_id')
       .leftJoin('api_tokens as t', 't.id', 'a.token_id')
@@ -122,8 +123,10 @@ export class AuditRepository implements AuditStore {
       .$if(query.occurredTo !== undefined, (q) => q.where('a.occurred_at', '<=', query.occurredTo!))
       .$if(before !== undefined, (q) => q.where('a.id', '<', before!))
       .orderBy('a.id', 'desc')
-      .limit(limit)
-      .execute();
+      .limit(limit);
+    // an export's pages are read on a read thread where there is one: a filter that matches few
+    // entries can read far into the log to fill a page
+    return rowsOf<InferResult<typeof page>[number]>(page, readForExport() ? offloadedReadOf(this.db) : undefined);
   }
 
   hasStaged(): boolean | Promise<boolean> {

@@ -29,7 +29,7 @@ import { contentResource, taggedWith } from '../content/content-resource.ts';
 import { visibleTo } from '../content/content-visibility.ts';
 import { narrowList, rqlColumn, rqlList } from '../listing/rql-list.ts';
 import { rqlDialectOf } from '../listing/rql-to-sql.ts';
-import { defineResource, referenceTo, type ResourceOptions } from '../listing/resource-definition.ts';
+import { defineResource, readElsewhere, referenceTo, type ResourceOptions } from '../listing/resource-definition.ts';
 import type { Database } from '../schema.ts';
 import type { EventDetailsTable } from '../schema/events.ts';
 import { byOwner } from '../shared/by-owner.ts';
@@ -232,8 +232,13 @@ export class EventRepository implements EventStore {
     const resource = resources[kind];
     const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, resource.list());
     const narrowed = narrowList(filtered, query, resource.list(), resource.rql(), resource.joins, narrowing, rqlDialectOf(this.db));
-    const { rows, total } = await fetchPage<{ id: number }>(narrowed.filtered, narrowed.query, narrowed.definition, (q) =>
-      q.select('ci.id'),
+    // the list's rows are read elsewhere (an export's on a read thread), the events by id here
+    const { rows, total } = await fetchPage<{ id: number }>(
+      narrowed.filtered,
+      narrowed.query,
+      narrowed.definition,
+      (q) => q.select('ci.id'),
+      readElsewhere(this.db, query),
     );
     return { total, items: await this.records(rows.map((row) => row.id)) };
   }

@@ -3,6 +3,7 @@ import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery
 import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, type NewImportRow, type StagedRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
+import { readElsewhere } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
@@ -186,6 +187,7 @@ export class ImportRepository implements ImportStore {
       query,
       importListDefinition,
       withCreatorAndJob,
+      readElsewhere(this.db, query),
     );
     return { total, items: rows.map(toRecord) };
   }

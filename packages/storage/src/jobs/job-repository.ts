@@ -4,6 +4,7 @@ import { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow,
 import type { Database } from '../schema.ts';
 import type { JobItemsTable, JobsTable } from '../schema/jobs.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../listing/list-builder.ts';
+import { readElsewhere } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { announce } from '../postgres/postgres-wake-ups.ts';
 
@@ -205,6 +206,7 @@ export class JobRepository implements JobStore {
       query,
       jobItemListDefinition,
       (q) => q.select(['position', 'outcome', 'public_id', 'created', 'error_code', 'error_message']),
+      readElsewhere(this.db, query),
     );
     return { total, items: rows.map(toJobItem) };
   }
@@ -213,22 +215,27 @@ export class JobRepository implements JobStore {
     if (kinds.length === 0) return { items: [], total: 0 };
     let filtered = this.db.selectFrom('jobs as j').where('j.kind', 'in', [...kinds]);
     if (createdById !== null) filtered = filtered.where('j.created_by_id', '=', createdById);
-    const { rows, total } = await fetchPage<SummaryRow>(applyFilters(filtered, query, jobListDefinition), query, jobListDefinition, (q) =>
-      q
-        .leftJoin('users as u', 'u.id', 'j.created_by_id')
-        .select([
-          'j.public_id',
-          'j.kind',
-          'j.status',
-          'j.total',
-          'j.succeeded',
-          'j.failed',
-          'j.created_at',
-          'j.completed_at',
-          'u.public_id as creator_public_id',
-          'u.name as creator_name',
-          'u.email as creator_email',
-        ]),
+    const { rows, total } = await fetchPage<SummaryRow>(
+      applyFilters(filtered, query, jobListDefinition),
+      query,
+      jobListDefinition,
+      (q) =>
+        q
+          .leftJoin('users as u', 'u.id', 'j.created_by_id')
+          .select([
+            'j.public_id',
+            'j.kind',
+            'j.status',
+            'j.total',
+            'j.succeeded',
+            'j.failed',
+            'j.created_at',
+            'j.completed_at',
+            'u.public_id as creator_public_id',
+            'u.name as creator_name',
+            'u.email as creator_email',
+          ]),
+      readElsewhere(this.db, query),
     );
     return { total, items: rows.map(toSummary) };
   }

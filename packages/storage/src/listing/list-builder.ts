@@ -15,8 +15,9 @@ import { LecternError, type FilterValue, type HeldListRead, type ListBatch, type
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from '../shared/fold-sql.ts';
 import { indexedBy, type AnyQuery } from '../shared/index-hint.ts';
-import { rowsOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
+import { piecesOf, rowsOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
 import type { OpenHeldRead } from '../shared/held-reads.ts';
+import { readAhead, READ_AHEAD_BATCHES } from './read-ahead.ts';
 
 export type { AnyQuery };
 import type { Database } from '../schema.ts';
@@ -335,7 +336,8 @@ function after(eb: AnyEb, keys: readonly BatchKey[], values: readonly unknown[],
  * Where the rest can be held open (`hold`: a cursor on PostgreSQL), the second batch opens it on
  * the rows after the first, and later batches take their rows from it without a query of their
  * own. The first batch stays a plain query: it answers the request's errors as a page would, and
- * whoever runs the batches has started, so it will close what is held.
+ * whoever runs the batches has started, so it will close what is held. Where a read thread reads
+ * the rows (`offload`), it reads several batches at a time, ahead of the export (read-ahead.ts).
  */
 async function fetchBatch<Row>(
   filtered: AnyQuery,
@@ -365,26 +367,38 @@ async function fetchBatch<Row>(
     const narrow = hints.narrow ?? Object.entries(indexes.narrow ?? {}).find(([name]) => name in list.filters)?.[1];
     index = narrow ?? (first && !def.nullable?.has(first.field) ? indexes.ordered?.[first.field] : undefined);
   }
-  let query = select(indexedBy(filtered, index));
-  if (batch.after !== null) {
-    const values = batch.after;
-    query = query.where((eb) => after(eb, keys, values));
-  }
-  query = query.select(keys.map((key, n) => sql`${key.expression}`.as(`${KEY_PREFIX}${n}`)) as never);
-  for (const key of keys) {
-    const direction = (order: OrderByItemBuilder) => {
-      const ordered = key.descending ? order.desc() : order.asc();
-      if (key.nullsFirst === undefined) return ordered;
-      return key.nullsFirst ? ordered.nullsFirst() : ordered.nullsLast();
-    };
-    query = query.orderBy(key.expression, direction);
-  }
-  const held = batch.after !== null ? await holdRest(query, hints.hold) : undefined;
+  const selected = select(indexedBy(filtered, index));
+  /** the rows after `values` (all rows when null), in the list's order, with their sort keys */
+  const rowsAfter = (values: readonly unknown[] | null): AnyQuery => {
+    let query = values === null ? selected : selected.where((eb) => after(eb, keys, values));
+    query = query.select(keys.map((key, n) => sql`${key.expression}`.as(`${KEY_PREFIX}${n}`)) as never);
+    for (const key of keys) {
+      const direction = (order: OrderByItemBuilder) => {
+        const ordered = key.descending ? order.desc() : order.asc();
+        if (key.nullsFirst === undefined) return ordered;
+        return key.nullsFirst ? ordered.nullsFirst() : ordered.nullsLast();
+      };
+      query = query.orderBy(key.expression, direction);
+    }
+    return query;
+  };
+  const held = batch.after !== null ? await holdRest(rowsAfter(batch.after), hints.hold) : undefined;
   if (held) {
     batch.held = held;
     return heldBatch<Row>(batch, held);
   }
-  return endBatch<Row>(batch, await rowsOf<Record<string, unknown>>(query.limit(batch.size), hints.offload));
+  const { offload } = hints;
+  if (offload) {
+    // another thread reads the rows: several batches a hand-over (listing/read-ahead.ts)
+    batch.held = readAhead(
+      (values, rows) => piecesOf(rowsAfter(values).limit(rows), offload),
+      batch.size * READ_AHEAD_BATCHES,
+      keysOfRow,
+      batch.after,
+    );
+    return heldBatch<Row>(batch, batch.held);
+  }
+  return endBatch<Row>(batch, await rowsOf<Record<string, unknown>>(rowsAfter(batch.after).limit(batch.size), undefined));
 }
 
 /** The rest of the list held open by `hold`, when it can be. */
@@ -400,12 +414,17 @@ async function heldBatch<Row>(batch: ListBatch, held: HeldListRead): Promise<{ r
   return endBatch<Row>(batch, rows);
 }
 
+/** The sort key values selected with a batched row. */
+function keysOfRow(row: Record<string, unknown>): unknown[] {
+  const keys: unknown[] = [];
+  for (let n = 0; `${KEY_PREFIX}${n}` in row; n++) keys.push(row[`${KEY_PREFIX}${n}`]);
+  return keys;
+}
+
 /** Records where the batch ended (the sort keys selected with its last row) and answers its rows. */
 function endBatch<Row>(batch: ListBatch, rows: Array<Record<string, unknown>>): { rows: Row[]; total: number } {
   const last = rows.at(-1);
-  const keys: unknown[] = [];
-  if (last) for (let n = 0; `${KEY_PREFIX}${n}` in last; n++) keys.push(last[`${KEY_PREFIX}${n}`]);
-  batch.next = last ? keys : null;
+  batch.next = last ? keysOfRow(last) : null;
   batch.read = true;
   return { rows: rows as Row[], total: rows.length };
 }

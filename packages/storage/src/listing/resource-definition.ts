@@ -379,9 +379,10 @@ export function defineResource<View, Internal extends Record<string, unknown> = 
  * SQLite they run off the request thread where the database allows it (shared/offloaded-reads.ts).
  * Other lists are read through indexes in a millisecond or two, less than handing them to another
  * thread costs. An export's batches after the first may come from a read held open for them
- * (shared/held-reads.ts: a cursor on PostgreSQL).
+ * (shared/held-reads.ts: a cursor on PostgreSQL). The hints of every list read on `db` with
+ * fetchPage, defined here or not (jobs, imports, events).
  */
-function readElsewhere(db: Kysely<Database>, query: ListQuery): Pick<ListHints, 'offload' | 'hold'> {
+export function readElsewhere(db: Kysely<Database>, query: ListQuery): Pick<ListHints, 'offload' | 'hold'> {
   const offload = query.search !== undefined || query.batch !== undefined ? offloadedReadOf(db) : undefined;
   const hold = query.batch !== undefined ? heldReadsOf(db) : undefined;
   return { ...(offload ? { offload } : {}), ...(hold ? { hold } : {}) };

@@ -8,7 +8,32 @@ import type { AnyQuery } from './index-hint.ts';
  * thread stops every other request until it ends. `undefined`, at once or once settled: there is
  * nowhere else to read it (the threads could not start, or are gone), so it is read here.
  */
-export type OffloadedRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[] | undefined> | undefined;
+export type OffloadedRead = (sql: string, parameters: readonly unknown[]) => Promise<unknown[] | RowPieces | undefined> | undefined;
+
+/**
+ * Rows read elsewhere that come in pieces, each turned into rows only when it is taken: an
+ * export's rows read ahead stay compact text until their batch is written, rather than objects
+ * old enough to be promoted out of the young generation (sqlite/read-threads.ts).
+ */
+export interface RowPieces {
+  /** rows in all the pieces */
+  readonly count: number;
+  /** each piece's rows, in order, made when called (once) */
+  readonly pieces: ReadonlyArray<() => unknown[]>;
+}
+
+const isPieces = (rows: unknown[] | RowPieces): rows is RowPieces => !Array.isArray(rows);
+
+/** The query's rows in pieces (one, when read on its own connection or answered whole). */
+export async function piecesOf(query: AnyQuery, read: OffloadedRead | undefined): Promise<RowPieces> {
+  if (read) {
+    const compiled = query.compile();
+    const rows = await read(compiled.sql, compiled.parameters);
+    if (rows) return isPieces(rows) ? rows : { count: rows.length, pieces: [() => rows] };
+  }
+  const rows = (await query.execute()) as unknown[];
+  return { count: rows.length, pieces: [() => rows] };
+}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const offloaded = new WeakMap<Kysely<any>, OffloadedRead>();
@@ -29,10 +54,6 @@ export function offloadedReadOf(db: Kysely<any>): OffloadedRead | undefined {
 
 /** The query's rows, read through `read` when given, else on the query's own connection. */
 export async function rowsOf<Row>(query: AnyQuery, read: OffloadedRead | undefined): Promise<Row[]> {
-  if (read) {
-    const compiled = query.compile();
-    const rows = await read(compiled.sql, compiled.parameters);
-    if (rows) return rows as Row[];
-  }
-  return (await query.execute()) as Row[];
+  const { pieces } = await piecesOf(query, read);
+  return (pieces.length === 1 ? pieces[0]!() : pieces.flatMap((piece) => piece())) as Row[];
 }

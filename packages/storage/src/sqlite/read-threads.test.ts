@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createLectern, inListBatch, type Lectern, type ListBatch } from '@lectern/core';
+import { READ_AHEAD_BATCHES } from '../listing/read-ahead.ts';
 import { openSqliteStorage } from './open-sqlite-storage.ts';
 import { runReadThread, startReadThreads, type ReadThreads } from './read-threads.ts';
 
@@ -16,6 +17,11 @@ if (!runReadThread()) {
     let offloaded: string[];
     let withThreads: Lectern;
     let withoutThreads: Lectern;
+    /** a read's rows, made from every piece when they come in pieces */
+    const rowsRead = async (sql: string, parameters: readonly unknown[]) => {
+      const rows = await threads.read(sql, parameters);
+      return Array.isArray(rows) ? rows : rows.pieces.flatMap((piece) => piece());
+    };
 
     before(async () => {
       withoutThreads = createLectern({ storage: await openSqliteStorage({ file }) });
@@ -64,31 +70,90 @@ if (!runReadThread()) {
       }
     });
 
-    it("reads an export's batches there, each after the last one's final row", async () => {
-      for (const ordering of ['name', '-email']) {
+    it("reads an export's batches there, several at a time, each read after the last one's final row", async () => {
+      // enough rows for several reads ahead; names repeat and a third have no employee id, so
+      // reads must continue exactly at the tiebreak and across nulls of a nullable key
+      const ctx = withThreads.context();
+      for (let n = 0; n < 45; n++) {
+        await withThreads.users.create(ctx, {
+          email: `batch.${n}@example.com`,
+          name: `Batch ${(n * 7) % 5}`,
+          ...(n % 3 === 0 ? {} : { employee_id: `E-${n % 4}` }),
+        });
+      }
+      for (const ordering of ['name', '-email', 'employee_id,name', '-employee_id,-email']) {
         offloaded.length = 0;
         const batch: ListBatch = { size: 2, after: null, next: null, taken: false, read: false };
         const exported: string[] = [];
-        for (;;) {
-          const listed = await inListBatch(batch, () => withThreads.users.list(withThreads.context(), { ordering }));
-          exported.push(...listed.data.map((user) => user.email));
-          if (listed.data.length < batch.size) break;
-          batch.after = batch.next;
+        try {
+          for (;;) {
+            const listed = await inListBatch(batch, () => withThreads.users.list(withThreads.context(), { ordering }));
+            exported.push(...listed.data.map((user) => user.email));
+            if (listed.data.length < batch.size) break;
+            batch.after = batch.next;
+          }
+        } finally {
+          await batch.held?.close();
         }
         const here = await withoutThreads.users.list(withoutThreads.context(), { ordering, page_size: '100' });
+        assert.equal(exported.length, 49);
         assert.deepEqual(
           exported,
           here.data.map((user) => user.email),
           ordering,
         );
-        assert.equal(offloaded.length, Math.ceil((exported.length + 1) / batch.size), `${ordering}: every batch read on a read thread`);
+        const ahead = batch.size * READ_AHEAD_BATCHES;
+        assert.equal(
+          offloaded.length,
+          Math.ceil((exported.length + 1) / ahead),
+          `${ordering}: every read on a read thread, ${ahead} rows each`,
+        );
       }
+    });
+
+    it('reads the export of a list not built on a resource definition (bulk jobs) there too', async () => {
+      for (let n = 0; n < 3; n++) {
+        await withThreads.users.bulk.submit(withThreads.context(), { users: [{ email: `job.${n}@example.com`, name: `Job ${n}` }] });
+      }
+      offloaded.length = 0;
+      const batch: ListBatch = { size: 1, after: null, next: null, taken: false, read: false };
+      const exported: string[] = [];
+      try {
+        for (;;) {
+          const listed = await inListBatch(batch, () => withThreads.bulkJobs.list(withThreads.context(), {}));
+          exported.push(...listed.data.map((job) => job.id));
+          if (listed.data.length < batch.size) break;
+          batch.after = batch.next;
+        }
+      } finally {
+        await batch.held?.close();
+      }
+      const here = await withoutThreads.bulkJobs.list(withoutThreads.context(), { page_size: '100' });
+      assert.equal(exported.length, 3);
+      assert.deepEqual(
+        exported,
+        here.data.map((job) => job.id),
+      );
+      assert.ok(offloaded.length >= 1 && offloaded.every((sql) => /from "jobs"/.test(sql)), offloaded.join('\n'));
+    });
+
+    it("reads an export's audit-log pages there (a list paged by cursor), and none other", async () => {
+      offloaded.length = 0;
+      const batch: ListBatch = { size: 500, after: null, next: null, taken: false, read: false };
+      const exported = await inListBatch(batch, () => withThreads.auditLog.list(withThreads.context(), { page_size: '100' }));
+      const here = await withoutThreads.auditLog.list(withoutThreads.context(), { page_size: '100' });
+      assert.ok(exported.data.length > 0, 'the users created above were audited');
+      assert.deepEqual(exported, here);
+      assert.ok(offloaded.length >= 1 && offloaded.every((sql) => /"audit_log/.test(sql)), offloaded.join('\n'));
+      offloaded.length = 0;
+      await withThreads.auditLog.list(withThreads.context(), { page_size: '100' });
+      assert.deepEqual(offloaded, [], 'a page that is not an export is read here');
     });
 
     it('reads lists without a search, and transactions, on the request thread', async () => {
       offloaded.length = 0;
-      const listed = await withThreads.users.list(withThreads.context(), { ordering: 'name' });
-      assert.equal(listed.data.length, 4);
+      const listed = await withThreads.users.list(withThreads.context(), { ordering: 'name', page_size: '100' });
+      assert.equal(listed.data.length, 49);
       await withThreads.users.create(withThreads.context(), { email: 'new@example.com', name: 'New Person' });
       assert.deepEqual(offloaded, []);
     });
@@ -113,6 +178,20 @@ if (!runReadThread()) {
       } finally {
         await here.close();
       }
+    });
+
+    it('gives back every value exactly, those JSON would alter included (a blob, infinity, minus zero)', async () => {
+      assert.deepEqual(await rowsRead(`select 'a"b\\' || char(10) || '€' as t, 2 as i, 2.5 as r, null as n, ? as p`, ['x']), [
+        { t: 'a"b\\\n€', i: 2, r: 2.5, n: null, p: 'x' },
+      ]);
+      const [row] = (await rowsRead(`select x'00ff' as b, 9e999 as inf, -0.0 as z, 'same' as c, 'later' as c`, [])) as Array<
+        Record<string, unknown>
+      >;
+      assert.deepEqual(row!.b, Buffer.from([0, 255]));
+      assert.equal(row!.inf, Infinity);
+      assert.ok(Object.is(row!.z, -0));
+      // a repeated column name keeps its last value, as better-sqlite3's own rows do
+      assert.equal(row!.c, 'later');
     });
 
     it('answers a failing statement with its error, code included', async () => {

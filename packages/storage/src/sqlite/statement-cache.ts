@@ -9,7 +9,7 @@ type Values = unknown[];
  * A function building one statement's row objects from its values, with the columns as literal
  * keys: later duplicates win, as when better-sqlite3 builds the object itself.
  */
-function rowBuilder(columns: readonly string[]): (values: Values) => Record<string, unknown> {
+export function rowBuilder(columns: readonly string[]): (values: Values) => Record<string, unknown> {
   const properties = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
   return new Function('values', `return { ${properties} };`) as (values: Values) => Record<string, unknown>;
 }

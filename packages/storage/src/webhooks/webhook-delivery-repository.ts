@@ -1,5 +1,5 @@
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { PING_EVENT_TYPE, type AttemptQuery, type DeliveryAttempt } from '@lectern/core';
+import { sql, type InferResult, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { PING_EVENT_TYPE, readForExport, type AttemptQuery, type DeliveryAttempt } from '@lectern/core';
 import {
   type AttemptDelivery,
   type DeliveryProgress,
@@ -9,6 +9,7 @@ import {
   type WebhookDeliveryStore,
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import { offloadedReadOf, rowsOf } from '../shared/offloaded-reads.ts';
 import type { WebhookDeliveriesTable } from '../schema/webhooks.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 
@@ -368,7 +369,7 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       if (!row) return null;
       before = row.id;
     }
-    const rows = await this.db
+    const page = this.db
       .selectFrom('webhook_attempts as a')
       .leftJoin('outbox_events as o', 'o.event_id', 'a.event_id')
       .select(attemptColumns)
@@ -376,8 +377,9 @@ export class WebhookDeliveryRepository implements WebhookDeliveryStore {
       .$if(query.eventId !== undefined, (q) => q.where('a.event_id', '=', query.eventId!))
       .$if(before !== undefined, (q) => q.where('a.id', '<', before!))
       .orderBy('a.id', 'desc')
-      .limit(query.pageSize + 1)
-      .execute();
+      .limit(query.pageSize + 1);
+    // an export's pages are read on a read thread where there is one (audit-repository.ts)
+    const rows = await rowsOf<InferResult<typeof page>[number]>(page, readForExport() ? offloadedReadOf(this.db) : undefined);
     const items = rows.slice(0, query.pageSize).map((row): DeliveryAttempt => ({
       id: row.id,
       event_id: row.event_id,
