@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { useServer } from '../helpers/server.ts';
+import { uniqueEmail, useServer } from '../helpers/server.ts';
 import { accessibilityProblems, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
 import { PAGES } from './page-list.ts';
 
@@ -35,6 +35,20 @@ describe('console dark mode', () => {
       problems.push(...(await accessibilityProblems(page)).map((problem) => `${link}: ${problem}`));
       await screenshot(page, `dark-${name}`);
     }
+    // a record's page too: a user with a group and an audit trail (badges, links, change lists)
+    const person = (await server.api.post('/api/v2/users/', { email: uniqueEmail('dark'), name: 'Dark Person' })).body;
+    const group = (await server.api.get('/api/v2/groups/?name=Dark Sales')).body.data[0];
+    await server.api.post(`/api/v2/groups/${group.public_id}/members/`, { member_ids: [person.public_id] });
+    await server.api.patch(`/api/v2/users/${person.public_id}/`, { employee_id: 'D-1' });
+    await openPage(page, 'Users');
+    await page.getByLabel('Search').fill('Dark Person');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('link', { name: 'Dark Person', exact: true }).click();
+    await page.getByRole('table', { name: 'Groups they are a member of' }).getByRole('link', { name: 'Dark Sales' }).waitFor();
+    await page.getByText('employee_id: none → D-1').waitFor();
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
+    problems.push(...(await accessibilityProblems(page)).map((problem) => `user page: ${problem}`));
+    await screenshot(page, 'dark-user');
     assert.deepEqual(problems, [], 'problems in dark mode');
 
     // the overview's charts are drawn with the dark accent (light bars on a dark page), not the light one
