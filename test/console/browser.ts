@@ -37,7 +37,7 @@ export function ensureConsoleBuilt(): void {
  * A browser for the enclosing describe block (the run's, else its own: chromium.ts), connected
  * after the console is built, and a fresh context (its own sessionStorage) per call of `newPage`.
  */
-export function useBrowser(): { newPage(width?: number): Promise<Page> } {
+export function useBrowser(): { newPage(width?: number, colorScheme?: 'light' | 'dark'): Promise<Page> } {
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
@@ -52,8 +52,13 @@ export function useBrowser(): { newPage(width?: number): Promise<Page> } {
     assert.deepEqual(errors, [], 'the console threw');
   });
   return {
-    async newPage(width = 1280) {
-      const context = await browser!.newContext({ viewport: { width, height: 900 }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
+    async newPage(width = 1280, colorScheme: 'light' | 'dark' = 'light') {
+      const context = await browser!.newContext({
+        viewport: { width, height: 900 },
+        timezoneId: 'Europe/Berlin',
+        locale: 'en-GB',
+        colorScheme,
+      });
       contexts.push(context);
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);

@@ -64,6 +64,9 @@ describe('console detail pages', () => {
     const person = await made('/api/v2/users/', { email: uniqueEmail('detail'), name: `Detail${run} Person` });
     const group = await made('/api/v2/groups/', { name: `Detail${run} group` });
     await made(`/api/v2/groups/${group.public_id}/members/`, { member_ids: [person.public_id] });
+    const otherGroup = await made('/api/v2/groups/', { name: `Detail${run} not theirs` });
+    const employeeId = `E${run}`;
+    assert.equal((await server.api.patch(`/api/v2/users/${person.public_id}/`, { employee_id: employeeId })).status, 200);
     const article = await made('/api/v2/articles/', { name: `Detail${run} article` });
     await made('/api/v2/assignments/', { user_id: person.public_id, content_item_id: article.public_id });
     const series = await made('/api/v2/event-series/', { name: `Detail${run} series` });
@@ -94,8 +97,29 @@ describe('console detail pages', () => {
       await assignments.getByRole('link', { name: article.name }).waitFor();
       await page.getByRole('table', { name: 'Their enrollments' }).getByRole('link', { name: event.name }).waitFor();
       await page.getByRole('table', { name: 'Their API tokens' }).waitFor();
-      await page.getByRole('link', { name: `Changes to ${person.name}` }).waitFor();
+      // their groups, each linked to its page (only the groups they are in)
+      const theirGroups = page.getByRole('table', { name: 'Groups they are a member of' });
+      await theirGroups.getByRole('link', { name: group.name }).waitFor();
+      assert.equal(await theirGroups.getByRole('link', { name: otherGroup.name }).count(), 0);
+      // their audit trail as lists on the page: the update made to them, with what changed
+      const changesTo = page.getByRole('table', { name: `Changes to ${person.name}, newest first` });
+      await changesTo.getByRole('row').filter({ hasText: 'user.updated' }).getByText(`employee_id: none → ${employeeId}`).waitFor();
+      await changesTo.getByRole('row').filter({ hasText: 'user.created' }).waitFor();
+      await page
+        .getByRole('region', { name: `Changes ${person.name} made` })
+        .getByText('No change recorded.')
+        .waitFor();
       await shot('user');
+      if (width === 1280) {
+        // the whole trail is the audit log viewer, narrowed the same way
+        await page.getByRole('link', { name: `All changes to ${person.name} in the audit log` }).click();
+        await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+        await page.getByRole('table', { name: 'Audit log entries, newest first' }).getByText(`employee_id: none → ${employeeId}`).waitFor();
+        assert.match(page.url(), new RegExp(`resource_id=${person.public_id}`));
+        await page.goBack();
+        await page.getByRole('heading', { level: 1, name: person.name }).waitFor();
+      }
+      await theirGroups.getByRole('link', { name: group.name }).waitFor();
 
       // a mention: the content item named in the person's assignments opens its page
       await assignments.getByRole('link', { name: article.name }).click();
@@ -105,9 +129,10 @@ describe('console detail pages', () => {
       await page.getByLabel('Name', { exact: true }).waitFor();
       await shot('content');
 
-      // a group, from the Groups list: its members
-      await openPage(page, 'Groups');
-      await page.getByRole('link', { name: group.name, exact: true }).click();
+      // a group, from the person's groups: its members
+      await page.goBack();
+      await page.getByRole('heading', { level: 1, name: person.name }).waitFor();
+      await theirGroups.getByRole('link', { name: group.name }).click();
       await checkDetailPage(page, group.name, problems);
       await page.getByRole('table', { name: 'Members' }).getByRole('link', { name: person.name }).waitFor();
       await shot('group');

@@ -8,27 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { userWithToken, useServer } from '../helpers/server.ts';
 import { accessibilityProblems, assertAccessible, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
+import { PAGES } from './page-list.ts';
 
-/** Navigation link, address under /console/, screenshot name. */
-export const PAGES: ReadonlyArray<[string, string, string]> = [
-  ['Overview', '', 'overview'],
-  ['Users', 'users', 'users'],
-  ['Groups', 'groups', 'groups'],
-  ['Content', 'content', 'content'],
-  ['Assignments', 'assignments', 'assignments'],
-  ['Events', 'events', 'events'],
-  ['Enrollments', 'enrollments', 'enrollments'],
-  ['Imports', 'imports', 'imports'],
-  ['Bulk jobs', 'bulk-jobs', 'bulk-jobs'],
-  ['Reports', 'reports', 'reports'],
-  ['API tokens', 'tokens', 'tokens'],
-  ['Webhooks', 'webhooks', 'webhooks'],
-  ['Locations', 'locations', 'locations'],
-  ['Audit log', 'audit-log', 'audit-log'],
-  ['Notifications', 'notifications', 'notifications'],
-  ['Calendar', 'calendar', 'calendar'],
-  ['About', 'about', 'about'],
-];
 // pages whose every route needs a scope the user role never has, and the imports and bulk jobs
 // that only admins and organizers may submit (a learner's assignments:write is for its own work)
 const ADMIN_ONLY = ['Users', 'Groups', 'Reports', 'Webhooks', 'Imports', 'Bulk jobs', 'Notifications', 'Audit log'];

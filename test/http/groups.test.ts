@@ -177,4 +177,43 @@ describe('groups', () => {
       ],
     );
   });
+  it('lists the groups a user is a member of (member=<user id>), for admins and organizers', async () => {
+    const tag = `mf${Date.now()}`;
+    const [user, other] = await newUsers(2);
+    const first = await newGroup({ name: `${tag} first` });
+    const second = await newGroup({ name: `${tag} second` });
+    const owned = await newGroup({ name: `${tag} owned` });
+    const gone = await newGroup({ name: `${tag} gone` });
+    for (const group of [first, second, gone])
+      await api.post(`/api/v2/groups/${group.public_id}/members/`, { member_ids: [user.public_id] });
+    await api.post(`/api/v2/groups/${second.public_id}/members/`, { member_ids: [other.public_id] });
+    await api.post(`/api/v2/groups/${owned.public_id}/owners/`, { member_ids: [user.public_id] });
+    await api.delete(`/api/v2/groups/${gone.public_id}/`);
+
+    const ids = async (client: ApiClient, query: string) => {
+      const response = await client.get(`/api/v2/groups/?${query}`);
+      assert.equal(response.status, 200, response.text);
+      return response.body.data.map((g: any) => g.public_id);
+    };
+    // ownership is not membership, and a deleted group is gone from every list
+    assert.deepEqual(await ids(api, `member=${user.public_id}&ordering=name`), [first.public_id, second.public_id]);
+    assert.deepEqual(await ids(api, `member=${other.public_id}`), [second.public_id]);
+    assert.deepEqual(await ids(api, `member=${user.public_id}&name=sec`), [second.public_id], 'combines with the other filters');
+    const counted = await api.get(`/api/v2/groups/?member=${user.public_id}&page_size=1`);
+    assert.equal(counted.body.meta.total_count, 2);
+    assert.equal(counted.body.data.length, 1);
+    assert.deepEqual(await ids(api, `member=${crypto.randomUUID()}`), [], 'an unknown user is in no group');
+
+    // a malformed filter value is 400 naming the parameter, as for every list filter
+    for (const bad of ['not-a-uuid', `${user.public_id},${other.public_id}`]) {
+      const refused = await api.get(`/api/v2/groups/?member=${encodeURIComponent(bad)}`);
+      expectError(refused, 400, 'bad_request');
+      assert.match(refused.body.error.message, /'member'/);
+    }
+
+    const organizer = await userWithToken(server, 'organizer');
+    assert.deepEqual(await ids(organizer.api, `member=${user.public_id}&ordering=name`), [first.public_id, second.public_id]);
+    const learner = await userWithToken(server, 'user');
+    expectError(await learner.api.get(`/api/v2/groups/?member=${learner.user.public_id}`), 403, 'forbidden');
+  });
 });

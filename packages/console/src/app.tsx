@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { rateLimitWait } from './api/client.ts';
 import { ErrorBanner, Forbidden } from './components/error-banner.tsx';
 import { Link } from './components/link.tsx';
+import { ThemeToggle } from './components/theme.tsx';
 import { pages, type PageEntry } from './pages/registry.ts';
 import { SignInPage } from './pages/sign-in/index.tsx';
 import { navigate, pageName, place } from './router.ts';
@@ -48,6 +49,7 @@ function SignedIn({ name }: { name: string }) {
           Menu
         </button>
         <span class="who">{who ? `${who.user.name} (${who.user.role})` : ''}</span>
+        <ThemeToggle />
         <button
           type="button"
           onClick={() => {

@@ -1,9 +1,11 @@
 import { render } from 'preact';
 import { App } from './app.tsx';
 import { installEscapeCloses } from './components/escape-closes.ts';
+import { installTheme } from './components/theme.tsx';
 import 'uplot/dist/uPlot.min.css';
 import './styles.css';
 
 const root = document.getElementById('app');
 installEscapeCloses();
+installTheme();
 if (root) render(<App />, root);

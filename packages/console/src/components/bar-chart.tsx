@@ -5,6 +5,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { labelLayout } from './chart-labels.ts';
+import { cssColour, theme } from './theme.tsx';
 
 export interface Bar {
   label: string;
@@ -16,6 +17,13 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
   useEffect(() => {
     const element = host.current;
     if (!element) return;
+    // drawn with the theme's colours, and again when the theme changes
+    const accent = cssColour('--accent', element);
+    const ink = {
+      stroke: cssColour('--fg', element),
+      grid: { stroke: cssColour('--line', element) },
+      ticks: { stroke: cssColour('--line', element) },
+    };
     const width = Math.max(240, Math.min(element.clientWidth || 360, 520));
     const layout = labelLayout(
       bars.map((bar) => bar.label),
@@ -34,19 +42,20 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
             splits: () => bars.map((_, index) => index),
             rotate: layout.rotate,
             size: layout.size,
+            ...ink,
           },
-          {},
+          ink,
         ],
         series: [
           {},
-          { label: title, fill: '#0b5cad', stroke: '#0b5cad', paths: uPlot.paths.bars?.({ size: [0.6, 64] }), points: { show: false } },
+          { label: title, fill: accent, stroke: accent, paths: uPlot.paths.bars?.({ size: [0.6, 64] }), points: { show: false } },
         ],
       },
       [bars.map((_, index) => index), bars.map((bar) => bar.value)],
       element,
     );
     return () => plot.destroy();
-  }, [JSON.stringify(bars)]);
+  }, [JSON.stringify(bars), theme.value]);
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

@@ -61,4 +61,5 @@ export const replaceMembershipInput = z
   .meta({ required: ['member_ids', 'confirm_replace'] })
   .register(apiSchemaNames, { id: 'MembershipReplace' });
 
-export const groupListSpec = listSpecOf(groupSchema, { defaultOrdering: ['created'] });
+/** `member` (a user's public id: the groups that user is in) is membership, kept in its own table rather than a field. */
+export const groupListSpec = listSpecOf(groupSchema, { filters: { member: { kind: 'uuid' } }, defaultOrdering: ['created'] });

@@ -46,6 +46,19 @@ export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(gr
     name: { filter: (_eb, value) => containsIgnoringCase('g.name', String(value)), sort: ignoringCase('g.name') },
     member_count: { column: () => memberCount(reportEb) },
   },
+  filters: {
+    // the user's id is looked up once, then group_users_user_idx (user_id, relation, group_id) gives the groups
+    member: (eb, value) =>
+      eb(
+        'g.id',
+        'in',
+        eb
+          .selectFrom('group_users as gm')
+          .select('gm.group_id')
+          .where('gm.relation', '=', 'member')
+          .where('gm.user_id', '=', eb.selectFrom('users as mu').select('mu.id').where('mu.public_id', '=', value)),
+      ),
+  },
   rql: {
     'owners.public_id': owner('ru.public_id'),
     'owners.name': owner('ru.name'),

@@ -1,17 +1,17 @@
 /**
  * One user's page (users/<id>): the profile and its form, their assignments, enrollments and API
- * tokens, and their audit trail (the audit log viewer, narrowed to changes to them or by them).
+ * tokens, the groups they are in, and their audit trail (audit-trail.tsx).
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
-import { Link } from '../../components/link.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { ActiveToggle } from './active-toggle.tsx';
+import { AuditTrail } from './audit-trail.tsx';
 import { EditUser } from './edit-user.tsx';
 
 export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
@@ -38,19 +38,8 @@ export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
           {can('assignments:read') ? <Assignments userId={id} /> : null}
           {can('enrollments:read') ? <Enrollments userId={id} /> : null}
           {can('tokens:read') ? <Tokens userId={id} /> : null}
-          {can('audit:read') ? (
-            <>
-              <h2>Audit trail</h2>
-              <ul>
-                <li>
-                  <Link to={`audit-log?resource_type=user&resource_id=${encodeURIComponent(id)}`}>Changes to {user.name}</Link>
-                </li>
-                <li>
-                  <Link to={`audit-log?actor=${encodeURIComponent(id)}`}>Changes {user.name} made</Link>
-                </li>
-              </ul>
-            </>
-          ) : null}
+          {can('groups:read') ? <Groups userId={id} /> : null}
+          {can('audit:read') ? <AuditTrail userId={id} name={user.name} /> : null}
         </>
       ) : null}
     </DetailPage>
@@ -79,6 +68,33 @@ function Assignments({ userId }: { userId: string }) {
           { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{a.state.replace('_', ' ')}</span> },
           { header: 'Due', cell: (a) => <DateCell value={a.due_date} /> },
           { header: 'Completed', cell: (a) => <DateCell value={a.completed_datetime} /> },
+        ]}
+      />
+    </>
+  );
+}
+
+function Groups({ userId }: { userId: string }) {
+  return (
+    <>
+      <h2>Groups</h2>
+      <ListView
+        path="/api/v2/groups"
+        prefix="g_"
+        fixed={{ member: userId }}
+        caption="Groups they are a member of"
+        rowKey={(g) => g.public_id}
+        columns={[
+          {
+            header: 'Group',
+            cell: (g) => (
+              <ResourceLink kind="group" id={g.public_id}>
+                {g.name}
+              </ResourceLink>
+            ),
+          },
+          { header: 'Members', cell: (g) => g.member_count, class: 'num' },
+          { header: 'Source', cell: (g) => g.source ?? '' },
         ]}
       />
     </>
