@@ -15,6 +15,11 @@ export type ListPath = {
 }[keyof paths];
 
 export type ListItem<P extends ListPath> = GetResult<P> extends { data: (infer T)[] } ? T : never;
+
+/** The fields a list route may be ordered by, read off its `ordering` parameter (`name` of `name | -name`). */
+export type SortField<P extends ListPath> = paths[P] extends { get: { parameters: { query?: { ordering?: infer O } } } }
+  ? Extract<Exclude<NonNullable<O>, `-${string}`>, string>
+  : never;
 export type PageMeta = { page: number; page_size: number; total_count: number };
 
 /** The JSON body a route's method takes. */

@@ -5,25 +5,67 @@
  */
 import type { ComponentChildren } from 'preact';
 
-export interface Column<T> {
+/** One column of a table of rows of type T; S is the list's field its header may order by. */
+export interface Column<T, S extends string = never> {
   header: string;
   cell: (row: T) => ComponentChildren;
   /** a narrow column for numbers, dates and actions */
   class?: string;
+  /** the list route's ordering field this column shows: its header becomes a sort button */
+  sort?: S;
 }
 
-export interface DataTableProps<T> {
+/** The order a list is in (`name` or `-name`, as the API's `ordering` takes it) and how to change it. */
+export interface Sorting {
+  ordering: string;
+  onOrder: (ordering: string) => void;
+}
+
+/** The next order when a column's header is pressed: ascending first, then the two directions in turn. */
+export function nextOrdering(current: string, field: string): string {
+  return current === field ? `-${field}` : field;
+}
+
+function direction(current: string, field: string): 'ascending' | 'descending' | undefined {
+  if (current === field) return 'ascending';
+  if (current === `-${field}`) return 'descending';
+  return undefined;
+}
+
+function Header<T, S extends string>({ column, sorting }: { column: Column<T, S>; sorting: Sorting | undefined }) {
+  const field = column.sort;
+  if (!field || !sorting) {
+    return (
+      <th scope="col" class={column.class}>
+        {column.header}
+      </th>
+    );
+  }
+  const sorted = direction(sorting.ordering, field);
+  return (
+    <th scope="col" class={column.class} aria-sort={sorted}>
+      <button type="button" class="sort" onClick={() => sorting.onOrder(nextOrdering(sorting.ordering, field))}>
+        {column.header}
+        <span aria-hidden="true">{sorted === 'ascending' ? ' ▲' : sorted === 'descending' ? ' ▼' : ' ↕'}</span>
+      </button>
+    </th>
+  );
+}
+
+export interface DataTableProps<T, S extends string = never> {
   caption: string;
-  columns: Column<T>[];
+  columns: readonly Column<T, S>[];
   rows: T[] | undefined;
   rowKey: (row: T) => string | number;
   loading?: boolean;
   /** placeholder rows before the first page arrives */
   expectedRows?: number;
   empty?: string;
+  /** given, the headers of columns with a `sort` field order the list */
+  sorting?: Sorting;
 }
 
-export function DataTable<T>({
+export function DataTable<T, S extends string = never>({
   caption,
   columns,
   rows,
@@ -31,7 +73,8 @@ export function DataTable<T>({
   loading,
   expectedRows = 10,
   empty = 'Nothing here yet.',
-}: DataTableProps<T>) {
+  sorting,
+}: DataTableProps<T, S>) {
   return (
     // focusable, so a keyboard can scroll a table wider than a phone screen
     <div class="table-wrap" role="region" aria-label={`${caption} table`} tabIndex={0} aria-busy={loading ? true : undefined}>
@@ -40,9 +83,7 @@ export function DataTable<T>({
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column.header} scope="col" class={column.class}>
-                {column.header}
-              </th>
+              <Header key={column.header} column={column} sorting={sorting} />
             ))}
           </tr>
         </thead>

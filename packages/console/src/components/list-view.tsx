@@ -6,7 +6,7 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useState } from 'preact/hooks';
 import { downloadCsv, fetchPage } from '../api/list.ts';
-import type { ListItem, ListPath } from '../api/types.ts';
+import type { ListItem, ListPath, SortField } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
 import { DataTable, type Column } from './data-table.tsx';
 import { ErrorBanner } from './error-banner.tsx';
@@ -28,7 +28,13 @@ export interface ListViewProps<P extends ListPath> {
   path: P;
   pathParams?: Record<string, string>;
   caption: string;
-  columns: Column<ListItem<P>>[] | ((rows: ListItem<P>[]) => Column<ListItem<P>>[]);
+  /**
+   * The columns, typically from the resource's columns module; a column whose `sort` is one of the
+   * route's ordering fields gets a sort button in its header (checked by the compiler).
+   */
+  columns?: readonly Column<ListItem<P>, SortField<P>>[];
+  /** columns that depend on the rows (a report's fields), instead of `columns` */
+  columnsOf?: (rows: ListItem<P>[]) => readonly Column<ListItem<P>>[];
   rowKey: (row: ListItem<P>) => string | number;
   search?: boolean;
   filters?: Filter[];
@@ -47,7 +53,20 @@ export interface ListViewProps<P extends ListPath> {
 const PAGE_SIZES = ['25', '50', '100'];
 
 export function ListView<P extends ListPath>(props: ListViewProps<P>) {
-  const { path, pathParams, caption, columns, rowKey, filters = [], orderings, version = 0, exportName, fixed = {}, prefix = '' } = props;
+  const {
+    path,
+    pathParams,
+    caption,
+    columns = [],
+    columnsOf,
+    rowKey,
+    filters = [],
+    orderings,
+    version = 0,
+    exportName,
+    fixed = {},
+    prefix = '',
+  } = props;
   void place.value; // re-render when the address changes
   const params = query();
   const own = (name: string) => params.get(prefix + name) ?? '';
@@ -58,10 +77,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   const key = `${path}|${JSON.stringify(pathParams ?? {})}|${JSON.stringify(request)}|${version}`;
   const result = useLoad(() => fetchPage(path, request, pathParams), key);
   const [downloadError, setDownloadError] = useState<unknown>(undefined);
-  type Columns = Column<ListItem<P>>[];
-  const shownColumns: Columns = Array.isArray(columns)
-    ? (columns as Columns)
-    : (columns as (rows: ListItem<P>[]) => Columns)(result.data?.data ?? []);
+  const shownColumns: readonly Column<ListItem<P>, SortField<P>>[] = columnsOf ? columnsOf(result.data?.data ?? []) : columns;
   const meta = result.data?.meta;
   const page = Number(request.page ?? '1');
   const pages = meta ? Math.max(1, Math.ceil(meta.total_count / meta.page_size)) : 1;
@@ -160,6 +176,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
         rowKey={rowKey}
         loading={result.loading}
         expectedRows={Number(request.page_size)}
+        sorting={{ ordering: request.ordering ?? '', onOrder: (ordering) => set({ ordering, page: undefined }) }}
       />
       <nav class="pager" aria-label={`${caption} pages`}>
         <button

@@ -4,7 +4,6 @@ import { api, unwrap } from '../../api/client.ts';
 import { fetchPage } from '../../api/list.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
-import { ResourceLink } from '../../components/resource-link.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { Field, Form, list, nullableText, picked, SelectField, text } from '../../components/form.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -15,6 +14,15 @@ import { ListView } from '../../components/list-view.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { can, me, role } from '../../session/me.ts';
 import { rememberJob } from '../../session/recent-jobs.ts';
+import {
+  assignmentCompleted,
+  assignmentContent,
+  assignmentDue,
+  assignmentProgress,
+  assignmentState,
+  assignmentType,
+  assignmentUser,
+} from './columns.tsx';
 
 const STATES = ['not_started', 'in_progress', 'completed', 'dropped', 'exempted'] as const;
 const TYPES = ['article', 'video', 'course', 'guide', 'event', 'event_type', 'link', 'track', 'scheduled_track', 'collection'] as const;
@@ -132,41 +140,13 @@ export function AssignmentsPage() {
         ]}
         rowKey={(assignment) => assignment.public_id}
         columns={[
-          {
-            header: 'User',
-            cell: (a) => (
-              <ResourceLink kind="user" id={a.user.public_id}>
-                {a.user.email}
-              </ResourceLink>
-            ),
-          },
-          {
-            header: 'Content',
-            cell: (a) => (
-              <ResourceLink kind="content" id={a.content_item.public_id}>
-                {a.content_item.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'Type', cell: (a) => label(a.content_item.content_type) },
-          { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{label(a.state)}</span> },
-          {
-            header: 'Progress',
-            cell: (a) => <progress max={1} value={a.progress} aria-label={`Progress ${Math.round(a.progress * 100)}%`} />,
-          },
-          {
-            header: 'Due',
-            cell: (a) =>
-              a.due_date ? (
-                <span class={a.is_overdue ? 'badge bad' : undefined}>
-                  {a.due_date}
-                  {a.is_overdue ? ' overdue' : ''}
-                </span>
-              ) : (
-                <span class="muted">—</span>
-              ),
-          },
-          { header: 'Completed', cell: (a) => <DateCell value={a.completed_datetime} /> },
+          assignmentUser,
+          assignmentContent,
+          assignmentType,
+          assignmentState,
+          assignmentProgress,
+          assignmentDue,
+          assignmentCompleted,
           { header: 'Actions', cell: (a) => (writable ? <StateActions assignment={a} done={refresh} manager={manager} /> : null) },
         ]}
       />

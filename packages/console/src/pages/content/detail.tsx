@@ -8,7 +8,6 @@ import { api, unwrap } from '../../api/client.ts';
 import { sendTo } from '../../api/list.ts';
 import type { Assignment, ContentItem } from '../../api/types.ts';
 import { BarChart } from '../../components/bar-chart.tsx';
-import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Form, list, text } from '../../components/form.tsx';
@@ -17,6 +16,7 @@ import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
+import { assignmentCompleted, assignmentDue, assignmentEmail, assignmentPerson, assignmentState } from '../assignments/columns.tsx';
 import { ArchiveToggle } from './archive-toggle.tsx';
 import { bodyFrom, ContentFields, CREATABLE, label } from './fields.tsx';
 
@@ -94,20 +94,7 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
             version={version}
             filters={[{ name: 'state', label: 'State', options: ASSIGNMENT_STATES.map((state) => [state, label(state)] as const) }]}
             rowKey={(a) => a.public_id}
-            columns={[
-              {
-                header: 'Person',
-                cell: (a) => (
-                  <ResourceLink kind="user" id={a.user.public_id}>
-                    {a.user.name}
-                  </ResourceLink>
-                ),
-              },
-              { header: 'Email', cell: (a) => a.user.email },
-              { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{label(a.state)}</span> },
-              { header: 'Due', cell: (a) => <DateCell value={a.due_date} /> },
-              { header: 'Completed', cell: (a) => <DateCell value={a.completed_datetime} /> },
-            ]}
+            columns={[assignmentPerson, assignmentEmail, assignmentState, assignmentDue, assignmentCompleted]}
           />
         </>
       ) : null}

@@ -2,14 +2,19 @@
 import { useState } from 'preact/hooks';
 import { inConsoleWords } from '../../api/console-wording.ts';
 import { api, unwrap } from '../../api/client.ts';
-import type { Enrollment } from '../../api/types.ts';
-import { ActionButton } from '../../components/action.tsx';
-import { DateCell } from '../../components/date-cell.tsx';
-import { ResourceLink } from '../../components/resource-link.tsx';
 import { checked, Field, Form, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me, role } from '../../session/me.ts';
+import {
+  enrollmentActions,
+  enrollmentAttendance,
+  enrollmentCheckedIn,
+  enrollmentCreated,
+  enrollmentEvent,
+  enrollmentStatus,
+  enrollmentUser,
+} from './columns.tsx';
 
 const WAITLIST_LABEL = 'Join the wait list if the event is full';
 
@@ -54,41 +59,6 @@ export function EnrollForm({ eventId, done }: { eventId?: string; done: () => vo
   );
 }
 
-export function EnrollmentActions({ enrollment, done }: { enrollment: Enrollment; done: () => void }) {
-  if (!can('enrollments:write') || enrollment.status === 'dropped') return null;
-  const path = { params: { path: { id: enrollment.public_id } } };
-  const name = (verb: string) => `${verb} ${enrollment.user.email} at ${enrollment.event.name}`;
-  const manager = role.value !== 'user';
-  return (
-    <div class="actions">
-      {manager && enrollment.status === 'enrolled' && !enrollment.checkin_datetime ? (
-        <ActionButton
-          label="Check in"
-          name={name('Check in')}
-          run={() => unwrap(api.POST('/api/v2/enrollments/{id}/checkin', path))}
-          done={done}
-        />
-      ) : null}
-      {manager && enrollment.checkin_datetime ? (
-        <ActionButton
-          label="Undo check-in"
-          name={name('Undo check-in')}
-          run={() => unwrap(api.POST('/api/v2/enrollments/{id}/undo-checkin', path))}
-          done={done}
-        />
-      ) : null}
-      <ActionButton
-        label="Drop"
-        name={name('Drop')}
-        danger
-        confirm="Drop this enrollment?"
-        run={() => unwrap(api.POST('/api/v2/enrollments/{id}/drop', path))}
-        done={done}
-      />
-    </div>
-  );
-}
-
 export function EnrollmentsPage() {
   const [version, setVersion] = useState(0);
   const refresh = () => setVersion(version + 1);
@@ -129,27 +99,13 @@ export function EnrollmentsPage() {
         ]}
         rowKey={(enrollment) => enrollment.public_id}
         columns={[
-          {
-            header: 'User',
-            cell: (e) => (
-              <ResourceLink kind="user" id={e.user.public_id}>
-                {e.user.email}
-              </ResourceLink>
-            ),
-          },
-          {
-            header: 'Event',
-            cell: (e) => (
-              <ResourceLink kind="event" id={e.event.public_id}>
-                {e.event.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'Status', cell: (e) => <span class={e.status === 'enrolled' ? 'badge ok' : 'badge'}>{e.status}</span> },
-          { header: 'Attendance', cell: (e) => e.attendance_method.replace('_', ' ') },
-          { header: 'Checked in', cell: (e) => <DateCell value={e.checkin_datetime} /> },
-          { header: 'Enrolled', cell: (e) => <DateCell value={e.created} /> },
-          { header: 'Actions', cell: (e) => <EnrollmentActions enrollment={e} done={refresh} /> },
+          enrollmentUser,
+          enrollmentEvent,
+          enrollmentStatus,
+          enrollmentAttendance,
+          enrollmentCheckedIn,
+          { ...enrollmentCreated, header: 'Enrolled' },
+          enrollmentActions(refresh),
         ]}
       />
     </>

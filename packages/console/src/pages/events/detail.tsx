@@ -8,7 +8,6 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { Enrollment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
-import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
@@ -16,7 +15,14 @@ import { useLoad } from '../../components/use-load.ts';
 import { WallClock } from '../../components/wall-clock.tsx';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
-import { EnrollForm, EnrollmentActions } from '../enrollments/index.tsx';
+import {
+  enrollmentActions,
+  enrollmentAttendance,
+  enrollmentCheckedIn,
+  enrollmentCreated,
+  enrollmentPerson,
+} from '../enrollments/columns.tsx';
+import { EnrollForm } from '../enrollments/index.tsx';
 import { EditEvent } from './edit-event.tsx';
 import { SeatBars } from './seats.tsx';
 import { EditTimeslots } from './timeslots-form.tsx';
@@ -110,20 +116,7 @@ function EnrollmentList({
       caption={status === 'enrolled' ? 'Enrolled' : 'Wait list'}
       version={version}
       rowKey={(enrollment) => enrollment.public_id}
-      columns={[
-        {
-          header: 'Person',
-          cell: (e) => (
-            <ResourceLink kind="user" id={e.user.public_id}>
-              {e.user.name}
-            </ResourceLink>
-          ),
-        },
-        { header: 'Attendance', cell: (e) => e.attendance_method.replace('_', ' ') },
-        { header: 'Since', cell: (e) => <DateCell value={e.created} /> },
-        { header: 'Checked in', cell: (e) => <DateCell value={e.checkin_datetime} /> },
-        { header: 'Actions', cell: (e) => <EnrollmentActions enrollment={e} done={done} /> },
-      ]}
+      columns={[enrollmentPerson, enrollmentAttendance, enrollmentCreated, enrollmentCheckedIn, enrollmentActions(done)]}
     />
   );
 }

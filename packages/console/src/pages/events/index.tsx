@@ -10,11 +10,10 @@ import { checked, Field, Form, integer, list, nullableText, text } from '../../c
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
-import { WallClock } from '../../components/wall-clock.tsx';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { EventOrSeriesDetail } from './detail.tsx';
-import { seats } from './seats.tsx';
+import { eventName, eventSeats, eventSeries, eventStarts, eventWaitList } from './columns.tsx';
 
 export const EventsPage = listOrDetail(EventList, EventOrSeriesDetail);
 
@@ -128,31 +127,7 @@ function EventList() {
           ['name', 'Name'],
         ]}
         rowKey={(event) => event.public_id}
-        columns={[
-          {
-            header: 'Name',
-            cell: (event) => (
-              <ResourceLink kind="event" id={event.public_id}>
-                {event.name}
-              </ResourceLink>
-            ),
-          },
-          {
-            header: 'Starts',
-            cell: (event) => <WallClock wall={event.starts_at} utc={event.starts_at_utc} zone={event.location?.timezone} />,
-          },
-          {
-            header: 'Series',
-            cell: (event) =>
-              event.event_series ? (
-                <ResourceLink kind="series" id={event.event_series.public_id}>
-                  {event.event_series.name}
-                </ResourceLink>
-              ) : null,
-          },
-          { header: 'Seats', cell: (event) => seats(event.enrollment_limit, event.enrollment_counts.in_person.enrolled) },
-          { header: 'Wait list', cell: (event) => seats(event.wait_list_limit, event.enrollment_counts.in_person.waitlisted) },
-        ]}
+        columns={[eventName, eventStarts, eventSeries, eventSeats, eventWaitList]}
       />
       <h2>Series</h2>
       <ListView

@@ -5,11 +5,9 @@ import { DetailPage } from '../../components/detail-page.tsx';
 import { Field, Form, integer, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { Picker } from '../../components/picker.tsx';
-import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
-import { WallClock } from '../../components/wall-clock.tsx';
 import { can } from '../../session/me.ts';
-import { seats } from './seats.tsx';
+import { eventName, eventSeats, eventStarts } from './columns.tsx';
 
 export function SeriesDetail({ id }: { id: string }) {
   const [version, setVersion] = useState(0);
@@ -75,21 +73,7 @@ export function SeriesDetail({ id }: { id: string }) {
           ['-starts_at', 'Latest first'],
         ]}
         rowKey={(event) => event.public_id}
-        columns={[
-          {
-            header: 'Name',
-            cell: (event) => (
-              <ResourceLink kind="event" id={event.public_id}>
-                {event.name}
-              </ResourceLink>
-            ),
-          },
-          {
-            header: 'Starts',
-            cell: (event) => <WallClock wall={event.starts_at} utc={event.starts_at_utc} zone={event.location?.timezone} />,
-          },
-          { header: 'Seats', cell: (event) => seats(event.enrollment_limit, event.enrollment_counts.in_person.enrolled) },
-        ]}
+        columns={[eventName, eventStarts, eventSeats]}
       />
     </DetailPage>
   );

@@ -9,6 +9,7 @@ import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
+import { userEmail, userId, userName } from '../users/columns.tsx';
 import { can, role } from '../../session/me.ts';
 
 export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
@@ -156,16 +157,9 @@ export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
         version={version}
         rowKey={(user) => user.public_id}
         columns={[
-          {
-            header: 'Name',
-            cell: (user) => (
-              <ResourceLink kind="user" id={user.public_id}>
-                {user.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'Email', cell: (user) => user.email },
-          { header: 'Id', cell: (user) => <code>{user.public_id}</code> },
+          userName,
+          userEmail,
+          userId,
           {
             header: 'Actions',
             cell: (user) =>

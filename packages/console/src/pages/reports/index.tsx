@@ -179,7 +179,7 @@ function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) 
             version={version}
             exportName={`report-${report.name.replace(/[^\w-]+/g, '-').toLowerCase()}`}
             rowKey={(row) => cellText((row as { public_id?: unknown }).public_id ?? JSON.stringify(row))}
-            columns={(rows) =>
+            columnsOf={(rows) =>
               Object.keys(rows[0] ?? {}).map((key): Column<Record<string, unknown>> => ({ header: key, cell: (row) => cellText(row[key]) }))
             }
           />

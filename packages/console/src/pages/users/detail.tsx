@@ -7,9 +7,10 @@ import { api, unwrap } from '../../api/client.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
+import { assignmentCompleted, assignmentContent, assignmentDue, assignmentState } from '../assignments/columns.tsx';
+import { enrollmentAttendance, enrollmentCheckedIn, enrollmentEvent, enrollmentStatus } from '../enrollments/columns.tsx';
 import { ActiveToggle } from './active-toggle.tsx';
 import { AuditTrail } from './audit-trail.tsx';
 import { EditUser } from './edit-user.tsx';
@@ -56,19 +57,7 @@ function Assignments({ userId }: { userId: string }) {
         fixed={{ user: userId }}
         caption="Their assignments"
         rowKey={(a) => a.public_id}
-        columns={[
-          {
-            header: 'Content',
-            cell: (a) => (
-              <ResourceLink kind="content" id={a.content_item.public_id}>
-                {a.content_item.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'State', cell: (a) => <span class={a.state === 'completed' ? 'badge ok' : 'badge'}>{a.state.replace('_', ' ')}</span> },
-          { header: 'Due', cell: (a) => <DateCell value={a.due_date} /> },
-          { header: 'Completed', cell: (a) => <DateCell value={a.completed_datetime} /> },
-        ]}
+        columns={[assignmentContent, assignmentState, assignmentDue, assignmentCompleted]}
       />
     </>
   );
@@ -111,19 +100,7 @@ function Enrollments({ userId }: { userId: string }) {
         fixed={{ user: userId }}
         caption="Their enrollments"
         rowKey={(e) => e.public_id}
-        columns={[
-          {
-            header: 'Event',
-            cell: (e) => (
-              <ResourceLink kind="event" id={e.event.public_id}>
-                {e.event.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'Status', cell: (e) => <span class={e.status === 'enrolled' ? 'badge ok' : 'badge'}>{e.status}</span> },
-          { header: 'Attendance', cell: (e) => e.attendance_method.replace('_', ' ') },
-          { header: 'Checked in', cell: (e) => <DateCell value={e.checkin_datetime} /> },
-        ]}
+        columns={[enrollmentEvent, enrollmentStatus, enrollmentAttendance, enrollmentCheckedIn]}
       />
     </>
   );

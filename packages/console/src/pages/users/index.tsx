@@ -1,15 +1,14 @@
 /** Users: search and filter the directory, create, deactivate and reactivate; a user's own page (users/<id>) is detail.tsx. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { Field, Form, nullableText, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { detailAddress } from '../../components/resource-link.tsx';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
-import { ActiveToggle } from './active-toggle.tsx';
+import { userActiveToggle, userEmail, userJoined, userName, userRole, userStatus } from './columns.tsx';
 import { UserDetail } from './detail.tsx';
 import { role, ROLES } from './roles.ts';
 
@@ -87,27 +86,7 @@ function UserList() {
           ['date_joined', 'Oldest first'],
         ]}
         rowKey={(user) => user.public_id}
-        columns={[
-          {
-            header: 'Name',
-            cell: (user) => (
-              <ResourceLink kind="user" id={user.public_id}>
-                {user.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'Email', cell: (user) => user.email },
-          { header: 'Role', cell: (user) => user.role },
-          {
-            header: 'Status',
-            cell: (user) => (user.is_active ? <span class="badge ok">active</span> : <span class="badge bad">deactivated</span>),
-          },
-          { header: 'Joined', cell: (user) => <DateCell value={user.date_joined} /> },
-          {
-            header: 'Actions',
-            cell: (user) => <div class="actions">{writable ? <ActiveToggle user={user} done={refresh} /> : null}</div>,
-          },
-        ]}
+        columns={[userName, userEmail, userRole, userStatus, userJoined, userActiveToggle(writable, refresh)]}
       />
     </>
   );
