@@ -8,6 +8,7 @@ import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { ResourceLink } from '../../components/resource-link.tsx';
 import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentContent, assignmentDue, assignmentState } from '../assignments/columns.tsx';
 import { enrollmentAttendance, enrollmentCheckedIn, enrollmentEvent, enrollmentStatus } from '../enrollments/columns.tsx';
