@@ -1,13 +1,13 @@
 /** Groups: the list and creating one; each group's own page (groups/<id>) is detail.tsx. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { Field, Form, optionalText, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { detailAddress } from '../../components/resource-link.tsx';
 import { navigate } from '../../router.ts';
 import { can, role } from '../../session/me.ts';
+import { groupCreated, groupMembers, groupName, groupOwners, groupSource } from './columns.tsx';
 import { GroupDetail } from './detail.tsx';
 
 export const GroupsPage = listOrDetail(GroupList, GroupDetail);
@@ -54,20 +54,7 @@ function GroupList() {
           ['-created', 'Newest first'],
         ]}
         rowKey={(group) => group.public_id}
-        columns={[
-          {
-            header: 'Name',
-            cell: (group) => (
-              <ResourceLink kind="group" id={group.public_id}>
-                {group.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'Source', cell: (group) => group.source ?? '' },
-          { header: 'Members', class: 'num', cell: (group) => group.member_count },
-          { header: 'Owners', cell: (group) => group.owners.map((owner) => owner.name).join(', ') },
-          { header: 'Created', cell: (group) => <DateCell value={group.created} /> },
-        ]}
+        columns={[groupName, groupSource, groupMembers, groupOwners, groupCreated]}
       />
     </>
   );

@@ -8,9 +8,9 @@ import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad } from '../../components/use-load.ts';
-import { ResourceLink } from '../../components/resource-link.tsx';
 import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentContent, assignmentDue, assignmentState } from '../assignments/columns.tsx';
+import { groupMembers, groupName, groupSource } from '../groups/columns.tsx';
 import { enrollmentAttendance, enrollmentCheckedIn, enrollmentEvent, enrollmentStatus } from '../enrollments/columns.tsx';
 import { ActiveToggle } from './active-toggle.tsx';
 import { AuditTrail } from './audit-trail.tsx';
@@ -74,18 +74,7 @@ function Groups({ userId }: { userId: string }) {
         fixed={{ member: userId }}
         caption="Groups they are a member of"
         rowKey={(g) => g.public_id}
-        columns={[
-          {
-            header: 'Group',
-            cell: (g) => (
-              <ResourceLink kind="group" id={g.public_id}>
-                {g.name}
-              </ResourceLink>
-            ),
-          },
-          { header: 'Members', cell: (g) => g.member_count, class: 'num' },
-          { header: 'Source', cell: (g) => g.source ?? '' },
-        ]}
+        columns={[{ ...groupName, header: 'Group' }, groupMembers, groupSource]}
       />
     </>
   );
