@@ -10,7 +10,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteDatabase } from './open-sqlite-storage.ts';
-import { rowBuilder } from './statement-cache.ts';
+import { KeptByText, rowBuilder } from './statement-cache.ts';
 import type { RowPieces } from '../shared/offloaded-reads.ts';
 
 const ROLE = 'lectern-read-thread';
@@ -81,21 +81,14 @@ export function runReadThread(): boolean {
   const port = parentPort;
   const db = openSqliteDatabase({ file: settings.file!, mustExist: true });
   db.pragma('query_only = 1');
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  const prepared = (sql: string) => {
-    let statement = statements.get(sql);
-    if (!statement) {
-      if (statements.size >= MAX_STATEMENTS) statements.clear();
-      statement = db.prepare(sql);
-      if (statement.reader) statement.raw(true);
-      statements.set(sql, statement);
-    }
-    return statement;
-  };
+  const statements = new KeptByText(MAX_STATEMENTS, (sql) => {
+    const statement = db.prepare(sql);
+    return statement.reader ? statement.raw(true) : statement;
+  });
   port.on('message', ({ id, sql, parameters }: Request) => {
     let answer: Answer;
     try {
-      answer = answerOf(id, prepared(sql), parameters);
+      answer = answerOf(id, statements.get(sql), parameters);
     } catch (error) {
       const { message, code } = error as Error & { code?: string };
       answer = { id, error: { message, ...(typeof code === 'string' ? { code } : {}) } };
@@ -107,17 +100,18 @@ export function runReadThread(): boolean {
 }
 
 /** Builds rows from their values as the request thread's own reads do, one builder per set of columns. */
-type Builders = Map<string, (values: unknown[]) => Record<string, unknown>>;
+type Builders = KeptByText<(values: unknown[]) => Record<string, unknown>>;
+
+/** The builders a set of threads' answers share, by their columns as JSON (exact for any names). */
+const newBuilders = (): Builders =>
+  new KeptByText(MAX_STATEMENTS, (key) => {
+    const columns = JSON.parse(key) as string[];
+    // an object literal would set the prototype rather than a property of that name
+    return columns.includes('__proto__') ? (row: unknown[]) => objectOf(columns, row) : rowBuilder(columns);
+  });
 
 function rowsFrom(builders: Builders, columns: string[], values: unknown[][]) {
-  const key = columns.join('\u0000');
-  let build = builders.get(key);
-  if (!build) {
-    if (builders.size >= MAX_STATEMENTS) builders.clear();
-    // an object literal would set the prototype rather than a property of that name
-    build = columns.includes('__proto__') ? (row) => objectOf(columns, row) : rowBuilder(columns);
-    builders.set(key, build);
-  }
+  const build = builders.get(JSON.stringify(columns));
   const rows: unknown[] = Array.from({ length: values.length });
   for (let n = 0; n < values.length; n++) rows[n] = build(values[n]!);
   return rows;
@@ -129,17 +123,17 @@ const asRead = (values: unknown[]): unknown[] =>
     value instanceof Uint8Array && !Buffer.isBuffer(value) ? Buffer.from(value.buffer, value.byteOffset, value.byteLength) : value,
   );
 
-function piecesFrom(builders: Builders, columns: string[], count: number, pieces: Array<string | unknown[][]>): RowPieces {
-  const valuesOf = (piece: string | unknown[][]) => (typeof piece === 'string' ? (JSON.parse(piece) as unknown[][]) : piece.map(asRead));
-  return { count, pieces: pieces.map((piece) => () => rowsFrom(builders, columns, valuesOf(piece))) };
-}
-
 function objectOf(columns: readonly string[], values: readonly unknown[]): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   columns.forEach((name, n) =>
     Object.defineProperty(row, name, { value: values[n], writable: true, enumerable: true, configurable: true }),
   );
   return row;
+}
+
+function piecesFrom(builders: Builders, columns: string[], count: number, pieces: Array<string | unknown[][]>): RowPieces {
+  const valuesOf = (piece: string | unknown[][]) => (typeof piece === 'string' ? (JSON.parse(piece) as unknown[][]) : piece.map(asRead));
+  return { count, pieces: pieces.map((piece) => () => rowsFrom(builders, columns, valuesOf(piece))) };
 }
 
 interface Pending {
@@ -172,7 +166,7 @@ export async function startReadThreads(
   execArgv?: string[],
 ): Promise<ReadThreads> {
   let nextId = 0;
-  const builders: Builders = new Map();
+  const builders = newBuilders();
   const threads: ReadThread[] = await Promise.all(
     Array.from({ length: count }, async () => {
       const worker = new Worker(script, {

@@ -14,6 +14,34 @@ export function rowBuilder(columns: readonly string[]): (values: Values) => Reco
   return new Function('values', `return { ${properties} };`) as (values: Values) => Record<string, unknown>;
 }
 
+/**
+ * What is made from a text (a statement from its SQL, a row builder from its columns), kept by
+ * that text; past `max` texts the lot is dropped and made again as asked, so a stream of distinct
+ * texts cannot grow it without bound.
+ */
+export class KeptByText<T> {
+  private readonly kept = new Map<string, T>();
+
+  constructor(
+    private readonly max: number,
+    private readonly make: (text: string) => T,
+  ) {}
+
+  get(text: string): T {
+    let value = this.kept.get(text);
+    if (value === undefined) {
+      if (this.kept.size >= this.max) this.kept.clear();
+      value = this.make(text);
+      this.kept.set(text, value);
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
 /** A statement as kysely uses it, and its first row alone for the lookups by key. */
 interface CachedStatement extends SqliteStatement {
   /** the first row, in a list of its own; none when there is none */
@@ -72,20 +100,15 @@ interface OpenCursors {
  * without waiting. `begin immediate` takes the lock up front and so honours busy_timeout.
  */
 export class CachedStatementDatabase implements SqliteDatabase {
-  private readonly statements = new Map<string, CachedStatement>();
   private readonly cursors: OpenCursors = { open: 0 };
+  private readonly statements = new KeptByText(MAX_CACHED_STATEMENTS, (text) =>
+    cachedStatement(this.raw.prepare(text), text, this.cursors),
+  );
 
   constructor(readonly raw: BetterSqlite3.Database) {}
 
   prepare(sql: string): CachedStatement {
-    const text = sql === 'begin' ? 'begin immediate' : sql;
-    let statement = this.statements.get(text);
-    if (!statement) {
-      if (this.statements.size >= MAX_CACHED_STATEMENTS) this.statements.clear();
-      statement = cachedStatement(this.raw.prepare(text), text, this.cursors);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return this.statements.get(sql === 'begin' ? 'begin immediate' : sql);
   }
 
   /**
