@@ -177,7 +177,7 @@ describe('groups', () => {
       ],
     );
   });
-  it('lists the groups a user is a member of (member=<user id>), for admins and organizers', async () => {
+  it('lists the groups a user is a member of (member=<user id>) or owns (owner=<user id>), for admins and organizers', async () => {
     const tag = `mf${Date.now()}`;
     const [user, other] = await newUsers(2);
     const first = await newGroup({ name: `${tag} first` });
@@ -203,6 +203,10 @@ describe('groups', () => {
     assert.equal(counted.body.meta.total_count, 2);
     assert.equal(counted.body.data.length, 1);
     assert.deepEqual(await ids(api, `member=${crypto.randomUUID()}`), [], 'an unknown user is in no group');
+    // and the other way: the groups a user owns, not those they are only in
+    assert.deepEqual(await ids(api, `owner=${user.public_id}`), [owned.public_id]);
+    assert.deepEqual(await ids(api, `owner=${other.public_id}`), []);
+    expectError(await api.get('/api/v2/groups/?owner=nobody'), 400, 'bad_request');
 
     // a malformed filter value is 400 naming the parameter, as for every list filter
     for (const bad of ['not-a-uuid', `${user.public_id},${other.public_id}`]) {

@@ -61,5 +61,11 @@ export const replaceMembershipInput = z
   .meta({ required: ['member_ids', 'confirm_replace'] })
   .register(apiSchemaNames, { id: 'MembershipReplace' });
 
-/** `member` (a user's public id: the groups that user is in) is membership, kept in its own table rather than a field. */
-export const groupListSpec = listSpecOf(groupSchema, { filters: { member: { kind: 'uuid' } }, defaultOrdering: ['created'] });
+/**
+ * `member` and `owner` (a user's public id: the groups that user is in, or owns) are membership,
+ * kept in its own table rather than a field.
+ */
+export const groupListSpec = listSpecOf(groupSchema, {
+  filters: { member: { kind: 'uuid' }, owner: { kind: 'uuid' } },
+  defaultOrdering: ['created'],
+});

@@ -38,6 +38,18 @@ const relatedUsers = (relation: 'owner' | 'member', column: 'public_id' | 'name'
     `ru.${column}`,
   );
 
+/** The groups a user (by public id) is a member or an owner of, as a condition on `g.id`. */
+const groupsOf = (eb: AnyEb, relation: 'owner' | 'member', user: unknown) =>
+  eb(
+    'g.id',
+    'in',
+    eb
+      .selectFrom('group_users as gm')
+      .select('gm.group_id')
+      .where('gm.relation', '=', relation)
+      .where('gm.user_id', '=', eb.selectFrom('users as mu').select('mu.id').where('mu.public_id', '=', user)),
+  );
+
 /** Groups, from core's groupSchema: the member count is counted, owners are loaded per page. */
 export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(groupSchema, groupListSpec, {
   table: 'groups',
@@ -49,16 +61,8 @@ export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(gr
   },
   filters: {
     // the user's id is looked up once, then group_users_user_idx (user_id, relation, group_id) gives the groups
-    member: (eb, value) =>
-      eb(
-        'g.id',
-        'in',
-        eb
-          .selectFrom('group_users as gm')
-          .select('gm.group_id')
-          .where('gm.relation', '=', 'member')
-          .where('gm.user_id', '=', eb.selectFrom('users as mu').select('mu.id').where('mu.public_id', '=', value)),
-      ),
+    member: (eb, value) => groupsOf(eb, 'member', value),
+    owner: (eb, value) => groupsOf(eb, 'owner', value),
   },
   rql: {
     'owners.public_id': relatedUsers('owner', 'public_id'),
