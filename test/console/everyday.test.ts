@@ -63,7 +63,7 @@ describe('console: everyday details', () => {
     await openPage(page, 'Webhooks');
     await page
       .getByRole('table', { name: 'Webhook endpoints' })
-      .getByText('No webhook endpoints yet. Add one with New endpoint above')
+      .getByText('No webhook endpoints yet. Add one above')
       .waitFor();
 
     await server.api.post('/api/v2/groups/', { name: 'Everyday searchers' });

@@ -113,8 +113,8 @@ export function AssignmentsPage() {
         path="/api/v2/assignments"
         empty={
           role.value === 'user'
-            ? 'Nothing assigned to you yet. Assign yourself something from the catalogue with Assign myself above.'
-            : 'No assignments yet. Assign content to a person or a group with Assign content above.'
+            ? 'Nothing assigned to you yet. Pick something from the catalogue above.'
+            : 'No assignments yet. Give content to a person or a whole group with the form above.'
         }
         caption="Assignments"
         version={version}

@@ -72,7 +72,7 @@ export function EnrollmentsPage() {
         empty={
           role.value === 'user'
             ? 'You are not enrolled in any event yet. Enroll yourself with the form above.'
-            : 'No enrollments yet. Enroll someone in an event with the form above.'
+            : 'No enrollments yet. Add people to an event with the form above.'
         }
         caption="Enrollments"
         version={version}

@@ -54,7 +54,7 @@ function Assignments({ userId }: { userId: string }) {
       <h2>Assignments</h2>
       <ListView
         path="/api/v2/assignments"
-        empty="Nothing assigned to them yet. Assign content to them on the Assignments page."
+        empty="Nothing assigned to them yet. Give them content on the Assignments page."
         prefix="a_"
         fixed={{ user: userId }}
         caption="Their assignments"
