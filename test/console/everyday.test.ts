@@ -61,10 +61,7 @@ describe('console: everyday details', () => {
     const page = await adminPage();
     // no endpoint is made in this file: the list is empty and says how to add one
     await openPage(page, 'Webhooks');
-    await page
-      .getByRole('table', { name: 'Webhook endpoints' })
-      .getByText('No webhook endpoints yet. Add one above')
-      .waitFor();
+    await page.getByRole('table', { name: 'Webhook endpoints' }).getByText('No webhook endpoints yet. Add one above').waitFor();
 
     await server.api.post('/api/v2/groups/', { name: 'Everyday searchers' });
     await openPage(page, 'Groups');
