@@ -2,7 +2,8 @@
  * The pickers: every relation is chosen by name (or a pasted email), never by typing an id. A
  * person adds three people to a group (one of them with the keyboard alone), assigns a course to
  * a group and sees the assignments listed, pastes an email, and meets the empty state for a name
- * nobody has; the combobox carries the WAI-ARIA roles and states a screen reader needs.
+ * nobody has; the combobox carries the WAI-ARIA roles and states a screen reader needs, and it
+ * searches from the first keystroke, one search at a time, ending on the whole text typed.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -204,5 +205,39 @@ describe('console: pickers', () => {
       async () => (await filters.getByRole('combobox', { name: 'Content' }).inputValue()) === `Safety course ${run}`,
       'the filter named',
     );
+  });
+
+  it('searches on each keystroke but one search at a time, and shows the options of the whole text', async () => {
+    const wanted = await user(`Typist${run} Zelda`);
+    await user(`Typist${run} Other`);
+    const target = await group(`Typing group ${run}`);
+    const page = await adminPage();
+    const panel = await openGroup(page, target.name);
+    // every user search answered 80 ms late, so keys come faster than answers
+    let running = 0;
+    let most = 0;
+    const searched: string[] = [];
+    await page.route(
+      (url) => url.pathname.startsWith('/api/v2/users') && url.searchParams.has('search'),
+      async (route) => {
+        running++;
+        most = Math.max(most, running);
+        searched.push(new URL(route.request().url()).searchParams.get('search')!);
+        const response = await route.fetch();
+        await new Promise((resolve) => setTimeout(resolve, 80));
+        running--;
+        await route.fulfill({ response });
+      },
+    );
+    const text = `typist${run} zel`;
+    await typeInto(panel.getByRole('combobox', { name: 'People to add' }), text);
+    const list = panel.getByRole('listbox', { name: 'People to add' });
+    await list.getByRole('option', { name: new RegExp(wanted.name) }).waitFor();
+    await eventually(async () => searched.at(-1) === text && running === 0, 'the last search, of the whole text');
+    assert.equal(await list.getByRole('option', { name: new RegExp(`Typist${run} Other`) }).count(), 0, 'options of an earlier text');
+    // no pause waited out: the first key's text is searched while the rest is still being typed
+    assert.equal(searched[0], text[0], `the first search: ${searched.join(' | ')}`);
+    assert.equal(most, 1, 'one search at a time');
+    assert.ok(searched.length < text.length, `${searched.length} searches for ${text.length} keys: ${searched.join(' | ')}`);
   });
 });

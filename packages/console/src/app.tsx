@@ -26,6 +26,9 @@ function SignedIn({ name }: { name: string }) {
   const [menuOpen, setMenuOpen] = useState(false);
   useEffect(() => {
     setError(undefined);
+    // the page's code loads while the token is checked, not after: a first load waits for one, not both
+    const asked = pages.find((entry) => entry.path === name);
+    if (asked) loadPage(asked).catch(() => undefined);
     loadMe().catch((caught: unknown) => {
       // a token the server no longer accepts (revoked, expired, user deactivated): sign in again
       if ((caught as { status?: number }).status === 401) {
@@ -105,6 +108,19 @@ function SignedIn({ name }: { name: string }) {
 }
 
 const loaded = new Map<string, ComponentType>();
+const loading = new Map<string, Promise<ComponentType>>();
+
+/** A page's code, fetched once however many ask for it (the shell early, the page when it shows). */
+function loadPage(entry: PageEntry): Promise<ComponentType> {
+  let promise = loading.get(entry.path);
+  if (!promise) {
+    promise = entry.load();
+    // a failed load is tried again the next time, not remembered
+    promise.catch(() => loading.delete(entry.path));
+    loading.set(entry.path, promise);
+  }
+  return promise;
+}
 
 function LazyPage({ entry }: { entry: PageEntry }) {
   const [, setReady] = useState(0);
@@ -113,7 +129,7 @@ function LazyPage({ entry }: { entry: PageEntry }) {
   useEffect(() => {
     document.title = `${entry.title} · Lectern`;
     if (Page) return;
-    entry.load().then(
+    loadPage(entry).then(
       (component) => {
         loaded.set(entry.path, component);
         setReady((n) => n + 1);

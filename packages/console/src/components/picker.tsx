@@ -11,8 +11,6 @@ import { Field } from './form.tsx';
 import { sourceOf, type PickKind, type PickOption } from './picker-sources.ts';
 import { numericId, parsePasted } from './picker-text.ts';
 
-const DEBOUNCE_MS = 250;
-
 export interface PickerProps {
   name: string;
   label: string;
@@ -56,7 +54,9 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
   const [active, setActive] = useState(-1);
   const [announcement, setAnnouncement] = useState('');
   const latest = useRef(0);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  // the text typed while a search runs: searched when that one ends (the latest only)
+  const waiting = useRef<string | undefined>(undefined);
+  const searching = useRef(false);
 
   const commit = (next: PickOption[]) => {
     setChosen(next);
@@ -105,8 +105,6 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
     return () => form.removeEventListener('reset', reset);
   }, []);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
-
   const show = (options: PickOption[], empty: string) => {
     const fresh = options.filter((option) => !chosen.some((pick) => pick.value === option.value));
     setListing({ state: 'shown', options: fresh, empty });
@@ -152,9 +150,24 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
     }
   };
 
-  const schedule = (value: string) => {
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => void lookUp(value), DEBOUNCE_MS);
+  /**
+   * Searches at once on every keystroke, with no delay to wait out (options follow a keystroke in
+   * the time one search takes), but one search at a time: what is typed meanwhile waits, and only
+   * the latest text is searched next, so fast typing never queues a request per key.
+   */
+  const schedule = async (value: string) => {
+    waiting.current = value;
+    if (searching.current) return;
+    searching.current = true;
+    try {
+      while (waiting.current !== undefined) {
+        const next = waiting.current;
+        waiting.current = undefined;
+        await lookUp(next);
+      }
+    } finally {
+      searching.current = false;
+    }
   };
 
   const pick = (option: PickOption) => {
@@ -178,7 +191,7 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
 
   const close = () => {
     latest.current++;
-    clearTimeout(timer.current);
+    waiting.current = undefined;
     setListing({ state: 'closed' });
     setActive(-1);
   };
@@ -265,7 +278,7 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
           const value = event.currentTarget.value;
           setText(value);
           if (!multiple && chosen.length) commit([]);
-          schedule(value);
+          void schedule(value);
         }}
         onKeyDown={onKeyDown}
         onBlur={() => setTimeout(close, 150)}
@@ -273,7 +286,7 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
       {chosen.map((option) => (
         <input key={option.value} type="hidden" name={name} value={option.value} />
       ))}
-      <ul role="listbox" id={listId} aria-label={label} class="picker-options" hidden={!open}>
+      <ul role="listbox" id={listId} aria-label={label} aria-busy={listing.state === 'searching'} class="picker-options" hidden={!open}>
         {listing.state === 'searching' ? (
           <li role="option" aria-disabled="true" aria-selected="false" class="muted">
             Searching…
