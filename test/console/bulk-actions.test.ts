@@ -76,14 +76,14 @@ describe('console bulk actions', () => {
     await bar(page, 'users').getByText('2 selected').waitFor();
     await bar(page, 'users').getByRole('button', { name: 'Deactivate' }).focus();
     await page.keyboard.press('Enter');
-    const yes = bar(page, 'users').getByRole('button', { name: 'Yes, deactivate 2 rows' });
+    const yes = bar(page, 'users').getByRole('button', { name: 'Yes, deactivate 2 users' });
     await eventually(async () => yes.evaluate((element) => element === document.activeElement), 'focus on the confirmation');
-    await bar(page, 'users').getByText('Deactivate these 2 users? Their tokens stop working.').waitFor();
+    await bar(page, 'users').getByText('Deactivate 2 users? Their tokens stop working.').waitFor();
     await assertAccessible(page, 'Users with a confirmation open');
     await screenshot(page, 'bulk-users-confirm');
     await page.keyboard.press('Enter');
 
-    await page.getByRole('status').filter({ hasText: 'Deactivated: 2 of 2 rows.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Deactivated: 2 of 2 users.' }).waitFor();
     const active = async () => {
       const states = [];
       for (const user of users) states.push((await server.api.get(`/api/v2/users/${user.public_id}/`)).body.is_active);
@@ -113,7 +113,7 @@ describe('console bulk actions', () => {
     // reactivate one, and a filter change clears what is selected
     await box(0).check();
     await bar(page, 'users').getByRole('button', { name: 'Reactivate' }).click();
-    await page.getByRole('status').filter({ hasText: 'Reactivated: 1 of 1 row.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Reactivated: 1 of 1 user.' }).waitFor();
     assert.deepEqual(await active(), [true, false, true]);
     await box(2).check();
     await bar(page, 'users').getByText('1 selected').waitFor();
@@ -163,8 +163,8 @@ describe('console bulk actions', () => {
     // the third is deleted by someone else before the archive is confirmed: its row says why, the others are archived
     const deleted = await server.api.delete(`/api/v2/content-items/${items[2]!.public_id}/`);
     assert.equal(deleted.status, 204, deleted.text);
-    await bar(page, 'content').getByRole('button', { name: 'Yes, archive 3 rows' }).click();
-    const report = page.getByRole('alert').filter({ hasText: 'Archived: 2 of 3 rows. 1 failed:' });
+    await bar(page, 'content').getByRole('button', { name: 'Yes, archive 3 items' }).click();
+    const report = page.getByRole('alert').filter({ hasText: 'Archived: 2 of 3 items. 1 failed:' });
     await report.waitFor();
     const failures = (await report.getByRole('listitem').allTextContents()).map((text) => text.trim());
     assert.equal(failures.length, 1);
@@ -184,7 +184,7 @@ describe('console bulk actions', () => {
     await assertAccessible(page, 'Content with the assign-to-group form open');
     await screenshot(page, 'bulk-content-assign');
     await bar(page, 'content').getByRole('button', { name: 'Assign 2 items' }).click();
-    const started = page.getByRole('status').filter({ hasText: 'Assigning in the background: 2 of 2 rows.' });
+    const started = page.getByRole('status').filter({ hasText: 'Assigning in the background: 2 of 2 items.' });
     await started.getByText('4 assignments for 2 members').waitFor();
 
     const assignedTo = async (item: { public_id: string }) =>
@@ -205,8 +205,10 @@ describe('console bulk actions', () => {
   });
 
   it('drops a selected enrollment at phone width, and the waitlisted person is promoted', async () => {
-    const [first, second] = await Promise.all(
-      ['Fay', 'Gus'].map((name) => made('/api/v2/users/', { name: `Bulk${run} ${name}`, email: uniqueEmail(`enr${name.toLowerCase()}`) })),
+    const [first, second, third] = await Promise.all(
+      ['Fay', 'Gus', 'Hal'].map((name) =>
+        made('/api/v2/users/', { name: `Bulk${run} ${name}`, email: uniqueEmail(`enr${name.toLowerCase()}`) }),
+      ),
     );
     const event = async (name: string, limits: Record<string, number>) =>
       made('/api/v2/events/', { name, is_local: true, timeslots: [{ starts_at: '2030-06-01T09:00:00Z', duration: 'PT2H' }], ...limits });
@@ -221,6 +223,8 @@ describe('console bulk actions', () => {
     const seated = await enroll(first, full);
     const waiting = await enroll(second, full);
     assert.equal(waiting.status, 'waitlisted');
+    const later = await enroll(third, full);
+    assert.equal(later.status, 'waitlisted');
 
     const page = await adminPage(390);
     await openPage(page, 'Enrollments');
@@ -232,11 +236,29 @@ describe('console bulk actions', () => {
     await noOverflow(page, 'Enrollments at 390 px with the confirmation open');
     await assertAccessible(page, 'Enrollments with a confirmation open');
     await screenshot(page, 'bulk-enrollments-confirm');
-    await bar(page, 'enrollments').getByRole('button', { name: 'Yes, drop 1 row' }).click();
-    await page.getByRole('status').filter({ hasText: 'Dropped: 1 of 1 row.' }).waitFor();
+    await bar(page, 'enrollments').getByRole('button', { name: 'Yes, drop 1 enrollment' }).click();
+    await page.getByRole('status').filter({ hasText: 'Dropped: 1 of 1 enrollment.' }).waitFor();
     const statusOf = async (enrollment: { public_id: string }) =>
       (await server.api.get(`/api/v2/enrollments/${enrollment.public_id}/`)).body.status;
     assert.equal(await statusOf(seated), 'dropped');
     assert.equal(await statusOf(waiting), 'enrolled', 'the first on the wait list took the seat');
+    assert.equal(await statusOf(later), 'waitlisted');
+
+    // the event's own page offers the same selection on its Enrolled list, and its wait list follows a drop
+    await table
+      .getByRole('link', { name: `Bulk${run} full workshop` })
+      .first()
+      .click();
+    await page.getByRole('heading', { level: 1, name: `Bulk${run} full workshop` }).waitFor();
+    const enrolled = page.getByRole('table', { name: 'Enrolled' });
+    await enrolled.getByRole('checkbox', { name: `Select ${second.email} at Bulk${run} full workshop` }).check();
+    await bar(page, 'enrolled').getByRole('button', { name: 'Drop' }).click();
+    await bar(page, 'enrolled').getByRole('button', { name: 'Yes, drop 1 enrollment' }).click();
+    await enrolled.getByRole('link', { name: third.name }).waitFor();
+    await page.getByRole('table', { name: 'Wait list' }).getByText('Nothing here yet.').waitFor();
+    assert.equal(await statusOf(waiting), 'dropped');
+    assert.equal(await statusOf(later), 'enrolled');
+    await noOverflow(page, 'an event page at 390 px after a bulk drop');
+    await assertAccessible(page, 'an event page after a bulk drop');
   });
 });

@@ -29,23 +29,26 @@ export type BulkAction<T> = RunAction<T> | PanelAction<T>;
 
 /** What a list needs to offer selection: a name per row (its box's label) and the actions. */
 export interface Selectable<T> {
+  /** what a row is, one and many ("user", "users"), for the counts */
+  noun: readonly [string, string];
   rowName: (row: T) => string;
   actions: readonly BulkAction<T>[];
   /** told after an action ran, for a page whose other parts change with it (an event's wait list) */
   done?: () => void;
 }
 
-const plural = (count: number) => (count === 1 ? '1 row' : `${count} rows`);
+/** "1 user", "3 users" */
+export const counted = (count: number, [one, many]: readonly [string, string]) => `${count} ${count === 1 ? one : many}`;
 
 export function BulkBar<T>({
   caption,
   selection,
-  actions,
+  selectable: { actions, noun },
   onDone,
 }: {
   caption: string;
   selection: Selection<T>;
-  actions: readonly BulkAction<T>[];
+  selectable: Selectable<T>;
   onDone: () => void;
 }) {
   const [open, setOpen] = useState<BulkAction<T> | null>(null);
@@ -126,7 +129,7 @@ export function BulkBar<T>({
                   aria-busy={busy}
                   onClick={() => void start(openAction)}
                 >
-                  {`Yes, ${openAction.label.toLowerCase()} ${plural(rows.length)}`}
+                  {`Yes, ${openAction.label.toLowerCase()} ${counted(rows.length, noun)}`}
                 </button>
                 <button type="button" disabled={busy} onClick={() => setOpen(null)}>
                   Cancel
@@ -139,18 +142,18 @@ export function BulkBar<T>({
       ) : null}
       <div ref={report} tabIndex={-1} class="bulk-report">
         {error ? <ErrorBanner error={error} /> : null}
-        {outcome ? <OutcomeReport outcome={outcome} dismiss={() => setOutcome(null)} /> : null}
+        {outcome ? <OutcomeReport outcome={outcome} noun={noun} dismiss={() => setOutcome(null)} /> : null}
       </div>
     </>
   );
 }
 
-function OutcomeReport({ outcome, dismiss }: { outcome: BulkOutcome; dismiss: () => void }) {
+function OutcomeReport({ outcome, noun, dismiss }: { outcome: BulkOutcome; noun: readonly [string, string]; dismiss: () => void }) {
   const total = outcome.succeeded + outcome.failures.length;
   return (
     <div class={outcome.failures.length ? 'banner warning' : 'banner success'} role={outcome.failures.length ? 'alert' : 'status'}>
       <p>
-        {outcome.done}: {outcome.succeeded} of {plural(total)}.{outcome.failures.length ? ` ${outcome.failures.length} failed:` : ''}
+        {outcome.done}: {outcome.succeeded} of {counted(total, noun)}.{outcome.failures.length ? ` ${outcome.failures.length} failed:` : ''}
       </p>
       {outcome.failures.length ? (
         <ul>

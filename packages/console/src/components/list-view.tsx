@@ -180,7 +180,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
         <BulkBar
           caption={caption}
           selection={selection}
-          actions={selectable.actions}
+          selectable={selectable}
           onDone={() => (setBulkRuns((n) => n + 1), selectable.done?.())}
         />
       ) : null}

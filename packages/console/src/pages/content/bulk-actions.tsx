@@ -6,20 +6,21 @@
 import { api, ApiError, unwrap } from '../../api/client.ts';
 import { membersOf } from '../../api/group-members.ts';
 import type { ContentItem } from '../../api/types.ts';
-import type { BulkAction, Selectable } from '../../components/bulk-bar.tsx';
+import { counted, type BulkAction, type Selectable } from '../../components/bulk-bar.tsx';
 import { outcomeOfBatch, type BulkOutcome } from '../../components/bulk-outcome.ts';
 import { Field, Form, nullableText, picked } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
 import { rememberJob } from '../../session/recent-jobs.ts';
 
+const noun = ['item', 'items'] as const;
 const itemName = (item: ContentItem) => item.name;
 const itemsOf = (rows: ContentItem[]) => rows.map((item) => ({ public_id: item.public_id }));
 
 function AssignToGroup({ rows, finish }: { rows: ContentItem[]; finish: (outcome: BulkOutcome) => void }) {
   return (
     <Form
-      submitLabel={`Assign ${rows.length === 1 ? '1 item' : `${rows.length} items`}`}
+      submitLabel={`Assign ${counted(rows.length, noun)}`}
       onSubmit={async (data) => {
         const [group = ''] = picked(data, 'group_id', 'Pick a group from the list.');
         const members = await membersOf([group]);
@@ -60,7 +61,7 @@ export function contentBulkActions({ archive, assign }: { archive: boolean; assi
       {
         label: 'Archive',
         danger: true,
-        confirm: (rows) => `Archive ${rows.length === 1 ? 'this item' : `these ${rows.length} items`}? They can be unarchived later.`,
+        confirm: (rows) => `Archive ${counted(rows.length, noun)}? Archived content can be unarchived later.`,
         run: async (rows) =>
           outcomeOfBatch(
             'Archived',
@@ -82,5 +83,5 @@ export function contentBulkActions({ archive, assign }: { archive: boolean; assi
     );
   }
   if (assign) actions.push({ label: 'Assign to a group…', panel: (rows, finish) => <AssignToGroup rows={rows} finish={finish} /> });
-  return { rowName: itemName, actions };
+  return { noun, rowName: itemName, actions };
 }

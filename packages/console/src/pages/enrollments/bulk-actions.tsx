@@ -4,20 +4,21 @@
  */
 import { api, unwrap } from '../../api/client.ts';
 import type { Enrollment } from '../../api/types.ts';
-import type { Selectable } from '../../components/bulk-bar.tsx';
+import { counted, type Selectable } from '../../components/bulk-bar.tsx';
 import { outcomeOfEach } from '../../components/bulk-outcome.ts';
 import { runEach } from '../../components/run-each.ts';
 
+const noun = ['enrollment', 'enrollments'] as const;
 const enrollmentName = (enrollment: Enrollment) => `${enrollment.user.email} at ${enrollment.event.name}`;
 
 export const enrollmentBulkActions: Selectable<Enrollment> = {
+  noun,
   rowName: enrollmentName,
   actions: [
     {
       label: 'Drop',
       danger: true,
-      confirm: (rows) =>
-        `Drop ${rows.length === 1 ? 'this enrollment' : `these ${rows.length} enrollments`}? The first on each wait list takes a freed seat.`,
+      confirm: (rows) => `Drop ${counted(rows.length, noun)}? The first on each wait list takes a freed seat.`,
       run: async (rows) =>
         outcomeOfEach(
           'Dropped',

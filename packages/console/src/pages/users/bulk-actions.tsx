@@ -4,10 +4,11 @@
  */
 import { api, unwrap } from '../../api/client.ts';
 import type { User } from '../../api/types.ts';
-import type { Selectable } from '../../components/bulk-bar.tsx';
+import { counted, type Selectable } from '../../components/bulk-bar.tsx';
 import { outcomeOfEach } from '../../components/bulk-outcome.ts';
 import { runEach } from '../../components/run-each.ts';
 
+const noun = ['user', 'users'] as const;
 const userName = (user: User) => `${user.name} (${user.email})`;
 
 function setActive(is_active: boolean) {
@@ -22,12 +23,13 @@ function setActive(is_active: boolean) {
 }
 
 export const userBulkActions: Selectable<User> = {
+  noun,
   rowName: userName,
   actions: [
     {
       label: 'Deactivate',
       danger: true,
-      confirm: (users) => `Deactivate ${users.length === 1 ? 'this user' : `these ${users.length} users`}? Their tokens stop working.`,
+      confirm: (users) => `Deactivate ${counted(users.length, noun)}? Their tokens stop working.`,
       run: setActive(false),
     },
     { label: 'Reactivate', run: setActive(true) },
