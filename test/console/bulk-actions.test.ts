@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { uniqueEmail, useServer } from '../helpers/server.ts';
-import { assertAccessible, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
+import { assertAccessible, descriptionOf, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
 
 describe('console bulk actions', () => {
   const server = useServer();
@@ -150,6 +150,7 @@ describe('console bulk actions', () => {
     for (const first of ['Dee', 'Eve'])
       members.push(await made('/api/v2/users/', { name: `Bulk${run} ${first}`, email: uniqueEmail('member') }));
     const group = await made('/api/v2/groups/', { name: `Bulk${run} team` });
+    await made('/api/v2/groups/', { name: `Bulk${run} empty` });
     await made(`/api/v2/groups/${group.public_id}/members/`, { member_ids: members.map((member) => member.public_id) });
 
     const page = await adminPage();
@@ -180,6 +181,13 @@ describe('console bulk actions', () => {
     await box(4).check();
     await box(5).check();
     await bar(page, 'content').getByRole('button', { name: 'Assign to a group…' }).click();
+    // a group nobody is in would assign nothing: said beside the picker, nothing sent
+    await pick(bar(page, 'content'), 'Group', `Bulk${run} emp`, new RegExp(`Bulk${run} empty`));
+    await bar(page, 'content').getByRole('button', { name: 'Assign 2 items' }).click();
+    const groupBox = bar(page, 'content').getByRole('combobox', { name: 'Group' });
+    await eventually(async () => (await descriptionOf(groupBox)).includes('This group has no members yet'), 'the empty group refused');
+    assert.equal(await groupBox.getAttribute('aria-invalid'), 'true');
+    assert.equal((await server.api.get('/api/v2/bulk-jobs/?kind=assignments')).body.meta.total_count, 0, 'no job was started');
     await pick(bar(page, 'content'), 'Group', `Bulk${run} te`, new RegExp(`Bulk${run} team`));
     await assertAccessible(page, 'Content with the assign-to-group form open');
     await screenshot(page, 'bulk-content-assign');
