@@ -15,7 +15,17 @@ import { rememberJob } from '../../session/recent-jobs.ts';
 
 const noun = ['item', 'items'] as const;
 const itemName = (item: ContentItem) => item.name;
-const itemsOf = (rows: ContentItem[]) => rows.map((item) => ({ public_id: item.public_id }));
+
+/** Archive or unarchive the rows in one batch request, whose answer names each item that failed. */
+function setArchived(archived: boolean) {
+  return async (rows: ContentItem[]) => {
+    const body = { items: rows.map((item) => ({ public_id: item.public_id })) };
+    const result = archived
+      ? await unwrap(api.POST('/api/v2/content-items/bulk/archive', { body }))
+      : await unwrap(api.POST('/api/v2/content-items/bulk/unarchive', { body }));
+    return outcomeOfBatch(archived ? 'Archived' : 'Unarchived', rows, result, itemName);
+  };
+}
 
 function AssignToGroup({ rows, finish }: { rows: ContentItem[]; finish: (outcome: BulkOutcome) => void }) {
   return (
@@ -62,24 +72,9 @@ export function contentBulkActions({ archive, assign }: { archive: boolean; assi
         label: 'Archive',
         danger: true,
         confirm: (rows) => `Archive ${counted(rows.length, noun)}? Archived content can be unarchived later.`,
-        run: async (rows) =>
-          outcomeOfBatch(
-            'Archived',
-            rows,
-            await unwrap(api.POST('/api/v2/content-items/bulk/archive', { body: { items: itemsOf(rows) } })),
-            itemName,
-          ),
+        run: setArchived(true),
       },
-      {
-        label: 'Unarchive',
-        run: async (rows) =>
-          outcomeOfBatch(
-            'Unarchived',
-            rows,
-            await unwrap(api.POST('/api/v2/content-items/bulk/unarchive', { body: { items: itemsOf(rows) } })),
-            itemName,
-          ),
-      },
+      { label: 'Unarchive', run: setArchived(false) },
     );
   }
   if (assign) actions.push({ label: 'Assign to a group…', panel: (rows, finish) => <AssignToGroup rows={rows} finish={finish} /> });
