@@ -21,8 +21,8 @@ describe('console bulk actions', () => {
     return response.body;
   }
 
-  async function adminPage(width?: number): Promise<Page> {
-    const page = await browser.newPage(width);
+  async function adminPage(width?: number, colorScheme?: 'light' | 'dark'): Promise<Page> {
+    const page = await browser.newPage(width, colorScheme);
     await signInWithToken(page, server.url, server.adminToken);
     return page;
   }
@@ -77,7 +77,16 @@ describe('console bulk actions', () => {
     await bar(page, 'users').getByRole('button', { name: 'Deactivate' }).focus();
     await page.keyboard.press('Enter');
     const yes = bar(page, 'users').getByRole('button', { name: 'Yes, deactivate 2 users' });
-    await eventually(async () => yes.evaluate((element) => element === document.activeElement), 'focus on the confirmation');
+    const focused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+    await eventually(() => focused(yes), 'focus on the confirmation');
+    // Esc backs out to the action's button, and the selection stays
+    await page.keyboard.press('Escape');
+    await eventually(async () => (await yes.count()) === 0, 'the confirmation closed by Esc');
+    assert.ok(await focused(bar(page, 'users').getByRole('button', { name: 'Deactivate' })), 'focus back on Deactivate');
+    assert.equal(new URL(page.url()).pathname.endsWith('/users'), true, 'Esc did not leave the page');
+    await bar(page, 'users').getByText('2 selected').waitFor();
+    await page.keyboard.press('Enter');
+    await eventually(() => focused(yes), 'focus on the confirmation again');
     await bar(page, 'users').getByText('Deactivate 2 users? Their tokens stop working.').waitFor();
     await assertAccessible(page, 'Users with a confirmation open');
     await screenshot(page, 'bulk-users-confirm');
@@ -123,8 +132,8 @@ describe('console bulk actions', () => {
     assert.equal(await box(2).isChecked(), false);
   });
 
-  it('names the row that fails and why: the last active admin cannot be deactivated', async () => {
-    const page = await adminPage();
+  it('names the row that fails and why (the last active admin cannot be deactivated), accessible in dark mode', async () => {
+    const page = await adminPage(1280, 'dark');
     const me = (await server.api.get('/api/v2/me/')).body.user;
     await openPage(page, 'Users');
     await page.getByLabel('Role', { exact: true }).selectOption('admin');
@@ -138,6 +147,7 @@ describe('console bulk actions', () => {
     await report.waitFor();
     const failures = (await report.getByRole('listitem').allTextContents()).map((text) => text.trim());
     assert.deepEqual(failures, [`${me.name} (${me.email}): This is the last active admin; make another user an admin first.`]);
+    await assertAccessible(page, 'Users in dark mode with a failed row reported');
     assert.equal((await server.api.get(`/api/v2/users/${me.public_id}/`)).body.is_active, true);
     await report.getByRole('button', { name: 'Dismiss' }).click();
     assert.equal(await report.count(), 0);
@@ -268,5 +278,15 @@ describe('console bulk actions', () => {
     assert.equal(await statusOf(later), 'enrolled');
     await noOverflow(page, 'an event page at 390 px after a bulk drop');
     await assertAccessible(page, 'an event page after a bulk drop');
+
+    // and a person's page offers it on their enrollments
+    await enrolled.getByRole('link', { name: third.name }).click();
+    await page.getByRole('heading', { level: 1, name: third.name }).waitFor();
+    await page
+      .getByRole('table', { name: 'Their enrollments' })
+      .getByRole('checkbox', { name: `Select ${third.email} at Bulk${run} full workshop` })
+      .check();
+    await bar(page, 'their enrollments').getByText('1 selected').waitFor();
+    await assertAccessible(page, "a person's page with an enrollment selected");
   });
 });

@@ -57,6 +57,8 @@ export function BulkBar<T>({
   const [error, setError] = useState<unknown>(undefined);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const report = useRef<HTMLDivElement>(null);
+  // the action button that opened the confirmation or form, where Cancel and Esc take the focus back
+  const opener = useRef<HTMLButtonElement | null>(null);
   const rows = selection.rows;
   const openAction = open && rows.length ? open : null;
 
@@ -72,6 +74,10 @@ export function BulkBar<T>({
     setOpen(null);
     selection.clear();
     onDone();
+  };
+  const cancel = () => {
+    setOpen(null);
+    opener.current?.focus();
   };
   const start = async (action: RunAction<T>) => {
     setBusy(true);
@@ -90,7 +96,16 @@ export function BulkBar<T>({
   return (
     <>
       {rows.length ? (
-        <section class="bulk-bar" aria-label={`Bulk actions on ${caption.toLowerCase()}`}>
+        <section
+          class="bulk-bar"
+          aria-label={`Bulk actions on ${caption.toLowerCase()}`}
+          onKeyDown={(event) => {
+            // Esc closes the confirmation or form first (a picker inside closes its own list first)
+            if (event.key !== 'Escape' || event.defaultPrevented || !openAction) return;
+            event.preventDefault();
+            cancel();
+          }}
+        >
           <p>
             <strong>{rows.length} selected</strong>
           </p>
@@ -102,7 +117,8 @@ export function BulkBar<T>({
                 class={'danger' in action && action.danger ? 'danger' : undefined}
                 disabled={busy}
                 aria-expanded={'panel' in action ? openAction === action : undefined}
-                onClick={() => {
+                onClick={(event) => {
+                  opener.current = event.currentTarget;
                   setOutcome(null);
                   setError(undefined);
                   if ('panel' in action) setOpen(openAction === action ? null : action);
@@ -131,7 +147,7 @@ export function BulkBar<T>({
                 >
                   {`Yes, ${openAction.label.toLowerCase()} ${counted(rows.length, noun)}`}
                 </button>
-                <button type="button" disabled={busy} onClick={() => setOpen(null)}>
+                <button type="button" disabled={busy} onClick={cancel}>
                   Cancel
                 </button>
               </div>
