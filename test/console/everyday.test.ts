@@ -57,6 +57,29 @@ describe('console: everyday details', () => {
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'New group');
   });
 
+  it('says what to do next on an empty list, and that nothing matches a search, with a way back', async () => {
+    const page = await adminPage();
+    // no endpoint is made in this file: the list is empty and says how to add one
+    await openPage(page, 'Webhooks');
+    await page
+      .getByRole('table', { name: 'Webhook endpoints' })
+      .getByText('No webhook endpoints yet. Add one with New endpoint above')
+      .waitFor();
+
+    await server.api.post('/api/v2/groups/', { name: 'Everyday searchers' });
+    await openPage(page, 'Groups');
+    const groups = page.getByRole('table', { name: 'Groups' });
+    await groups.getByRole('link', { name: 'Everyday searchers' }).waitFor();
+    await page.getByLabel('Search').fill('no group is called this');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await groups.getByText('Nothing matches this filter.').waitFor();
+    assert.match(page.url(), /search=no/);
+    await assertAccessible(page, 'Groups with no match');
+    await groups.getByRole('button', { name: 'Clear the filter' }).click();
+    await groups.getByRole('link', { name: 'Everyday searchers' }).waitFor();
+    assert.doesNotMatch(page.url(), /search=/);
+  });
+
   it('shows every button of the Assignments actions column at 1280 px', async () => {
     const user = await server.api.post('/api/v2/users/', { email: uniqueEmail('actions'), name: 'Actions Person' });
     const article = await server.api.post('/api/v2/articles/', { name: 'An article with a rather long name to fill its column' });

@@ -161,6 +161,19 @@ describe('insights', () => {
     assert.deepEqual(await insight('pass-fail', `group_id=${group.public_id}`), { total: 1, passed: b(1, 100), failed: b(0, 0) });
   });
 
+  it('weekly-completions: the last twelve ISO weeks, both completions in the current one', async () => {
+    const all = await insight('weekly-completions');
+    assert.equal(all.weeks.length, 12);
+    const monday = new Date();
+    monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
+    assert.deepEqual(all.weeks.at(-1), { week_start: monday.toISOString().slice(0, 10), count: 2 });
+    assert.equal(all.total, 2);
+    assert.ok(all.weeks.slice(0, -1).every((week: any) => week.count === 0));
+    assert.equal((await insight('weekly-completions', `group_id=${group.public_id}`)).total, 1, "u1's completion, not u3's");
+    assert.equal((await insight('weekly-completions', `content_item_id=${c2.public_id}`)).total, 1);
+    expectError(await api.get('/api/v2/insights/assignments/weekly-completions/?user_id=1'), 400, 'bad_request');
+  });
+
   it('rejects malformed filters with 400 and is open to organizers, not learners', async () => {
     for (const bad of ['content_item_id=x', 'user_id=1', 'group_id=abc', 'created__gte=later']) {
       expectError(await api.get(`/api/v2/insights/assignments/completion/?${bad}`), 400, 'bad_request');

@@ -1,5 +1,5 @@
 /**
- * On SQLite, `lectern serve` runs its background work (bulk jobs, imports, the audit log's upkeep)
+ * On SQLite, `lectern serve` runs its background work (bulk jobs, imports, email, the audit log's upkeep)
  * on a worker thread with a SQLite connection of its own, so that the thread serving requests never
  * runs a chunk: better-sqlite3 is synchronous, and a chunk run there stops every request for as
  * long as it takes. WAL lets the request thread read beside the worker's writes; when both write,
@@ -100,8 +100,10 @@ export function runBackgroundThread(): boolean {
       logger,
       writerTurns: { counter: settings.writerTurns!, role: 'after' },
     });
-    // webhook deliveries stay with the request thread, which counts their outcomes for /metrics
-    await lectern.start({ jobs: 'here', deliveries: false, auditUpkeep: true });
+    // webhook deliveries stay with the request thread, which counts their outcomes for /metrics;
+    // email is sent here: building a message (its templates, its invitation, MIME) is a few
+    // milliseconds of CPU, which a burst of thousands would take from requests
+    await lectern.start({ jobs: 'here', deliveries: false, mail: true, auditUpkeep: true });
     port.on('message', (message: ToWorker) => {
       if ('wake' in message) lectern.jobs.wake(message.wake);
       else

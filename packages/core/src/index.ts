@@ -189,6 +189,7 @@ export {
   updateGroupInput,
 } from './groups/group.ts';
 export { type InsightKind, insightFilterSpec, insightKinds } from './insights/insight-service.ts';
+export { type WeeklyCompletions, weeklyCompletionsSchema } from './insights/weekly-completions.ts';
 export {
   type AppliedItem,
   bulkEnvelope,

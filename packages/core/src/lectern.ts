@@ -67,8 +67,10 @@ export interface StartOptions {
    * which is told of each job stored here.
    */
   jobs?: 'here' | { elsewhere: (jobId: number) => void };
-  /** whether this process delivers webhooks and emails (when they are enabled) */
+  /** whether this process delivers webhooks and, unless `mail` says otherwise, emails (when they are enabled) */
   deliveries?: boolean;
+  /** whether this process sends emails (when they are enabled); as `deliveries` when not given */
+  mail?: boolean;
   /** whether this process moves new audit entries into the indexed log and prunes old ones */
   auditUpkeep?: boolean;
 }
@@ -273,10 +275,9 @@ export class Lectern {
   async start(options: StartOptions = {}): Promise<void> {
     this.auditUpkeep = options.auditUpkeep ?? true;
     this.usageTimer ??= setInterval(() => void this.maintain().catch(() => {}), USAGE_FLUSH_MS).unref();
-    if (options.deliveries ?? true) {
-      this.deliveryEngine?.start();
-      await this.mailWorker?.start();
-    }
+    const deliveries = options.deliveries ?? true;
+    if (deliveries) this.deliveryEngine?.start();
+    if (options.mail ?? deliveries) await this.mailWorker?.start();
     const jobs = options.jobs ?? 'here';
     this.jobs.runElsewhere(jobs === 'here' ? undefined : jobs.elsewhere);
     if (jobs === 'here') await this.jobs.start();

@@ -128,7 +128,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     logger.flushNow();
     process.exit(1);
   });
-  await lectern.start(background ? { jobs: { elsewhere: background.wake }, auditUpkeep: false } : {});
+  await lectern.start(background ? { jobs: { elsewhere: background.wake }, auditUpkeep: false, mail: false } : {});
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });
   // stderr: stdout carries only the log's JSON lines, which a collector parses line by line

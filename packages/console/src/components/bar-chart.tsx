@@ -12,7 +12,8 @@ export interface Bar {
   value: number;
 }
 
-export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[]; unit?: string }) {
+/** `maxWidth`: the widest the canvas grows in a wide container (many bars want more than the default). */
+export function BarChart({ title, bars, unit = '', maxWidth = 520 }: { title: string; bars: Bar[]; unit?: string; maxWidth?: number }) {
   const host = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const element = host.current;
@@ -24,7 +25,7 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
       grid: { stroke: cssColour('--line', element) },
       ticks: { stroke: cssColour('--line', element) },
     };
-    const width = Math.max(240, Math.min(element.clientWidth || 360, 520));
+    const width = Math.max(240, Math.min(element.clientWidth || 360, maxWidth));
     const layout = labelLayout(
       bars.map((bar) => bar.label),
       width,
@@ -33,12 +34,15 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
       {
         width,
         height: 170 + layout.size,
+        // uPlot's default right padding, or what the last slanted label needs
+        padding: [null, layout.right, null, null],
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: false, range: [-0.5, bars.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [
           {
-            values: (_u, splits) => splits.map((split) => bars[split]?.label ?? ''),
+            values: (_u, splits) =>
+              splits.map((split) => ((bars.length - 1 - split) % layout.every === 0 ? (bars[split]?.label ?? '') : '')),
             splits: () => bars.map((_, index) => index),
             rotate: layout.rotate,
             size: layout.size,
@@ -55,7 +59,7 @@ export function BarChart({ title, bars, unit = '' }: { title: string; bars: Bar[
       element,
     );
     return () => plot.destroy();
-  }, [JSON.stringify(bars), theme.value]);
+  }, [JSON.stringify(bars), theme.value, maxWidth]);
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>

@@ -61,7 +61,8 @@ export interface DataTableProps<T, S extends string = never> {
   loading?: boolean;
   /** placeholder rows before the first page arrives */
   expectedRows?: number;
-  empty?: string;
+  /** what an empty table says: what there is none of, and what to do next */
+  empty?: ComponentChildren;
   /** given, the headers of columns with a `sort` field order the list */
   sorting?: Sorting;
   /** given, a first column of boxes selects rows (and the whole page from the header) */

@@ -52,6 +52,12 @@ export interface ListViewProps<P extends ListPath> {
   toolbar?: ComponentChildren;
   /** rows can be selected for these bulk actions; the selection lasts while the page, filters and order stay */
   selectable?: Selectable<ListItem<P>>;
+  /**
+   * What the list says when it has no rows at all: what would be here and how it gets here (a
+   * form above, an import, another page). With a search or filter set it says that nothing
+   * matches instead, with a way to clear them.
+   */
+  empty?: ComponentChildren;
 }
 
 const PAGE_SIZES = ['25', '50', '100'];
@@ -89,6 +95,8 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   const meta = result.data?.meta;
   const page = Number(request.page ?? '1');
   const pages = meta ? Math.max(1, Math.ceil(meta.total_count / meta.page_size)) : 1;
+  // the search and filters set in the address: an empty page then means "nothing matches", not "none yet"
+  const narrowing = names.filter((name) => name !== 'page' && name !== 'page_size' && name !== 'ordering' && own(name));
   const set = (changes: Record<string, string | undefined>, replace = false) =>
     setQuery(Object.fromEntries(Object.entries(changes).map(([name, value]) => [prefix + name, value])), { replace });
 
@@ -194,6 +202,18 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
         expectedRows={Number(request.page_size)}
         sorting={{ ordering: request.ordering ?? '', onOrder: (ordering) => set({ ordering, page: undefined }) }}
         selection={selectable ? selection : undefined}
+        empty={
+          narrowing.length > 0 ? (
+            <>
+              Nothing matches {narrowing.length > 1 ? 'these filters' : 'this filter'}.{' '}
+              <button type="button" class="link" onClick={() => set(Object.fromEntries(narrowing.map((name) => [name, undefined])))}>
+                Clear {narrowing.length > 1 ? 'the filters' : 'the filter'}
+              </button>
+            </>
+          ) : (
+            (props.empty ?? 'Nothing here yet.')
+          )
+        }
       />
       <nav class="pager" aria-label={`${caption} pages`}>
         <button

@@ -1,5 +1,5 @@
 /**
- * The five assignment insights (docs/assignments.md). Each answer is one aggregate query in the store;
+ * The assignment insights (docs/assignments.md). Each answer is one aggregate query in the store;
  * insight-math.ts turns the counts into the exact bodies.
  */
 import { authorize, type RequestContext } from '../auth/actor.ts';
@@ -21,6 +21,7 @@ import {
   type PassFailInsight,
   type RatingsInsight,
 } from './insight-math.ts';
+import { weeklyCompletions, weekStarts, type WeeklyCompletions } from './weekly-completions.ts';
 
 /** The filters every insight takes; reusing the list parser gives the same 400s as lists. */
 export const insightFilterSpec = {
@@ -34,10 +35,10 @@ export const insightFilterSpec = {
   defaultOrdering: [],
 } as const satisfies ListSpec;
 
-export const insightKinds = ['completion', 'overdue', 'feedback', 'ratings', 'pass-fail'] as const;
+export const insightKinds = ['completion', 'overdue', 'feedback', 'ratings', 'pass-fail', 'weekly-completions'] as const;
 export type InsightKind = (typeof insightKinds)[number];
 
-export type Insight = CompletionInsight | OverdueInsight | FeedbackInsight | RatingsInsight | PassFailInsight;
+export type Insight = CompletionInsight | OverdueInsight | FeedbackInsight | RatingsInsight | PassFailInsight | WeeklyCompletions;
 
 export function parseInsightFilter(params: QueryParams): InsightFilter {
   const query = parseListQuery(insightFilterSpec, params);
@@ -71,6 +72,10 @@ export class InsightService {
         return ratingsInsight(ratingCountsFromRows(await store.ratingCounts(filter)));
       case 'pass-fail':
         return passFailInsight(await store.passFailCounts(filter));
+      case 'weekly-completions': {
+        const today = todayUtc(this.deps.clock);
+        return weeklyCompletions(today, await store.completionsByDay(filter, `${weekStarts(today)[0]!}T00:00:00.000Z`));
+      }
     }
   }
 }

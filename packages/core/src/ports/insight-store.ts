@@ -19,4 +19,6 @@ export interface InsightStore {
   feedbackCounts(filter: InsightFilter): Promise<{ ratings_count: number; reviews_count: number }>;
   ratingCounts(filter: InsightFilter): Promise<Array<{ rating: number; count: number }>>;
   passFailCounts(filter: InsightFilter): Promise<{ passed: number; failed: number }>;
+  /** completed assignments per UTC day (`YYYY-MM-DD`) of their completion, from `since` (ISO, inclusive) on */
+  completionsByDay(filter: InsightFilter, since: string): Promise<Array<{ day: string; count: number }>>;
 }

@@ -26,15 +26,16 @@ const memberCount = (eb: AnyEb) =>
     .where('gc.relation', '=', 'member');
 
 const reportEb = expressionBuilder<Database, 'groups'>() as unknown as AnyEb;
-const owner = (element: string) =>
+/** An RQL list field over a group's owners or members: one of their user columns. */
+const relatedUsers = (relation: 'owner' | 'member', column: 'public_id' | 'name' | 'email') =>
   rqlList(
     reportEb
-      .selectFrom('group_users as ro')
-      .innerJoin('users as ru', 'ru.id', 'ro.user_id')
-      .select('ro.user_id')
-      .whereRef('ro.group_id', '=', 'g.id')
-      .where('ro.relation', '=', 'owner'),
-    element,
+      .selectFrom('group_users as rg')
+      .innerJoin('users as ru', 'ru.id', 'rg.user_id')
+      .select('rg.user_id')
+      .whereRef('rg.group_id', '=', 'g.id')
+      .where('rg.relation', '=', relation),
+    `ru.${column}`,
   );
 
 /** Groups, from core's groupSchema: the member count is counted, owners are loaded per page. */
@@ -60,20 +61,12 @@ export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(gr
       ),
   },
   rql: {
-    'owners.public_id': owner('ru.public_id'),
-    'owners.name': owner('ru.name'),
-    'owners.email': owner('ru.email'),
+    'owners.public_id': relatedUsers('owner', 'public_id'),
+    'owners.name': relatedUsers('owner', 'name'),
+    'owners.email': relatedUsers('owner', 'email'),
     // not API fields: what SCIM filters resolve to (core's scim/scim-filter.ts), never in a report's catalogue
     external_id: rqlColumn('g.external_id'),
-    'members.public_id': rqlList(
-      reportEb
-        .selectFrom('group_users as rm')
-        .innerJoin('users as rmu', 'rmu.id', 'rm.user_id')
-        .select('rm.user_id')
-        .whereRef('rm.group_id', '=', 'g.id')
-        .where('rm.relation', '=', 'member'),
-      'rmu.public_id',
-    ),
+    'members.public_id': relatedUsers('member', 'public_id'),
   },
   tiebreak: 'g.id',
 });

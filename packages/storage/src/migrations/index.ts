@@ -27,6 +27,7 @@ import * as oidcRequests from './0021-oidc-requests.ts';
 import * as webhookRecoveryJobList from './0022-webhook-recovery-job-list.ts';
 import * as scimIdentities from './0023-scim-identities.ts';
 import * as userAssignmentCounts from './0024-user-assignment-counts.ts';
+import * as completionsIndex from './0025-completions-index.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0022-webhook-recovery-job-list': webhookRecoveryJobList,
   '0023-scim-identities': scimIdentities,
   '0024-user-assignment-counts': userAssignmentCounts,
+  '0025-completions-index': completionsIndex,
 };
 
 export const migrationProvider: MigrationProvider = {

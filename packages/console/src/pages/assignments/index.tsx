@@ -98,6 +98,11 @@ export function AssignmentsPage() {
       {opened ? <AssignmentDetail id={opened} manager={manager} onChanged={refresh} /> : null}
       <ListView
         path="/api/v2/assignments"
+        empty={
+          role.value === 'user'
+            ? 'Nothing assigned to you yet. Assign yourself something from the catalogue with Assign myself above.'
+            : 'No assignments yet. Assign content to a person or a group with Assign content above.'
+        }
         caption="Assignments"
         version={version}
         exportName="assignments"

@@ -13,6 +13,7 @@ function BulkJobList() {
       <h1>Bulk jobs</h1>
       <ListView
         path="/api/v2/bulk-jobs"
+        empty="No bulk jobs yet. They start when many users, assignments, enrollments or events are sent at once, through the API or this console."
         prefix="jobs_"
         caption="Bulk jobs, newest first"
         filters={[

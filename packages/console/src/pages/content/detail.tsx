@@ -88,6 +88,7 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
           <h2>Assignments</h2>
           <ListView
             path="/api/v2/assignments"
+            empty="Not assigned to anyone yet. Assign it on the Assignments page, to a person or a whole group."
             prefix="a_"
             fixed={{ content_item: id }}
             caption="Its assignments"

@@ -59,6 +59,7 @@ function ContentList() {
       ) : null}
       <ListView
         path="/api/v2/content-items"
+        empty={writable ? 'No content yet. Choose a type above to create the first item.' : 'No content is open to you yet.'}
         caption="Content"
         version={version}
         exportName="content"

@@ -70,6 +70,11 @@ export function EnrollmentsPage() {
       {can('enrollments:write') ? <EnrollForm done={refresh} /> : null}
       <ListView
         path="/api/v2/enrollments"
+        empty={
+          role.value === 'user'
+            ? 'You are not enrolled in any event yet. Enroll yourself with the form above.'
+            : 'No enrollments yet. Enroll someone in an event with the form above.'
+        }
         caption="Enrollments"
         version={version}
         exportName="enrollments"

@@ -112,6 +112,11 @@ function EnrollmentList({
   return (
     <ListView
       path="/api/v2/enrollments"
+      empty={
+        status === 'enrolled'
+          ? 'Nobody enrolled yet. Enroll people with the form above.'
+          : 'Nobody is waiting. People join the wait list when every seat is taken.'
+      }
       prefix={status === 'enrolled' ? 'e_' : 'w_'}
       fixed={{ event: eventId, status, ordering: 'created' }}
       caption={status === 'enrolled' ? 'Enrolled' : 'Wait list'}

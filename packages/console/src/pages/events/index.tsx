@@ -104,6 +104,7 @@ function EventList() {
       <h2>Events</h2>
       <ListView
         path="/api/v2/events"
+        empty="No events yet. Add one with New event above (a location first, on the Locations page, gives it a time zone)."
         caption="Events"
         version={version}
         exportName="events"
@@ -132,6 +133,7 @@ function EventList() {
       <h2>Series</h2>
       <ListView
         path="/api/v2/event-series"
+        empty="No series yet. A series groups events that share a name, location and description: add one with New series above."
         prefix="s_"
         caption="Event series"
         version={version}

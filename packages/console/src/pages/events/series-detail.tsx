@@ -64,6 +64,7 @@ export function SeriesDetail({ id }: { id: string }) {
       <h2>Events in this series</h2>
       <ListView
         path="/api/v2/events"
+        empty="No events in this series yet. Create one on the Events page and choose this series."
         prefix="se_"
         fixed={{ event_series_id: id }}
         caption="Events in this series"

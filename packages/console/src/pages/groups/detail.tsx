@@ -151,6 +151,7 @@ export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
       <h2>Members</h2>
       <ListView
         path="/api/v2/groups/{id}/members"
+        empty="No members yet. Add people above by typing their names, or paste a column of emails."
         pathParams={{ id }}
         prefix="m_"
         caption="Members"

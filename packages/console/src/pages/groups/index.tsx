@@ -44,6 +44,7 @@ function GroupList() {
       ) : null}
       <ListView
         path="/api/v2/groups"
+        empty="No groups yet. Add one with New group above, or let your identity provider create them through SCIM."
         caption="Groups"
         version={version}
         exportName="groups"

@@ -94,6 +94,7 @@ function ImportList() {
       <h2>Recent imports</h2>
       <ListView
         path="/api/v2/imports"
+        empty="No imports yet. Upload a CSV file above to add or update users, assignments or enrollments in bulk."
         caption="Imports"
         version={version}
         filters={[

@@ -43,6 +43,7 @@ export function LocationsPage() {
       {editing && writable ? <EditLocation id={editing} onSaved={refresh} /> : null}
       <ListView
         path="/api/v2/locations"
+        empty="No locations yet. Add one with New location above; events then pick it and take its time zone."
         caption="Locations"
         search
         version={version}

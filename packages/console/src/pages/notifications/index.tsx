@@ -50,6 +50,7 @@ export function NotificationsPage() {
       ) : null}
       <ListView
         path="/api/v2/notifications"
+        empty="No email sent yet. Messages appear here once email is set up (smtp_url, see About) and someone is enrolled, assigned or reminded."
         caption="Email notifications, newest first"
         exportName="notifications"
         filters={[

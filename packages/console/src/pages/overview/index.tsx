@@ -14,6 +14,7 @@ import { RecentJobs } from '../../components/recent-jobs.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { can, me, role } from '../../session/me.ts';
+import { WeeklyCompletions } from './weekly-completions.tsx';
 
 function Insights() {
   const loaded = useLoad(async () => {
@@ -54,6 +55,9 @@ function Insights() {
               {ratings.total ?? 0} ratings
               {ratings.average !== null && ratings.average !== undefined ? `, ${ratings.average} on average` : ''}.
             </p>
+          </div>
+          <div class="card wide">
+            <WeeklyCompletions />
           </div>
         </div>
       ) : (

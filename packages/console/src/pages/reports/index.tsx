@@ -103,6 +103,7 @@ export function ReportsPage() {
       {open ? <ReportDetail id={open} onChanged={refresh} /> : null}
       <ListView
         path="/api/v2/saved-reports"
+        empty="No saved reports yet. Write an RQL filter with New report above and keep it to run again."
         caption="Saved reports"
         version={version}
         rowKey={(report) => report.public_id}

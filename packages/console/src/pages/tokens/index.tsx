@@ -62,6 +62,7 @@ export function TokensPage() {
       ) : null}
       <ListView
         path="/api/v2/api-tokens"
+        empty="No API tokens yet. Create one with New token above, or with `lectern tokens create` on the server."
         caption="API tokens"
         version={version}
         rowKey={(token) => token.public_id}

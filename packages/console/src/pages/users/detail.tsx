@@ -55,6 +55,7 @@ function Assignments({ userId }: { userId: string }) {
       <h2>Assignments</h2>
       <ListView
         path="/api/v2/assignments"
+        empty="Nothing assigned to them yet. Assign content to them on the Assignments page."
         prefix="a_"
         fixed={{ user: userId }}
         caption="Their assignments"
@@ -71,6 +72,7 @@ function Groups({ userId }: { userId: string }) {
       <h2>Groups</h2>
       <ListView
         path="/api/v2/groups"
+        empty="They are in no group yet. Add them from a group’s page."
         prefix="g_"
         fixed={{ member: userId }}
         caption="Groups they are a member of"
@@ -87,6 +89,7 @@ function Enrollments({ userId }: { userId: string }) {
       <h2>Enrollments</h2>
       <ListView
         path="/api/v2/enrollments"
+        empty="Not enrolled in any event yet. Enroll them on the Enrollments page or from an event’s page."
         prefix="e_"
         fixed={{ user: userId }}
         caption="Their enrollments"
@@ -104,6 +107,7 @@ function Tokens({ userId }: { userId: string }) {
       <h2>API tokens</h2>
       <ListView
         path="/api/v2/api-tokens"
+        empty="No API tokens of theirs."
         prefix="t_"
         fixed={{ user: userId }}
         caption="Their API tokens"

@@ -64,6 +64,7 @@ function UserList() {
       ) : null}
       <ListView
         path="/api/v2/users"
+        empty="No users yet. Add one with New user above, import a CSV of them on the Imports page, or let your identity provider create them through SCIM (see About)."
         caption="Users"
         version={version}
         exportName="users"

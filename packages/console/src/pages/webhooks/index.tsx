@@ -54,6 +54,7 @@ function WebhookList() {
       ) : null}
       <ListView
         path="/public_api/v2/webhooks"
+        empty="No webhook endpoints yet. Add one with New endpoint above to have Lectern call your service when something changes."
         caption="Webhook endpoints"
         version={version}
         rowKey={(hook) => hook.id}
