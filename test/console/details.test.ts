@@ -221,7 +221,7 @@ describe('console detail pages', () => {
       .click();
     // the second person moves from the wait list to the seat
     await detail.getByRole('table', { name: 'Enrolled' }).getByRole('link', { name: second.name }).waitFor();
-    await detail.getByRole('table', { name: 'Wait list' }).getByText('Nothing here yet.').waitFor();
+    await detail.getByRole('table', { name: 'Wait list' }).getByText('Nobody is waiting.', { exact: false }).waitFor();
     await detail.getByRole('meter', { name: 'In person wait list: 0 of 5 taken' }).waitFor();
     const eventId = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
     const enrollments = (await server.api.get(`/api/v2/enrollments/?event=${eventId}`)).body.data;
