@@ -22,7 +22,7 @@ describe('console: everyday details', () => {
   it('creates a native group, puts an error about the members on the members picker, and leaves its page with Esc', async () => {
     const page = await adminPage();
     await openPage(page, 'Groups');
-    await page.getByText('New group').click();
+    await page.getByText('New group', { exact: true }).click();
     await page.getByLabel('Name', { exact: true }).fill('Everyday group');
     await page.getByRole('button', { name: 'Create group' }).click();
     const panel = page.getByRole('region', { name: 'Everyday group' });
@@ -49,7 +49,7 @@ describe('console: everyday details', () => {
   it('closes an open form with Esc, and takes the focus back to its summary', async () => {
     const page = await adminPage();
     await openPage(page, 'Groups');
-    await page.getByText('New group').click();
+    await page.getByText('New group', { exact: true }).click();
     const name = page.getByLabel('Name', { exact: true });
     await name.focus();
     await name.press('Escape');

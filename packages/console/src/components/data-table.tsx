@@ -4,6 +4,7 @@
  * layout does not jump when 100 rows arrive.
  */
 import type { ComponentChildren } from 'preact';
+import type { Selection } from './selection.ts';
 
 /** One column of a table of rows of type T; S is the list's field its header may order by. */
 export interface Column<T, S extends string = never> {
@@ -64,6 +65,35 @@ export interface DataTableProps<T, S extends string = never> {
   empty?: ComponentChildren;
   /** given, the headers of columns with a `sort` field order the list */
   sorting?: Sorting;
+  /** given, a first column of boxes selects rows (and the whole page from the header) */
+  selection?: Selection<T>;
+}
+
+function SelectAll<T>({ selection }: { selection: Selection<T> }) {
+  return (
+    <th scope="col" class="select">
+      <input
+        type="checkbox"
+        aria-label="Select all on this page"
+        checked={selection.page === 'all'}
+        indeterminate={selection.page === 'some'}
+        onChange={selection.togglePage}
+      />
+    </th>
+  );
+}
+
+function SelectRow<T>({ selection, row }: { selection: Selection<T>; row: T }) {
+  return (
+    <td class="select">
+      <input
+        type="checkbox"
+        aria-label={`Select ${selection.label(row)}`}
+        checked={selection.has(row)}
+        onChange={() => selection.toggle(row)}
+      />
+    </td>
+  );
 }
 
 export function DataTable<T, S extends string = never>({
@@ -75,7 +105,9 @@ export function DataTable<T, S extends string = never>({
   expectedRows = 10,
   empty = 'Nothing here yet.',
   sorting,
+  selection,
 }: DataTableProps<T, S>) {
+  const width = columns.length + (selection ? 1 : 0);
   return (
     // focusable, so a keyboard can scroll a table wider than a phone screen
     <div class="table-wrap" role="region" aria-label={`${caption} table`} tabIndex={0} aria-busy={loading ? true : undefined}>
@@ -83,6 +115,7 @@ export function DataTable<T, S extends string = never>({
         <caption class="visually-hidden">{caption}</caption>
         <thead>
           <tr>
+            {selection ? <SelectAll selection={selection} /> : null}
             {columns.map((column) => (
               <Header key={column.header} column={column} sorting={sorting} />
             ))}
@@ -94,6 +127,7 @@ export function DataTable<T, S extends string = never>({
             : rows === undefined
               ? Array.from({ length: Math.min(expectedRows, 25) }, (_, index) => (
                   <tr key={index} class="placeholder" aria-hidden="true">
+                    {selection ? <td class="select" /> : null}
                     {columns.map((column) => (
                       <td key={column.header}>
                         <span class="skeleton" />
@@ -102,7 +136,8 @@ export function DataTable<T, S extends string = never>({
                   </tr>
                 ))
               : rows.map((row) => (
-                  <tr key={rowKey(row)}>
+                  <tr key={rowKey(row)} class={selection?.has(row) ? 'selected' : undefined}>
+                    {selection ? <SelectRow selection={selection} row={row} /> : null}
                     {columns.map((column) => (
                       <td key={column.header} class={column.class}>
                         {column.cell(row)}
@@ -112,7 +147,7 @@ export function DataTable<T, S extends string = never>({
                 ))}
           {rows && rows.length === 0 ? (
             <tr>
-              <td colSpan={columns.length} class="empty">
+              <td colSpan={width} class="empty">
                 {empty}
               </td>
             </tr>

@@ -8,10 +8,12 @@ import { useState } from 'preact/hooks';
 import { downloadCsv, fetchPage } from '../api/list.ts';
 import type { ListItem, ListPath, SortField } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
+import { BulkBar, type Selectable } from './bulk-bar.tsx';
 import { DataTable, type Column } from './data-table.tsx';
 import { ErrorBanner } from './error-banner.tsx';
 import { Picker } from './picker.tsx';
 import type { PickKind } from './picker-sources.ts';
+import { useSelection } from './selection.ts';
 import { useLoad } from './use-load.ts';
 
 export interface Filter {
@@ -48,6 +50,8 @@ export interface ListViewProps<P extends ListPath> {
   /** prefix for the address's parameters when two lists share a page */
   prefix?: string;
   toolbar?: ComponentChildren;
+  /** rows can be selected for these bulk actions; the selection lasts while the page, filters and order stay */
+  selectable?: Selectable<ListItem<P>>;
   /**
    * What the list says when it has no rows at all: what would be here and how it gets here (a
    * form above, an import, another page). With a search or filter set it says that nothing
@@ -80,8 +84,12 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   const request: Record<string, string> = { ...fixed };
   for (const name of names) if (own(name)) request[name] = own(name);
   if (!request.page_size) request.page_size = '25';
-  const key = `${path}|${JSON.stringify(pathParams ?? {})}|${JSON.stringify(request)}|${version}`;
+  // reloads after a bulk action, which also starts a new (empty) selection
+  const [bulkRuns, setBulkRuns] = useState(0);
+  const key = `${path}|${JSON.stringify(pathParams ?? {})}|${JSON.stringify(request)}|${version}|${bulkRuns}`;
   const result = useLoad(() => fetchPage(path, request, pathParams), key);
+  const selectable = props.selectable;
+  const selection = useSelection(result.data?.data ?? [], rowKey, key, selectable?.rowName ?? (() => ''));
   const [downloadError, setDownloadError] = useState<unknown>(undefined);
   const shownColumns: readonly Column<ListItem<P>, SortField<P>>[] = columnsOf ? columnsOf(result.data?.data ?? []) : columns;
   const meta = result.data?.meta;
@@ -176,6 +184,14 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
         </form>
       ) : null}
       {props.toolbar}
+      {selectable ? (
+        <BulkBar
+          caption={caption}
+          selection={selection}
+          selectable={selectable}
+          onDone={() => (setBulkRuns((n) => n + 1), selectable.done?.())}
+        />
+      ) : null}
       {result.error ? <ErrorBanner error={result.error} onRetry={result.reload} /> : null}
       <DataTable
         caption={caption}
@@ -185,6 +201,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
         loading={result.loading}
         expectedRows={Number(request.page_size)}
         sorting={{ ordering: request.ordering ?? '', onOrder: (ordering) => set({ ordering, page: undefined }) }}
+        selection={selectable ? selection : undefined}
         empty={
           narrowing.length > 0 ? (
             <>

@@ -1,7 +1,7 @@
 /** Assignments: filter by state, user, content, type, overdue and dates; assign to users or groups; the state actions; progress. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import { fetchPage } from '../../api/list.ts';
+import { membersOf } from '../../api/group-members.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
@@ -27,19 +27,6 @@ import {
 const STATES = ['not_started', 'in_progress', 'completed', 'dropped', 'exempted'] as const;
 const TYPES = ['article', 'video', 'course', 'guide', 'event', 'event_type', 'link', 'track', 'scheduled_track', 'collection'] as const;
 const label = (value: string) => value.replace('_', ' ');
-
-/** Every member of the groups, read page by page (the bulk route takes users, not groups). */
-async function membersOf(groupIds: string[]): Promise<string[]> {
-  const ids = new Set<string>();
-  for (const id of groupIds) {
-    for (let page = 1; ; page++) {
-      const result = await fetchPage('/api/v2/groups/{id}/members', { page: String(page), page_size: '100' }, { id });
-      for (const user of result.data) ids.add(user.public_id);
-      if (page * result.meta.page_size >= result.meta.total_count) break;
-    }
-  }
-  return [...ids];
-}
 
 export function AssignmentsPage() {
   const [version, setVersion] = useState(0);

@@ -12,6 +12,7 @@ import { detailAddress, ResourceLink } from '../../components/resource-link.tsx'
 import { navigate } from '../../router.ts';
 import { can, me, role } from '../../session/me.ts';
 import { ArchiveToggle } from './archive-toggle.tsx';
+import { contentBulkActions } from './bulk-actions.tsx';
 import { ContentDetail } from './detail.tsx';
 import { bodyFrom, ContentFields, CREATABLE, label, TYPES } from './fields.tsx';
 
@@ -22,6 +23,7 @@ function ContentList() {
   const [newType, setNewType] = useState<ContentType | ''>('');
   const writable = can('content:write');
   const refresh = () => setVersion(version + 1);
+  const bulk = contentBulkActions({ archive: writable, assign: role.value !== 'user' && can('assignments:write') });
   return (
     <>
       <h1>Content</h1>
@@ -91,6 +93,7 @@ function ContentList() {
           ['-total_assignments', 'Most assigned'],
         ]}
         rowKey={(item) => item.public_id}
+        selectable={bulk.actions.length ? bulk : undefined}
         columns={[
           {
             header: 'Name',

@@ -6,6 +6,7 @@ import { checked, Field, Form, SelectField, text } from '../../components/form.t
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me, role } from '../../session/me.ts';
+import { enrollmentBulkActions } from './bulk-actions.tsx';
 import {
   enrollmentActions,
   enrollmentAttendance,
@@ -103,6 +104,7 @@ export function EnrollmentsPage() {
           ['created', 'Oldest first'],
         ]}
         rowKey={(enrollment) => enrollment.public_id}
+        selectable={can('enrollments:write') ? enrollmentBulkActions : undefined}
         columns={[
           enrollmentUser,
           enrollmentEvent,

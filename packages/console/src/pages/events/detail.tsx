@@ -22,6 +22,7 @@ import {
   enrollmentCreated,
   enrollmentPerson,
 } from '../enrollments/columns.tsx';
+import { enrollmentBulkActions } from '../enrollments/bulk-actions.tsx';
 import { EnrollForm } from '../enrollments/index.tsx';
 import { EditEvent } from './edit-event.tsx';
 import { SeatBars } from './seats.tsx';
@@ -121,6 +122,7 @@ function EnrollmentList({
       caption={status === 'enrolled' ? 'Enrolled' : 'Wait list'}
       version={version}
       rowKey={(enrollment) => enrollment.public_id}
+      selectable={can('enrollments:write') ? { ...enrollmentBulkActions, done } : undefined}
       columns={[enrollmentPerson, enrollmentAttendance, enrollmentCreated, enrollmentCheckedIn, enrollmentActions(done)]}
     />
   );

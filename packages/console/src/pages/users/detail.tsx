@@ -12,6 +12,7 @@ import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentContent, assignmentDue, assignmentState } from '../assignments/columns.tsx';
 import { groupMembers, groupName, groupSource } from '../groups/columns.tsx';
 import { enrollmentAttendance, enrollmentCheckedIn, enrollmentEvent, enrollmentStatus } from '../enrollments/columns.tsx';
+import { enrollmentBulkActions } from '../enrollments/bulk-actions.tsx';
 import { ActiveToggle } from './active-toggle.tsx';
 import { AuditTrail } from './audit-trail.tsx';
 import { EditUser } from './edit-user.tsx';
@@ -93,6 +94,7 @@ function Enrollments({ userId }: { userId: string }) {
         fixed={{ user: userId }}
         caption="Their enrollments"
         rowKey={(e) => e.public_id}
+        selectable={can('enrollments:write') ? enrollmentBulkActions : undefined}
         columns={[enrollmentEvent, enrollmentStatus, enrollmentAttendance, enrollmentCheckedIn]}
       />
     </>

@@ -8,6 +8,7 @@ import { ListView } from '../../components/list-view.tsx';
 import { detailAddress } from '../../components/resource-link.tsx';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
+import { userBulkActions } from './bulk-actions.tsx';
 import { userActiveToggle, userEmail, userJoined, userName, userRole, userStatus } from './columns.tsx';
 import { UserDetail } from './detail.tsx';
 import { role, ROLES } from './roles.ts';
@@ -87,6 +88,7 @@ function UserList() {
           ['date_joined', 'Oldest first'],
         ]}
         rowKey={(user) => user.public_id}
+        selectable={writable ? userBulkActions : undefined}
         columns={[userName, userEmail, userRole, userStatus, userJoined, userActiveToggle(writable, refresh)]}
       />
     </>
