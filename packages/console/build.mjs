@@ -38,6 +38,8 @@ const result = await build({
   format: 'esm',
   splitting: true,
   platform: 'browser',
+  // workspace packages (core's content-type table) from their TypeScript sources, as the server's build takes them
+  conditions: ['source'],
   target: 'es2022',
   jsx: 'automatic',
   jsxImportSource: 'preact',

@@ -93,13 +93,14 @@ function ContentList() {
         columns={[
           {
             header: 'Name',
+            sort: 'name',
             cell: (item) => (
               <ResourceLink kind="content" id={item.public_id}>
                 {item.name}
               </ResourceLink>
             ),
           },
-          { header: 'Type', cell: (item) => label(item.content_type) },
+          { header: 'Type', sort: 'content_type', cell: (item) => label(item.content_type) },
           { header: 'Tags', cell: (item) => item.tags.join(', ') },
           {
             header: 'Access groups',
@@ -128,8 +129,8 @@ function ContentList() {
                 <span class="badge ok">live</span>
               ),
           },
-          { header: 'Assigned', class: 'num', cell: (item) => item.total_assignments },
-          { header: 'Created', cell: (item) => <DateCell value={item.created} /> },
+          { header: 'Assigned', sort: 'total_assignments', class: 'num', cell: (item) => item.total_assignments },
+          { header: 'Created', sort: 'created', cell: (item) => <DateCell value={item.created} /> },
           {
             header: 'Actions',
             cell: (item) => (

@@ -139,6 +139,7 @@ function EventList() {
         columns={[
           {
             header: 'Name',
+            sort: 'name',
             cell: (series) => (
               <ResourceLink kind="series" id={series.public_id}>
                 {series.name}
@@ -146,7 +147,7 @@ function EventList() {
             ),
           },
           { header: 'Location', cell: (series) => (series.location ? `${series.location.name} (${series.location.timezone})` : '') },
-          { header: 'Created', cell: (series) => <DateCell value={series.created} /> },
+          { header: 'Created', sort: 'created', cell: (series) => <DateCell value={series.created} /> },
         ]}
       />
     </>

@@ -55,10 +55,10 @@ export function LocationsPage() {
         ]}
         rowKey={(location) => location.id}
         columns={[
-          { header: 'Name', cell: (location) => location.name },
+          { header: 'Name', sort: 'name', cell: (location) => location.name },
           { header: 'Time zone', cell: (location) => location.timezone },
           { header: 'Local time now', cell: (location) => localTime(location.timezone) },
-          { header: 'Id', class: 'num', cell: (location) => <code>{location.id}</code> },
+          { header: 'Id', sort: 'id', class: 'num', cell: (location) => <code>{location.id}</code> },
           {
             header: 'Actions',
             cell: (location) =>

@@ -66,13 +66,13 @@ export function TokensPage() {
         version={version}
         rowKey={(token) => token.public_id}
         columns={[
-          { header: 'Name', cell: (token) => token.name },
+          { header: 'Name', sort: 'name', cell: (token) => token.name },
           { header: 'Prefix', cell: (token) => <code>{token.token_prefix}</code> },
           { header: 'Owner', cell: (token) => token.user.email },
           { header: 'Scopes', cell: (token) => <span title={token.scopes.join(' ')}>{token.scopes.length} scopes</span> },
-          { header: 'Created', cell: (token) => <DateCell value={token.created} /> },
-          { header: 'Last used', cell: (token) => <DateCell value={token.last_used_at} /> },
-          { header: 'Expires', cell: (token) => <DateCell value={token.expires_at} /> },
+          { header: 'Created', sort: 'created', cell: (token) => <DateCell value={token.created} /> },
+          { header: 'Last used', sort: 'last_used_at', cell: (token) => <DateCell value={token.last_used_at} /> },
+          { header: 'Expires', sort: 'expires_at', cell: (token) => <DateCell value={token.expires_at} /> },
           {
             header: 'Actions',
             cell: (token) =>

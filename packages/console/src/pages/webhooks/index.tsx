@@ -60,6 +60,7 @@ function WebhookList() {
         columns={[
           {
             header: 'URL',
+            sort: 'url',
             cell: (hook) => (
               <ResourceLink kind="webhook" id={hook.id}>
                 {hook.url}
@@ -78,7 +79,7 @@ function WebhookList() {
                 </span>
               ),
           },
-          { header: 'Created', cell: (hook) => <DateCell value={hook.created} /> },
+          { header: 'Created', sort: 'created', cell: (hook) => <DateCell value={hook.created} /> },
         ]}
       />
       <EventCatalogue />
