@@ -5,7 +5,8 @@
  */
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useState } from 'preact/hooks';
-import { downloadCsv, fetchPage } from '../api/list.ts';
+import { unwrap } from '../api/client.ts';
+import { AddressQuery, type CsvLoader, type PageLoader, saveBlob } from '../api/list.ts';
 import type { ListItem, ListPath, SortField } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
 import { DataTable, type Column } from './data-table.tsx';
@@ -25,8 +26,12 @@ export interface Filter {
 }
 
 export interface ListViewProps<P extends ListPath> {
+  /** the list's route: it types the rows and the fields a column may sort by */
   path: P;
-  pathParams?: Record<string, string>;
+  /** calls the route with the address's query read into its types, and the page's own values (an id) */
+  load: PageLoader<ListItem<P>>;
+  /** what the loader uses besides the address (the id of the page it is on), so a change reloads the list */
+  scope?: string;
   caption: string;
   /**
    * The columns, typically from the resource's columns module; a column whose `sort` is one of the
@@ -41,10 +46,9 @@ export interface ListViewProps<P extends ListPath> {
   orderings?: readonly (readonly [string, string])[];
   /** changes force a reload (after a create or an action) */
   version?: number;
-  /** a name for the CSV download; none hides the button */
+  /** a name for the CSV download and the call that makes it; none hides the button */
   exportName?: string;
-  /** query parameters always sent, not shown in the address */
-  fixed?: Record<string, string>;
+  csv?: CsvLoader;
   /** prefix for the address's parameters when two lists share a page */
   prefix?: string;
   toolbar?: ComponentChildren;
@@ -55,7 +59,8 @@ const PAGE_SIZES = ['25', '50', '100'];
 export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   const {
     path,
-    pathParams,
+    load,
+    scope = '',
     caption,
     columns = [],
     columnsOf,
@@ -64,18 +69,18 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
     orderings,
     version = 0,
     exportName,
-    fixed = {},
+    csv,
     prefix = '',
   } = props;
   void place.value; // re-render when the address changes
   const params = query();
   const own = (name: string) => params.get(prefix + name) ?? '';
   const names = ['page', 'page_size', 'ordering', ...(props.search ? ['search'] : []), ...filters.map((filter) => filter.name)];
-  const request: Record<string, string> = { ...fixed };
+  const request: Record<string, string> = {};
   for (const name of names) if (own(name)) request[name] = own(name);
   if (!request.page_size) request.page_size = '25';
-  const key = `${path}|${JSON.stringify(pathParams ?? {})}|${JSON.stringify(request)}|${version}`;
-  const result = useLoad(() => fetchPage(path, request, pathParams), key);
+  const key = `${path}|${scope}|${JSON.stringify(request)}|${version}`;
+  const result = useLoad(() => unwrap(load(new AddressQuery(request))), key);
   const [downloadError, setDownloadError] = useState<unknown>(undefined);
   const shownColumns: readonly Column<ListItem<P>, SortField<P>>[] = columnsOf ? columnsOf(result.data?.data ?? []) : columns;
   const meta = result.data?.meta;
@@ -203,17 +208,15 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
             ))}
           </select>
         </label>
-        {exportName ? (
+        {exportName && csv ? (
           <button
             type="button"
             onClick={() => {
               const { page: _page, page_size: _size, ...all } = request;
               setDownloadError(undefined);
-              downloadCsv(
-                path.replace(/\{(\w+)\}/g, (_, name: string) => pathParams?.[name] ?? ''),
-                all,
-                `${exportName}.csv`,
-              ).catch(setDownloadError);
+              unwrap(csv(new AddressQuery(all)))
+                .then((blob) => saveBlob(blob, `${exportName}.csv`))
+                .catch(setDownloadError);
             }}
           >
             Download CSV

@@ -1,7 +1,8 @@
 /** Assignments: filter by state, user, content, type, overdue and dates; assign to users or groups; the state actions; progress. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import { fetchPage } from '../../api/list.ts';
+import type { AddressQuery } from '../../api/list.ts';
+import { assignmentContentTypes, assignmentOrderings, assignmentStates } from '../../api/values.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
@@ -24,8 +25,6 @@ import {
   assignmentUser,
 } from './columns.tsx';
 
-const STATES = ['not_started', 'in_progress', 'completed', 'dropped', 'exempted'] as const;
-const TYPES = ['article', 'video', 'course', 'guide', 'event', 'event_type', 'link', 'track', 'scheduled_track', 'collection'] as const;
 const label = (value: string) => value.replace('_', ' ');
 
 /** Every member of the groups, read page by page (the bulk route takes users, not groups). */
@@ -33,13 +32,27 @@ async function membersOf(groupIds: string[]): Promise<string[]> {
   const ids = new Set<string>();
   for (const id of groupIds) {
     for (let page = 1; ; page++) {
-      const result = await fetchPage('/api/v2/groups/{id}/members', { page: String(page), page_size: '100' }, { id });
+      const result = await unwrap(api.GET('/api/v2/groups/{id}/members', { params: { path: { id }, query: { page, page_size: 100 } } }));
       for (const user of result.data) ids.add(user.public_id);
       if (page * result.meta.page_size >= result.meta.total_count) break;
     }
   }
   return [...ids];
 }
+
+/** The list's filters and order, read from the address. */
+const assignmentsQuery = (q: AddressQuery) => ({
+  state: q.someOf('state', assignmentStates),
+  content_type: q.someOf('content_type', assignmentContentTypes),
+  is_overdue: q.flag('is_overdue'),
+  user: q.text('user'),
+  content_item: q.text('content_item'),
+  due_date__gte: q.text('due_date__gte'),
+  due_date__lte: q.text('due_date__lte'),
+  created__gte: q.text('created__gte'),
+  created__lte: q.text('created__lte'),
+  ordering: q.oneOf('ordering', assignmentOrderings),
+});
 
 export function AssignmentsPage() {
   const [version, setVersion] = useState(0);
@@ -111,12 +124,14 @@ export function AssignmentsPage() {
       {opened ? <AssignmentDetail id={opened} manager={manager} onChanged={refresh} /> : null}
       <ListView
         path="/api/v2/assignments"
+        load={(q) => api.GET('/api/v2/assignments', { params: { query: { ...q.paging, ...assignmentsQuery(q) } } })}
+        csv={(q) => api.GET('/api/v2/assignments', { params: { query: { ...assignmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Assignments"
         version={version}
         exportName="assignments"
         filters={[
-          { name: 'state', label: 'State', options: STATES.map((state) => [state, label(state)] as const) },
-          { name: 'content_type', label: 'Type', options: TYPES.map((type) => [type, label(type)] as const) },
+          { name: 'state', label: 'State', options: assignmentStates.map((state) => [state, label(state)] as const) },
+          { name: 'content_type', label: 'Type', options: assignmentContentTypes.map((type) => [type, label(type)] as const) },
           {
             name: 'is_overdue',
             label: 'Overdue',

@@ -4,6 +4,8 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import type { AddressQuery } from '../../api/list.ts';
+import { eventOrderings, seriesOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { checked, Field, Form, integer, list, nullableText, text } from '../../components/form.tsx';
@@ -16,6 +18,16 @@ import { EventOrSeriesDetail } from './detail.tsx';
 import { eventName, eventSeats, eventSeries, eventStarts, eventWaitList } from './columns.tsx';
 
 export const EventsPage = listOrDetail(EventList, EventOrSeriesDetail);
+
+/** The events list's search, filters and order, read from the address. */
+const eventsQuery = (q: AddressQuery) => ({
+  search: q.text('search'),
+  event_series_id: q.text('event_series_id'),
+  is_archived: q.flag('is_archived'),
+  starts_at_utc__gte: q.text('starts_at_utc__gte'),
+  starts_at_utc__lte: q.text('starts_at_utc__lte'),
+  ordering: q.oneOf('ordering', eventOrderings),
+});
 
 function EventList() {
   const [version, setVersion] = useState(0);
@@ -104,6 +116,8 @@ function EventList() {
       <h2>Events</h2>
       <ListView
         path="/api/v2/events"
+        load={(q) => api.GET('/api/v2/events', { params: { query: { ...q.paging, ...eventsQuery(q) } } })}
+        csv={(q) => api.GET('/api/v2/events', { params: { query: { ...eventsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Events"
         version={version}
         exportName="events"
@@ -132,6 +146,9 @@ function EventList() {
       <h2>Series</h2>
       <ListView
         path="/api/v2/event-series"
+        load={(q) =>
+          api.GET('/api/v2/event-series', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', seriesOrderings) } } })
+        }
         prefix="s_"
         caption="Event series"
         version={version}

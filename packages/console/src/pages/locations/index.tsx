@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { locationOrderings } from '../../api/values.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, Form, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -43,6 +44,18 @@ export function LocationsPage() {
       {editing && writable ? <EditLocation id={editing} onSaved={refresh} /> : null}
       <ListView
         path="/api/v2/locations"
+        load={(q) =>
+          api.GET('/api/v2/locations', {
+            params: {
+              query: {
+                ...q.paging,
+                search: q.text('search'),
+                timezone: q.text('timezone'),
+                ordering: q.oneOf('ordering', locationOrderings),
+              },
+            },
+          })
+        }
         caption="Locations"
         search
         version={version}

@@ -103,6 +103,7 @@ export function ReportsPage() {
       {open ? <ReportDetail id={open} onChanged={refresh} /> : null}
       <ListView
         path="/api/v2/saved-reports"
+        load={(q) => api.GET('/api/v2/saved-reports', { params: { query: q.paging } })}
         caption="Saved reports"
         version={version}
         rowKey={(report) => report.public_id}
@@ -173,7 +174,11 @@ function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) 
           <h3>Results</h3>
           <ListView
             path="/api/v2/saved-reports/{id}/results"
-            pathParams={{ id }}
+            load={(q) => api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: q.paging } })}
+            csv={() =>
+              api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: { format: 'csv' } }, parseAs: 'blob' })
+            }
+            scope={id}
             prefix="r_"
             caption="Results"
             version={version}

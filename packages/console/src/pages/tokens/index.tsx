@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { Scope } from '../../api/types.ts';
+import { tokenOrderings } from '../../api/values.ts';
 import { ActionButton, SecretOnce } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorsFor, Field, Form, text } from '../../components/form.tsx';
@@ -62,6 +63,7 @@ export function TokensPage() {
       ) : null}
       <ListView
         path="/api/v2/api-tokens"
+        load={(q) => api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', tokenOrderings) } } })}
         caption="API tokens"
         version={version}
         rowKey={(token) => token.public_id}

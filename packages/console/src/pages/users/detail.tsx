@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { assignmentOrderings, enrollmentOrderings, groupOrderings, tokenOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -54,8 +55,13 @@ function Assignments({ userId }: { userId: string }) {
       <h2>Assignments</h2>
       <ListView
         path="/api/v2/assignments"
+        load={(q) =>
+          api.GET('/api/v2/assignments', {
+            params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', assignmentOrderings) } },
+          })
+        }
+        scope={userId}
         prefix="a_"
-        fixed={{ user: userId }}
         caption="Their assignments"
         rowKey={(a) => a.public_id}
         columns={[assignmentContent, assignmentState, assignmentDue, assignmentCompleted]}
@@ -70,8 +76,11 @@ function Groups({ userId }: { userId: string }) {
       <h2>Groups</h2>
       <ListView
         path="/api/v2/groups"
+        load={(q) =>
+          api.GET('/api/v2/groups', { params: { query: { ...q.paging, member: userId, ordering: q.oneOf('ordering', groupOrderings) } } })
+        }
+        scope={userId}
         prefix="g_"
-        fixed={{ member: userId }}
         caption="Groups they are a member of"
         rowKey={(g) => g.public_id}
         columns={[{ ...groupName, header: 'Group' }, groupMembers, groupSource]}
@@ -86,8 +95,13 @@ function Enrollments({ userId }: { userId: string }) {
       <h2>Enrollments</h2>
       <ListView
         path="/api/v2/enrollments"
+        load={(q) =>
+          api.GET('/api/v2/enrollments', {
+            params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', enrollmentOrderings) } },
+          })
+        }
+        scope={userId}
         prefix="e_"
-        fixed={{ user: userId }}
         caption="Their enrollments"
         rowKey={(e) => e.public_id}
         columns={[enrollmentEvent, enrollmentStatus, enrollmentAttendance, enrollmentCheckedIn]}
@@ -102,8 +116,11 @@ function Tokens({ userId }: { userId: string }) {
       <h2>API tokens</h2>
       <ListView
         path="/api/v2/api-tokens"
+        load={(q) =>
+          api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', tokenOrderings) } } })
+        }
+        scope={userId}
         prefix="t_"
-        fixed={{ user: userId }}
         caption="Their API tokens"
         rowKey={(token) => token.public_id}
         columns={[

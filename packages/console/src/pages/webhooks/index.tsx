@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { webhookOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
@@ -54,6 +55,9 @@ function WebhookList() {
       ) : null}
       <ListView
         path="/public_api/v2/webhooks"
+        load={(q) =>
+          api.GET('/public_api/v2/webhooks', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', webhookOrderings) } } })
+        }
         caption="Webhook endpoints"
         version={version}
         rowKey={(hook) => hook.id}
