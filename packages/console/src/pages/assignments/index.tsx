@@ -1,5 +1,7 @@
 /** Assignments: filter by state, user, content, type, overdue and dates; assign to users or groups; the state actions; progress. */
 import { useState } from 'preact/hooks';
+// core's one table of which action each state allows (plain data and pure functions, nothing else of core)
+import { canTransition, type AssignmentAction } from '@lectern/core/assignment-machine';
 import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
 import { assignmentContentTypes, assignmentOrderings, assignmentStates } from '../../api/values.ts';
@@ -172,39 +174,41 @@ export function AssignmentsPage() {
 function StateActions({ assignment, done, manager }: { assignment: Assignment; done: () => void; manager: boolean }) {
   const path = { params: { path: { id: assignment.public_id } } };
   const name = (verb: string) => `${verb} ${assignment.content_item.name} for ${assignment.user.email}`;
-  const open = assignment.state === 'not_started' || assignment.state === 'in_progress';
+  const allows = (action: AssignmentAction) => canTransition(assignment.state, action);
   if (assignment.is_enrollment_managed) return <span class="muted">by enrollment</span>;
   return (
     <div class="actions">
-      {open ? (
-        <>
-          <button type="button" aria-label={name('Record progress')} onClick={() => setQuery({ assignment: assignment.public_id })}>
-            Progress
-          </button>
-          <ActionButton
-            label="Complete"
-            name={name('Complete')}
-            run={() => unwrap(api.POST('/api/v2/assignments/{id}/complete', path))}
-            done={done}
-          />
-          {manager ? (
-            <ActionButton
-              label="Exempt"
-              name={name('Exempt')}
-              run={() => unwrap(api.POST('/api/v2/assignments/{id}/exempt', path))}
-              done={done}
-            />
-          ) : null}
-          <ActionButton
-            label="Drop"
-            name={name('Drop')}
-            danger
-            run={() => unwrap(api.POST('/api/v2/assignments/{id}/drop', { ...path, body: {} }))}
-            done={done}
-          />
-        </>
+      {allows('progress') ? (
+        <button type="button" aria-label={name('Record progress')} onClick={() => setQuery({ assignment: assignment.public_id })}>
+          Progress
+        </button>
       ) : null}
-      {assignment.state === 'completed' ? (
+      {allows('complete') ? (
+        <ActionButton
+          label="Complete"
+          name={name('Complete')}
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/complete', path))}
+          done={done}
+        />
+      ) : null}
+      {manager && allows('exempt') ? (
+        <ActionButton
+          label="Exempt"
+          name={name('Exempt')}
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/exempt', path))}
+          done={done}
+        />
+      ) : null}
+      {allows('drop') ? (
+        <ActionButton
+          label="Drop"
+          name={name('Drop')}
+          danger
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/drop', { ...path, body: {} }))}
+          done={done}
+        />
+      ) : null}
+      {allows('undo-complete') ? (
         <ActionButton
           label="Undo complete"
           name={name('Undo complete')}
@@ -212,7 +216,7 @@ function StateActions({ assignment, done, manager }: { assignment: Assignment; d
           done={done}
         />
       ) : null}
-      {assignment.state === 'exempted' && manager ? (
+      {manager && allows('undo-exempt') ? (
         <ActionButton
           label="Undo exempt"
           name={name('Undo exempt')}
@@ -234,7 +238,7 @@ function AssignmentDetail({ id, manager, onChanged }: { id: string; manager: boo
     setVersion(version + 1);
     onChanged();
   };
-  const open = a ? a.state === 'not_started' || a.state === 'in_progress' : false;
+  const open = a ? canTransition(a.state, 'progress') : false;
   return (
     <section class="detail" aria-labelledby="assignment-title">
       <h2 id="assignment-title">{a ? `${a.content_item.name} for ${a.user.name}` : 'Assignment'}</h2>
