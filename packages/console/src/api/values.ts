@@ -24,6 +24,7 @@ export {
   pathsApiV2NotificationsGetParametersQueryOrderingValues as notificationOrderings,
   pathsApiV2NotificationsGetParametersQueryStatusValues as notificationStatuses,
   pathsApiV2SavedReportsGetParametersQueryOrderingValues as reportOrderings,
+  savedReportCreateResourceValues as savedReportResources,
   pathsApiV2UsersBulkIdItemsGetParametersQueryStatusValues as bulkItemStatuses,
   pathsApiV2UsersGetParametersQueryOrderingValues as userOrderings,
   pathsApiV2UsersGetParametersQueryRoleValues as userRoles,

@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../../api/client.ts';
+import { savedReportResources } from '../../api/values.ts';
 import type { BodyOf, SavedReport } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import type { Column } from '../../components/data-table.tsx';
@@ -17,7 +18,7 @@ import { can } from '../../session/me.ts';
 import { rqlErrorPosition } from './rql-position.ts';
 
 type Resource = BodyOf<'/api/v2/saved-reports', 'post'>['resource'];
-const RESOURCES: readonly Resource[] = ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'];
+const RESOURCES: readonly Resource[] = savedReportResources;
 
 function RqlMarker({ expression, error }: { expression: string; error: string }) {
   const at = rqlErrorPosition(error);
