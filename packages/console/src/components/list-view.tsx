@@ -7,7 +7,7 @@ import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useState } from 'preact/hooks';
 import { unwrap } from '../api/client.ts';
 import { AddressQuery, type CsvLoader, type PageLoader, saveBlob } from '../api/list.ts';
-import type { ListItem, ListPath, SortField } from '../api/types.ts';
+import type { ListItem, ListPath, Ordering, SortField } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
 import { DataTable, type Column } from './data-table.tsx';
 import { ErrorBanner } from './error-banner.tsx';
@@ -43,7 +43,8 @@ export interface ListViewProps<P extends ListPath> {
   rowKey: (row: ListItem<P>) => string | number;
   search?: boolean;
   filters?: Filter[];
-  orderings?: readonly (readonly [string, string])[];
+  /** the orders offered in the Order by select: one the route does not take fails the typecheck */
+  orderings?: readonly (readonly [Ordering<P>, string])[];
   /** changes force a reload (after a create or an action) */
   version?: number;
   /** a name for the CSV download and the call that makes it; none hides the button */
