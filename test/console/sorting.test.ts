@@ -14,21 +14,21 @@ describe('console sortable headers', () => {
   const browser = useBrowser();
   const run = `${process.pid}${Date.now() % 100000}`;
 
-  /** The names in the Users table, top to bottom, once it has finished loading. */
-  async function shownNames(page: Page): Promise<string[]> {
+  /** The names in a table, top to bottom, once it has finished loading. */
+  async function shownNames(page: Page, table: string): Promise<string[]> {
     await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'));
-    const table = page.getByRole('table', { name: 'Users' });
-    // the first cell after the selection box
-    return table
+    // the first cell after the selection box, where a list has one
+    return page
+      .getByRole('table', { name: table })
       .locator('tbody tr')
       .evaluateAll((rows) => rows.map((row) => row.querySelector('td:not(.select)')?.textContent?.trim() ?? ''));
   }
 
-  async function namesAre(page: Page, expected: string[], what: string): Promise<void> {
+  async function namesAre(page: Page, expected: string[], what: string, table = 'Users'): Promise<void> {
     let last: string[] = [];
     await eventually(
       async () => {
-        last = await shownNames(page);
+        last = await shownNames(page, table);
         return JSON.stringify(last) === JSON.stringify(expected);
       },
       `${what} (shown: ${last.join(', ')})`,
@@ -89,5 +89,45 @@ describe('console sortable headers', () => {
 
     // a column the API cannot order by has no button
     assert.equal(await header('Status').getByRole('button').count(), 0);
+  });
+
+  it('orders the groups by their member count, which the names do not follow', async () => {
+    const member = async (name: string): Promise<string> => {
+      const response = await server.api.post('/api/v2/users/', { name, email: uniqueEmail('sortgm') });
+      assert.equal(response.status, 201, response.text);
+      return response.body.public_id as string;
+    };
+    const people = [await member(`Sortg${run} P1`), await member(`Sortg${run} P2`)];
+    // Ann has the most members and Cid none: by members ascending the names run backwards
+    const groups = [
+      { name: `Sortg${run} Ann`, members: people },
+      { name: `Sortg${run} Bob`, members: people.slice(0, 1) },
+      { name: `Sortg${run} Cid`, members: [] },
+    ];
+    for (const group of groups) {
+      const created = await server.api.post('/api/v2/groups/', { name: group.name });
+      assert.equal(created.status, 201, created.text);
+      if (group.members.length === 0) continue;
+      const added = await server.api.post(`/api/v2/groups/${created.body.public_id}/members/`, { member_ids: group.members });
+      assert.ok(added.status < 300, added.text);
+    }
+    const names = groups.map((group) => group.name);
+    const page = await browser.newPage();
+    await signInWithToken(page, server.url, server.adminToken);
+    await openPage(page, 'Groups');
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`Sortg${run}`);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await namesAre(page, names, 'the three groups', 'Groups');
+
+    const members = page.getByRole('table', { name: 'Groups' }).getByRole('columnheader', { name: 'Members' });
+    await members.getByRole('button').click();
+    await namesAre(page, [...names].reverse(), 'fewest members first', 'Groups');
+    assert.equal(await members.getAttribute('aria-sort'), 'ascending');
+    assert.equal(new URL(page.url()).searchParams.get('ordering'), 'member_count');
+    await members.getByRole('button').click();
+    await namesAre(page, names, 'most members first', 'Groups');
+    assert.equal(await members.getAttribute('aria-sort'), 'descending');
+    assert.equal(new URL(page.url()).searchParams.get('ordering'), '-member_count');
+    await assertAccessible(page, 'Groups sorted');
   });
 });

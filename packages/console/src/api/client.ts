@@ -24,7 +24,12 @@ async function fetchWaitingOutRateLimits(request: Request): Promise<Response> {
   }
 }
 
-export const api = createClient<paths>({ baseUrl: location.origin, fetch: fetchWaitingOutRateLimits });
+export const api = createClient<paths>({
+  baseUrl: location.origin,
+  fetch: fetchWaitingOutRateLimits,
+  // the document's list parameters are `style: form, explode: false`: several values comma-separated
+  querySerializer: { array: { style: 'form', explode: false } },
+});
 
 /**
  * The body of every error answer, as the OpenAPI document declares it (its `code` is the server's
@@ -52,7 +57,7 @@ export class ApiError extends Error {
   }
 }
 
-interface Outcome<T> {
+export interface Outcome<T> {
   data?: T;
   error?: unknown;
   response: Response;

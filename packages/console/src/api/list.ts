@@ -1,39 +1,57 @@
 /**
- * Fetches one page of any list route. The OpenAPI document declares only page, page_size and
- * ordering on lists, not each list's filters, so the query is passed through as the URL has it;
- * the item type still comes from the schema.
+ * What every list shares. A list's page calls the typed client itself, on its own route (so the
+ * route's query and answer are checked there); this module reads the address's text into the
+ * route's typed query values and checks the answer is a page.
  */
-import { api, unwrap } from './client.ts';
-import type { ListItem, ListPath, PageMeta } from './types.ts';
+import type { Outcome } from './client.ts';
+import type { PageMeta } from './types.ts';
 
 export interface Page<T> {
   data: T[];
   meta: PageMeta;
 }
 
-type Get = (
-  path: string,
-  init: { params: { path?: Record<string, string>; query: Record<string, string> } },
-) => Promise<{
-  data?: unknown;
-  error?: unknown;
-  response: Response;
-}>;
+/** A list route called for one page of rows, or for every row as CSV. */
+export type PageLoader<T> = (query: AddressQuery) => Promise<Outcome<Page<T>>>;
+export type CsvLoader = (query: AddressQuery) => Promise<Outcome<Blob>>;
 
-export function fetchPage<P extends ListPath>(
-  path: P,
-  query: Record<string, string>,
-  pathParams?: Record<string, string>,
-): Promise<Page<ListItem<P>>> {
-  const get = api.GET as unknown as Get;
-  return unwrap(get(path, { params: { query, ...(pathParams ? { path: pathParams } : {}) } })) as Promise<Page<ListItem<P>>>;
-}
+/**
+ * The address's query parameters, read into the types a route's query takes: a value that is not
+ * one the route accepts (a hand-edited address) is left out, so the server's default applies.
+ */
+export class AddressQuery {
+  constructor(private readonly values: Readonly<Record<string, string>>) {}
 
-/** The address that downloads every row of a list as CSV (the server streams it; the token goes as a header, so the console fetches it). */
-export async function downloadCsv(path: string, query: Record<string, string>, filename: string): Promise<void> {
-  const get = api.GET as unknown as (path: string, init: { params: { query: Record<string, string> }; parseAs: 'blob' }) => ReturnType<Get>;
-  const blob = (await unwrap(get(path, { params: { query: { ...query, format: 'csv' } }, parseAs: 'blob' }))) as Blob;
-  saveBlob(blob, filename);
+  text(name: string): string | undefined {
+    return this.values[name] || undefined;
+  }
+
+  /** a whole number of at least 1 (a page, a page size) */
+  count(name: string): number | undefined {
+    const value = Number(this.values[name]);
+    return Number.isInteger(value) && value >= 1 ? value : undefined;
+  }
+
+  flag(name: string): boolean | undefined {
+    const value = this.values[name];
+    return value === 'true' ? true : value === 'false' ? false : undefined;
+  }
+
+  /** one of the values the route's parameter takes (its enum, from schema-values.ts) */
+  oneOf<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+    return allowed.find((value) => value === this.values[name]);
+  }
+
+  /** several of the values the route's parameter takes, comma-separated as the API reads them */
+  someOf<T extends string>(name: string, allowed: readonly T[]): T[] | undefined {
+    const chosen = allowed.filter((value) => (this.values[name] ?? '').split(',').includes(value));
+    return chosen.length ? chosen : undefined;
+  }
+
+  /** page and page_size, which every list takes */
+  get paging(): { page?: number; page_size?: number } {
+    return { page: this.count('page'), page_size: this.count('page_size') };
+  }
 }
 
 export function saveBlob(blob: Blob, filename: string): void {
@@ -43,18 +61,4 @@ export function saveBlob(blob: Blob, filename: string): void {
   link.download = filename;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-type Send = (
-  path: string,
-  init: { params?: { path: Record<string, string> }; body: unknown },
-) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-/**
- * A write to a route chosen at run time (a content type's own collection): the body is built from
- * the schema's types by the caller; only the path is not known to the compiler here.
- */
-export function sendTo<T>(method: 'POST' | 'PATCH', path: string, body: unknown, pathParams?: Record<string, string>): Promise<T> {
-  const send = (method === 'POST' ? api.POST : api.PATCH) as unknown as Send;
-  return unwrap(send(path, { body, ...(pathParams ? { params: { path: pathParams } } : {}) })) as Promise<T>;
 }

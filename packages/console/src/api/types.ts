@@ -16,6 +16,11 @@ export type ListPath = {
 
 export type ListItem<P extends ListPath> = GetResult<P> extends { data: (infer T)[] } ? T : never;
 
+/** Every order a list route takes, as its `ordering` parameter lists them (`name`, `-name`, …). */
+export type Ordering<P extends ListPath> = paths[P] extends { get: { parameters: { query?: { ordering?: infer O } } } }
+  ? Extract<NonNullable<O>, string>
+  : never;
+
 /** The fields a list route may be ordered by, read off its `ordering` parameter (`name` of `name | -name`). */
 export type SortField<P extends ListPath> = paths[P] extends { get: { parameters: { query?: { ordering?: infer O } } } }
   ? Extract<Exclude<NonNullable<O>, `-${string}`>, string>

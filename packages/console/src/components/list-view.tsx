@@ -5,16 +5,17 @@
  */
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useState } from 'preact/hooks';
-import { downloadCsv, fetchPage } from '../api/list.ts';
-import type { ListItem, ListPath, SortField } from '../api/types.ts';
+import { unwrap } from '../api/client.ts';
+import { AddressQuery, type CsvLoader, type PageLoader, saveBlob } from '../api/list.ts';
+import type { ListItem, ListPath, Ordering, SortField } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
 import { BulkBar, type Selectable } from './bulk-bar.tsx';
 import { DataTable, type Column } from './data-table.tsx';
 import { ErrorBanner } from './error-banner.tsx';
 import { Picker } from './picker.tsx';
 import type { PickKind } from './picker-sources.ts';
-import { useSelection } from './selection.ts';
 import { useLoad } from './use-load.ts';
+import { useSelection } from './selection.ts';
 
 export interface Filter {
   name: string;
@@ -27,8 +28,12 @@ export interface Filter {
 }
 
 export interface ListViewProps<P extends ListPath> {
+  /** the list's route: it types the rows and the fields a column may sort by */
   path: P;
-  pathParams?: Record<string, string>;
+  /** calls the route with the address's query read into its types, and the page's own values (an id) */
+  load: PageLoader<ListItem<P>>;
+  /** what the loader uses besides the address (the id of the page it is on), so a change reloads the list */
+  scope?: string;
   caption: string;
   /**
    * The columns, typically from the resource's columns module; a column whose `sort` is one of the
@@ -40,13 +45,13 @@ export interface ListViewProps<P extends ListPath> {
   rowKey: (row: ListItem<P>) => string | number;
   search?: boolean;
   filters?: Filter[];
-  orderings?: readonly (readonly [string, string])[];
+  /** the orders offered in the Order by select: one the route does not take fails the typecheck */
+  orderings?: readonly (readonly [Ordering<P>, string])[];
   /** changes force a reload (after a create or an action) */
   version?: number;
-  /** a name for the CSV download; none hides the button */
+  /** a name for the CSV download and the call that makes it; none hides the button */
   exportName?: string;
-  /** query parameters always sent, not shown in the address */
-  fixed?: Record<string, string>;
+  csv?: CsvLoader;
   /** prefix for the address's parameters when two lists share a page */
   prefix?: string;
   toolbar?: ComponentChildren;
@@ -65,7 +70,8 @@ const PAGE_SIZES = ['25', '50', '100'];
 export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   const {
     path,
-    pathParams,
+    load,
+    scope = '',
     caption,
     columns = [],
     columnsOf,
@@ -74,20 +80,20 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
     orderings,
     version = 0,
     exportName,
-    fixed = {},
+    csv,
     prefix = '',
   } = props;
   void place.value; // re-render when the address changes
   const params = query();
   const own = (name: string) => params.get(prefix + name) ?? '';
   const names = ['page', 'page_size', 'ordering', ...(props.search ? ['search'] : []), ...filters.map((filter) => filter.name)];
-  const request: Record<string, string> = { ...fixed };
+  const request: Record<string, string> = {};
   for (const name of names) if (own(name)) request[name] = own(name);
   if (!request.page_size) request.page_size = '25';
   // reloads after a bulk action, which also starts a new (empty) selection
   const [bulkRuns, setBulkRuns] = useState(0);
-  const key = `${path}|${JSON.stringify(pathParams ?? {})}|${JSON.stringify(request)}|${version}|${bulkRuns}`;
-  const result = useLoad(() => fetchPage(path, request, pathParams), key);
+  const key = `${path}|${scope}|${JSON.stringify(request)}|${version}|${bulkRuns}`;
+  const result = useLoad(() => unwrap(load(new AddressQuery(request))), key);
   const selectable = props.selectable;
   const selection = useSelection(result.data?.data ?? [], rowKey, key, selectable?.rowName ?? (() => ''));
   const [downloadError, setDownloadError] = useState<unknown>(undefined);
@@ -240,17 +246,15 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
             ))}
           </select>
         </label>
-        {exportName ? (
+        {exportName && csv ? (
           <button
             type="button"
             onClick={() => {
               const { page: _page, page_size: _size, ...all } = request;
               setDownloadError(undefined);
-              downloadCsv(
-                path.replace(/\{(\w+)\}/g, (_, name: string) => pathParams?.[name] ?? ''),
-                all,
-                `${exportName}.csv`,
-              ).catch(setDownloadError);
+              unwrap(csv(new AddressQuery(all)))
+                .then((blob) => saveBlob(blob, `${exportName}.csv`))
+                .catch(setDownloadError);
             }}
           >
             Download CSV

@@ -32,7 +32,8 @@ const spec = (summary: string, response: OperationSpec['response']): OperationSp
 
 const upload: OperationSpec = {
   ...spec('Upload a CSV file to import (body: the file, Content-Type text/csv; ?kind=…)', { status: 202, schema: importSchema }),
-  request: z.string().meta({ description: 'The CSV file: a header row naming the columns, then one row per item' }),
+  // binary: a client sends the file as it is (a browser streams its File), not a string it holds
+  request: z.string().meta({ description: 'The CSV file: a header row naming the columns, then one row per item', format: 'binary' }),
   requestMediaType: 'text/csv',
   query: {
     extra: {

@@ -1,7 +1,11 @@
 /** Assignments: filter by state, user, content, type, overdue and dates; assign to users or groups; the state actions; progress. */
 import { useState } from 'preact/hooks';
+// core's one table of which action each state allows (plain data and pure functions, nothing else of core)
+import { canTransition, type AssignmentAction } from '@lectern/core/assignment-machine';
 import { api, unwrap } from '../../api/client.ts';
 import { membersOf } from '../../api/group-members.ts';
+import type { AddressQuery } from '../../api/list.ts';
+import { assignmentContentTypes, assignmentOrderings, assignmentStates } from '../../api/values.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
@@ -24,9 +28,21 @@ import {
   assignmentUser,
 } from './columns.tsx';
 
-const STATES = ['not_started', 'in_progress', 'completed', 'dropped', 'exempted'] as const;
-const TYPES = ['article', 'video', 'course', 'guide', 'event', 'event_type', 'link', 'track', 'scheduled_track', 'collection'] as const;
 const label = (value: string) => value.replace('_', ' ');
+
+/** The list's filters and order, read from the address. */
+const assignmentsQuery = (q: AddressQuery) => ({
+  state: q.someOf('state', assignmentStates),
+  content_type: q.someOf('content_type', assignmentContentTypes),
+  is_overdue: q.flag('is_overdue'),
+  user: q.text('user'),
+  content_item: q.text('content_item'),
+  due_date__gte: q.text('due_date__gte'),
+  due_date__lte: q.text('due_date__lte'),
+  created__gte: q.text('created__gte'),
+  created__lte: q.text('created__lte'),
+  ordering: q.oneOf('ordering', assignmentOrderings),
+});
 
 export function AssignmentsPage() {
   const [version, setVersion] = useState(0);
@@ -103,12 +119,14 @@ export function AssignmentsPage() {
             ? 'Nothing assigned to you yet. Pick something from the catalogue above.'
             : 'No assignments yet. Give content to a person or a whole group with the form above.'
         }
+        load={(q) => api.GET('/api/v2/assignments', { params: { query: { ...q.paging, ...assignmentsQuery(q) } } })}
+        csv={(q) => api.GET('/api/v2/assignments', { params: { query: { ...assignmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Assignments"
         version={version}
         exportName="assignments"
         filters={[
-          { name: 'state', label: 'State', options: STATES.map((state) => [state, label(state)] as const) },
-          { name: 'content_type', label: 'Type', options: TYPES.map((type) => [type, label(type)] as const) },
+          { name: 'state', label: 'State', options: assignmentStates.map((state) => [state, label(state)] as const) },
+          { name: 'content_type', label: 'Type', options: assignmentContentTypes.map((type) => [type, label(type)] as const) },
           {
             name: 'is_overdue',
             label: 'Overdue',
@@ -149,39 +167,41 @@ export function AssignmentsPage() {
 function StateActions({ assignment, done, manager }: { assignment: Assignment; done: () => void; manager: boolean }) {
   const path = { params: { path: { id: assignment.public_id } } };
   const name = (verb: string) => `${verb} ${assignment.content_item.name} for ${assignment.user.email}`;
-  const open = assignment.state === 'not_started' || assignment.state === 'in_progress';
+  const allows = (action: AssignmentAction) => canTransition(assignment.state, action);
   if (assignment.is_enrollment_managed) return <span class="muted">by enrollment</span>;
   return (
     <div class="actions">
-      {open ? (
-        <>
-          <button type="button" aria-label={name('Record progress')} onClick={() => setQuery({ assignment: assignment.public_id })}>
-            Progress
-          </button>
-          <ActionButton
-            label="Complete"
-            name={name('Complete')}
-            run={() => unwrap(api.POST('/api/v2/assignments/{id}/complete', path))}
-            done={done}
-          />
-          {manager ? (
-            <ActionButton
-              label="Exempt"
-              name={name('Exempt')}
-              run={() => unwrap(api.POST('/api/v2/assignments/{id}/exempt', path))}
-              done={done}
-            />
-          ) : null}
-          <ActionButton
-            label="Drop"
-            name={name('Drop')}
-            danger
-            run={() => unwrap(api.POST('/api/v2/assignments/{id}/drop', { ...path, body: {} }))}
-            done={done}
-          />
-        </>
+      {allows('progress') ? (
+        <button type="button" aria-label={name('Record progress')} onClick={() => setQuery({ assignment: assignment.public_id })}>
+          Progress
+        </button>
       ) : null}
-      {assignment.state === 'completed' ? (
+      {allows('complete') ? (
+        <ActionButton
+          label="Complete"
+          name={name('Complete')}
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/complete', path))}
+          done={done}
+        />
+      ) : null}
+      {manager && allows('exempt') ? (
+        <ActionButton
+          label="Exempt"
+          name={name('Exempt')}
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/exempt', path))}
+          done={done}
+        />
+      ) : null}
+      {allows('drop') ? (
+        <ActionButton
+          label="Drop"
+          name={name('Drop')}
+          danger
+          run={() => unwrap(api.POST('/api/v2/assignments/{id}/drop', { ...path, body: {} }))}
+          done={done}
+        />
+      ) : null}
+      {allows('undo-complete') ? (
         <ActionButton
           label="Undo complete"
           name={name('Undo complete')}
@@ -189,7 +209,7 @@ function StateActions({ assignment, done, manager }: { assignment: Assignment; d
           done={done}
         />
       ) : null}
-      {assignment.state === 'exempted' && manager ? (
+      {manager && allows('undo-exempt') ? (
         <ActionButton
           label="Undo exempt"
           name={name('Undo exempt')}
@@ -211,7 +231,7 @@ function AssignmentDetail({ id, manager, onChanged }: { id: string; manager: boo
     setVersion(version + 1);
     onChanged();
   };
-  const open = a ? a.state === 'not_started' || a.state === 'in_progress' : false;
+  const open = a ? canTransition(a.state, 'progress') : false;
   return (
     <section class="detail" aria-labelledby="assignment-title">
       <h2 id="assignment-title">{a ? `${a.content_item.name} for ${a.user.name}` : 'Assignment'}</h2>

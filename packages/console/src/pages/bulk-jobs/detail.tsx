@@ -1,26 +1,51 @@
 /** One bulk job's page (bulk-jobs/<kind>/<id>): its status, followed live while it runs, counts and per-item results. */
 import { useEffect, useState } from 'preact/hooks';
-import { api, unwrap } from '../../api/client.ts';
-import type { BulkJob, ListItem } from '../../api/types.ts';
+import { api, type Outcome, unwrap } from '../../api/client.ts';
+import type { AddressQuery, Page } from '../../api/list.ts';
+import type { BulkItem, BulkJob, ListItem } from '../../api/types.ts';
+import { bulkItemStatuses, bulkJobStatuses } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { type DetailKind, ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
 
-export const KINDS = {
-  users: { status: '/api/v2/users/bulk/{id}', items: '/api/v2/users/bulk/{id}/items' },
-  assignments: { status: '/api/v2/assignments/bulk/{id}', items: '/api/v2/assignments/bulk/{id}/items' },
-  enrollments: { status: '/api/v2/enrollments/bulk/{id}', items: '/api/v2/enrollments/bulk/{id}/items' },
-  events: { status: '/api/v2/events/bulk/{id}', items: '/api/v2/events/bulk/{id}/items' },
-  'event-series': { status: '/api/v2/event-series/bulk/{id}', items: '/api/v2/event-series/bulk/{id}/items' },
-} as const;
-type Kind = keyof typeof KINDS;
+type Kind = ListItem<'/api/v2/bulk-jobs'>['kind'];
+/** the query every kind's item list takes: its page, its order and an item status */
+const itemsQuery = (q: AddressQuery) => ({ ...q.paging, status: q.oneOf('status', bulkItemStatuses) });
+
+/** Each kind's own routes for a job and its items, called on a path the compiler knows. */
+interface JobRoutes {
+  job: (id: string) => Promise<Outcome<BulkJob>>;
+  items: (id: string, q: AddressQuery) => Promise<Outcome<Page<BulkItem>>>;
+}
+const KINDS: Record<Kind, JobRoutes> = {
+  users: {
+    job: (id) => api.GET('/api/v2/users/bulk/{id}', { params: { path: { id } } }),
+    items: (id, q) => api.GET('/api/v2/users/bulk/{id}/items', { params: { path: { id }, query: itemsQuery(q) } }),
+  },
+  assignments: {
+    job: (id) => api.GET('/api/v2/assignments/bulk/{id}', { params: { path: { id } } }),
+    items: (id, q) => api.GET('/api/v2/assignments/bulk/{id}/items', { params: { path: { id }, query: itemsQuery(q) } }),
+  },
+  enrollments: {
+    job: (id) => api.GET('/api/v2/enrollments/bulk/{id}', { params: { path: { id } } }),
+    items: (id, q) => api.GET('/api/v2/enrollments/bulk/{id}/items', { params: { path: { id }, query: itemsQuery(q) } }),
+  },
+  events: {
+    job: (id) => api.GET('/api/v2/events/bulk/{id}', { params: { path: { id } } }),
+    items: (id, q) => api.GET('/api/v2/events/bulk/{id}/items', { params: { path: { id }, query: itemsQuery(q) } }),
+  },
+  'event-series': {
+    job: (id) => api.GET('/api/v2/event-series/bulk/{id}', { params: { path: { id } } }),
+    items: (id, q) => api.GET('/api/v2/event-series/bulk/{id}/items', { params: { path: { id }, query: itemsQuery(q) } }),
+  },
+};
 const isKind = (value: string | null): value is Kind => value !== null && value in KINDS;
 
 type JobStatus = ListItem<'/api/v2/bulk-jobs'>['status'];
 // every status the API names, in the order a job goes through them
-export const jobStatuses: readonly JobStatus[] = ['pending', 'processing', 'completed', 'failed'];
+export const jobStatuses: readonly JobStatus[] = bulkJobStatuses;
 
 export function StatusBadge({ status }: { status: JobStatus }) {
   return <span class={status === 'completed' ? 'badge ok' : status === 'failed' ? 'badge bad' : 'badge'}>{status}</span>;
@@ -39,11 +64,7 @@ export function JobDetail({ segments: [kind = '', id = ''] }: { segments: string
 
 function Job({ kind, id }: { kind: Kind; id: string }) {
   const [tick, setTick] = useState(0);
-  const get = api.GET as unknown as (
-    path: string,
-    init: { params: { path: { id: string } } },
-  ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-  const loaded = useLoad(() => unwrap(get(KINDS[kind].status, { params: { path: { id } } })) as Promise<BulkJob>, `${kind}|${id}|${tick}`);
+  const loaded = useLoad(() => unwrap(KINDS[kind].job(id)), `${kind}|${id}|${tick}`);
   const job = loaded.data;
   const running = job ? job.status === 'pending' || job.status === 'processing' : false;
   useEffect(() => {
@@ -75,18 +96,16 @@ function Job({ kind, id }: { kind: Kind; id: string }) {
           ) : null}
           <h2>Items</h2>
           <ListView
-            path={KINDS[kind].items}
-            pathParams={{ id }}
+            path="/api/v2/users/bulk/{id}/items"
+            load={(q) => KINDS[kind].items(id, q)}
+            scope={`${kind}|${id}`}
             caption="Job items"
             version={running ? tick : 0}
             filters={[
               {
                 name: 'status',
                 label: 'Item status',
-                options: [
-                  ['failed', 'failed'],
-                  ['succeeded', 'succeeded'],
-                ],
+                options: bulkItemStatuses.map((status) => [status, status] as const),
               },
             ]}
             rowKey={(item) => item.index}

@@ -1,9 +1,11 @@
 /** Bulk jobs: every job the caller may see (admins all, others their own); a job's page (bulk-jobs/<kind>/<id>) is detail.tsx. */
+import { api } from '../../api/client.ts';
+import { bulkJobKinds, bulkJobOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
-import { JobDetail, jobStatuses, KINDS, StatusBadge } from './detail.tsx';
+import { JobDetail, jobStatuses, StatusBadge } from './detail.tsx';
 
 export const BulkJobsPage = listOrDetail(BulkJobList, JobDetail);
 
@@ -14,10 +16,22 @@ function BulkJobList() {
       <ListView
         path="/api/v2/bulk-jobs"
         empty="No bulk jobs yet. They start when many users, assignments, enrollments or events are sent at once, through the API or this console."
+        load={(q) =>
+          api.GET('/api/v2/bulk-jobs', {
+            params: {
+              query: {
+                ...q.paging,
+                kind: q.oneOf('kind', bulkJobKinds),
+                status: q.oneOf('status', jobStatuses),
+                ordering: q.oneOf('ordering', bulkJobOrderings),
+              },
+            },
+          })
+        }
         prefix="jobs_"
         caption="Bulk jobs, newest first"
         filters={[
-          { name: 'kind', label: 'Kind', options: Object.keys(KINDS).map((name) => [name, name] as const) },
+          { name: 'kind', label: 'Kind', options: bulkJobKinds.map((name) => [name, name] as const) },
           { name: 'status', label: 'Status', options: jobStatuses.map((name) => [name, name] as const) },
         ]}
         orderings={[

@@ -5,8 +5,8 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import { sendTo } from '../../api/list.ts';
-import type { Assignment, ContentItem } from '../../api/types.ts';
+import type { ContentItem } from '../../api/types.ts';
+import { assignmentOrderings, assignmentStates } from '../../api/values.ts';
 import { BarChart } from '../../components/bar-chart.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -18,14 +18,15 @@ import { useLoad } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentDue, assignmentEmail, assignmentPerson, assignmentState } from '../assignments/columns.tsx';
 import { ArchiveToggle } from './archive-toggle.tsx';
-import { bodyFrom, ContentFields, CREATABLE, label } from './fields.tsx';
+import { bodyFrom, ContentFields, label } from './fields.tsx';
+import { writesFor } from './writes.ts';
 
 export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
   const [version, setVersion] = useState(0);
   const loaded = useLoad(() => unwrap(api.GET('/api/v2/content-items/{id}', { params: { path: { id } } })), `${id}|${version}`);
   const [saved, setSaved] = useState(false);
   const item = loaded.data;
-  const path = item ? CREATABLE[item.content_type] : undefined;
+  const writes = item ? writesFor(item.content_type) : undefined;
   const writable = can('content:write');
   const changed = () => setVersion(version + 1);
   return (
@@ -52,7 +53,7 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
       ) : null}
       {item ? <Completion id={id} version={version} /> : null}
       <h2>Fields</h2>
-      {item && writable && path ? (
+      {item && writable && writes ? (
         <Form
           resetKey={item.modified}
           submitLabel="Save"
@@ -64,7 +65,7 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
               ...(text(data, 'items') ? { items: list(data, 'items') } : {}),
               ...(text(data, 'url') ? { url: text(data, 'url') } : {}),
             };
-            await sendTo('PATCH', `${path}/{id}`, { ...body, ...extra }, { id });
+            await unwrap(writes.update(id, { ...body, ...extra }));
             setSaved(true);
             changed();
           }}
@@ -89,11 +90,23 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
           <ListView
             path="/api/v2/assignments"
             empty="Not assigned to anyone yet. Assign it on the Assignments page, to a person or a whole group."
+            load={(q) =>
+              api.GET('/api/v2/assignments', {
+                params: {
+                  query: {
+                    ...q.paging,
+                    content_item: id,
+                    state: q.someOf('state', assignmentStates),
+                    ordering: q.oneOf('ordering', assignmentOrderings),
+                  },
+                },
+              })
+            }
+            scope={id}
             prefix="a_"
-            fixed={{ content_item: id }}
             caption="Its assignments"
             version={version}
-            filters={[{ name: 'state', label: 'State', options: ASSIGNMENT_STATES.map((state) => [state, label(state)] as const) }]}
+            filters={[{ name: 'state', label: 'State', options: assignmentStates.map((state) => [state, label(state)] as const) }]}
             rowKey={(a) => a.public_id}
             columns={[assignmentPerson, assignmentEmail, assignmentState, assignmentDue, assignmentCompleted]}
           />
@@ -102,14 +115,6 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
     </DetailPage>
   );
 }
-
-const ASSIGNMENT_STATES = [
-  'not_started',
-  'in_progress',
-  'completed',
-  'dropped',
-  'exempted',
-] as const satisfies readonly Assignment['state'][];
 
 /** Its completion insight: how its assignments stand, as a chart with the figures in a table. */
 function Completion({ id, version }: { id: string; version: number }) {

@@ -1,26 +1,11 @@
 /** Each content type's fields: the form inputs per type and the body they make, shared by creating and editing. */
 import type { BodyOf, ContentItem, ContentType } from '../../api/types.ts';
-// core's table of each type's collection: plain data, so the bundle takes nothing else of core
-import { contentTypeCollections } from '../../../../core/src/content/content-types.ts';
+// core's one table of content types, through the subpath that holds only that plain data (the bundle takes nothing else of core)
+import { contentTypes } from '@lectern/core/content-types';
 import { checked, Field, integer, list, nullableText, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 
-export const TYPES: readonly ContentType[] = [
-  'article',
-  'video',
-  'course',
-  'guide',
-  'event',
-  'event_type',
-  'link',
-  'track',
-  'scheduled_track',
-  'collection',
-];
-/** The types created here, each through its own collection; events and series live on the Events page. */
-export const CREATABLE: Partial<Record<ContentType, string>> = Object.fromEntries(
-  Object.entries(contentTypeCollections).map(([type, collection]) => [type, `/api/v2/${collection}`]),
-);
+export const TYPES: readonly ContentType[] = contentTypes;
 export const CONTAINERS: ContentType[] = ['track', 'scheduled_track', 'collection'];
 export const label = (type: string) => type.replace('_', ' ');
 

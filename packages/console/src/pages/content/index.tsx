@@ -1,8 +1,9 @@
 /** Content: the catalogue across the ten types, creating per type, archive; an item's own page (content/<id>) is detail.tsx. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import { sendTo } from '../../api/list.ts';
-import type { ContentItem, ContentType } from '../../api/types.ts';
+import type { AddressQuery } from '../../api/list.ts';
+import { contentOrderings } from '../../api/values.ts';
+import type { ContentType } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
@@ -14,9 +15,21 @@ import { can, me, role } from '../../session/me.ts';
 import { ArchiveToggle } from './archive-toggle.tsx';
 import { contentBulkActions } from './bulk-actions.tsx';
 import { ContentDetail } from './detail.tsx';
-import { bodyFrom, ContentFields, CREATABLE, label, TYPES } from './fields.tsx';
+import { bodyFrom, ContentFields, label, TYPES } from './fields.tsx';
+import { CREATABLE, writesFor } from './writes.ts';
 
 export const ContentPage = listOrDetail(ContentList, ContentDetail);
+
+/** The list's search, filters and order, read from the address. */
+const contentQuery = (q: AddressQuery) => ({
+  search: q.text('search'),
+  content_type: q.someOf('content_type', TYPES),
+  is_archived: q.flag('is_archived'),
+  is_hidden: q.flag('is_hidden'),
+  tag: q.text('tag'),
+  group: q.text('group'),
+  ordering: q.oneOf('ordering', contentOrderings),
+});
 
 function ContentList() {
   const [version, setVersion] = useState(0);
@@ -32,7 +45,7 @@ function ContentList() {
           <label for="new-type">New content of type</label>
           <select id="new-type" value={newType} onChange={(event) => setNewType(event.currentTarget.value as ContentType | '')}>
             <option value="">Choose…</option>
-            {Object.keys(CREATABLE).map((type) => (
+            {CREATABLE.map((type) => (
               <option key={type} value={type}>
                 {label(type)}
               </option>
@@ -47,7 +60,9 @@ function ContentList() {
             resetKey={newType}
             submitLabel="Create content"
             onSubmit={async (data) => {
-              const created = await sendTo<ContentItem>('POST', CREATABLE[newType] ?? '', bodyFrom(data, newType));
+              const writes = writesFor(newType);
+              if (!writes) return;
+              const created = await unwrap(writes.create(bodyFrom(data, newType)));
               setNewType('');
               refresh();
               navigate(detailAddress('content', created.public_id));
@@ -60,6 +75,8 @@ function ContentList() {
       <ListView
         path="/api/v2/content-items"
         empty={writable ? 'No content yet. Choose a type above to create the first item.' : 'No content is open to you yet.'}
+        load={(q) => api.GET('/api/v2/content-items', { params: { query: { ...q.paging, ...contentQuery(q) } } })}
+        csv={(q) => api.GET('/api/v2/content-items', { params: { query: { ...contentQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Content"
         version={version}
         exportName="content"
@@ -97,13 +114,14 @@ function ContentList() {
         columns={[
           {
             header: 'Name',
+            sort: 'name',
             cell: (item) => (
               <ResourceLink kind="content" id={item.public_id}>
                 {item.name}
               </ResourceLink>
             ),
           },
-          { header: 'Type', cell: (item) => label(item.content_type) },
+          { header: 'Type', sort: 'content_type', cell: (item) => label(item.content_type) },
           { header: 'Tags', cell: (item) => item.tags.join(', ') },
           {
             header: 'Access groups',
@@ -132,8 +150,8 @@ function ContentList() {
                 <span class="badge ok">live</span>
               ),
           },
-          { header: 'Assigned', class: 'num', cell: (item) => item.total_assignments },
-          { header: 'Created', cell: (item) => <DateCell value={item.created} /> },
+          { header: 'Assigned', sort: 'total_assignments', class: 'num', cell: (item) => item.total_assignments },
+          { header: 'Created', sort: 'created', cell: (item) => <DateCell value={item.created} /> },
           {
             header: 'Actions',
             cell: (item) => (

@@ -2,6 +2,8 @@
 import { useState } from 'preact/hooks';
 import { inConsoleWords } from '../../api/console-wording.ts';
 import { api, unwrap } from '../../api/client.ts';
+import type { AddressQuery } from '../../api/list.ts';
+import { attendanceMethods, enrollmentOrderings, enrollmentStatuses } from '../../api/values.ts';
 import { checked, Field, Form, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -16,6 +18,15 @@ import {
   enrollmentStatus,
   enrollmentUser,
 } from './columns.tsx';
+
+/** The list's filters and order, read from the address. */
+const enrollmentsQuery = (q: AddressQuery) => ({
+  status: q.someOf('status', enrollmentStatuses),
+  attendance_method: q.oneOf('attendance_method', attendanceMethods),
+  event: q.text('event'),
+  user: q.text('user'),
+  ordering: q.oneOf('ordering', enrollmentOrderings),
+});
 
 const WAITLIST_LABEL = 'Join the wait list if the event is full';
 
@@ -75,26 +86,17 @@ export function EnrollmentsPage() {
             ? 'You are not enrolled in any event yet. Enroll yourself with the form above.'
             : 'No enrollments yet. Add people to an event with the form above.'
         }
+        load={(q) => api.GET('/api/v2/enrollments', { params: { query: { ...q.paging, ...enrollmentsQuery(q) } } })}
+        csv={(q) => api.GET('/api/v2/enrollments', { params: { query: { ...enrollmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Enrollments"
         version={version}
         exportName="enrollments"
         filters={[
-          {
-            name: 'status',
-            label: 'Status',
-            options: [
-              ['enrolled', 'enrolled'],
-              ['waitlisted', 'waitlisted'],
-              ['dropped', 'dropped'],
-            ],
-          },
+          { name: 'status', label: 'Status', options: enrollmentStatuses.map((status) => [status, status] as const) },
           {
             name: 'attendance_method',
             label: 'Attendance',
-            options: [
-              ['in_person', 'in person'],
-              ['online', 'online'],
-            ],
+            options: attendanceMethods.map((method) => [method, method.replace('_', ' ')] as const),
           },
           { name: 'event', label: 'Event', pick: 'event' as const },
           ...(manager ? [{ name: 'user', label: 'User', pick: 'user' as const }] : []),

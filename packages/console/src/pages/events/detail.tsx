@@ -7,6 +7,7 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { Enrollment } from '../../api/types.ts';
+import { enrollmentOrderings } from '../../api/values.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -117,8 +118,15 @@ function EnrollmentList({
           ? 'Nobody enrolled yet. Enroll people with the form above.'
           : 'Nobody is waiting. People join the wait list when every seat is taken.'
       }
+      load={(q) =>
+        api.GET('/api/v2/enrollments', {
+          params: {
+            query: { ...q.paging, event: eventId, status: [status], ordering: q.oneOf('ordering', enrollmentOrderings) ?? 'created' },
+          },
+        })
+      }
+      scope={`${eventId}|${status}`}
       prefix={status === 'enrolled' ? 'e_' : 'w_'}
-      fixed={{ event: eventId, status, ordering: 'created' }}
       caption={status === 'enrolled' ? 'Enrolled' : 'Wait list'}
       version={version}
       rowKey={(enrollment) => enrollment.public_id}

@@ -4,6 +4,8 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import type { AddressQuery } from '../../api/list.ts';
+import { eventOrderings, seriesOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { checked, Field, Form, integer, list, nullableText, text } from '../../components/form.tsx';
@@ -16,6 +18,16 @@ import { EventOrSeriesDetail } from './detail.tsx';
 import { eventName, eventSeats, eventSeries, eventStarts, eventWaitList } from './columns.tsx';
 
 export const EventsPage = listOrDetail(EventList, EventOrSeriesDetail);
+
+/** The events list's search, filters and order, read from the address. */
+const eventsQuery = (q: AddressQuery) => ({
+  search: q.text('search'),
+  event_series_id: q.text('event_series_id'),
+  is_archived: q.flag('is_archived'),
+  starts_at_utc__gte: q.text('starts_at_utc__gte'),
+  starts_at_utc__lte: q.text('starts_at_utc__lte'),
+  ordering: q.oneOf('ordering', eventOrderings),
+});
 
 function EventList() {
   const [version, setVersion] = useState(0);
@@ -105,6 +117,8 @@ function EventList() {
       <ListView
         path="/api/v2/events"
         empty="No events yet. Add the first above (a location, made first on the Locations page, gives it a time zone)."
+        load={(q) => api.GET('/api/v2/events', { params: { query: { ...q.paging, ...eventsQuery(q) } } })}
+        csv={(q) => api.GET('/api/v2/events', { params: { query: { ...eventsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Events"
         version={version}
         exportName="events"
@@ -134,6 +148,9 @@ function EventList() {
       <ListView
         path="/api/v2/event-series"
         empty="No series yet. A series groups events that share a name, location and description: add the first above."
+        load={(q) =>
+          api.GET('/api/v2/event-series', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', seriesOrderings) } } })
+        }
         prefix="s_"
         caption="Event series"
         version={version}
@@ -141,6 +158,7 @@ function EventList() {
         columns={[
           {
             header: 'Name',
+            sort: 'name',
             cell: (series) => (
               <ResourceLink kind="series" id={series.public_id}>
                 {series.name}
@@ -148,7 +166,7 @@ function EventList() {
             ),
           },
           { header: 'Location', cell: (series) => (series.location ? `${series.location.name} (${series.location.timezone})` : '') },
-          { header: 'Created', cell: (series) => <DateCell value={series.created} /> },
+          { header: 'Created', sort: 'created', cell: (series) => <DateCell value={series.created} /> },
         ]}
       />
     </>

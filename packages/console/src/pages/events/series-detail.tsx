@@ -1,6 +1,7 @@
 /** One series' page (events/series/<id>): where it is held, its events, and editing it. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { eventOrderings } from '../../api/values.ts';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { Field, Form, integer, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -65,8 +66,13 @@ export function SeriesDetail({ id }: { id: string }) {
       <ListView
         path="/api/v2/events"
         empty="No events in this series yet. Create one on the Events page and choose this series."
+        load={(q) =>
+          api.GET('/api/v2/events', {
+            params: { query: { ...q.paging, event_series_id: id, ordering: q.oneOf('ordering', eventOrderings) } },
+          })
+        }
+        scope={id}
         prefix="se_"
-        fixed={{ event_series_id: id }}
         caption="Events in this series"
         version={version}
         orderings={[

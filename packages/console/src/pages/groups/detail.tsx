@@ -1,6 +1,7 @@
 /** One group's page: rename, members (add several at once, remove, replace with the API's confirmations), owners, delete. */
 import { useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../../api/client.ts';
+import { userOrderings } from '../../api/values.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { checked, Field, Form, list, picked, text } from '../../components/form.tsx';
@@ -152,7 +153,12 @@ export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
       <ListView
         path="/api/v2/groups/{id}/members"
         empty="No members yet. Add people above by typing their names, or paste a column of emails."
-        pathParams={{ id }}
+        load={(q) =>
+          api.GET('/api/v2/groups/{id}/members', {
+            params: { path: { id }, query: { ...q.paging, ordering: q.oneOf('ordering', userOrderings) } },
+          })
+        }
+        scope={id}
         prefix="m_"
         caption="Members"
         version={version}

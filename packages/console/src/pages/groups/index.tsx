@@ -1,6 +1,8 @@
 /** Groups: the list and creating one; each group's own page (groups/<id>) is detail.tsx. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import type { AddressQuery } from '../../api/list.ts';
+import { groupOrderings } from '../../api/values.ts';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { Field, Form, optionalText, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -9,6 +11,9 @@ import { navigate } from '../../router.ts';
 import { can, role } from '../../session/me.ts';
 import { groupCreated, groupMembers, groupName, groupOwners, groupSource } from './columns.tsx';
 import { GroupDetail } from './detail.tsx';
+
+/** The list's search and order, read from the address. */
+const groupsQuery = (q: AddressQuery) => ({ search: q.text('search'), ordering: q.oneOf('ordering', groupOrderings) });
 
 export const GroupsPage = listOrDetail(GroupList, GroupDetail);
 
@@ -45,6 +50,8 @@ function GroupList() {
       <ListView
         path="/api/v2/groups"
         empty="No groups yet. Add one above, or let your identity provider create them through SCIM."
+        load={(q) => api.GET('/api/v2/groups', { params: { query: { ...q.paging, ...groupsQuery(q) } } })}
+        csv={(q) => api.GET('/api/v2/groups', { params: { query: { ...groupsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Groups"
         version={version}
         exportName="groups"

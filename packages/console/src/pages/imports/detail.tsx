@@ -11,7 +11,8 @@ import { useLoad } from '../../components/use-load.ts';
 import { parseCsv } from './csv.ts';
 
 type Import = GetResult<'/api/v2/imports/{id}'>;
-const FINISHED = ['completed', 'failed', 'cancelled'];
+// the states an import ends in; the compiler checks each is one the API names
+const FINISHED: readonly Import['status'][] = ['completed', 'failed', 'cancelled'];
 
 export function StatusBadge({ status }: { status: string }) {
   return (

@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { importKinds } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { checked, ErrorsFor, Form, SelectField } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -14,16 +15,13 @@ import { detailAddress, ResourceLink } from '../../components/resource-link.tsx'
 import { ImportDetail, StatusBadge } from './detail.tsx';
 import { can } from '../../session/me.ts';
 
-type Kind = 'users' | 'assignments' | 'enrollments';
-const KINDS: Kind[] = ['users', 'assignments', 'enrollments'];
-
 export const ImportsPage = listOrDetail(ImportList, ImportDetail);
 
 function ImportList() {
   const [file, setFile] = useState<File | null>(null);
   const [over, setOver] = useState(false);
   const [version, setVersion] = useState(0);
-  const kinds = KINDS.filter((kind) => can(`${kind}:write`));
+  const kinds = importKinds.filter((kind) => can(`${kind}:write`));
   return (
     <>
       <h1>Imports</h1>
@@ -32,14 +30,16 @@ function ImportList() {
           submitLabel="Upload"
           onSubmit={async (data) => {
             if (!file) throw new Error('Choose a CSV file first.');
+            const chosenKind = kinds.find((kind) => kind === data.get('kind'));
+            if (!chosenKind) throw new Error('Choose what the file holds.');
             const made = await unwrap(
               api.POST('/api/v2/imports', {
                 params: {
-                  query: { kind: String(data.get('kind')) as Kind, dry_run: checked(data, 'dry_run'), update: checked(data, 'update') },
+                  query: { kind: chosenKind, dry_run: checked(data, 'dry_run'), update: checked(data, 'update') },
                 },
                 // the file goes as it is, streamed by the browser: never read whole into this page
-                body: file as unknown as string,
-                bodySerializer: (body: unknown) => body as BodyInit,
+                body: file,
+                bodySerializer: (body) => body,
                 headers: {
                   'Content-Type': 'text/csv',
                   'Content-Disposition': `attachment; filename="${file.name.replace(/["\\\r\n]/g, '_')}"`,
@@ -95,16 +95,9 @@ function ImportList() {
       <ListView
         path="/api/v2/imports"
         empty="No imports yet. Upload a CSV file above to add or update users, assignments or enrollments in bulk."
+        load={(q) => api.GET('/api/v2/imports', { params: { query: q.paging } })}
         caption="Imports"
         version={version}
-        filters={[
-          { name: 'kind', label: 'Kind', options: KINDS.map((kind) => [kind, kind] as const) },
-          {
-            name: 'status',
-            label: 'Status',
-            options: ['pending', 'running', 'completed', 'failed', 'cancelled'].map((s) => [s, s] as const),
-          },
-        ]}
         rowKey={(item) => item.id}
         columns={[
           {

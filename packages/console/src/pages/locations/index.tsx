@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { locationOrderings } from '../../api/values.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, Form, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -44,6 +45,18 @@ export function LocationsPage() {
       <ListView
         path="/api/v2/locations"
         empty="No locations yet. Add the first above; events then pick it and take its time zone."
+        load={(q) =>
+          api.GET('/api/v2/locations', {
+            params: {
+              query: {
+                ...q.paging,
+                search: q.text('search'),
+                timezone: q.text('timezone'),
+                ordering: q.oneOf('ordering', locationOrderings),
+              },
+            },
+          })
+        }
         caption="Locations"
         search
         version={version}
@@ -56,10 +69,10 @@ export function LocationsPage() {
         ]}
         rowKey={(location) => location.id}
         columns={[
-          { header: 'Name', cell: (location) => location.name },
+          { header: 'Name', sort: 'name', cell: (location) => location.name },
           { header: 'Time zone', cell: (location) => location.timezone },
           { header: 'Local time now', cell: (location) => localTime(location.timezone) },
-          { header: 'Id', class: 'num', cell: (location) => <code>{location.id}</code> },
+          { header: 'Id', sort: 'id', class: 'num', cell: (location) => <code>{location.id}</code> },
           {
             header: 'Actions',
             cell: (location) =>

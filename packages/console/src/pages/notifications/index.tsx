@@ -4,7 +4,10 @@
  * skipped because its recipient opted out). Filters live in the address; a recipient's name
  * narrows the list to their messages, so nobody types an id.
  */
+import { api } from '../../api/client.ts';
+import type { AddressQuery } from '../../api/list.ts';
 import type { ListItem } from '../../api/types.ts';
+import { notificationKinds, notificationOrderings, notificationStatuses } from '../../api/values.ts';
 import { CalendarFeed } from '../../components/calendar-feed.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { Link } from '../../components/link.tsx';
@@ -31,6 +34,16 @@ const STATUSES: Record<Notification['status'], string> = {
   skipped: 'Skipped (opted out)',
 };
 
+/** The list's filters and order, read from the address. */
+const notificationsQuery = (q: AddressQuery, recipient: string | null) => ({
+  kind: q.oneOf('kind', notificationKinds),
+  status: q.oneOf('status', notificationStatuses),
+  created_at__gte: q.text('created_at__gte'),
+  created_at__lte: q.text('created_at__lte'),
+  user: recipient ?? undefined,
+  ordering: q.oneOf('ordering', notificationOrderings),
+});
+
 export function NotificationsPage() {
   const recipient = query().get('user');
   return (
@@ -51,6 +64,14 @@ export function NotificationsPage() {
       <ListView
         path="/api/v2/notifications"
         empty="No email sent yet. Messages appear here once email is set up (smtp_url, see About) and someone is enrolled, assigned or reminded."
+        load={(q) => api.GET('/api/v2/notifications', { params: { query: { ...q.paging, ...notificationsQuery(q, recipient) } } })}
+        csv={(q) =>
+          api.GET('/api/v2/notifications', {
+            params: { query: { ...notificationsQuery(q, recipient), format: 'csv' } },
+            parseAs: 'blob',
+          })
+        }
+        scope={recipient ?? ''}
         caption="Email notifications, newest first"
         exportName="notifications"
         filters={[
@@ -59,7 +80,6 @@ export function NotificationsPage() {
           { name: 'created_at__gte', label: 'From', type: 'date' },
           { name: 'created_at__lte', label: 'Until', type: 'date' },
         ]}
-        fixed={recipient ? { user: recipient } : {}}
         orderings={[
           ['-id', 'Newest first'],
           ['id', 'Oldest first'],

@@ -3,7 +3,6 @@
  * what is still open for them.
  */
 import { api, unwrap } from '../../api/client.ts';
-import { fetchPage } from '../../api/list.ts';
 import { BarChart } from '../../components/bar-chart.tsx';
 import { buckets, type Bucket } from '../../components/insight-buckets.ts';
 import { DataTable } from '../../components/data-table.tsx';
@@ -68,7 +67,7 @@ function Insights() {
 }
 
 function RecentImports() {
-  const loaded = useLoad(() => fetchPage('/api/v2/imports', { page_size: '5' }), 'imports');
+  const loaded = useLoad(() => unwrap(api.GET('/api/v2/imports', { params: { query: { page_size: 5 } } })), 'imports');
   return (
     <section class="card" aria-labelledby="recent-imports">
       <h2 id="recent-imports">Recent imports</h2>
@@ -103,11 +102,11 @@ function RecentImports() {
 /** The backlog comes from the metrics (when the token may read them); failing endpoints from the list. */
 function WebhookHealth() {
   const loaded = useLoad(async () => {
-    const endpoints = await fetchPage('/public_api/v2/webhooks', { page_size: '100' });
+    const endpoints = await unwrap(api.GET('/public_api/v2/webhooks', { params: { query: { page_size: 100 } } }));
     let backlog: number | null = null;
     if (can('metrics:read')) {
-      const text = await unwrap(api.GET('/metrics' as never, { parseAs: 'text' } as never)).catch(() => '');
-      const match = /^lectern_webhook_backlog(?:\{[^}]*\})?\s+(\d+(?:\.\d+)?)/m.exec(String(text));
+      const text = await unwrap(api.GET('/metrics', { parseAs: 'text' })).catch(() => '');
+      const match = /^lectern_webhook_backlog(?:\{[^}]*\})?\s+(\d+(?:\.\d+)?)/m.exec(text);
       backlog = match ? Number(match[1]) : null;
     }
     return { endpoints: endpoints.data, total: endpoints.meta.total_count, backlog };
@@ -143,7 +142,12 @@ function WebhookHealth() {
 
 function MyWork() {
   const loaded = useLoad(
-    () => fetchPage('/api/v2/assignments', { page_size: '10', state: 'not_started,in_progress', ordering: 'due_date' }),
+    () =>
+      unwrap(
+        api.GET('/api/v2/assignments', {
+          params: { query: { page_size: 10, state: ['not_started', 'in_progress'], ordering: 'due_date' } },
+        }),
+      ),
     'mine',
   );
   return (

@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../../api/client.ts';
+import { savedReportResources } from '../../api/values.ts';
 import type { BodyOf, SavedReport } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import type { Column } from '../../components/data-table.tsx';
@@ -17,7 +18,7 @@ import { can } from '../../session/me.ts';
 import { rqlErrorPosition } from './rql-position.ts';
 
 type Resource = BodyOf<'/api/v2/saved-reports', 'post'>['resource'];
-const RESOURCES: readonly Resource[] = ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'];
+const RESOURCES: readonly Resource[] = savedReportResources;
 
 function RqlMarker({ expression, error }: { expression: string; error: string }) {
   const at = rqlErrorPosition(error);
@@ -104,6 +105,7 @@ export function ReportsPage() {
       <ListView
         path="/api/v2/saved-reports"
         empty="No saved reports yet. Write an RQL filter above and keep it to run again."
+        load={(q) => api.GET('/api/v2/saved-reports', { params: { query: q.paging } })}
         caption="Saved reports"
         version={version}
         rowKey={(report) => report.public_id}
@@ -174,7 +176,11 @@ function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) 
           <h3>Results</h3>
           <ListView
             path="/api/v2/saved-reports/{id}/results"
-            pathParams={{ id }}
+            load={(q) => api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: q.paging } })}
+            csv={() =>
+              api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: { format: 'csv' } }, parseAs: 'blob' })
+            }
+            scope={id}
             prefix="r_"
             caption="Results"
             version={version}

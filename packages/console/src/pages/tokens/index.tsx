@@ -2,6 +2,7 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { Scope } from '../../api/types.ts';
+import { tokenOrderings } from '../../api/values.ts';
 import { ActionButton, SecretOnce } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorsFor, Field, Form, text } from '../../components/form.tsx';
@@ -63,17 +64,18 @@ export function TokensPage() {
       <ListView
         path="/api/v2/api-tokens"
         empty="No API tokens yet. Create one above, or with `lectern tokens create` on the server."
+        load={(q) => api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', tokenOrderings) } } })}
         caption="API tokens"
         version={version}
         rowKey={(token) => token.public_id}
         columns={[
-          { header: 'Name', cell: (token) => token.name },
+          { header: 'Name', sort: 'name', cell: (token) => token.name },
           { header: 'Prefix', cell: (token) => <code>{token.token_prefix}</code> },
           { header: 'Owner', cell: (token) => token.user.email },
           { header: 'Scopes', cell: (token) => <span title={token.scopes.join(' ')}>{token.scopes.length} scopes</span> },
-          { header: 'Created', cell: (token) => <DateCell value={token.created} /> },
-          { header: 'Last used', cell: (token) => <DateCell value={token.last_used_at} /> },
-          { header: 'Expires', cell: (token) => <DateCell value={token.expires_at} /> },
+          { header: 'Created', sort: 'created', cell: (token) => <DateCell value={token.created} /> },
+          { header: 'Last used', sort: 'last_used_at', cell: (token) => <DateCell value={token.last_used_at} /> },
+          { header: 'Expires', sort: 'expires_at', cell: (token) => <DateCell value={token.expires_at} /> },
           {
             header: 'Actions',
             cell: (token) =>

@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { assignmentOrderings, enrollmentOrderings, groupOrderings, tokenOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -56,8 +57,13 @@ function Assignments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/assignments"
         empty="Nothing assigned to them yet. Give them content on the Assignments page."
+        load={(q) =>
+          api.GET('/api/v2/assignments', {
+            params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', assignmentOrderings) } },
+          })
+        }
+        scope={userId}
         prefix="a_"
-        fixed={{ user: userId }}
         caption="Their assignments"
         rowKey={(a) => a.public_id}
         columns={[assignmentContent, assignmentState, assignmentDue, assignmentCompleted]}
@@ -73,8 +79,11 @@ function Groups({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/groups"
         empty="They are in no group yet. Add them from a group’s page."
+        load={(q) =>
+          api.GET('/api/v2/groups', { params: { query: { ...q.paging, member: userId, ordering: q.oneOf('ordering', groupOrderings) } } })
+        }
+        scope={userId}
         prefix="g_"
-        fixed={{ member: userId }}
         caption="Groups they are a member of"
         rowKey={(g) => g.public_id}
         columns={[{ ...groupName, header: 'Group' }, groupMembers, groupSource]}
@@ -90,8 +99,13 @@ function Enrollments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/enrollments"
         empty="Not enrolled in any event yet. Enroll them on the Enrollments page or from an event’s page."
+        load={(q) =>
+          api.GET('/api/v2/enrollments', {
+            params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', enrollmentOrderings) } },
+          })
+        }
+        scope={userId}
         prefix="e_"
-        fixed={{ user: userId }}
         caption="Their enrollments"
         rowKey={(e) => e.public_id}
         selectable={can('enrollments:write') ? enrollmentBulkActions : undefined}
@@ -108,8 +122,11 @@ function Tokens({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/api-tokens"
         empty="No API tokens of theirs."
+        load={(q) =>
+          api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', tokenOrderings) } } })
+        }
+        scope={userId}
         prefix="t_"
-        fixed={{ user: userId }}
         caption="Their API tokens"
         rowKey={(token) => token.public_id}
         columns={[

@@ -4,6 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import { webhookOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
@@ -55,12 +56,16 @@ function WebhookList() {
       <ListView
         path="/public_api/v2/webhooks"
         empty="No webhook endpoints yet. Add one above to have Lectern call your service when something changes."
+        load={(q) =>
+          api.GET('/public_api/v2/webhooks', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', webhookOrderings) } } })
+        }
         caption="Webhook endpoints"
         version={version}
         rowKey={(hook) => hook.id}
         columns={[
           {
             header: 'URL',
+            sort: 'url',
             cell: (hook) => (
               <ResourceLink kind="webhook" id={hook.id}>
                 {hook.url}
@@ -79,7 +84,7 @@ function WebhookList() {
                 </span>
               ),
           },
-          { header: 'Created', cell: (hook) => <DateCell value={hook.created} /> },
+          { header: 'Created', sort: 'created', cell: (hook) => <DateCell value={hook.created} /> },
         ]}
       />
       <EventCatalogue />
