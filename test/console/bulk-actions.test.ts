@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { created, uniqueEmail, useServer } from '../helpers/server.ts';
 import { assertAccessible, descriptionOf, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
 
 describe('console bulk actions', () => {
@@ -15,11 +15,7 @@ describe('console bulk actions', () => {
   const browser = useBrowser();
   const run = `${process.pid}${Date.now() % 100000}`;
 
-  async function made(path: string, body: unknown) {
-    const response = await server.api.post(path, body);
-    assert.ok(response.status >= 200 && response.status < 300, `${path}: ${response.status} ${response.text}`);
-    return response.body;
-  }
+  const made = (path: string, body: unknown) => created(server.api, path, body);
 
   async function adminPage(width?: number, colorScheme?: 'light' | 'dark'): Promise<Page> {
     const page = await browser.newPage(width, colorScheme);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { waitForJob } from '../helpers/bulk-jobs.ts';
-import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { created, uniqueEmail, useServer } from '../helpers/server.ts';
 import { accessibilityProblems, eventually, screenshot, signInWithToken, useBrowser } from './browser.ts';
 
 describe('console detail pages in both colour schemes', () => {
@@ -18,11 +18,7 @@ describe('console detail pages in both colour schemes', () => {
   const browser = useBrowser();
   const run = `${process.pid}${Date.now() % 100000}`;
 
-  async function made(path: string, body: unknown) {
-    const response = await server.api.post(path, body);
-    assert.ok(response.status >= 200 && response.status < 300, `${path}: ${response.status} ${response.text}`);
-    return response.body;
-  }
+  const made = (path: string, body: unknown) => created(server.api, path, body);
 
   /** Each detail page's address under /console/, its h1, and its screenshot's name. */
   async function records(): Promise<Array<{ path: string; title: string; name: string }>> {

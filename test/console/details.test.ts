@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { created, uniqueEmail, useServer } from '../helpers/server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { accessibilityProblems, assertAccessible, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
 
@@ -32,11 +32,7 @@ describe('console detail pages', () => {
     return page;
   }
 
-  async function made(path: string, body: unknown) {
-    const response = await server.api.post(path, body);
-    assert.ok(response.status >= 200 && response.status < 300, `${path}: ${response.status} ${response.text}`);
-    return response.body;
-  }
+  const made = (path: string, body: unknown) => created(server.api, path, body);
 
   /** Types into a combobox key by key and picks the option naming `option` (never an id). */
   async function pick(scope: Locator | Page, label: string, typed: string, option: string | RegExp): Promise<void> {

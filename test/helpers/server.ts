@@ -327,6 +327,13 @@ export async function userWithToken(server: TestServer, role: 'admin' | 'organiz
 }
 
 /** An error response with this status and `error.code`. */
+/** POSTs `body` to `path` and answers what the API made (any 2xx), failing with its answer otherwise. */
+export async function created(api: ApiClient, path: string, body: unknown): Promise<any> {
+  const response = await api.post(path, body);
+  assert.ok(response.status >= 200 && response.status < 300, `${path}: ${response.status} ${response.text}`);
+  return response.body;
+}
+
 export function expectError(response: ApiResponse, status: number, code: string): void {
   assert.equal(response.status, status, response.text);
   assert.equal(response.body.error.code, code, response.text);
