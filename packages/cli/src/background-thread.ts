@@ -8,13 +8,15 @@
  * same process, under the same instance id: leases, resumption after a crash and several servers
  * sharing the work are the job engine's as ever (docs/scaling.md, "Where the work runs").
  *
- * PostgreSQL's driver is asynchronous, so there the work stays on the one thread. So does it in the
- * single executable, whose code has no file a worker thread could load.
+ * On PostgreSQL the driver is asynchronous, but the work is not free: composing an email, a chunk's
+ * records and events are CPU on whichever thread runs them, and on one thread a burst of them made
+ * GET requests queue behind it (docs/scaling.md). So the worker runs there too, with a pool of its
+ * own (`backgroundPoolSize`), which also keeps the request thread's connections for requests. The
+ * single executable has no file a worker thread could load: there the work stays on the one thread.
  */
 import { resolve } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { LecternConfigInput } from '@lectern/core';
-import { isPostgresUrl } from '@lectern/storage';
 import type { Logger } from 'pino';
 import { createLogger, type LogLevel } from './logger.ts';
 import { openLectern } from './open-lectern.ts';
@@ -29,8 +31,10 @@ interface WorkerSettings {
   db: string;
   config: LecternConfigInput;
   logLevel: LogLevel;
-  /** the write-turn counter the request thread's storage counts its transactions in */
+  /** the write-turn counter the request thread's storage counts its transactions in (SQLite) */
   writerTurns: Int32Array;
+  /** PostgreSQL: the worker's own pool, beside the request thread's */
+  poolSize: number;
 }
 
 export interface BackgroundThread {
@@ -40,10 +44,13 @@ export interface BackgroundThread {
   stop(): Promise<void>;
 }
 
+/** The background thread's PostgreSQL connections: a third of the request thread's pool, at least two. */
+export const backgroundPoolSize = (requestPoolSize: number): number => Math.max(2, Math.ceil(requestPoolSize / 3));
+
 /**
- * Starts the worker; undefined where the work stays on this thread (PostgreSQL, the single
- * executable). The server does not wait for it: loading the code again on a thread of its own is
- * most of a server's start-up, and nothing needs the worker at once. What it is sent meanwhile waits
+ * Starts the worker; undefined where the work stays on this thread (the single executable). The
+ * server does not wait for it: loading the code again on a thread of its own is most of a server's
+ * start-up, and nothing needs the worker at once. What it is sent meanwhile waits
  * in its port, and jobs stored meanwhile wait in their table, as they would for a restart.
  * `onDeath` is told when the worker ends without being asked to, while starting or after.
  */
@@ -52,7 +59,7 @@ export function startBackgroundThread(
   logger: Logger,
   onDeath: (error: Error) => void,
 ): BackgroundThread | undefined {
-  if (isPostgresUrl(settings.db) || singleExecutable() || !process.argv[1]) return undefined;
+  if (singleExecutable() || !process.argv[1]) return undefined;
   // the script this process started with (the bundle, or the CLI's source under tsx, whose loader
   // the worker inherits with the rest of execArgv) starts the worker too: see runBackgroundThread
   const worker = new Worker(resolve(process.argv[1]), { workerData: { role: 'lectern-background', ...settings } satisfies WorkerSettings });
@@ -99,6 +106,7 @@ export function runBackgroundThread(): boolean {
       config: settings.config!,
       logger,
       writerTurns: { counter: settings.writerTurns!, role: 'after' },
+      poolSize: settings.poolSize!,
     });
     // webhook deliveries stay with the request thread, which counts their outcomes for /metrics;
     // email is sent here: building a message (its templates, its invitation, MIME) is a few

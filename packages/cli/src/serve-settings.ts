@@ -20,7 +20,7 @@ export const serveSettings = {
     kind: kinds.positiveInteger,
     argument: '<n>',
     default: 10,
-    description: 'PostgreSQL: connections this process keeps to the server at most',
+    description: 'PostgreSQL: connections the request thread keeps at most (the background thread keeps a third as many, at least 2)',
   }),
   host: setting({ kind: kinds.text, argument: '<host>', default: '127.0.0.1', description: 'interface to listen on (0.0.0.0 for all)' }),
   port: setting({ kind: kinds.port, argument: '<n>', default: 8080, description: 'TCP port; 0 picks a free one' }),

@@ -7,7 +7,7 @@ import { createLogger } from '../logger.ts';
 import { consoleFiles as findConsoleFiles } from '../console-files.ts';
 import { seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
-import { startBackgroundThread } from '../background-thread.ts';
+import { backgroundPoolSize, startBackgroundThread } from '../background-thread.ts';
 import { planSearchThreads } from '../search-threads.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
@@ -87,7 +87,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     },
     oidc: oidcConfig(settings),
   };
-  // shared with the background thread, if one starts (SQLite): this thread's writes go first
+  // shared with the background thread (SQLite): this thread's writes go first
   const writerTurns = new Int32Array(new SharedArrayBuffer(4));
   const searchThreads = planSearchThreads(settings.db, settings.search_concurrency, logger);
   const lectern = await openLectern(settings.db, {
@@ -122,12 +122,16 @@ async function serve(settings: ServeSettings): Promise<void> {
     maxConnectionsPerAddress: settings.max_connections_per_address,
     logger,
   });
-  const background = startBackgroundThread({ db: settings.db, config, logLevel: settings.log_level, writerTurns }, logger, (error) => {
-    // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
-    logger.fatal({ err: error }, 'the background thread died: stopping so that the service manager starts the server again');
-    logger.flushNow();
-    process.exit(1);
-  });
+  const background = startBackgroundThread(
+    { db: settings.db, config, logLevel: settings.log_level, writerTurns, poolSize: backgroundPoolSize(settings.db_pool_size) },
+    logger,
+    (error) => {
+      // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
+      logger.fatal({ err: error }, 'the background thread died: stopping so that the service manager starts the server again');
+      logger.flushNow();
+      process.exit(1);
+    },
+  );
   await lectern.start(background ? { jobs: { elsewhere: background.wake }, auditUpkeep: false, mail: false } : {});
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });
