@@ -1,7 +1,7 @@
 /**
- * On SQLite, `lectern serve` runs its background work (bulk jobs, imports, email, the audit log's upkeep)
- * on a worker thread with a SQLite connection of its own, so that the thread serving requests never
- * runs a chunk: better-sqlite3 is synchronous, and a chunk run there stops every request for as
+ * `lectern serve` runs its background work (bulk jobs, imports, webhooks, email, the audit log's
+ * upkeep) on a worker thread with a database connection of its own, so that the thread serving
+ * requests never runs a chunk: better-sqlite3 is synchronous, and a chunk run there stops every request for as
  * long as it takes. WAL lets the request thread read beside the worker's writes; when both write,
  * they take turns at SQLite's one write lock: the worker begins no transaction while one of the
  * request thread's waits or runs (`writerTurns`, KyselyStorage). The worker is a second runner of the
@@ -16,14 +16,14 @@
  */
 import { resolve } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { LecternConfigInput } from '@lectern/core';
+import { sharedOutcomeCounts, type LecternConfigInput } from '@lectern/core';
 import type { Logger } from 'pino';
 import { createLogger, type LogLevel } from './logger.ts';
 import { openLectern } from './open-lectern.ts';
 import { singleExecutable } from './sea.ts';
 
 /** What the request thread tells the worker, and what the worker answers. */
-type ToWorker = { wake: number } | { stop: true };
+type ToWorker = { wake: number } | { deliver: true } | { stop: true };
 type FromWorker = { ready: true } | { stopped: true };
 
 interface WorkerSettings {
@@ -35,11 +35,15 @@ interface WorkerSettings {
   writerTurns: Int32Array;
   /** PostgreSQL: the worker's own pool, beside the request thread's */
   poolSize: number;
+  /** the webhook outcome counts (`sharedOutcomeCounts`): the worker delivers, the request thread's metrics read them */
+  deliveryOutcomes: SharedArrayBuffer;
 }
 
 export interface BackgroundThread {
   /** tells the worker of a job stored on the request thread */
   wake(jobId: number): void;
+  /** tells the worker of webhook events recorded on the request thread */
+  deliver(): void;
   /** lets the chunk in progress commit, then ends the worker */
   stop(): Promise<void>;
 }
@@ -78,6 +82,7 @@ export function startBackgroundThread(
   const send = (message: ToWorker) => worker.postMessage(message);
   return {
     wake: (jobId) => send({ wake: jobId }),
+    deliver: () => send({ deliver: true }),
     stop: async () => {
       // a worker that died (and was reported) answers nothing: its exit ends the wait too
       await Promise.race([
@@ -107,13 +112,14 @@ export function runBackgroundThread(): boolean {
       logger,
       writerTurns: { counter: settings.writerTurns!, role: 'after' },
       poolSize: settings.poolSize!,
+      deliveryOutcomes: sharedOutcomeCounts(settings.deliveryOutcomes!),
     });
-    // webhook deliveries stay with the request thread, which counts their outcomes for /metrics;
-    // email is sent here: building a message (its templates, its invitation, MIME) is a few
-    // milliseconds of CPU, which a burst of thousands would take from requests
-    await lectern.start({ jobs: 'here', deliveries: false, mail: true, auditUpkeep: true });
+    // webhooks and email are sent from here: a delivery's signing and JSON, a message's templates,
+    // invitation and MIME are CPU that a burst of thousands would take from requests
+    await lectern.start({ jobs: 'here', deliveries: true, mail: true, auditUpkeep: true });
     port.on('message', (message: ToWorker) => {
       if ('wake' in message) lectern.jobs.wake(message.wake);
+      else if ('deliver' in message) lectern.wakeDeliveries();
       else
         void lectern.close().finally(() => {
           logger.flushNow();

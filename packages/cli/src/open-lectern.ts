@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createLectern, type EngineLogger, type Lectern, type LecternConfigInput } from '@lectern/core';
+import { createLectern, type DeliveryOutcomeCounts, type EngineLogger, type Lectern, type LecternConfigInput } from '@lectern/core';
 import {
   backupSqliteFile,
   copySqliteToPostgres,
@@ -32,6 +32,8 @@ export interface OpenOptions {
   writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
   /** SQLite: where searches are read, off this thread (search-threads.ts) */
   offloadRead?: SqliteStorageOptions['offloadRead'];
+  /** where webhook outcomes are counted: `serve`'s threads share them (background-thread.ts) */
+  deliveryOutcomes?: DeliveryOutcomeCounts;
 }
 
 /** Core over the database `--db` names (a SQLite file or a postgres:// URL), as every command uses it. */
@@ -45,7 +47,12 @@ export async function openLectern(target: string, options: OpenOptions = {}): Pr
           ...(options.offloadRead ? { offloadRead: options.offloadRead } : {}),
         }),
   );
-  return createLectern({ storage, config: options.config ?? {}, ...(options.logger ? { logger: options.logger } : {}) });
+  return createLectern({
+    storage,
+    config: options.config ?? {},
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.deliveryOutcomes ? { deliveryOutcomes: options.deliveryOutcomes } : {}),
+  });
 }
 
 /**

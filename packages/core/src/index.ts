@@ -319,7 +319,7 @@ export {
   userRef,
   userSchema,
 } from './users/user.ts';
-export { type DeliveryOutcome, type DeliveryOutcomeCounts, deliveryOutcomes } from './webhooks/delivery-counts.ts';
+export { type DeliveryOutcome, type DeliveryOutcomeCounts, deliveryOutcomes, sharedOutcomeCounts } from './webhooks/delivery-counts.ts';
 export { type EngineLogger } from './webhooks/delivery-engine.ts';
 export { allEventTypes } from './webhooks/event-catalog.ts';
 export {

@@ -58,6 +58,12 @@ export interface LecternOptions {
   config?: LecternConfigInput;
   /** where background work reports trouble it recovers from */
   logger?: EngineLogger;
+  /**
+   * The counts of webhook outcomes `webhookDeliveryOutcomes` reads and the delivery engine adds
+   * to: by default this process's own; `sharedOutcomeCounts` lets a worker thread that delivers
+   * for this process count where the metrics read.
+   */
+  deliveryOutcomes?: DeliveryOutcomeCounts;
 }
 
 /** What background work `start` runs in this process; everything by default. */
@@ -67,8 +73,12 @@ export interface StartOptions {
    * which is told of each job stored here.
    */
   jobs?: 'here' | { elsewhere: (jobId: number) => void };
-  /** whether this process delivers webhooks and, unless `mail` says otherwise, emails (when they are enabled) */
-  deliveries?: boolean;
+  /**
+   * Whether this process delivers webhooks and, unless `mail` says otherwise, emails (when they are
+   * enabled); or elsewhere over the same database (a worker thread), which is told whenever a
+   * transaction here records webhook events.
+   */
+  deliveries?: boolean | { elsewhere: () => void };
   /** whether this process sends emails (when they are enabled); as `deliveries` when not given */
   mail?: boolean;
   /** whether this process moves new audit entries into the indexed log and prunes old ones */
@@ -121,7 +131,7 @@ export class Lectern {
   /** present when webhooks are enabled; runs from start() to close() */
   private readonly deliveryEngine: DeliveryEngine | undefined;
   /** the webhook attempts this process committed, by what became of the delivery (read by the metrics) */
-  readonly webhookDeliveryOutcomes: Readonly<DeliveryOutcomeCounts> = emptyOutcomeCounts();
+  readonly webhookDeliveryOutcomes: Readonly<DeliveryOutcomeCounts>;
   readonly locations: LocationService;
   /** `GET /about/`: version and, for admins, which optional features are configured */
   readonly about: AboutService;
@@ -141,11 +151,14 @@ export class Lectern {
   /** SCIM 2.0 provisioning of users and groups by an identity provider (docs/identity.md) */
   readonly scim: { users: ScimUsers; groups: ScimGroups };
   private usageTimer: NodeJS.Timeout | undefined;
+  private stopForwardingDeliveries: (() => void) | undefined;
   private lastAuditPrune = 0;
   private auditUpkeep = true;
 
   constructor(options: LecternOptions) {
     this.config = lecternConfigSchema.parse(options.config ?? {});
+    const deliveryOutcomes = options.deliveryOutcomes ?? emptyOutcomeCounts();
+    this.webhookDeliveryOutcomes = deliveryOutcomes;
     this.storage = options.storage;
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? randomIds;
@@ -185,7 +198,7 @@ export class Lectern {
         outbox: this.outbox,
         config: this.config.webhooks,
         instanceId: this.config.instanceId,
-        outcomes: this.webhookDeliveryOutcomes as DeliveryOutcomeCounts,
+        outcomes: deliveryOutcomes,
         ...(options.logger ? { logger: options.logger } : {}),
       });
     }
@@ -276,11 +289,17 @@ export class Lectern {
     this.auditUpkeep = options.auditUpkeep ?? true;
     this.usageTimer ??= setInterval(() => void this.maintain().catch(() => {}), USAGE_FLUSH_MS).unref();
     const deliveries = options.deliveries ?? true;
-    if (deliveries) this.deliveryEngine?.start();
-    if (options.mail ?? deliveries) await this.mailWorker?.start();
+    if (deliveries === true) this.deliveryEngine?.start();
+    else if (deliveries && this.deliveryEngine) this.stopForwardingDeliveries ??= this.outbox.onRecorded(deliveries.elsewhere);
+    if (options.mail ?? deliveries === true) await this.mailWorker?.start();
     const jobs = options.jobs ?? 'here';
     this.jobs.runElsewhere(jobs === 'here' ? undefined : jobs.elsewhere);
     if (jobs === 'here') await this.jobs.start();
+  }
+
+  /** Tells this process's delivery engine that another thread recorded webhook events. */
+  wakeDeliveries(): void {
+    this.deliveryEngine?.wake(true);
   }
 
   /**
@@ -333,6 +352,7 @@ export class Lectern {
    * buffered, and closes the storage.
    */
   async close(): Promise<void> {
+    this.stopForwardingDeliveries?.();
     await this.deliveryEngine?.stop();
     await this.mailWorker?.stop();
     if (this.usageTimer) clearInterval(this.usageTimer);

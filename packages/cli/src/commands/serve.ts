@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
+import { deliveryOutcomes as deliveryOutcomeKinds, sharedOutcomeCounts } from '@lectern/core';
 import { createApp, listen } from '@lectern/http';
 import { describePostgresUrl, isPostgresUrl } from '@lectern/storage';
 import type { Logger } from 'pino';
@@ -89,6 +90,8 @@ async function serve(settings: ServeSettings): Promise<void> {
   };
   // shared with the background thread (SQLite): this thread's writes go first
   const writerTurns = new Int32Array(new SharedArrayBuffer(4));
+  // the background thread delivers the webhooks; /metrics here reads what it counted
+  const deliveryOutcomes = new SharedArrayBuffer(8 * deliveryOutcomeKinds.length);
   const searchThreads = planSearchThreads(settings.db, settings.search_concurrency, logger);
   const lectern = await openLectern(settings.db, {
     create: true,
@@ -96,6 +99,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     logger,
     poolSize: settings.db_pool_size,
     writerTurns: { counter: writerTurns, role: 'first' },
+    deliveryOutcomes: sharedOutcomeCounts(deliveryOutcomes),
     ...(searchThreads.offloadRead ? { offloadRead: searchThreads.offloadRead } : {}),
   });
   const viewerFiles = await seaViewerFiles();
@@ -123,7 +127,14 @@ async function serve(settings: ServeSettings): Promise<void> {
     logger,
   });
   const background = startBackgroundThread(
-    { db: settings.db, config, logLevel: settings.log_level, writerTurns, poolSize: backgroundPoolSize(settings.db_pool_size) },
+    {
+      db: settings.db,
+      config,
+      logLevel: settings.log_level,
+      writerTurns,
+      poolSize: backgroundPoolSize(settings.db_pool_size),
+      deliveryOutcomes,
+    },
     logger,
     (error) => {
       // a bug or a lack of memory: the jobs resume where they stopped once the server is restarted
@@ -132,7 +143,11 @@ async function serve(settings: ServeSettings): Promise<void> {
       process.exit(1);
     },
   );
-  await lectern.start(background ? { jobs: { elsewhere: background.wake }, auditUpkeep: false, mail: false } : {});
+  await lectern.start(
+    background
+      ? { jobs: { elsewhere: background.wake }, deliveries: { elsewhere: background.deliver }, auditUpkeep: false, mail: false }
+      : {},
+  );
 
   const bootstrap = await lectern.bootstrapAdmin({ email: settings.admin_email, name: 'Admin' });
   // stderr: stdout carries only the log's JSON lines, which a collector parses line by line
