@@ -140,7 +140,10 @@ function staticClosure(output) {
 function pageOutputs() {
   const registry = readFileSync(join(here, 'src/pages/registry.ts'), 'utf8');
   const entries = [...registry.matchAll(/path: '([^']*)'[^{}]*?import\('\.\/([^']+)'\)/g)];
-  if (entries.length === 0) throw new Error('no page found in src/pages/registry.ts');
+  // a page written in another shape would silently lose its preloads: refuse it instead
+  const imports = registry.match(/import\('/g)?.length ?? 0;
+  if (entries.length === 0 || entries.length !== imports)
+    throw new Error(`src/pages/registry.ts: ${entries.length} of ${imports} pages read`);
   return entries.map(([, path, module]) => {
     const found = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint?.endsWith(`src/pages/${module}`));
     if (!found) throw new Error(`no output built from src/pages/${module}`);
