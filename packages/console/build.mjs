@@ -9,7 +9,7 @@
 // Content-Security-Policy can be `script-src 'self'`.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -84,7 +84,8 @@ const css = entryOutput[1].cssBundle ? relative(dist, join(process.cwd(), entryO
 const FAVICON = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1d4ed8"/><path d="M10 7h4v14h8v4H10z" fill="#fff"/></svg>',
 )}`;
-const html = `<!doctype html>
+/** The page's HTML, announcing `preload` (the scripts the address will need) so they all load at once. */
+const html = (preload) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -92,17 +93,61 @@ const html = `<!doctype html>
 <title>Lectern console</title>
 <link rel="icon" href="${FAVICON}">
 ${css ? `<link rel="stylesheet" href="/console/${css}">\n` : ''}<script type="module" src="/console/${entry}"></script>
-</head>
+${preload.map((file) => `<link rel="modulepreload" href="/console/${file}">\n`).join('')}</head>
 <body>
 <div id="app"></div>
 <noscript>The Lectern console needs JavaScript.</noscript>
 </body>
 </html>
 `;
-writeFileSync(join(dist, 'index.html'), html);
-// index.html is the one file that must not be cached for long: every other name carries its hash
+// Without hints the browser finds scripts in waves: the shell, its chunks, the page's chunk (asked
+// for by the running shell), then the page's own chunks, each wave a round trip plus evaluation.
+// Each page gets its own copy of index.html naming every script its first load needs, so they all
+// load in the first wave; the server answers /console/<page>/… with html/<page>.html.
+const shell = staticClosure(entryOutput[0]);
+const pageHtml = pageOutputs().map(({ path, output }) => {
+  const preload = [...new Set([...shell, ...staticClosure(output)])].filter((file) => file !== entryOutput[0]).map(outputName);
+  return { name: path === '' ? 'index.html' : `html/${path}.html`, text: html(preload) };
+});
+mkdirSync(join(dist, 'html'), { recursive: true });
+for (const { name, text } of pageHtml) writeFileSync(join(dist, name), text);
+// the HTML files are the only ones that must not be cached for long: every other name carries its hash
 writeFileSync(
   join(dist, 'manifest.json'),
-  `${JSON.stringify({ entry, css: css ?? null, files: [...files, 'index.html'].sort() }, null, 2)}\n`,
+  `${JSON.stringify({ entry, css: css ?? null, files: [...files, ...pageHtml.map(({ name }) => name)].sort() }, null, 2)}\n`,
 );
+
+/** An output's path relative to dist/ (`chunks/users-ABC.js`). */
+function outputName(output) {
+  return relative(dist, join(process.cwd(), output)).split('\\').join('/');
+}
+
+/** The output and every output it imports statically, transitively: what must load before it runs. */
+function staticClosure(output) {
+  const found = new Set([output]);
+  for (const file of found) {
+    for (const imported of result.metafile.outputs[file]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && !imported.external) found.add(imported.path);
+    }
+  }
+  return [...found];
+}
+
+/**
+ * Each page of the registry (src/pages/registry.ts: its `path` and the module its `load` imports)
+ * with the output built from that module.
+ */
+function pageOutputs() {
+  const registry = readFileSync(join(here, 'src/pages/registry.ts'), 'utf8');
+  const entries = [...registry.matchAll(/path: '([^']*)'[^{}]*?import\('\.\/([^']+)'\)/g)];
+  // a page written in another shape would silently lose its preloads: refuse it instead
+  const imports = registry.match(/import\('/g)?.length ?? 0;
+  if (entries.length === 0 || entries.length !== imports)
+    throw new Error(`src/pages/registry.ts: ${entries.length} of ${imports} pages read`);
+  return entries.map(([, path, module]) => {
+    const found = Object.entries(result.metafile.outputs).find(([, output]) => output.entryPoint?.endsWith(`src/pages/${module}`));
+    if (!found) throw new Error(`no output built from src/pages/${module}`);
+    return { path, output: found[0] };
+  });
+}
 process.stdout.write(`console: ${files.length} files in ${basename(here)}/dist\n`);

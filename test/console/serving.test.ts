@@ -18,6 +18,8 @@ import { tempDir } from '../helpers/server.ts';
 const script = `console.log(${JSON.stringify('x'.repeat(4000))});\n`;
 const html =
   '<!doctype html><html lang="en"><head><title>t</title><script type="module" src="/console/main-ABCD1234.js"></script></head><body></body></html>\n';
+// the Users page's own copy of index.html, naming its scripts
+const usersHtml = html.replace('</head>', '<link rel="modulepreload" href="/console/chunks/users-EFGH5678.js"></head>');
 
 interface Raw {
   status: number;
@@ -50,6 +52,8 @@ describe('the console files', () => {
     const dist = join(dir, 'dist');
     mkdirSync(join(dist, 'chunks'), { recursive: true });
     writeFileSync(join(dist, 'index.html'), html);
+    mkdirSync(join(dist, 'html'));
+    writeFileSync(join(dist, 'html/users.html'), usersHtml);
     writeFileSync(join(dist, 'main-ABCD1234.js'), script);
     writeFileSync(join(dist, 'chunks/users-EFGH5678.js'), script);
     writeFileSync(join(dist, 'logo-IJKL9012.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
@@ -71,12 +75,19 @@ describe('the console files', () => {
     assert.equal(bare.headers.location, '/console/?code=abc');
   });
 
-  it('answers index.html, uncached but validated, for the app and every address of its router, without a token', async () => {
-    for (const path of ['/console/', '/console/users', '/console/users/9b1c/edit', '/console/sign-in?code=abc']) {
+  it("answers index.html, or the page's own copy of it, uncached but validated, for the app and every address of its router, without a token", async () => {
+    for (const [path, expected] of [
+      ['/console/', html],
+      ['/console/groups', html],
+      ['/console/sign-in?code=abc', html],
+      ['/console/users', usersHtml],
+      ['/console/users/9b1c/edit', usersHtml],
+      ['/console/users?page=2', usersHtml],
+    ] as const) {
       const page = await raw(`${base}${path}`);
       assert.equal(page.status, 200, path);
       assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
-      assert.equal(page.body.toString(), html, path);
+      assert.equal(page.body.toString(), expected, path);
       assert.equal(page.headers['cache-control'], 'no-cache');
       assert.ok(page.headers.etag, path);
     }
@@ -160,6 +171,8 @@ describe('without a built console', () => {
       assert.match(JSON.parse(page.body.toString()).error.message, /packages\/console\/build\.mjs/);
       mkdirSync(dist);
       writeFileSync(join(dist, 'index.html'), html);
+      mkdirSync(join(dist, 'html'));
+      writeFileSync(join(dist, 'html/users.html'), usersHtml);
       assert.equal((await raw(`${server.url}/console/`)).body.toString(), html);
     } finally {
       await server.close();

@@ -115,11 +115,28 @@ function loadPage(entry: PageEntry): Promise<ComponentType> {
   let promise = loading.get(entry.path);
   if (!promise) {
     promise = entry.load();
-    // a failed load is tried again the next time, not remembered
-    promise.catch(() => loading.delete(entry.path));
+    // kept as soon as it arrives: a page shown after that renders at once, with no effect to wait for
+    promise.then(
+      (component) => loaded.set(entry.path, component),
+      // a failed load is tried again the next time, not remembered
+      () => loading.delete(entry.path),
+    );
     loading.set(entry.path, promise);
   }
   return promise;
+}
+
+/**
+ * Starts what the address will need before the first render: the page's code and, when signed in,
+ * who the token is (the shell's effect then picks up the same request). An effect would start them
+ * only after the first frame is painted.
+ */
+export function startEarly(): void {
+  const name = pageName(location.pathname);
+  if (!token.value || name === 'sign-in') return;
+  const asked = pages.find((entry) => entry.path === name);
+  if (asked) loadPage(asked).catch(() => undefined);
+  loadMe().catch(() => undefined);
 }
 
 function LazyPage({ entry }: { entry: PageEntry }) {

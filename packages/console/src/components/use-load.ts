@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -21,7 +21,9 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const latest = useRef(0);
   const loadRef = useRef(load);
   loadRef.current = load;
-  useEffect(() => {
+  // a layout effect runs as soon as the rows' place is in the document, before it is painted: the
+  // request then does not wait for a frame (a plain effect waits for one; on a first load, a long one)
+  useLayoutEffect(() => {
     const run = ++latest.current;
     setState((previous) => ({ ...previous, loading: true, error: undefined }));
     loadRef.current().then(

@@ -5,10 +5,22 @@ import type { Me, Scope } from '../api/types.ts';
 
 export const me = signal<Me | null>(null);
 
-export async function loadMe(): Promise<Me> {
-  const value = await unwrap(api.GET('/api/v2/me'));
-  me.value = value;
-  return value;
+let inFlight: Promise<Me> | undefined;
+
+/** Asks the server who the token is; a call while a request is under way shares that request. */
+export function loadMe(): Promise<Me> {
+  inFlight ??= unwrap(api.GET('/api/v2/me')).then(
+    (value) => {
+      inFlight = undefined;
+      me.value = value;
+      return value;
+    },
+    (caught: unknown) => {
+      inFlight = undefined;
+      throw caught;
+    },
+  );
+  return inFlight;
 }
 
 const scopes = computed(() => new Set<string>(me.value?.token?.scopes ?? []));

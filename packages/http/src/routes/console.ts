@@ -4,8 +4,9 @@
  * (`lectern console-url`) for a short-lived token, the sign-in options and single sign-on.
  *
  * The files are answered before the route table (which matches whole API paths, not a folder):
- * `/console/` and any path under it without a file name answer index.html, so an address the
- * app's router made can be bookmarked and reloaded; a missing file with an extension is a 404.
+ * `/console/` and any path under it without a file name answer index.html (or the page's own copy of it,
+ * html/<page>.html), so an address the app's router made can be bookmarked and reloaded; a missing file
+ * with an extension is a 404.
  */
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -221,7 +222,9 @@ export function consolePages(source: ConsoleFileSource): ConsolePages {
       // a name with an extension is a file the app asked for; anything else is one of the app's own addresses
       const last = name.slice(name.lastIndexOf('/') + 1);
       if (last.includes('.')) throw new LecternError('not_found', `The console has no file ${name}.`);
-      return fileReply(index, acceptEncoding);
+      // the page's own copy of index.html, which names the scripts that page needs so they load at once
+      const page = built.get(`html/${name.split('/')[0]}.html`);
+      return fileReply(page ?? index, acceptEncoding);
     },
   };
 }
