@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { EventRecorder, randomIds, systemClock, type Storage } from '@lectern/core';
+import { createLectern, EventRecorder, randomIds, systemClock, type Storage } from '@lectern/core';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
 import { openPostgresStorage } from './open-postgres-storage.ts';
 import { copyText } from './copy-in.ts';
@@ -168,6 +168,38 @@ describe('rows written by COPY on PostgreSQL', { skip: !postgresServerUrl && 'no
       const after = await storage.transaction((tx) => tx.users.insertMany(rows));
       assert.equal(after.length, batch);
       assert.deepEqual(await query('select count(*)::int from users'), [[batch]]);
+    });
+  });
+
+  it('leaves out assignments whose pair is already live, as the INSERT … ON CONFLICT DO NOTHING does', async () => {
+    await withDatabase(async (storage, query) => {
+      const lectern = createLectern({ storage });
+      const ctx = lectern.context();
+      const item = await lectern.content.create(ctx, 'article', { name: 'Course' });
+      const contentId = (await storage.content.idsByPublicIds([item.public_id])).get(item.public_id)!;
+      const users = await storage.transaction((tx) => tx.users.insertMany(Array.from({ length: batch }, (_, i) => userRow(i, 'learner'))));
+      const row = (userId: number, i: number) => ({
+        publicId: randomIds.uuid(),
+        userId,
+        contentId,
+        dueDate: i % 2 === 0 ? null : '2027-06-30',
+        expiresAt: null,
+        enrollmentId: null,
+        created: new Date(Date.UTC(2026, 0, 3, 0, 0, 0, i)).toISOString(),
+      });
+      // every third user is assigned first, one at a time (the one-row INSERT)
+      const first = users.filter((_, i) => i % 3 === 0);
+      for (const [i, user] of first.entries()) await storage.transaction((tx) => tx.assignments.insert(row(user.id, i)));
+      const rows = users.map((user, i) => row(user.id, i));
+      const answered = await storage.transaction((tx) => tx.assignments.insertMissing(rows));
+      assert.deepEqual(
+        answered.map((record) => record?.data.public_id),
+        rows.map((written, i) => (i % 3 === 0 ? undefined : written.publicId)),
+      );
+      assert.deepEqual(await query('select count(*)::int, count(distinct user_id)::int from assignments'), [[batch, batch]]);
+      assert.deepEqual(await query(`select due_date, state, progress from assignments where public_id = '${rows[1]!.publicId}'`), [
+        ['2027-06-30', 'not_started', 0],
+      ]);
     });
   });
 });
