@@ -1,7 +1,7 @@
 /**
- * Rows written by COPY (a batch of COPY_FROM_ROWS or more) must be exactly the rows the one-row
- * INSERT writes, for every value COPY's text format gives a meaning to, inside the caller's
- * transaction: they roll back with it.
+ * Rows written by COPY (a batch of COPY_FROM_ROWS or more: users, assignments, webhook events,
+ * audit entries, notifications) must be exactly the rows the one-row INSERT writes, for every value
+ * COPY's text format gives a meaning to, inside the caller's transaction: they roll back with it.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -74,7 +74,7 @@ describe('rows written by COPY on PostgreSQL', { skip: !postgresServerUrl && 'no
     }
   }
 
-  it('writes users, their events and audit entries as the one-row INSERTs do', async () => {
+  it('writes users, their events, audit entries and notifications as the one-row INSERTs do', async () => {
     await withDatabase(async (storage, query) => {
       const copied = Array.from({ length: batch }, (_, i) => userRow(i, 'copy'));
       const inserted = Array.from({ length: batch }, (_, i) => userRow(i, 'insert'));
@@ -90,17 +90,29 @@ describe('rows written by COPY on PostgreSQL', { skip: !postgresServerUrl && 'no
         resourceId: valueAt(i + 5),
         changes: { name: { from: valueAt(i), to: valueAt(i + 1) } },
       });
+      const notification = (userId: number, i: number, way: string) => ({
+        kind: 'enrolled' as const,
+        userId,
+        subject: valueAt(i),
+        payload: JSON.stringify(payload(i)),
+        status: i % 2 === 0 ? ('pending' as const) : ('skipped' as const),
+        unsubscribeKey: `${way}-${i}`,
+        createdAt: new Date(Date.UTC(2026, 0, 4, 0, 0, 0, i)).toISOString(),
+        nextAttemptAt: i % 2 === 0 ? new Date(Date.UTC(2026, 0, 4, 0, 0, 0, i)).toISOString() : null,
+      });
       let records: Awaited<ReturnType<Storage['users']['insertMany']>> = [];
       await storage.transaction(async (tx) => {
         records = await tx.users.insertMany(copied);
         await events.record(tx, ...copied.map((_, i) => ({ type: 'copy.happened', object: payload(i) })));
         await tx.audit.appendMany(copied.map((_, i) => audit(i, 'copy')));
+        await tx.notifications.insertMany(records.map((record, i) => notification(record.id, i, 'copy')));
       });
       for (const [i, row] of inserted.entries()) {
         await storage.transaction(async (tx) => {
           await tx.users.insert(row);
           await events.record(tx, { type: 'insert.happened', object: payload(i) });
           await tx.audit.appendMany([audit(i, 'insert')]);
+          await tx.notifications.insertMany([notification((await tx.users.findByPublicId(row.publicId))!.id, i, 'insert')]);
         });
       }
       // answered in the order given, with the values given
@@ -138,6 +150,16 @@ describe('rows written by COPY on PostgreSQL', { skip: !postgresServerUrl && 'no
       assert.equal(copiedEntries.length, batch);
       assert.deepEqual(copiedEntries, await entries('insert'));
       assert.deepEqual(JSON.parse(copiedEntries[1]![3] as string), audit(1, 'copy').changes);
+
+      const notifications = (way: string) =>
+        query(
+          `select n.kind, n.subject, n.payload, n.status, n.attempts, n.next_attempt_at, split_part(n.unsubscribe_key, '-', 2), n.created_at, n.sent_at
+           from notifications n join users u on u.id = n.user_id where u.email like '${way}%' order by n.created_at`,
+        );
+      const copiedNotifications = await notifications('copy');
+      assert.equal(copiedNotifications.length, batch);
+      assert.deepEqual(copiedNotifications, await notifications('insert'));
+      assert.deepEqual(JSON.parse(copiedNotifications[2]![2] as string), payload(2));
     });
   });
 
