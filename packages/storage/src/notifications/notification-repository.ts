@@ -18,6 +18,9 @@ import type {
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../listing/list-builder.ts';
+import { copyRows } from '../postgres/copy-in.ts';
+import { dialectOf } from '../shared/dialect.ts';
+import { COPY_FROM_ROWS } from '../shared/insert-row.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
 /** Notifications as `GET /notifications/` lists them: the recipient is the user `u`. */
@@ -44,25 +47,25 @@ export class NotificationRepository implements NotificationStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insertMany(rows: readonly NewNotificationRow[]): Promise<void> {
-    for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const values = rows.map((row) => ({
+      kind: row.kind,
+      user_id: row.userId,
+      subject: row.subject,
+      payload: row.payload,
+      status: row.status,
+      attempts: 0,
+      last_error: null,
+      next_attempt_at: row.nextAttemptAt,
+      lease_owner: null,
+      unsubscribe_key: row.unsubscribeKey,
+      created_at: row.createdAt,
+      sent_at: null,
+    }));
+    if (values.length >= COPY_FROM_ROWS && dialectOf(this.db).copyIn) return copyRows(this.db as Kysely<unknown>, 'notifications', values);
+    for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
       await this.db
         .insertInto('notifications')
-        .values(
-          rows.slice(start, start + ROWS_PER_STATEMENT).map((row) => ({
-            kind: row.kind,
-            user_id: row.userId,
-            subject: row.subject,
-            payload: row.payload,
-            status: row.status,
-            attempts: 0,
-            last_error: null,
-            next_attempt_at: row.nextAttemptAt,
-            lease_owner: null,
-            unsubscribe_key: row.unsubscribeKey,
-            created_at: row.createdAt,
-            sent_at: null,
-          })),
-        )
+        .values(values.slice(start, start + ROWS_PER_STATEMENT))
         .execute();
     }
   }

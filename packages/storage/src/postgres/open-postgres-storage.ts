@@ -5,6 +5,7 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import { CopyIn } from './copy-in.ts';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
 import { allowLoneReads } from '../shared/prepared-query.ts';
 import { PostgresWakeUps } from './postgres-wake-ups.ts';
@@ -101,7 +102,8 @@ export function openPostgres(options: PostgresStorageOptions): Kysely<Database> 
     options: sessionOptions(options.url),
   };
   const pool = () => (creating ??= loadDriver().then((loaded) => (opened = new loaded.Pool({ ...settings, max }))));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // kysely's streaming slot runs COPY … FROM STDIN on a transaction's own connection (copy-in.ts)
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: CopyIn as never }) });
   const named = namedStatements();
   allowLoneReads(db, (text, values) =>
     pool()

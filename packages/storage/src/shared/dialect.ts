@@ -23,6 +23,8 @@ export interface Dialect {
   readonly trigramSearch: boolean;
   /** A transaction can announce its commit to other processes (`pg_notify`). */
   readonly commitNotifications: boolean;
+  /** Many rows can be sent as one block of text (`COPY … FROM STDIN`, postgres/copy-in.ts). */
+  readonly copyIn: boolean;
 }
 
 const sqlite: Dialect = {
@@ -32,6 +34,7 @@ const sqlite: Dialect = {
   plannerStatistics: false,
   trigramSearch: false,
   commitNotifications: false,
+  copyIn: false,
 };
 
 const postgres: Dialect = {
@@ -41,6 +44,7 @@ const postgres: Dialect = {
   plannerStatistics: true,
   trigramSearch: true,
   commitNotifications: true,
+  copyIn: true,
 };
 
 // any database's Kysely: the capabilities do not depend on its tables

@@ -1,5 +1,8 @@
 import type { InsertObject, Kysely, OnConflictBuilder, OnConflictDoNothingBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
+import { sameColumns } from '../postgres/copy-in.ts';
+import { stagedInsert } from '../postgres/staged-insert.ts';
+import { dialectOf } from './dialect.ts';
 
 /** Tables whose rows have an internal integer `id`. */
 type TableWithId = { [T in keyof Database]: Database[T] extends { id: unknown } ? T : never }[keyof Database];
@@ -25,6 +28,13 @@ export async function insertRow<T extends TableWithId>(
 const ROWS_PER_STATEMENT = 500;
 
 /**
+ * From this many rows, PostgreSQL takes them by COPY through a staging table (staged-insert.ts):
+ * three round trips however many rows, where a multi-row INSERT makes the server parse and bind
+ * thousands of parameters. Fewer rows (a request's one) keep the single INSERT.
+ */
+export const COPY_FROM_ROWS = 50;
+
+/**
  * Inserts many rows of a table with public ids, a few hundred per statement, and answers their
  * internal ids in the order of `values`: a batch's rows (an import's) cost one statement rather
  * than one each. Matched by public id, since neither database promises RETURNING's order. With
@@ -37,6 +47,10 @@ export async function insertRows<T extends TableWithId>(
   skipping?: (conflict: OnConflictBuilder<Database, T>) => OnConflictDoNothingBuilder<Database, T>,
 ): Promise<Array<number | undefined>> {
   const ids = new Map<string, number>();
+  if (values.length >= COPY_FROM_ROWS && dialectOf(db).copyIn && sameColumns(values)) {
+    for (const row of await stagedInsert(db, table, values, skipping)) ids.set(row.public_id, row.id);
+    return values.map((row) => ids.get(row.public_id));
+  }
   for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
     let insert = db.insertInto(table).values(values.slice(start, start + ROWS_PER_STATEMENT) as never);
     if (skipping) insert = insert.onConflict(skipping as never);

@@ -4,6 +4,9 @@ import type { OutboxEntry, OutboxStore } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { announce } from '../postgres/postgres-wake-ups.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
+import { copyRows } from '../postgres/copy-in.ts';
+import { dialectOf } from '../shared/dialect.ts';
+import { COPY_FROM_ROWS } from '../shared/insert-row.ts';
 
 // Asked on every engine pass (every 25 ms by default, idle or not), so compiled once (see
 // prepared-query.ts). The limit is written in: SQLite plans with a bound LIMIT's value, so binding
@@ -18,6 +21,13 @@ const eventAfter = preparedQuery(1, (db: Kysely<Database>, sequence) =>
 
 const EVENTS_PER_STATEMENT = 500;
 
+const outboxRow = (event: WebhookEvent) => ({
+  event_id: event.id,
+  type: event.type,
+  created_at: event.created_at,
+  payload: JSON.stringify(event),
+});
+
 export class OutboxRepository implements OutboxStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -29,14 +39,14 @@ export class OutboxRepository implements OutboxStore {
     // the sequence is the insertion order, which a multi-row INSERT keeps on both databases
     // other processes' delivery engines wake when the events commit (postgres/postgres-wake-ups.ts)
     const woke = announce(this.db as Kysely<unknown>, 'outbox');
+    if (events.length >= COPY_FROM_ROWS && dialectOf(this.db).copyIn) {
+      // COPY keeps the rows' order too: the sequence is drawn row by row as they arrive
+      await copyRows(this.db as Kysely<unknown>, 'outbox_events', events.map(outboxRow));
+      if (woke) await sql`select ${woke}`.execute(this.db);
+      return;
+    }
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
-      const insert = this.db
-        .insertInto('outbox_events')
-        .values(
-          events
-            .slice(start, start + EVENTS_PER_STATEMENT)
-            .map((event) => ({ event_id: event.id, type: event.type, created_at: event.created_at, payload: JSON.stringify(event) })),
-        );
+      const insert = this.db.insertInto('outbox_events').values(events.slice(start, start + EVENTS_PER_STATEMENT).map(outboxRow));
       if (woke) await insert.returning(woke.as('woke')).execute();
       else await insert.execute();
     }
