@@ -417,5 +417,16 @@ describe('console bulk actions', () => {
     await page.getByText('1 members').waitFor();
     assert.equal(await bar(page, 'members').count(), 0);
     await screenshot(page, 'bulk-group-members-removed');
+
+    // the same page in dark, a member selected and the confirmation open
+    const dark = await adminPage(1280, 'dark');
+    await dark.goto(`${server.url}/console/groups/${group.public_id}`);
+    await dark
+      .getByRole('table', { name: 'Members' })
+      .getByRole('checkbox', { name: `Select ${members[1]!.name} (${members[1]!.email})` })
+      .check();
+    await bar(dark, 'members').getByRole('button', { name: 'Remove from group' }).click();
+    await bar(dark, 'members').getByRole('button', { name: 'Yes, remove from group 1 member' }).waitFor();
+    await assertAccessible(dark, 'Group members in dark mode, a removal waiting for its confirmation');
   });
 });
