@@ -275,6 +275,13 @@ describe('audit log', () => {
     expectError(await server.api.get(`/api/v2/audit-log/?cursor=aud_${'0'.repeat(26)}`), 400, 'bad_request');
     expectError(await server.api.get('/api/v2/audit-log/?actor=someone'), 400, 'bad_request');
     expectError(await server.api.get('/api/v2/audit-log/?occurred_at__gte=yesterday'), 400, 'bad_request');
+    // a misspelt filter value is refused, naming the values it takes, rather than matching nothing
+    const misspelt = await server.api.get('/api/v2/audit-log/?action=user.update');
+    expectError(misspelt, 400, 'bad_request');
+    assert.match(misspelt.body.error.message, /'action' must be one of: user\.created, user\.updated,/);
+    const unknownType = await server.api.get('/api/v2/audit-log/?resource_type=users');
+    expectError(unknownType, 400, 'bad_request');
+    assert.match(unknownType.body.error.message, /api_token/);
   });
 
   it('holds no token value, token hash or webhook secret in any entry', async () => {

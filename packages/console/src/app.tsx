@@ -1,7 +1,7 @@
 /** The shell: sign-in when there is no token, else the navigation the token allows and the page. */
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { rateLimitWait } from './api/client.ts';
+import { ApiError, rateLimitWait } from './api/client.ts';
 import { ErrorBanner, Forbidden } from './components/error-banner.tsx';
 import { Link } from './components/link.tsx';
 import { ThemeToggle } from './components/theme.tsx';
@@ -31,7 +31,7 @@ function SignedIn({ name }: { name: string }) {
     if (asked) loadPage(asked).catch(() => undefined);
     loadMe().catch((caught: unknown) => {
       // a token the server no longer accepts (revoked, expired, user deactivated): sign in again
-      if ((caught as { status?: number }).status === 401) {
+      if (caught instanceof ApiError && caught.status === 401) {
         forgetToken();
         navigate('sign-in?expired=1', { replace: true });
       } else setError(caught);

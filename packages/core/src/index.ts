@@ -25,7 +25,7 @@ export {
   type StoredAssignmentView,
   updateAssignmentInput,
 } from './assignments/assignment.ts';
-export { type AuditAction, auditActions } from './audit/audit-actions.ts';
+export { type AuditAction, auditActions, auditResourceTypeNames } from './audit/audit-actions.ts';
 export { type FieldChanges, fieldChanges, REDACTED } from './audit/audit-diff.ts';
 export { type AuditEntry, auditEntrySchema, type AuditQuery, parseAuditQuery } from './audit/audit-entry.ts';
 export { AuditRecorder } from './audit/audit-recorder.ts';
@@ -191,6 +191,13 @@ export {
 export { type InsightKind, insightFilterSpec, insightKinds } from './insights/insight-service.ts';
 export { type WeeklyCompletions, weeklyCompletionsSchema } from './insights/weekly-completions.ts';
 export {
+  completionInsightSchema,
+  feedbackInsightSchema,
+  overdueInsightSchema,
+  passFailInsightSchema,
+  ratingsInsightSchema,
+} from './insights/insight-bodies.ts';
+export {
   type AppliedItem,
   bulkEnvelope,
   isTerminal,
@@ -321,7 +328,7 @@ export {
 } from './users/user.ts';
 export { type DeliveryOutcome, type DeliveryOutcomeCounts, deliveryOutcomes, sharedOutcomeCounts } from './webhooks/delivery-counts.ts';
 export { type EngineLogger } from './webhooks/delivery-engine.ts';
-export { allEventTypes } from './webhooks/event-catalog.ts';
+export { allEventTypes, eventCatalogSchema } from './webhooks/event-catalog.ts';
 export {
   ATTEMPT_ID_PREFIX,
   type AttemptQuery,

@@ -59,7 +59,8 @@ export class ApiError extends Error {
 
 export interface Outcome<T> {
   data?: T;
-  error?: unknown;
+  /** the error body every route declares; text when something in between (a proxy) answered instead */
+  error?: { error?: ErrorEnvelope } | string;
   response: Response;
 }
 
@@ -73,8 +74,10 @@ export async function unwrap<T>(call: Promise<Outcome<T>>): Promise<T> {
   }
   const { response } = outcome;
   if (!response.ok) {
-    const body = outcome.error as { error?: ErrorEnvelope } | undefined;
-    throw new ApiError(response.status, body?.error ?? null, Number(response.headers.get('Retry-After')) || null);
+    const body = outcome.error;
+    // JSON.parse may also have made null of a body: only an object carries an envelope
+    const envelope = typeof body === 'object' && body !== null ? (body.error ?? null) : null;
+    throw new ApiError(response.status, envelope, Number(response.headers.get('Retry-After')) || null);
   }
   return outcome.data as T;
 }

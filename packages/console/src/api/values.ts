@@ -7,6 +7,8 @@ export {
   pathsApiV2AssignmentsGetParametersQueryOrderingValues as assignmentOrderings,
   pathsApiV2AssignmentsGetParametersQueryStateValues as assignmentStates,
   pathsApiV2ApiTokensGetParametersQueryOrderingValues as tokenOrderings,
+  pathsApiV2AuditLogGetParametersQueryActionValues as auditActions,
+  pathsApiV2AuditLogGetParametersQueryResource_typeValues as auditResourceTypes,
   pathsApiV2BulkJobsGetParametersQueryKindValues as bulkJobKinds,
   pathsApiV2BulkJobsGetParametersQueryOrderingValues as bulkJobOrderings,
   pathsApiV2BulkJobsGetParametersQueryStatusValues as bulkJobStatuses,

@@ -20,6 +20,11 @@ export interface RunAction<T> extends ActionBase {
   /** the question a destructive action asks before it runs */
   confirm?: (rows: T[]) => string;
   run: (rows: T[]) => Promise<BulkOutcome>;
+  /**
+   * Rows already in the state the action leads to (an inactive user for Deactivate): the API would
+   * answer 200 and the count would call them changed, so they are left out and told apart.
+   */
+  skip?: { when: (row: T) => boolean; already: string };
 }
 /** An action that asks for more (a form) before it runs, then reports through `finish`. */
 export interface PanelAction<T> extends ActionBase {
@@ -83,8 +88,10 @@ export function BulkBar<T>({
     setBusy(true);
     setError(undefined);
     setOutcome(null);
+    const { todo, skipped } = split(action, rows);
     try {
-      finish(await action.run(rows));
+      const result = todo.length ? await action.run(todo) : { done: '', succeeded: 0, failures: [] };
+      finish(skipped.length && action.skip ? { ...result, skipped: { count: skipped.length, already: action.skip.already } } : result);
     } catch (caught) {
       setError(caught);
       setOpen(null);
@@ -135,7 +142,10 @@ export function BulkBar<T>({
           </div>
           {openAction && 'run' in openAction ? (
             <div class="bulk-confirm" role="group" aria-label={`Confirm: ${openAction.label}`}>
-              <p>{openAction.confirm?.(rows)}</p>
+              <p>
+                {openAction.confirm?.(split(openAction, rows).todo)}
+                {alreadySentence(split(openAction, rows).skipped.length, openAction.skip?.already, ' ')}
+              </p>
               <div class="actions">
                 <button
                   ref={confirmButton}
@@ -145,7 +155,7 @@ export function BulkBar<T>({
                   aria-busy={busy}
                   onClick={() => void start(openAction)}
                 >
-                  {`Yes, ${openAction.label.toLowerCase()} ${counted(rows.length, noun)}`}
+                  {`Yes, ${openAction.label.toLowerCase()} ${counted(split(openAction, rows).todo.length, noun)}`}
                 </button>
                 <button type="button" disabled={busy} onClick={cancel}>
                   Cancel
@@ -164,12 +174,28 @@ export function BulkBar<T>({
   );
 }
 
+/** The rows an action would change, and those already as it would leave them. */
+function split<T>(action: RunAction<T>, rows: T[]): { todo: T[]; skipped: T[] } {
+  const skip = action.skip;
+  if (!skip) return { todo: rows, skipped: [] };
+  return { todo: rows.filter((row) => !skip.when(row)), skipped: rows.filter(skip.when) };
+}
+
+/** "1 was already inactive." */
+function alreadySentence(count: number, already: string | undefined, before = ''): string {
+  if (!count || !already) return '';
+  return `${before}${count} ${count === 1 ? 'was' : 'were'} already ${already}.`;
+}
+
 function OutcomeReport({ outcome, noun, dismiss }: { outcome: BulkOutcome; noun: readonly [string, string]; dismiss: () => void }) {
   const total = outcome.succeeded + outcome.failures.length;
+  const already = alreadySentence(outcome.skipped?.count ?? 0, outcome.skipped?.already);
   return (
     <div class={outcome.failures.length ? 'banner warning' : 'banner success'} role={outcome.failures.length ? 'alert' : 'status'}>
       <p>
-        {outcome.done}: {outcome.succeeded} of {counted(total, noun)}.{outcome.failures.length ? ` ${outcome.failures.length} failed:` : ''}
+        {total ? `${outcome.done}: ${outcome.succeeded} of ${counted(total, noun)}. ` : 'Nothing to change: '}
+        {already ? `${already} ` : ''}
+        {outcome.failures.length ? `${outcome.failures.length} failed:` : ''}
       </p>
       {outcome.failures.length ? (
         <ul>

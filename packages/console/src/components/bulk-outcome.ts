@@ -13,6 +13,8 @@ export interface BulkOutcome {
   failures: { name: string; reason: string }[];
   /** something more to say (a link to the job that carries on in the background) */
   note?: ComponentChildren;
+  /** selected rows left out because they were already as the action would leave them */
+  skipped?: { count: number; already: string };
 }
 
 export function reasonOf(error: unknown): string {

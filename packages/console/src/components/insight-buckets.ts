@@ -1,13 +1,13 @@
-/** The bars of an insight answer (`{completed: {count, percentage}, …}`); the OpenAPI document types it only as an object. */
+/** The bars of an insight answer (`{total, completed: {count, percentage}, …}`), in the order the server gives them. */
+import type { components } from '../api/schema.d.ts';
 import type { Bar } from './bar-chart.tsx';
 
-export type Bucket = { count?: number; percentage?: number };
+// every insight's buckets have this one shape
+type Bucket = components['schemas']['CompletionInsight']['completed'];
 
-/** The {name: {count}} buckets of an insight, in the order the server gives them. */
-export function buckets(insight: unknown, names?: string[]): Bar[] {
-  const record = (insight ?? {}) as Record<string, unknown>;
-  const keys =
-    names ??
-    Object.keys(record).filter((key) => typeof record[key] === 'object' && record[key] !== null && 'count' in (record[key] as object));
-  return keys.map((key) => ({ label: key.replace('_', ' '), value: Number((record[key] as Bucket | undefined)?.count ?? 0) }));
+/** Every bucket of an insight (its counts, not its `total`) as a bar. */
+export function buckets(insight: Readonly<Record<string, number | Bucket>>): Bar[] {
+  return Object.entries(insight).flatMap(([key, value]) =>
+    typeof value === 'number' ? [] : [{ label: key.replace('_', ' '), value: value.count }],
+  );
 }

@@ -45,3 +45,9 @@ export type AuditAction = (typeof auditActions)[number];
 
 /** Actions whose resource is not named by their prefix: a console sign-in is about its user. */
 export const auditResourceTypes: Partial<Record<AuditAction, string>> = { 'console.signed_in': 'user' };
+
+/** The resource type an action's entries are filed under (`user.updated` → `user`). */
+export const auditResourceTypeOf = (action: AuditAction): string => auditResourceTypes[action] ?? action.slice(0, action.lastIndexOf('.'));
+
+/** Every resource type the audit log files entries under, in the order of their first action: the `resource_type` filter's values. */
+export const auditResourceTypeNames: readonly string[] = [...new Set(auditActions.map(auditResourceTypeOf))];

@@ -9,6 +9,7 @@ import { isUuid } from '../shared/ids.ts';
 import { parsePageSize, queryParam, type QueryParams } from '../shared/list-query.ts';
 import { parseDatetimeBound } from '../shared/time.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import { auditActions, auditResourceTypeNames } from './audit-actions.ts';
 
 export const AUDIT_ID_PREFIX = 'aud_';
 const AUDIT_ID = /^aud_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -52,6 +53,11 @@ function datetimeFilter(params: QueryParams, name: string, bound: 'gte' | 'lte')
   return value;
 }
 
+function oneOf(value: string | undefined, name: string, values: readonly string[]): string | undefined {
+  if (value === undefined || values.includes(value)) return value;
+  throw badRequest(`Query parameter '${name}' must be one of: ${values.join(', ')}.`);
+}
+
 export function parseAuditQuery(params: QueryParams): AuditQuery {
   const query: AuditQuery = { pageSize: parsePageSize(params) };
   const text = (name: string) => {
@@ -68,10 +74,9 @@ export function parseAuditQuery(params: QueryParams): AuditQuery {
     if (!isUuid(actor)) throw badRequest("Query parameter 'actor' must be a user's public_id.");
     query.actor = actor.toLowerCase();
   }
-  const action = text('action');
-  if (action !== undefined) query.action = action;
-  const resourceType = text('resource_type');
-  if (resourceType !== undefined) query.resourceType = resourceType;
+  // a misspelt action or type would match nothing and read as "no such change": say so instead
+  query.action = oneOf(text('action'), 'action', auditActions);
+  query.resourceType = oneOf(text('resource_type'), 'resource_type', auditResourceTypeNames);
   const resourceId = text('resource_id');
   if (resourceId !== undefined) query.resourceId = resourceId;
   const from = datetimeFilter(params, 'occurred_at__gte', 'gte');

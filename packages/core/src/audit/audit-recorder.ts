@@ -11,7 +11,7 @@ import { nowIso, type Clock } from '../shared/clock.ts';
 import type { IdGenerator } from '../shared/ids.ts';
 import { fieldChanges, type FieldChanges } from './audit-diff.ts';
 import { AUDIT_ID_PREFIX } from './audit-entry.ts';
-import { auditResourceTypes, type AuditAction } from './audit-actions.ts';
+import { auditResourceTypeOf, type AuditAction } from './audit-actions.ts';
 
 export class AuditRecorder {
   /** entries recorded on a savepoint's stores while `holding` runs, by those stores */
@@ -55,7 +55,7 @@ export class AuditRecorder {
       actorUserId: actor.kind === 'user' ? actor.userId : null,
       tokenId: actor.kind === 'user' ? (actor.tokenId ?? null) : null,
       requestId: ctx.requestId,
-      resourceType: auditResourceTypes[action] ?? action.slice(0, action.lastIndexOf('.')),
+      resourceType: auditResourceTypeOf(action),
       resourceId: publicId,
       changes,
     };

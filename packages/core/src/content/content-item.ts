@@ -81,9 +81,7 @@ const extraFieldsByType = {
 } as const satisfies Readonly<Record<ContentType, readonly ExtraField[]>>;
 export const typeSpecificFields: Readonly<Record<ContentType, readonly ExtraField[]>> = extraFieldsByType;
 
-/** Types whose `items` list other content items, in order. */
-export const containerTypes = ['track', 'scheduled_track', 'collection'] as const satisfies readonly ContentType[];
-export const isContainerType = (type: ContentType): boolean => (containerTypes as readonly string[]).includes(type);
+export { containerTypes, isContainerType } from './content-types.ts';
 
 /** The GET shape of each type's own collection and the payload of its `<type>.*` events. */
 function typeViewSchema(type: ContentType): z.ZodObject {

@@ -13,6 +13,10 @@ export const contentTypes = [
 ] as const;
 export type ContentType = (typeof contentTypes)[number];
 
+/** Types whose `items` list other content items, in order (here, with no import, so the console's bundle can read it). */
+export const containerTypes = ['track', 'scheduled_track', 'collection'] as const satisfies readonly ContentType[];
+export const isContainerType = (type: ContentType): boolean => (containerTypes as readonly string[]).includes(type);
+
 /**
  * The types with a collection of their own, by the collection's name in the API's paths
  * (`/api/v2/articles/`): the one table the routes, the API description, `lectern export` and the

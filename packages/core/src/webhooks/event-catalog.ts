@@ -13,6 +13,8 @@ import {
   type MediaStatus,
 } from '../content/content-events.ts';
 import { contentTypes, type ContentType } from '../content/content-types.ts';
+import { z } from 'zod';
+import { apiSchemaNames } from '../shared/api-schema-names.ts';
 
 export interface EventTypeInfo {
   readonly name: string;
@@ -136,6 +138,19 @@ function deepFreeze<T>(value: T): T {
 
 /** The body of `GET /webhooks/event-catalog/`; frozen so no caller can alter it for the others. */
 export const eventCatalog: { readonly data: readonly EventFamilyInfo[] } = deepFreeze({ data: families });
+
+/** That body as the API document declares it. */
+export const eventCatalogSchema = z
+  .object({
+    data: z.array(
+      z.object({
+        family: z.string(),
+        description: z.string(),
+        event_types: z.array(z.object({ name: z.string(), description: z.string() })),
+      }),
+    ),
+  })
+  .register(apiSchemaNames, { id: 'EventCatalog' });
 
 /** Every subscribable event type, in catalogue order. */
 export const allEventTypes: readonly string[] = Object.freeze(families.flatMap((f) => f.event_types.map((t) => t.name)));

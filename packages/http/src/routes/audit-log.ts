@@ -1,4 +1,4 @@
-import { auditEntrySchema, type Lectern } from '@lectern/core';
+import { auditActions, auditEntrySchema, auditResourceTypeNames, type Lectern } from '@lectern/core';
 import { z } from 'zod';
 import { cursorPaging, named, type OperationSpec } from '../operation-spec.ts';
 import { ok } from '../reply.ts';
@@ -15,8 +15,11 @@ const auditLogSpec: OperationSpec = {
     extra: {
       ...cursorPaging('Entries', 'aud'),
       actor: { schema: { type: 'string', format: 'uuid' }, description: 'Only the changes made by this user (public_id)' },
-      action: text('Only this action, e.g. `user.updated`'),
-      resource_type: text('Only changes to this type of resource, e.g. `user`, `webhook_endpoint`'),
+      action: { schema: { type: 'string', enum: auditActions }, description: 'Only this action, e.g. `user.updated`' },
+      resource_type: {
+        schema: { type: 'string', enum: auditResourceTypeNames },
+        description: 'Only changes to this type of resource, e.g. `user`, `webhook_endpoint`',
+      },
       resource_id: text('Only changes to the resource with this public_id'),
       occurred_at__gte: { ...instant, description: 'Only entries at or after this date or datetime (ISO 8601)' },
       occurred_at__lte: { ...instant, description: 'Only entries at or before this date or datetime (ISO 8601)' },

@@ -1,6 +1,7 @@
 import {
   createWebhookInput,
   deliveryAttemptSchema,
+  eventCatalogSchema,
   recoverDeliveriesInput,
   updateWebhookInput,
   webhookListSpec,
@@ -9,7 +10,7 @@ import {
   type Lectern,
 } from '@lectern/core';
 import { z } from 'zod';
-import { anyObject, cursorPaging, named, resource } from '../operation-spec.ts';
+import { cursorPaging, named, resource } from '../operation-spec.ts';
 import { accepted, noContent, ok, withEtag } from '../reply.ts';
 import type { RouteTable } from '../router.ts';
 
@@ -29,7 +30,7 @@ export function webhookRoutes(routes: RouteTable, lectern: Lectern): void {
   const webhooks = lectern.webhooks;
   const spec = resource('Webhooks', 'webhooks:read', webhookSubscriptionWithSecretSchema);
   routes
-    .get('/public_api/v2/webhooks/event-catalog', spec.get('The event types', anyObject), (rc) => ok(webhooks.catalog(rc.ctx)))
+    .get('/public_api/v2/webhooks/event-catalog', spec.get('The event types', eventCatalogSchema), (rc) => ok(webhooks.catalog(rc.ctx)))
     .get('/public_api/v2/webhooks', spec.list('List subscriptions', webhookListSpec, webhookSubscriptionSchema), async (rc) =>
       ok(await webhooks.list(rc.ctx, rc.query)),
     )

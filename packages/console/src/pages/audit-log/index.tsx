@@ -5,6 +5,7 @@
  * so nobody types an id.
  */
 import { api, unwrap } from '../../api/client.ts';
+import { auditActions, auditResourceTypes } from '../../api/values.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -12,9 +13,11 @@ import { useLoad } from '../../components/use-load.ts';
 import { place, query, setQuery } from '../../router.ts';
 import { Changes, type AuditEntry } from './changes.tsx';
 
-const TEXT_FILTERS = ['action', 'resource_type'] as const;
-const ALL_FILTERS = ['actor', 'resource_id', ...TEXT_FILTERS, 'occurred_at__gte', 'occurred_at__lte'] as const;
-type FilterName = (typeof ALL_FILTERS)[number];
+const TEXT_FILTERS = ['actor', 'resource_id', 'occurred_at__gte', 'occurred_at__lte', 'cursor'] as const;
+type FilterName = (typeof TEXT_FILTERS)[number] | 'action' | 'resource_type';
+
+/** `value` when the list holds it: a hand-edited address with a value the log never records filters by nothing. */
+const known = <T extends string>(values: readonly T[], value: string | null): T | undefined => values.find((item) => item === value);
 
 /** A datetime-local value (the browser's time) as the instant the API filters by. */
 const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -29,11 +32,18 @@ function localValue(iso: string | null): string {
 export function AuditLogPage() {
   void place.value; // re-render when the address changes
   const params = query();
-  const request: Partial<Record<FilterName | 'cursor', string>> = {};
-  for (const name of [...ALL_FILTERS, 'cursor'] as const) {
+  const request: Partial<Record<(typeof TEXT_FILTERS)[number], string>> & {
+    action?: (typeof auditActions)[number];
+    resource_type?: (typeof auditResourceTypes)[number];
+  } = {};
+  for (const name of TEXT_FILTERS) {
     const value = params.get(name);
     if (value) request[name] = value;
   }
+  const action = known(auditActions, params.get('action'));
+  if (action) request.action = action;
+  const resourceType = known(auditResourceTypes, params.get('resource_type'));
+  if (resourceType) request.resource_type = resourceType;
   const key = JSON.stringify(request);
   const loaded = useLoad(() => unwrap(api.GET('/api/v2/audit-log', { params: { query: { ...request, page_size: 50 } } })), key);
   const page = loaded.data;
@@ -58,13 +68,13 @@ export function AuditLogPage() {
         }}
       >
         {/* keyed by the address, so Back and a shared link redraw them with its values */}
-        <FilterInput key={`a${key}`} name="action" label="Action" value={params.get('action') ?? ''} placeholder="user.updated" />
-        <FilterInput
+        <FilterChoice key={`a${key}`} name="action" label="Action" value={request.action} options={auditActions} />
+        <FilterChoice
           key={`t${key}`}
           name="resource_type"
           label="Resource type"
-          value={params.get('resource_type') ?? ''}
-          placeholder="user"
+          value={request.resource_type}
+          options={auditResourceTypes}
         />
         <FilterInput key={`f${key}`} name="from" label="From" type="datetime-local" value={localValue(params.get('occurred_at__gte'))} />
         <FilterInput key={`u${key}`} name="until" label="Until" type="datetime-local" value={localValue(params.get('occurred_at__lte'))} />
@@ -155,16 +165,30 @@ function Chosen({ label, value, clear }: { label: string; value: string | undefi
   );
 }
 
-function FilterInput(props: { name: string; label: string; value: string; type?: 'datetime-local'; placeholder?: string }) {
+function FilterInput(props: { name: string; label: string; value: string; type: 'datetime-local' }) {
   const id = `audit-${props.name}`;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
-      {props.type ? (
-        <input id={id} name={props.name} type="datetime-local" defaultValue={props.value} />
-      ) : (
-        <input id={id} name={props.name} type="text" defaultValue={props.value} placeholder={props.placeholder ?? ''} />
-      )}
+      <input id={id} name={props.name} type={props.type} defaultValue={props.value} />
+    </div>
+  );
+}
+
+/** One of the values the API document lists for a filter (the log's actions, its resource types), or any. */
+function FilterChoice(props: { name: string; label: string; value: string | undefined; options: readonly string[] }) {
+  const id = `audit-${props.name}`;
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <select id={id} name={props.name} defaultValue={props.value ?? ''}>
+        <option value="">Any</option>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

@@ -73,8 +73,9 @@ export function contentBulkActions({ archive, assign }: { archive: boolean; assi
         danger: true,
         confirm: (rows) => `Archive ${counted(rows.length, noun)}? Archived content can be unarchived later.`,
         run: setArchived(true),
+        skip: { when: (item) => item.is_archived, already: 'archived' },
       },
-      { label: 'Unarchive', run: setArchived(false) },
+      { label: 'Unarchive', run: setArchived(false), skip: { when: (item) => !item.is_archived, already: 'active' } },
     );
   }
   if (assign) actions.push({ label: 'Assign to a group…', panel: (rows, finish) => <AssignToGroup rows={rows} finish={finish} /> });

@@ -123,14 +123,13 @@ function Completion({ id, version }: { id: string; version: number }) {
     `${id}|${version}`,
   );
   if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
-  const total = Number((loaded.data as { total?: number } | undefined)?.total ?? 0);
   return (
     <section aria-labelledby="completion" aria-busy={loaded.loading ? true : undefined}>
       <h2 id="completion">Completion</h2>
       {loaded.data ? (
         <div class="card">
           <BarChart title="Completion" bars={buckets(loaded.data)} />
-          <p>{total} assignments in all.</p>
+          <p>{loaded.data.total} assignments in all.</p>
         </div>
       ) : null}
     </section>

@@ -1,12 +1,11 @@
 /** Each content type's fields: the form inputs per type and the body they make, shared by creating and editing. */
 import type { BodyOf, ContentItem, ContentType } from '../../api/types.ts';
 // core's one table of content types, through the subpath that holds only that plain data (the bundle takes nothing else of core)
-import { contentTypes } from '@lectern/core/content-types';
+import { contentTypes, isContainerType } from '@lectern/core/content-types';
 import { checked, Field, integer, list, nullableText, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 
 export const TYPES: readonly ContentType[] = contentTypes;
-export const CONTAINERS: ContentType[] = ['track', 'scheduled_track', 'collection'];
 export const label = (type: string) => type.replace('_', ' ');
 
 export type Common = BodyOf<'/api/v2/articles', 'post'>;
@@ -27,7 +26,7 @@ export function bodyFrom(data: FormData, type: ContentType): Common & Extra {
   };
   if (type === 'link') body.url = text(data, 'url');
   if (type === 'video' && text(data, 'media_asset_id')) body.media_asset_id = text(data, 'media_asset_id');
-  if (CONTAINERS.includes(type)) body.items = list(data, 'items');
+  if (isContainerType(type)) body.items = list(data, 'items');
   if (type === 'scheduled_track') {
     body.starts_on = nullableText(data, 'starts_on');
     body.ends_on = nullableText(data, 'ends_on');
@@ -42,7 +41,7 @@ export function ContentFields({ type, item }: { type: ContentType; item?: Conten
       <Field name="description" label="Description" defaultValue={item?.description} />
       {type === 'link' ? <Field name="url" label="URL" type="url" /> : null}
       {type === 'video' ? <Field name="media_asset_id" label="Media asset id" /> : null}
-      {CONTAINERS.includes(type) ? (
+      {isContainerType(type) ? (
         <Picker name="items" label="Items" kind="content" multiple hint="The items it holds, in the order picked." />
       ) : null}
       {type === 'scheduled_track' ? (

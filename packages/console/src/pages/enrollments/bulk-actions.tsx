@@ -27,6 +27,7 @@ export const enrollmentBulkActions: Selectable<Enrollment> = {
           ),
           enrollmentName,
         ),
+      skip: { when: (enrollment) => enrollment.status === 'dropped', already: 'dropped' },
     },
   ],
 };

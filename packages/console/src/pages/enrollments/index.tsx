@@ -60,10 +60,7 @@ export function EnrollForm({ eventId, done }: { eventId?: string; done: () => vo
         <SelectField
           name="attendance_method"
           label="Attendance"
-          options={[
-            ['in_person', 'In person'],
-            ['online', 'Online'],
-          ]}
+          options={attendanceMethods.map((method) => [method, method.replace('_', ' ')] as const)}
         />
         <Field name="accept_waitlist" label={WAITLIST_LABEL} type="checkbox" />
       </Form>

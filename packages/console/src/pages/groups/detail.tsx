@@ -12,6 +12,7 @@ import { useLoad } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { userEmail, userId, userName } from '../users/columns.tsx';
 import { can, role } from '../../session/me.ts';
+import { memberBulkActions } from './bulk-actions.tsx';
 
 export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
   const [version, setVersion] = useState(0);
@@ -163,6 +164,7 @@ export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
         caption="Members"
         version={version}
         rowKey={(user) => user.public_id}
+        selectable={writable ? memberBulkActions(id, changed) : undefined}
         columns={[
           userName,
           userEmail,

@@ -16,8 +16,9 @@ import { query, setQuery } from '../../router.ts';
 
 type Notification = ListItem<'/api/v2/notifications'>;
 
-// every kind and status the API names, with what a console user calls them
-const KINDS: Record<Notification['kind'], string> = {
+// what a console user calls each kind and status the API document names: keyed by the document's
+// enums, so a value added there fails the typecheck here until it has its words
+const KINDS: Record<(typeof notificationKinds)[number], string> = {
   enrolled: 'Enrolled',
   waitlisted: 'Waitlisted',
   dropped: 'Dropped',
@@ -27,7 +28,7 @@ const KINDS: Record<Notification['kind'], string> = {
   assignment_due: 'Due soon',
   assignment_overdue: 'Overdue',
 };
-const STATUSES: Record<Notification['status'], string> = {
+const STATUSES: Record<(typeof notificationStatuses)[number], string> = {
   pending: 'Waiting to be sent',
   sent: 'Sent',
   failed: 'Failed',
@@ -75,8 +76,8 @@ export function NotificationsPage() {
         caption="Email notifications, newest first"
         exportName="notifications"
         filters={[
-          { name: 'kind', label: 'About', options: Object.entries(KINDS) },
-          { name: 'status', label: 'Status', options: Object.entries(STATUSES) },
+          { name: 'kind', label: 'About', options: notificationKinds.map((kind) => [kind, KINDS[kind]] as const) },
+          { name: 'status', label: 'Status', options: notificationStatuses.map((status) => [status, STATUSES[status]] as const) },
           { name: 'created_at__gte', label: 'From', type: 'date' },
           { name: 'created_at__lte', label: 'Until', type: 'date' },
         ]}

@@ -4,7 +4,7 @@
  */
 import { api, unwrap } from '../../api/client.ts';
 import { BarChart } from '../../components/bar-chart.tsx';
-import { buckets, type Bucket } from '../../components/insight-buckets.ts';
+import { buckets } from '../../components/insight-buckets.ts';
 import { DataTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -26,7 +26,6 @@ function Insights() {
   }, 'insights');
   if (loaded.error) return <ErrorBanner error={loaded.error} onRetry={loaded.reload} />;
   const data = loaded.data;
-  const ratings = (data?.ratings ?? {}) as { total?: number; average?: number | null; distribution?: Record<string, Bucket> };
   return (
     <section aria-labelledby="insights" aria-busy={loaded.loading ? true : undefined}>
       <h2 id="insights">Assignments</h2>
@@ -34,25 +33,19 @@ function Insights() {
         <div class="grid">
           <div class="card">
             <BarChart title="Completion" bars={buckets(data.completion)} />
-            <p>{String((data.completion as { total?: number }).total ?? 0)} assignments in all.</p>
+            <p>{String(data.completion.total)} assignments in all.</p>
           </div>
           <div class="card">
             <BarChart title="Overdue" bars={buckets(data.overdue)} />
             <p>
-              {String((data.overdue as { total?: number }).total ?? 0)} overdue. <Link to="assignments?is_overdue=true">See them</Link>
+              {String(data.overdue.total)} overdue. <Link to="assignments?is_overdue=true">See them</Link>
             </p>
           </div>
           <div class="card">
-            <BarChart
-              title="Ratings"
-              bars={['1', '2', '3', '4', '5'].map((stars) => ({
-                label: `${stars}★`,
-                value: Number(ratings.distribution?.[stars]?.count ?? 0),
-              }))}
-            />
+            <BarChart title="Ratings" bars={buckets(data.ratings.distribution).map((bar) => ({ ...bar, label: `${bar.label}★` }))} />
             <p>
-              {ratings.total ?? 0} ratings
-              {ratings.average !== null && ratings.average !== undefined ? `, ${ratings.average} on average` : ''}.
+              {data.ratings.total} ratings
+              {data.ratings.average !== null ? `, ${data.ratings.average} on average` : ''}.
             </p>
           </div>
           <div class="card wide">

@@ -135,8 +135,10 @@ export function ReportsPage() {
 const cellText = (value: unknown): string => {
   if (value === null || value === undefined) return '';
   if (typeof value === 'object') {
-    const named = value as { email?: unknown; name?: unknown };
-    return String(named.email ?? named.name ?? JSON.stringify(value));
+    // a related record (a user, a group) reads as its email or name
+    if ('email' in value && value.email) return String(value.email);
+    if ('name' in value && value.name) return String(value.name);
+    return JSON.stringify(value);
   }
   return String(value);
 };
@@ -185,7 +187,7 @@ function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) 
             caption="Results"
             version={version}
             exportName={`report-${report.name.replace(/[^\w-]+/g, '-').toLowerCase()}`}
-            rowKey={(row) => cellText((row as { public_id?: unknown }).public_id ?? JSON.stringify(row))}
+            rowKey={(row) => cellText(row['public_id'] ?? JSON.stringify(row))}
             columnsOf={(rows) =>
               Object.keys(rows[0] ?? {}).map((key): Column<Record<string, unknown>> => ({ header: key, cell: (row) => cellText(row[key]) }))
             }

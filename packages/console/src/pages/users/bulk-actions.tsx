@@ -9,7 +9,8 @@ import { outcomeOfEach } from '../../components/bulk-outcome.ts';
 import { runEach } from '../../components/run-each.ts';
 
 const noun = ['user', 'users'] as const;
-const userName = (user: User) => `${user.name} (${user.email})`;
+/** A user as their row's box and a report name them: name and email, since names repeat. */
+export const userRowName = (user: User) => `${user.name} (${user.email})`;
 
 function setActive(is_active: boolean) {
   return async (users: User[]) =>
@@ -18,20 +19,21 @@ function setActive(is_active: boolean) {
       await runEach(users, (user) =>
         unwrap(api.PATCH('/api/v2/users/{id}', { params: { path: { id: user.public_id } }, body: { is_active } })),
       ),
-      userName,
+      userRowName,
     );
 }
 
 export const userBulkActions: Selectable<User> = {
   noun,
-  rowName: userName,
+  rowName: userRowName,
   actions: [
     {
       label: 'Deactivate',
       danger: true,
       confirm: (users) => `Deactivate ${counted(users.length, noun)}? Their tokens stop working.`,
       run: setActive(false),
+      skip: { when: (user) => !user.is_active, already: 'inactive' },
     },
-    { label: 'Reactivate', run: setActive(true) },
+    { label: 'Reactivate', run: setActive(true), skip: { when: (user) => user.is_active, already: 'active' } },
   ],
 };

@@ -92,16 +92,10 @@ function WebhookList() {
   );
 }
 
-interface Family {
-  family: string;
-  description?: string;
-  event_types: { name: string; description?: string }[];
-}
-
 function EventCatalogue() {
   const loaded = useLoad(async () => {
-    const body = (await unwrap(api.GET('/public_api/v2/webhooks/event-catalog'))) as { data?: Family[] };
-    return body.data ?? [];
+    const body = await unwrap(api.GET('/public_api/v2/webhooks/event-catalog'));
+    return body.data;
   }, 'catalogue');
   return (
     <section aria-labelledby="catalogue">
@@ -110,12 +104,12 @@ function EventCatalogue() {
       {loaded.data?.map((family) => (
         <details key={family.family}>
           <summary>
-            <code>{family.family}.*</code> {family.description ?? ''}
+            <code>{family.family}.*</code> {family.description}
           </summary>
           <ul>
             {family.event_types.map((type) => (
               <li key={type.name}>
-                <code>{type.name}</code> {type.description ?? ''}
+                <code>{type.name}</code> {type.description}
               </li>
             ))}
           </ul>
