@@ -1,6 +1,6 @@
 /** The shell: sign-in when there is no token, else the navigation the token allows and the page. */
 import type { ComponentType } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { ApiError, rateLimitWait } from './api/client.ts';
 import { ErrorBanner, Forbidden } from './components/error-banner.tsx';
 import { Link } from './components/link.tsx';
@@ -143,7 +143,9 @@ function LazyPage({ entry }: { entry: PageEntry }) {
   const [, setReady] = useState(0);
   const [error, setError] = useState<unknown>(undefined);
   const Page = loaded.get(entry.path);
-  useEffect(() => {
+  // a layout effect: on a first load the page's code often arrives just after /me, and a plain
+  // effect would wait for the "Loading…" frame to be painted before even listening for it
+  useLayoutEffect(() => {
     document.title = `${entry.title} · Lectern`;
     if (Page) return;
     loadPage(entry).then(

@@ -6,6 +6,7 @@
 import { api, unwrap } from '../api/client.ts';
 import type { PastedToken } from './picker-text.ts';
 import { numericId } from './picker-text.ts';
+import { localDateTime } from './local-time.ts';
 
 export interface PickOption {
   /** what the form sends: a public id, or a location's number */
@@ -33,7 +34,7 @@ const locationOption = (location: { id: number; name: string; timezone: string }
   label: location.name,
   detail: location.timezone,
 });
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => localDateTime(new Date(iso));
 
 /** A lookup that finds nothing answers 404 (or 422 for a malformed id): no option, not an error. */
 async function orNothing<T>(call: () => Promise<T>): Promise<T | undefined> {
