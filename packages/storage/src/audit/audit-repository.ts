@@ -3,9 +3,7 @@ import { readForExport, whenSettled, type AuditEntry, type AuditQuery } from '@l
 import type { AuditStore, NewAuditRow } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { preparedLookup, preparedQuery } from '../shared/prepared-query.ts';
-import { copyRows } from '../postgres/copy-in.ts';
-import { dialectOf } from '../shared/dialect.ts';
-import { COPY_FROM_ROWS } from '../shared/insert-row.ts';
+import { appendRows } from '../shared/insert-row.ts';
 import { offloadedReadOf, rowsOf } from '../shared/offloaded-reads.ts';
 
 // Written by every change, into the table without indexes (migration 0016): compiled once rather
@@ -47,20 +45,21 @@ export class AuditRepository implements AuditStore {
   }
 
   async appendMany(rows: readonly NewAuditRow[]): Promise<void> {
-    const values = rows.map((row) => ({
-      public_id: row.publicId,
-      occurred_at: row.occurredAt,
-      action: row.action,
-      actor_user_id: row.actorUserId,
-      token_id: row.tokenId,
-      request_id: row.requestId,
-      resource_type: row.resourceType,
-      resource_id: row.resourceId,
-      changes: row.changes === null ? null : JSON.stringify(row.changes),
-    }));
-    if (values.length >= COPY_FROM_ROWS && dialectOf(this.db).copyIn)
-      await copyRows(this.db as Kysely<unknown>, 'audit_log_recent', values);
-    else await this.db.insertInto('audit_log_recent').values(values).execute();
+    await appendRows(
+      this.db,
+      'audit_log_recent',
+      rows.map((row) => ({
+        public_id: row.publicId,
+        occurred_at: row.occurredAt,
+        action: row.action,
+        actor_user_id: row.actorUserId,
+        token_id: row.tokenId,
+        request_id: row.requestId,
+        resource_type: row.resourceType,
+        resource_id: row.resourceId,
+        changes: row.changes === null ? null : JSON.stringify(row.changes),
+      })),
+    );
   }
 
   async list(query: AuditQuery): Promise<{ items: AuditEntry[]; hasMore: boolean } | null> {

@@ -18,9 +18,7 @@ import type {
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../listing/list-builder.ts';
-import { copyRows } from '../postgres/copy-in.ts';
-import { dialectOf } from '../shared/dialect.ts';
-import { COPY_FROM_ROWS } from '../shared/insert-row.ts';
+import { appendRows } from '../shared/insert-row.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
 /** Notifications as `GET /notifications/` lists them: the recipient is the user `u`. */
@@ -31,9 +29,6 @@ const notificationResource = defineResource<Notification, { id: number }>(notifi
   references: { user: referenceTo('users', 'u', 'n.user_id', 'inner') },
   tiebreak: 'n.id',
 });
-
-/** Rows per INSERT: well under either database's limit of bound values. */
-const ROWS_PER_STATEMENT = 500;
 
 const recipientOf = (row: { id: number; public_id: string; name: string; email: string; email_notifications: number }): Recipient => ({
   id: row.id,
@@ -47,27 +42,24 @@ export class NotificationRepository implements NotificationStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insertMany(rows: readonly NewNotificationRow[]): Promise<void> {
-    const values = rows.map((row) => ({
-      kind: row.kind,
-      user_id: row.userId,
-      subject: row.subject,
-      payload: row.payload,
-      status: row.status,
-      attempts: 0,
-      last_error: null,
-      next_attempt_at: row.nextAttemptAt,
-      lease_owner: null,
-      unsubscribe_key: row.unsubscribeKey,
-      created_at: row.createdAt,
-      sent_at: null,
-    }));
-    if (values.length >= COPY_FROM_ROWS && dialectOf(this.db).copyIn) return copyRows(this.db as Kysely<unknown>, 'notifications', values);
-    for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
-      await this.db
-        .insertInto('notifications')
-        .values(values.slice(start, start + ROWS_PER_STATEMENT))
-        .execute();
-    }
+    await appendRows(
+      this.db,
+      'notifications',
+      rows.map((row) => ({
+        kind: row.kind,
+        user_id: row.userId,
+        subject: row.subject,
+        payload: row.payload,
+        status: row.status,
+        attempts: 0,
+        last_error: null,
+        next_attempt_at: row.nextAttemptAt,
+        lease_owner: null,
+        unsubscribe_key: row.unsubscribeKey,
+        created_at: row.createdAt,
+        sent_at: null,
+      })),
+    );
   }
 
   async recipients(publicIds: readonly string[]): Promise<Recipient[]> {

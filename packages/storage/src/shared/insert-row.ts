@@ -1,6 +1,6 @@
 import type { InsertObject, Kysely, OnConflictBuilder, OnConflictDoNothingBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
-import { sameColumns } from '../postgres/copy-in.ts';
+import { copyRows, sameColumns } from '../postgres/copy-in.ts';
 import { stagedInsert } from '../postgres/staged-insert.ts';
 import { dialectOf } from './dialect.ts';
 
@@ -34,6 +34,28 @@ const ROWS_PER_STATEMENT = 500;
  */
 export const COPY_FROM_ROWS = 50;
 
+/** Whether PostgreSQL takes these rows by COPY: enough of them, every one naming the same columns. */
+export const takesCopy = (db: Kysely<Database>, values: ReadonlyArray<Readonly<Record<string, unknown>>>): boolean =>
+  values.length >= COPY_FROM_ROWS && dialectOf(db).copyIn && sameColumns(values);
+
+/**
+ * Inserts many rows whose ids no one needs back (audit entries, notifications): by COPY where
+ * `takesCopy`, else a few hundred per INSERT.
+ */
+export async function appendRows(
+  db: Kysely<Database>,
+  table: keyof Database & string,
+  values: ReadonlyArray<Readonly<Record<string, unknown>>>,
+): Promise<void> {
+  if (takesCopy(db, values)) return copyRows(db as Kysely<unknown>, table, values);
+  for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
+    await db
+      .insertInto(table)
+      .values(values.slice(start, start + ROWS_PER_STATEMENT) as never)
+      .execute();
+  }
+}
+
 /**
  * Inserts many rows of a table with public ids, a few hundred per statement, and answers their
  * internal ids in the order of `values`: a batch's rows (an import's) cost one statement rather
@@ -47,7 +69,7 @@ export async function insertRows<T extends TableWithId>(
   skipping?: (conflict: OnConflictBuilder<Database, T>) => OnConflictDoNothingBuilder<Database, T>,
 ): Promise<Array<number | undefined>> {
   const ids = new Map<string, number>();
-  if (values.length >= COPY_FROM_ROWS && dialectOf(db).copyIn && sameColumns(values)) {
+  if (takesCopy(db, values)) {
     for (const row of await stagedInsert(db, table, values, skipping)) ids.set(row.public_id, row.id);
     return values.map((row) => ids.get(row.public_id));
   }

@@ -5,8 +5,7 @@ import type { Database } from '../schema.ts';
 import { announce } from '../postgres/postgres-wake-ups.ts';
 import { preparedQuery } from '../shared/prepared-query.ts';
 import { copyRows } from '../postgres/copy-in.ts';
-import { dialectOf } from '../shared/dialect.ts';
-import { COPY_FROM_ROWS } from '../shared/insert-row.ts';
+import { takesCopy } from '../shared/insert-row.ts';
 
 // Asked on every engine pass (every 25 ms by default, idle or not), so compiled once (see
 // prepared-query.ts). The limit is written in: SQLite plans with a bound LIMIT's value, so binding
@@ -39,14 +38,15 @@ export class OutboxRepository implements OutboxStore {
     // the sequence is the insertion order, which a multi-row INSERT keeps on both databases
     // other processes' delivery engines wake when the events commit (postgres/postgres-wake-ups.ts)
     const woke = announce(this.db as Kysely<unknown>, 'outbox');
-    if (events.length >= COPY_FROM_ROWS && dialectOf(this.db).copyIn) {
+    const rows = events.map(outboxRow);
+    if (takesCopy(this.db, rows)) {
       // COPY keeps the rows' order too: the sequence is drawn row by row as they arrive
-      await copyRows(this.db as Kysely<unknown>, 'outbox_events', events.map(outboxRow));
+      await copyRows(this.db as Kysely<unknown>, 'outbox_events', rows);
       if (woke) await sql`select ${woke}`.execute(this.db);
       return;
     }
     for (let start = 0; start < events.length; start += EVENTS_PER_STATEMENT) {
-      const insert = this.db.insertInto('outbox_events').values(events.slice(start, start + EVENTS_PER_STATEMENT).map(outboxRow));
+      const insert = this.db.insertInto('outbox_events').values(rows.slice(start, start + EVENTS_PER_STATEMENT));
       if (woke) await insert.returning(woke.as('woke')).execute();
       else await insert.execute();
     }
