@@ -148,11 +148,9 @@ function LazyPage({ entry }: { entry: PageEntry }) {
   useLayoutEffect(() => {
     document.title = `${entry.title} · Lectern`;
     if (Page) return;
+    // loadPage files the component in `loaded`; this render only has to happen again
     loadPage(entry).then(
-      (component) => {
-        loaded.set(entry.path, component);
-        setReady((n) => n + 1);
-      },
+      () => setReady((n) => n + 1),
       (caught: unknown) => setError(caught),
     );
   }, [entry, Page]);
