@@ -7,7 +7,8 @@
  * UTC, and an invitation is written for every message of a burst of thousands; the library we used
  * before measured each character's UTF-8 length with a TextEncoder of its own to fold lines. The
  * text is the same as that library wrote for our data (property order, quoting, folding after 74
- * octets), except that the calendar's name is escaped as the TEXT it is.
+ * octets), except that the calendar's name is escaped as the TEXT it is and quotes in a name
+ * parameter are written as RFC 6868 says.
  */
 export type SlotStatus = 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
 
@@ -55,8 +56,15 @@ export const dueUid = (assignmentPublicId: string): string => `due-${assignmentP
 /** TEXT (RFC 5545 3.3.11): backslash, semicolon and comma escaped, line breaks as `\n`. */
 const text = (value: string): string => value.replace(/[\\;,]/g, '\\$&').replace(/\r\n|\r|\n/g, '\\n');
 
-/** A quoted parameter value (CN="…"): backslash and double quote escaped, line breaks as `\n`. */
-const quoted = (value: string): string => value.replace(/[\\"]/g, '\\$&').replace(/\r\n|\r|\n/g, '\\n');
+/**
+ * A quoted parameter value (CN="…"): a parameter cannot hold a double quote or a line break at all,
+ * so they are written as RFC 6868 has them (^' and ^n, ^^ for the caret itself).
+ */
+const quoted = (value: string): string =>
+  value
+    .replace(/\^/g, '^^')
+    .replace(/"/g, "^'")
+    .replace(/\r\n|\r|\n/g, '^n');
 
 const commonName = (name: string): string => (name ? `;CN="${quoted(name)}"` : '');
 

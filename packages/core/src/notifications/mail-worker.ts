@@ -80,22 +80,25 @@ export class MailWorker {
       const claimed = await this.deps.storage.notifications.claim(this.deps.instanceId, until, now.toISOString(), mail.concurrency * 4);
       if (claimed.length === 0) return;
       let next = 0;
-      const outcomes: Array<[id: number, outcome: NotificationOutcome]> = [];
+      const results: Array<[notification: (typeof claimed)[number], result: SendResult]> = [];
       const lane = async () => {
         while (next < claimed.length) {
           const notification = claimed[next++]!;
           const payload = JSON.parse(notification.payload) as NotificationPayload;
           const message = mailMessage({ publicUrl, from: mail.from }, notification.id, payload, notification.unsubscribeKey);
-          const result = await this.sender.send(message);
-          outcomes.push([notification.id, outcomeOf(result, notification.attempts + 1, mail.retryScheduleSeconds, this.deps.clock.now())]);
+          results.push([notification, await this.sender.send(message)]);
         }
       };
       await Promise.all(Array.from({ length: Math.min(mail.concurrency, claimed.length) }, lane));
-      // One commit for the claimed batch rather than one per message: a crash before it sends the
-      // batch again under the same Message-IDs, which at-least-once delivery allows.
-      await this.deps.storage.transaction(async (tx) => {
-        for (const [id, outcome] of outcomes) await tx.notifications.finish(id, this.deps.instanceId, outcome);
-      });
+      // One commit for the claimed batch rather than one per message, and one time for the batch,
+      // so that its successes are one statement: a crash before it sends the batch again under the
+      // same Message-IDs, which at-least-once delivery allows.
+      const finished = this.deps.clock.now();
+      const outcomes = results.map(([notification, result]) => ({
+        id: notification.id,
+        outcome: outcomeOf(result, notification.attempts + 1, mail.retryScheduleSeconds, finished),
+      }));
+      await this.deps.storage.transaction((tx) => tx.notifications.finish(this.deps.instanceId, outcomes));
     }
   }
 

@@ -21,7 +21,6 @@ const CRLF = '\r\n';
 
 // printable ASCII, tab and line breaks, and no line longer than SMTP's 998 octets
 const SEVEN_BIT = /^[\t\r\n\x20-\x7e]*$/;
-const LONG_LINE = /[^\r\n]{999}/;
 const ASCII_PRINTABLE = /^[\x20-\x7e]*$/;
 // a display name that needs no quotes: atext and spaces (RFC 5322 3.2.3)
 const ATEXT_PHRASE = /^[A-Za-z0-9!#$%&'*+\-/=?^_`{|}~ ]*$/;
@@ -95,10 +94,21 @@ function mailbox(name: string, address: string): string {
   return `${encodedWords(display)} <${email}>`;
 }
 
+/** True when some line of `crlfText` is longer than SMTP's 998 octets (a regex for it backtracks). */
+function hasLongLine(crlfText: string): boolean {
+  let start = 0;
+  for (;;) {
+    const end = crlfText.indexOf('\r\n', start);
+    if ((end < 0 ? crlfText.length : end) - start > 998) return true;
+    if (end < 0) return false;
+    start = end + 2;
+  }
+}
+
 /** A body part: its Content-Transfer-Encoding header line and its content, in CRLF lines. */
 function encodedBody(content: string): string {
   const lines = content.replace(/\r?\n/g, CRLF);
-  if (SEVEN_BIT.test(lines) && !LONG_LINE.test(lines)) return `Content-Transfer-Encoding: 7bit${CRLF}${CRLF}${lines}`;
+  if (SEVEN_BIT.test(lines) && !hasLongLine(lines)) return `Content-Transfer-Encoding: 7bit${CRLF}${CRLF}${lines}`;
   return `Content-Transfer-Encoding: base64${CRLF}${CRLF}${base64Lines(Buffer.from(content))}`;
 }
 
