@@ -7,7 +7,7 @@ import type { LecternConfig } from '../config.ts';
 import type { Storage } from '../ports/storage.ts';
 import type { NotificationOutcome, ReminderPosition } from '../ports/notification-store.ts';
 import { nowIso, type Clock } from '../shared/clock.ts';
-import { mailMessage } from './mail-message.ts';
+import { mailMessage, sharedInvitations } from './mail-message.ts';
 import { MailSender, type SendResult } from './mail-sender.ts';
 import type { NotificationRecorder } from './notification-recorder.ts';
 import type { AssignmentPayload, NotificationPayload } from './notification.ts';
@@ -44,6 +44,7 @@ export function outcomeOf(result: SendResult, attempts: number, schedule: readon
 
 export class MailWorker {
   private readonly sender: MailSender;
+  private readonly invitations = sharedInvitations();
   private poll: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | null = null;
@@ -85,7 +86,13 @@ export class MailWorker {
         while (next < claimed.length) {
           const notification = claimed[next++]!;
           const payload = JSON.parse(notification.payload) as NotificationPayload;
-          const message = mailMessage({ publicUrl, from: mail.from }, notification.id, payload, notification.unsubscribeKey);
+          const message = mailMessage(
+            { publicUrl, from: mail.from },
+            notification.id,
+            payload,
+            notification.unsubscribeKey,
+            this.invitations,
+          );
           results.push([notification, await this.sender.send(message)]);
         }
       };
