@@ -30,6 +30,9 @@ const ENROLLMENTS = Number(process.env.BENCH_ENROLLMENTS ?? 10_000);
 const ASSIGNMENTS = Number(process.env.BENCH_ASSIGNMENTS ?? 1_000_000);
 const JOB_ITEMS = 200;
 const TIME_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT ?? 600) * 1000;
+// the cores the server may use, as taskset takes them: "0" (the default) leaves core 1 to this
+// process and its SMTP sink; "0,1" lets the server's threads use both, shared with this process
+const SERVER_CORES = process.env.BENCH_SERVER_CORES ?? '0';
 
 pinSelf();
 // a socket reset while the server stops must not hide what the run measured
@@ -77,7 +80,11 @@ async function enrollmentBurst(): Promise<void> {
   sink.listen(0, '127.0.0.1');
   await once(sink.server, 'listening');
   const smtpUrl = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
-  const server = await startBenchServer(database.target, ['--smtp-url', smtpUrl, '--public-url', 'https://bench.example.com']);
+  const server = await startBenchServer(
+    database.target,
+    ['--smtp-url', smtpUrl, '--public-url', 'https://bench.example.com'],
+    SERVER_CORES,
+  );
   const call = async (method: string, path: string, body?: unknown): Promise<{ public_id: string; id: string; status?: string }> => {
     const response = await fetch(server.url + path, {
       method,
@@ -125,7 +132,7 @@ async function enrollmentBurst(): Promise<void> {
     await submitting;
     const seconds = (lastArrival - started) / 1000;
     report(
-      `${users.length} enrollments → SMTP sink`,
+      `${users.length} enrollments → SMTP sink (server on core${SERVER_CORES.includes(',') ? 's' : ''} ${SERVER_CORES})`,
       arrived / seconds,
       'messages/s',
       `${arrived} of ${users.length} in ${seconds.toFixed(1)} s (${Math.ceil(users.length / JOB_ITEMS)} bulk jobs, all done after ${
