@@ -36,6 +36,15 @@ export function addressOf(from: string): { name: string; email: string } {
   return match ? { name: match[1]!.replace(/^"|"$/g, ''), email: match[2]! } : { name: '', email: from.trim() };
 }
 
+/**
+ * The invitation's ORGANIZER: a bare From address has no name, and ical-generator refuses an
+ * organizer without one (it threw, and no invitation went out), so the address stands in.
+ */
+function organizerOf(from: string): { name: string; email: string } {
+  const { name, email } = addressOf(from);
+  return { name: name || email, email };
+}
+
 /** Writes an invitation: `calendarDocument` with the attendee, by whatever way is cheapest. */
 export type Invitations = (doc: Omit<CalendarDocument, 'attendee'>, attendee: Attendee) => string;
 
@@ -85,7 +94,7 @@ export function mailMessage(
     message.icalEvent = {
       method,
       content: invitations(
-        { name: payload.event.name, slots: payload.slots, method, organizer: addressOf(context.from) },
+        { name: payload.event.name, slots: payload.slots, method, organizer: organizerOf(context.from) },
         { name: payload.user.name, email: payload.user.email },
       ),
     };
