@@ -7,7 +7,11 @@
  * 1. Throughput: a server with an SMTP server in this process (smtp-server on loopback, counting,
  *    not parsing) as its sink; `BENCH_ENROLLMENTS` users enrolled in one event through bulk
  *    enrollment jobs (200 items each, the jobs' limit), submitted back to back; messages per second
- *    from the first submission to the last message's arrival.
+ *    from the first submission to the last message's arrival. The server runs on core 0 and this
+ *    process on core 1; `BENCH_SERVER_CORES=0,1` lets the server use both (shared with this one).
+ *    10 000 enrollments, 2026-11-28, load 1-2 (other benches running): SQLite, server on core 0,
+ *    542 and 611 messages/s (GET p99 3.8 and 3.6 ms); on cores 0,1 1 046 (p99 0.5 ms); PostgreSQL,
+ *    core 0, 468 messages/s, bound by the bulk jobs (the last message came as the last job ended).
  * 2. While they go: GET /users/<id>/ one request at a time, its p99.
  * 3. The reminder sweep's database time on the assignments data set (`_assignments-data.ts`,
  *    `BENCH_ASSIGNMENTS` assignments): the first run, which marks every assignment owed a reminder
@@ -30,6 +34,9 @@ const ENROLLMENTS = Number(process.env.BENCH_ENROLLMENTS ?? 10_000);
 const ASSIGNMENTS = Number(process.env.BENCH_ASSIGNMENTS ?? 1_000_000);
 const JOB_ITEMS = 200;
 const TIME_LIMIT_MS = Number(process.env.BENCH_TIME_LIMIT ?? 600) * 1000;
+// the cores the server may use, as taskset takes them: "0" (the default) leaves core 1 to this
+// process and its SMTP sink; "0,1" lets the server's threads use both, shared with this process
+const SERVER_CORES = process.env.BENCH_SERVER_CORES ?? '0';
 
 pinSelf();
 // a socket reset while the server stops must not hide what the run measured
@@ -77,7 +84,11 @@ async function enrollmentBurst(): Promise<void> {
   sink.listen(0, '127.0.0.1');
   await once(sink.server, 'listening');
   const smtpUrl = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
-  const server = await startBenchServer(database.target, ['--smtp-url', smtpUrl, '--public-url', 'https://bench.example.com']);
+  const server = await startBenchServer(
+    database.target,
+    ['--smtp-url', smtpUrl, '--public-url', 'https://bench.example.com'],
+    SERVER_CORES,
+  );
   const call = async (method: string, path: string, body?: unknown): Promise<{ public_id: string; id: string; status?: string }> => {
     const response = await fetch(server.url + path, {
       method,
@@ -125,7 +136,7 @@ async function enrollmentBurst(): Promise<void> {
     await submitting;
     const seconds = (lastArrival - started) / 1000;
     report(
-      `${users.length} enrollments → SMTP sink`,
+      `${users.length} enrollments → SMTP sink (server on core${SERVER_CORES.includes(',') ? 's' : ''} ${SERVER_CORES})`,
       arrived / seconds,
       'messages/s',
       `${arrived} of ${users.length} in ${seconds.toFixed(1)} s (${Math.ceil(users.length / JOB_ITEMS)} bulk jobs, all done after ${

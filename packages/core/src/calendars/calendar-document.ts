@@ -3,7 +3,7 @@
  * Pure: everything a document says comes from its arguments, so the same data gives the same
  * bytes (the feed's ETag relies on it) and DTSTAMP is the entry's last change, not the clock.
  */
-import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import ical, { foldLines, ICalAttendee, ICalCalendarMethod, ICalEventStatus, type ICalCalendar, type ICalEvent } from 'ical-generator';
 
 export type SlotStatus = 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
 
@@ -59,6 +59,34 @@ function nextDay(date: string): string {
 const utcMidnight = (date: string): Date => new Date(`${date}T00:00:00Z`);
 
 export function calendarDocument(doc: CalendarDocument): string {
+  return calendarOf(doc).toString();
+}
+
+export type Attendee = NonNullable<CalendarDocument['attendee']>;
+
+// stands in for the attendee while the shared part is written; `.invalid` is reserved (RFC 2606)
+const STAND_IN: Attendee = { name: 'Lectern', email: 'attendee@lectern.invalid' };
+
+/**
+ * The invitations to one event state for many attendees (a bulk enrollment's messages), each the
+ * same text as `calendarDocument` with that attendee. The library writes the document once with a
+ * stand-in attendee, then for each attendee only the ATTENDEE line, folded by its own `foldLines`:
+ * folding, a TextEncoder call per character, cost more than the rest of a message's invitation.
+ */
+export function invitationsFor(doc: Omit<CalendarDocument, 'attendee'>): (attendee: Attendee) => string {
+  const calendar = calendarOf({ ...doc, attendee: STAND_IN });
+  const event = calendar.events()[0];
+  if (!event) return (attendee) => calendarDocument({ ...doc, attendee });
+  // every VEVENT carries the attendee: the line is replaced wherever it stands, as whole lines
+  const line = (attendee: Attendee) => `\r\n${foldLines(attendeeOf(attendee, event).toString().replace(/\r\n$/, ''))}\r\n`;
+  const parts = calendar.toString().split(line(STAND_IN));
+  return (attendee) => parts.join(line(attendee));
+}
+
+const attendeeOf = (attendee: Attendee, event: ICalEvent) =>
+  new ICalAttendee({ name: attendee.name, email: attendee.email, rsvp: false }, event);
+
+function calendarOf(doc: CalendarDocument): ICalCalendar {
   const calendar = ical({ name: doc.name, prodId: PROD_ID });
   if (doc.method) calendar.method(doc.method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL);
   for (const slot of doc.slots) {
@@ -87,5 +115,5 @@ export function calendarDocument(doc: CalendarDocument): string {
       stamp: new Date(due.stamp),
     });
   }
-  return calendar.toString();
+  return calendar;
 }

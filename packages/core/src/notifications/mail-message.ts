@@ -2,7 +2,7 @@
  * One notification as the email it becomes (pure): both parts, the stable Message-ID, the
  * one-click unsubscribe headers (RFC 8058) and, for enrollment messages, the invitation.
  */
-import { calendarDocument } from '../calendars/calendar-document.ts';
+import { calendarDocument, invitationsFor, type Attendee, type CalendarDocument } from '../calendars/calendar-document.ts';
 import { renderMail } from './mail-templates.ts';
 import type { NotificationPayload } from './notification.ts';
 
@@ -36,7 +36,48 @@ export function addressOf(from: string): { name: string; email: string } {
   return match ? { name: match[1]!.replace(/^"|"$/g, ''), email: match[2]! } : { name: '', email: from.trim() };
 }
 
-export function mailMessage(context: MailContext, id: number, payload: NotificationPayload, unsubscribeKey: string): MailMessage {
+/**
+ * The invitation's ORGANIZER: a bare From address has no name, and ical-generator refuses an
+ * organizer without one (it threw, and no invitation went out), so the address stands in.
+ */
+function organizerOf(from: string): { name: string; email: string } {
+  const { name, email } = addressOf(from);
+  return { name: name || email, email };
+}
+
+/** Writes an invitation: `calendarDocument` with the attendee, by whatever way is cheapest. */
+export type Invitations = (doc: Omit<CalendarDocument, 'attendee'>, attendee: Attendee) => string;
+
+const oneInvitation: Invitations = (doc, attendee) => calendarDocument({ ...doc, attendee });
+
+/** Event states (with method and organizer) a sender keeps the shared invitation text of. */
+const KEPT_STATES = 32;
+
+/**
+ * Invitations for a stream of messages: a burst is thousands of messages about one event state,
+ * whose document is written once (`invitationsFor`). The last few states are kept; a change of the
+ * event is a new state, so nothing kept is ever stale.
+ */
+export function sharedInvitations(): Invitations {
+  const writers = new Map<string, (attendee: Attendee) => string>();
+  return (doc, attendee) => {
+    const key = JSON.stringify(doc);
+    let write = writers.get(key);
+    if (!write) {
+      if (writers.size >= KEPT_STATES) writers.delete(writers.keys().next().value!);
+      writers.set(key, (write = invitationsFor(doc)));
+    }
+    return write(attendee);
+  };
+}
+
+export function mailMessage(
+  context: MailContext,
+  id: number,
+  payload: NotificationPayload,
+  unsubscribeKey: string,
+  invitations: Invitations = oneInvitation,
+): MailMessage {
   const unsubscribe = unsubscribeUrl(context.publicUrl, unsubscribeKey);
   const rendered = renderMail(payload, unsubscribe);
   const message: MailMessage = {
@@ -52,13 +93,10 @@ export function mailMessage(context: MailContext, id: number, payload: Notificat
     const method = payload.kind === 'dropped' || payload.kind === 'event_deleted' ? 'CANCEL' : 'REQUEST';
     message.icalEvent = {
       method,
-      content: calendarDocument({
-        name: payload.event.name,
-        slots: payload.slots,
-        method,
-        organizer: addressOf(context.from),
-        attendee: { name: payload.user.name, email: payload.user.email },
-      }),
+      content: invitations(
+        { name: payload.event.name, slots: payload.slots, method, organizer: organizerOf(context.from) },
+        { name: payload.user.name, email: payload.user.email },
+      ),
     };
   }
   return message;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_MAIL_RETRY_SCHEDULE } from '../config.ts';
+import { mailMessage, sharedInvitations } from './mail-message.ts';
 import { classifySmtpError } from './mail-sender.ts';
 import { escapeHtml, renderMail } from './mail-templates.ts';
 import { outcomeOf } from './mail-worker.ts';
@@ -58,5 +59,34 @@ describe('mail templates', () => {
     assert.ok(!mail.html.includes('<img') && !mail.html.includes('<b>Eve'));
     assert.ok(mail.html.includes('href="https://learn.example.com/unsubscribe/k&quot;ey"'));
     assert.ok(mail.text.includes('"><img src=x>') && mail.text.includes('Due on 2026-06-01'));
+  });
+});
+
+describe('mail invitations', () => {
+  const payload = {
+    kind: 'enrolled' as const,
+    user: { name: 'Ada', email: 'ada@example.com' },
+    event: { public_id: 'ev1', name: 'Intro' },
+    slots: [
+      {
+        uid: '1-ev1@lectern',
+        summary: 'Intro',
+        description: '',
+        location: '',
+        url: null,
+        startsAtUtc: '2027-06-01T09:00:00Z',
+        endsAtUtc: '2027-06-01T11:00:00Z',
+        stamp: '2026-11-28T10:00:00Z',
+        sequence: 0,
+        status: 'CONFIRMED' as const,
+      },
+    ],
+  };
+
+  it('has an organizer when the From address is bare, and a shared invitation is the same text', () => {
+    const context = { publicUrl: 'https://learn.example.com', from: 'lectern@example.com' };
+    const alone = mailMessage(context, 1, payload, 'k');
+    assert.match(alone.icalEvent!.content, /^ORGANIZER;CN="lectern@example.com":mailto:lectern@example.com\r$/m);
+    assert.equal(mailMessage(context, 1, payload, 'k', sharedInvitations()).icalEvent!.content, alone.icalEvent!.content);
   });
 });

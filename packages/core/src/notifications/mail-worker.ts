@@ -7,7 +7,7 @@ import type { LecternConfig } from '../config.ts';
 import type { Storage } from '../ports/storage.ts';
 import type { NotificationOutcome, ReminderPosition } from '../ports/notification-store.ts';
 import { nowIso, type Clock } from '../shared/clock.ts';
-import { mailMessage } from './mail-message.ts';
+import { mailMessage, sharedInvitations } from './mail-message.ts';
 import { MailSender, type SendResult } from './mail-sender.ts';
 import type { NotificationRecorder } from './notification-recorder.ts';
 import type { AssignmentPayload, NotificationPayload } from './notification.ts';
@@ -44,6 +44,7 @@ export function outcomeOf(result: SendResult, attempts: number, schedule: readon
 
 export class MailWorker {
   private readonly sender: MailSender;
+  private readonly invitations = sharedInvitations();
   private poll: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | null = null;
@@ -80,22 +81,31 @@ export class MailWorker {
       const claimed = await this.deps.storage.notifications.claim(this.deps.instanceId, until, now.toISOString(), mail.concurrency * 4);
       if (claimed.length === 0) return;
       let next = 0;
-      const outcomes: Array<[id: number, outcome: NotificationOutcome]> = [];
+      const results: Array<[notification: (typeof claimed)[number], result: SendResult]> = [];
       const lane = async () => {
         while (next < claimed.length) {
           const notification = claimed[next++]!;
           const payload = JSON.parse(notification.payload) as NotificationPayload;
-          const message = mailMessage({ publicUrl, from: mail.from }, notification.id, payload, notification.unsubscribeKey);
-          const result = await this.sender.send(message);
-          outcomes.push([notification.id, outcomeOf(result, notification.attempts + 1, mail.retryScheduleSeconds, this.deps.clock.now())]);
+          const message = mailMessage(
+            { publicUrl, from: mail.from },
+            notification.id,
+            payload,
+            notification.unsubscribeKey,
+            this.invitations,
+          );
+          results.push([notification, await this.sender.send(message)]);
         }
       };
       await Promise.all(Array.from({ length: Math.min(mail.concurrency, claimed.length) }, lane));
-      // One commit for the claimed batch rather than one per message: a crash before it sends the
-      // batch again under the same Message-IDs, which at-least-once delivery allows.
-      await this.deps.storage.transaction(async (tx) => {
-        for (const [id, outcome] of outcomes) await tx.notifications.finish(id, this.deps.instanceId, outcome);
-      });
+      // One commit for the claimed batch rather than one per message, and one time for the batch,
+      // so that its successes are one statement: a crash before it sends the batch again under the
+      // same Message-IDs, which at-least-once delivery allows.
+      const finished = this.deps.clock.now();
+      const outcomes = results.map(([notification, result]) => ({
+        id: notification.id,
+        outcome: outcomeOf(result, notification.attempts + 1, mail.retryScheduleSeconds, finished),
+      }));
+      await this.deps.storage.transaction((tx) => tx.notifications.finish(this.deps.instanceId, outcomes));
     }
   }
 

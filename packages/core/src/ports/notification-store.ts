@@ -71,7 +71,11 @@ export interface NotificationStore {
    * `skipped` instead of claimed.
    */
   claim(owner: string, until: string, now: string, limit: number): Promise<ClaimedNotification[]>;
-  finish(id: number, owner: string, outcome: NotificationOutcome): Promise<void>;
+  /**
+   * Records what became of claimed messages still leased to `owner`; messages with equal outcomes
+   * (a batch's successes) are written by one statement.
+   */
+  finish(owner: string, outcomes: ReadonlyArray<{ id: number; outcome: NotificationOutcome }>): Promise<void>;
   /** Hands back at once what `owner` held when it stopped (a restart under the same instance id). */
   releaseLeases(owner: string, now: string): Promise<number>;
   list(query: ListQuery): Promise<Page<Notification>>;

@@ -117,22 +117,31 @@ export class NotificationRepository implements NotificationStore {
     }));
   }
 
-  async finish(id: number, owner: string, outcome: NotificationOutcome): Promise<void> {
-    await this.db
-      .updateTable('notifications')
-      .set({
-        status: outcome.status,
-        attempts: outcome.attempts,
-        last_error: outcome.lastError,
-        sent_at: outcome.sentAt,
-        next_attempt_at: outcome.nextAttemptAt,
-        lease_owner: null,
-      })
-      .where('id', '=', id)
-      // a lease that ran out and was taken by another process: that process decides now
-      .where('lease_owner', '=', owner)
-      .where('status', '=', 'pending')
-      .execute();
+  async finish(owner: string, outcomes: ReadonlyArray<{ id: number; outcome: NotificationOutcome }>): Promise<void> {
+    const groups = new Map<string, { outcome: NotificationOutcome; ids: number[] }>();
+    for (const { id, outcome } of outcomes) {
+      const key = JSON.stringify([outcome.status, outcome.attempts, outcome.lastError, outcome.sentAt, outcome.nextAttemptAt]);
+      const group = groups.get(key);
+      if (group) group.ids.push(id);
+      else groups.set(key, { outcome, ids: [id] });
+    }
+    for (const { outcome, ids } of groups.values()) {
+      await this.db
+        .updateTable('notifications')
+        .set({
+          status: outcome.status,
+          attempts: outcome.attempts,
+          last_error: outcome.lastError,
+          sent_at: outcome.sentAt,
+          next_attempt_at: outcome.nextAttemptAt,
+          lease_owner: null,
+        })
+        .where('id', 'in', ids)
+        // a lease that ran out and was taken by another process: that process decides now
+        .where('lease_owner', '=', owner)
+        .where('status', '=', 'pending')
+        .execute();
+    }
   }
 
   async releaseLeases(owner: string, now: string): Promise<number> {
