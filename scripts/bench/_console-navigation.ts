@@ -39,7 +39,7 @@ export async function inAppNavigation(
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: link, exact: true }).click();
     const handle = await page.waitForFunction(
       () => {
-        const { clickedAt, paintedAt } = (window as unknown as { lecternNavigation: { clickedAt: number; paintedAt: number } })
+        const { clickedAt, paintedAt } = (globalThis as unknown as { lecternNavigation: { clickedAt: number; paintedAt: number } })
           .lecternNavigation;
         return paintedAt > 0 ? paintedAt - clickedAt : undefined;
       },
