@@ -92,10 +92,15 @@ export class MailWorker {
       };
       await Promise.all(Array.from({ length: Math.min(mail.concurrency, claimed.length) }, lane));
       // One commit for the claimed batch rather than one per message: a crash before it sends the
-      // batch again under the same Message-IDs, which at-least-once delivery allows.
-      await this.deps.storage.transaction(async (tx) => {
-        for (const [id, outcome] of outcomes) await tx.notifications.finish(id, this.deps.instanceId, outcome);
-      });
+      // batch again under the same Message-IDs, which at-least-once delivery allows. Each UPDATE
+      // names this process as the lease owner and nothing else writes a leased row, so the batch
+      // needs no turn among the writers.
+      await this.deps.storage.transaction(
+        async (tx) => {
+          for (const [id, outcome] of outcomes) await tx.notifications.finish(id, this.deps.instanceId, outcome);
+        },
+        { withoutWriteLock: true },
+      );
     }
   }
 
