@@ -40,7 +40,7 @@ async function seedNotifications(storage: KyselyStorage, count: number): Promise
     .executeTakeFirstOrThrow();
   await storage.notifications.insertMany(
     Array.from({ length: count }, () => ({
-      kind: 'enrollment_confirmed' as const,
+      kind: 'enrolled' as const,
       userId: user.id,
       subject: 'Enrolled',
       payload: '{}',
