@@ -290,3 +290,49 @@ describe('job engine: several processes on one database', () => {
     await lectern.close();
   });
 });
+
+describe('a kind with a batch write', () => {
+  it('takes eight chunks of items at once; the items it leaves go one by one at most a chunk at a time, in order, each once', async () => {
+    const lectern = createLectern({
+      storage: await openSqliteStorage({ file: join(dir, 'many.db') }),
+      config: { jobs: { chunkSize: 2, retryDelaysMs: [0, 0, 0] } },
+    });
+    const batches: number[][] = [];
+    const handled: number[] = [];
+    lectern.jobs.register({
+      name: 'halves',
+      maxItems: 40,
+      scope: 'content:read',
+      // the batch write takes the even items and leaves the odd ones to `handle`
+      many: async (_tx, _ctx, items) => {
+        batches.push(items as number[]);
+        return (items as number[]).map((item) => (item % 2 === 0 ? { publicId: `many-${item}`, created: true } : undefined));
+      },
+      handle: async (_tx, _ctx, item) => {
+        handled.push(item as number);
+        return { publicId: `one-${String(item)}`, created: true };
+      },
+    });
+    await lectern.start();
+    const job = await lectern.jobs.submit(lectern.context(), 'halves', { halves: Array.from({ length: 40 }, (_, i) => i) });
+    await lectern.jobs.idle();
+    const done = await lectern.jobs.get(lectern.context(), 'halves', job.id);
+    assert.deepEqual([done.status, done.processed, done.succeeded, done.failed], ['completed', 40, 40, 0]);
+    // first chunk: 16 items, of which the batch writes 8 and `handle` takes 2 odd ones
+    assert.deepEqual(
+      batches[0],
+      Array.from({ length: 16 }, (_, i) => i),
+    );
+    assert.deepEqual(
+      handled,
+      Array.from({ length: 20 }, (_, i) => 2 * i + 1),
+    );
+    for (const batch of batches.slice(1)) assert.ok(batch.length <= 16);
+    const items = await lectern.jobs.items(lectern.context(), 'halves', job.id, { page_size: '100' });
+    assert.deepEqual(
+      items.data.map((item) => item.public_id),
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? `many-${i}` : `one-${i}`)),
+    );
+    await lectern.close();
+  });
+});

@@ -60,7 +60,7 @@ export {
 export { type CalendarSlotSource, type CalendarStore, type FeedDue, type FeedSlot } from './ports/calendar-store.ts';
 export { type NewOidcRequestRow, type NewSignInLinkRow, type OidcRequestStore, type SignInLinkStore } from './ports/sign-in-link-store.ts';
 export { type ScimStore, type ScimUserState } from './ports/scim-store.ts';
-export { type DatabaseStats, type Storage, type Stores } from './ports/storage.ts';
+export { type DatabaseStats, type Storage, type Stores, type TransactionOptions } from './ports/storage.ts';
 export { type WakeTopic, type WakeUps } from './ports/wake-ups.ts';
 export { type NewTokenRow, type TokenCredentials, type TokenStore } from './ports/token-store.ts';
 export { type NewUserRow, type UserChanges, type UserStore } from './ports/user-store.ts';

@@ -5,7 +5,7 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { dialectOf } from './shared/dialect.ts';
 import type { Storage, Stores } from '@lectern/core';
-import type { DatabaseStats, RateCounterStore, WakeUps } from '@lectern/core/ports';
+import type { DatabaseStats, RateCounterStore, TransactionOptions, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
 import { AuditRepository } from './audit/audit-repository.ts';
 import { TokenRepository } from './auth/token-repository.ts';
@@ -183,38 +183,43 @@ export class KyselyStorage implements Storage {
    * of an event, the last active admin, create-or-get) holds as it does on SQLite, and outbox events
    * commit in the order of their sequence, which the webhook dispatcher's cursor relies on. Reads
    * outside transactions do not wait. A lock held longer than lock_timeout fails the work (55P03).
+   *
+   * `withoutWriteLock` (see TransactionOptions for when it is safe) skips the lock on PostgreSQL,
+   * and with it the transaction slots: such work waits for no one, so like a read outside a
+   * transaction it holds a pooled connection only while it runs.
    */
-  async transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Stores) => Promise<T>, options?: TransactionOptions): Promise<T> {
     const wait = this.waitStarts();
     try {
-      return await this.runTransaction(work, wait);
+      return await this.runTransaction(work, wait, options?.withoutWriteLock === true);
     } finally {
       wait.settle();
     }
   }
 
-  private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
+  private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }, unlocked: boolean): Promise<T> {
     if (!this.options.shared) return this.takingTurns(() => this.runSqliteTransaction(work, wait));
-    if (!this.slots) return this.runSharedTransaction(work, wait);
+    if (!this.slots || unlocked) return this.runSharedTransaction(work, wait, unlocked);
     await this.slots.take();
     try {
-      return await this.runSharedTransaction(work, wait);
+      return await this.runSharedTransaction(work, wait, false);
     } finally {
       this.slots.give();
     }
   }
 
-  private async runSharedTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
+  private async runSharedTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }, unlocked: boolean): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.db.transaction().execute(async (trx) => {
-          await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
+          if (!unlocked) await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(trx);
           wait.begun();
           return work(transactionStores(trx, 0));
         });
       } catch (error) {
-        // with one writer at a time a deadlock needs a row a reader outside transactions locked
-        // (a lease claim); the server fails one side, which may simply run again
+        // with one writer at a time a deadlock needs a row a writer outside the lock holds (a lease
+        // claim, a transaction without the write lock); the server fails one side, which may
+        // simply run again
         if ((error as { code?: unknown }).code !== '40P01' || attempt >= MAX_DEADLOCK_ATTEMPTS) throw error;
       }
     }

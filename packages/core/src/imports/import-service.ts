@@ -137,7 +137,8 @@ export class ImportService {
         const rows = batch;
         batch = [];
         batchBytes = 0;
-        if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows));
+        // the import is nobody else's until it is submitted: its rows need no turn among the writers
+        if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows), { withoutWriteLock: true });
         // an upload already received whole is parsed and stored in promises that resolve at once:
         // without a turn of the event loop here, other requests would wait for the whole file
         await new Promise((resolve) => setImmediate(resolve));

@@ -99,13 +99,15 @@ export class MailWorker {
       await Promise.all(Array.from({ length: Math.min(mail.concurrency, claimed.length) }, lane));
       // One commit for the claimed batch rather than one per message, and one time for the batch,
       // so that its successes are one statement: a crash before it sends the batch again under the
-      // same Message-IDs, which at-least-once delivery allows.
+      // same Message-IDs, which at-least-once delivery allows. Each UPDATE names this process as
+      // the lease owner and nothing else writes a leased row, so the batch needs no turn among the
+      // writers.
       const finished = this.deps.clock.now();
       const outcomes = results.map(([notification, result]) => ({
         id: notification.id,
         outcome: outcomeOf(result, notification.attempts + 1, mail.retryScheduleSeconds, finished),
       }));
-      await this.deps.storage.transaction((tx) => tx.notifications.finish(this.deps.instanceId, outcomes));
+      await this.deps.storage.transaction((tx) => tx.notifications.finish(this.deps.instanceId, outcomes), { withoutWriteLock: true });
     }
   }
 

@@ -72,12 +72,26 @@ export interface DatabaseStats {
   pool?: { max: number; total: number; idle: number; waiting: number };
 }
 
+export interface TransactionOptions {
+  /**
+   * Run beside other writers instead of taking turns with them (PostgreSQL: without the write
+   * lock; SQLite has one writer whatever this says). Only for work that checks no rule, appends no
+   * outbox event or audit entry, and writes only rows no one else writes meanwhile: rows this
+   * process holds by lease (a worker recording its own outcomes, guarded by the lease owner in the
+   * UPDATE) or rows of something not yet visible to anyone else (an upload's staged rows). The
+   * database's row locks are then all the order such work needs, across servers too; anything
+   * that reads rows to decide what to write, or whose commit order matters, must leave this unset.
+   */
+  withoutWriteLock?: boolean;
+}
+
 export interface Storage extends Stores {
   /**
    * Runs `work` in one database transaction: everything written through `tx`, including the
-   * outbox events, commits together or not at all. Transactions are serialised per database.
+   * outbox events, commits together or not at all. Transactions are serialised per database,
+   * unless `options.withoutWriteLock` says this one need not be.
    */
-  transaction<T>(work: (tx: Stores) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Stores) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Why the storage cannot serve requests right now (it does not answer, or its schema lacks
    * migrations this build expects), or null when it can. Readiness probes poll this: keep it cheap.

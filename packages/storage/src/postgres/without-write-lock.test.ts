@@ -1,0 +1,127 @@
+/**
+ * `transaction(work, { withoutWriteLock: true })` on PostgreSQL, with two servers (two storages,
+ * two pools) on one database: such a transaction does not wait for another server's writer, a
+ * plain one still does, and the work it is meant for (a mail worker recording the outcomes of the
+ * notifications it leased) stays exact without the lock: a server's outcomes land only on rows it
+ * still holds, a lease taken over by the other server is decided by that one alone. The tests
+ * assert orders and final rows, never times.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { randomIds } from '@lectern/core';
+import type { NotificationOutcome } from '@lectern/core/ports';
+import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
+import type { KyselyStorage } from '../kysely-storage.ts';
+import { openPostgresStorage } from './open-postgres-storage.ts';
+
+const stamp = '2026-01-01T00:00:00.000Z';
+const later = '2026-01-01T00:10:00.000Z';
+const sent = (by: string): NotificationOutcome => ({ status: 'sent', attempts: 1, lastError: by, sentAt: stamp, nextAttemptAt: null });
+
+async function twoServers(): Promise<[KyselyStorage, KyselyStorage]> {
+  const url = await freshPostgresDatabase();
+  return [await openPostgresStorage({ url }), await openPostgresStorage({ url })];
+}
+
+async function seedNotifications(storage: KyselyStorage, count: number): Promise<void> {
+  const user = await storage.db
+    .insertInto('users')
+    .values({
+      public_id: randomIds.uuid(),
+      email: 'learner@example.com',
+      email_lower: 'learner@example.com',
+      name: 'Learner',
+      role: 'user',
+      is_active: 1,
+      date_joined: stamp,
+      modified: stamp,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await storage.notifications.insertMany(
+    Array.from({ length: count }, () => ({
+      kind: 'enrolled' as const,
+      userId: user.id,
+      subject: 'Enrolled',
+      payload: '{}',
+      status: 'pending' as const,
+      nextAttemptAt: stamp,
+      unsubscribeKey: randomIds.uuid(),
+      createdAt: stamp,
+    })),
+  );
+}
+
+const skip = !postgresServerUrl && 'no PostgreSQL server';
+
+describe('a transaction without the write lock (PostgreSQL, two servers)', () => {
+  it('runs while the other server holds the write lock; a plain transaction waits for it', { skip }, async () => {
+    const [a, b] = await twoServers();
+    try {
+      const order: string[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (holding = resolve));
+      const writer = a.transaction(async (tx) => {
+        holding();
+        await held;
+        order.push('a done');
+        return tx.users.count();
+      });
+      await lockTaken;
+      const plain = b.transaction(async () => order.push('b plain'));
+      await b.transaction(async () => order.push('b without lock'), { withoutWriteLock: true });
+      release();
+      await Promise.all([writer, plain]);
+      assert.deepEqual(order, ['b without lock', 'a done', 'b plain']);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("records each server's outcomes only on the rows it still leases, beside a writer holding the lock", { skip }, async () => {
+    const [a, b] = await twoServers();
+    try {
+      await seedNotifications(a, 6);
+      // a leases three until a moment already past; b then takes those over and leases the rest
+      const fromA = await a.notifications.claim('server-a', stamp, stamp, 3);
+      const fromB = await b.notifications.claim('server-b', later, stamp, 6);
+      assert.equal(fromA.length, 3);
+      assert.equal(fromB.length, 6);
+
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const writer = a.transaction(() => held);
+      // both record at once, neither waiting for the writer: a's outcomes come too late
+      await Promise.all([
+        a.transaction(
+          (tx) =>
+            tx.notifications.finish(
+              'server-a',
+              fromA.map(({ id }) => ({ id, outcome: sent('server-a') })),
+            ),
+          { withoutWriteLock: true },
+        ),
+        b.transaction(
+          (tx) =>
+            tx.notifications.finish(
+              'server-b',
+              fromB.map(({ id }) => ({ id, outcome: sent('server-b') })),
+            ),
+          { withoutWriteLock: true },
+        ),
+      ]);
+      release();
+      await writer;
+
+      const rows = await a.db.selectFrom('notifications').select(['status', 'attempts', 'last_error', 'lease_owner']).execute();
+      assert.equal(rows.length, 6);
+      for (const row of rows) assert.deepEqual(row, { status: 'sent', attempts: 1, last_error: 'server-b', lease_owner: null });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
