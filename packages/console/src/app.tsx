@@ -7,7 +7,8 @@ import { Link } from './components/link.tsx';
 import { ThemeToggle } from './components/theme.tsx';
 import { pages, type PageEntry } from './pages/registry.ts';
 import { SignInPage } from './pages/sign-in/index.tsx';
-import { navigate, pageName, place } from './router.ts';
+import { DEFAULT_PAGE_SIZE } from './api/list.ts';
+import { navigate, pageName, place, subPaths } from './router.ts';
 import { can, loadMe, me, role } from './session/me.ts';
 import { forgetToken, token } from './session/token.ts';
 
@@ -127,9 +128,10 @@ function loadPage(entry: PageEntry): Promise<ComponentType> {
 }
 
 /**
- * Starts what the address will need before the first render: the page's code and, when signed in,
- * who the token is (the shell's effect then picks up the same request). An effect would start them
- * only after the first frame is painted.
+ * Starts what the address will need before the first render: the page's code, who the token is
+ * (the shell's effect then picks up the same request) and, at a list page's own address, its
+ * rows (the list takes that request when it first asks for the same ones). An effect would start
+ * them only after the first frame is painted, and the rows only after /me and the page's code.
  */
 export function startEarly(): void {
   const name = pageName(location.pathname);
@@ -137,6 +139,13 @@ export function startEarly(): void {
   const asked = pages.find((entry) => entry.path === name);
   if (asked) loadPage(asked).catch(() => undefined);
   loadMe().catch(() => undefined);
+  if (asked?.list && !subPaths(location.pathname).length) {
+    // the values the list reads from the address (list-view.tsx); extra ones only make its first call ask anew
+    const values: Record<string, string> = {};
+    for (const [param, value] of new URLSearchParams(location.search)) if (value) values[param] = value;
+    values.page_size ||= DEFAULT_PAGE_SIZE;
+    asked.list.start(values);
+  }
 }
 
 function LazyPage({ entry }: { entry: PageEntry }) {

@@ -11,6 +11,9 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
+/** The page size a list asks for when the address names none. */
+export const DEFAULT_PAGE_SIZE = '25';
+
 /** A list route called for one page of rows, or for every row as CSV. */
 export type PageLoader<T> = (query: AddressQuery) => Promise<Outcome<Page<T>>>;
 export type CsvLoader = (query: AddressQuery) => Promise<Outcome<Blob>>;
@@ -48,10 +51,45 @@ export class AddressQuery {
     return chosen.length ? chosen : undefined;
   }
 
+  /** the values as one text, equal for equal addresses (whatever their order) */
+  get key(): string {
+    return JSON.stringify(Object.entries(this.values).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
   /** page and page_size, which every list takes */
   get paging(): { page?: number; page_size?: number } {
     return { page: this.count('page'), page_size: this.count('page_size') };
   }
+}
+
+/** A list's loader that the shell can start before the page's code has arrived (see earlyLoader). */
+export interface EarlyLoader<T> extends PageLoader<T> {
+  /** asks for the page of rows these address values show, for the list's first call to take */
+  start(values: Readonly<Record<string, string>>): void;
+}
+
+/**
+ * Wraps a list's loader so that a request started early (by the shell, from the address, while
+ * /me and the page's code are still on their way) is handed to the list's first call when that
+ * call asks for the same values; any other first call drops it and asks anew, so an early answer
+ * is used once, at once, or never (no stale rows later).
+ */
+export function earlyLoader<T>(load: PageLoader<T>): EarlyLoader<T> {
+  let early: { key: string; outcome: Promise<Outcome<Page<T>>> } | undefined;
+  const loader = (query: AddressQuery) => {
+    const started = early;
+    early = undefined;
+    return started && started.key === query.key ? started.outcome : load(query);
+  };
+  return Object.assign(loader, {
+    start(values: Readonly<Record<string, string>>) {
+      const query = new AddressQuery(values);
+      const outcome = load(query);
+      // a failure is the list's to report when it takes the request; none may go unhandled before
+      outcome.catch(() => undefined);
+      early = { key: query.key, outcome };
+    },
+  });
 }
 
 export function saveBlob(blob: Blob, filename: string): void {

@@ -6,7 +6,7 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { useState } from 'preact/hooks';
 import { unwrap } from '../api/client.ts';
-import { AddressQuery, type CsvLoader, type PageLoader, saveBlob } from '../api/list.ts';
+import { AddressQuery, type CsvLoader, DEFAULT_PAGE_SIZE, type PageLoader, saveBlob } from '../api/list.ts';
 import type { ListItem, ListPath, Ordering, SortField } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
 import { BulkBar, type Selectable } from './bulk-bar.tsx';
@@ -89,7 +89,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   const names = ['page', 'page_size', 'ordering', ...(props.search ? ['search'] : []), ...filters.map((filter) => filter.name)];
   const request: Record<string, string> = {};
   for (const name of names) if (own(name)) request[name] = own(name);
-  if (!request.page_size) request.page_size = '25';
+  if (!request.page_size) request.page_size = DEFAULT_PAGE_SIZE;
   // reloads after a bulk action, which also starts a new (empty) selection
   const [bulkRuns, setBulkRuns] = useState(0);
   const key = `${path}|${scope}|${JSON.stringify(request)}|${version}|${bulkRuns}`;

@@ -4,7 +4,10 @@
  * carries only the shell and the page asked for.
  */
 import type { ComponentType } from 'preact';
+import type { EarlyLoader } from '../api/list.ts';
 import type { Me, Scope } from '../api/types.ts';
+import { loadAssignments } from './assignments/list-load.ts';
+import { loadUsers } from './users/list-load.ts';
 
 type Role = Me['user']['role'];
 
@@ -16,11 +19,19 @@ export interface PageEntry {
   /** roles that may use it, when the scopes alone do not say (a learner's token carries assignments:write for its own work, not for bulk work) */
   roles?: Role[];
   load: () => Promise<ComponentType>;
+  /** the call of the list at the page's own address, which the shell starts on a first load of it */
+  list?: Pick<EarlyLoader<unknown>, 'start'>;
 }
 
 export const pages: PageEntry[] = [
   { path: '', title: 'Overview', load: () => import('./overview/index.tsx').then((m) => m.OverviewPage) },
-  { path: 'users', title: 'Users', scopes: ['users:read'], load: () => import('./users/index.tsx').then((m) => m.UsersPage) },
+  {
+    path: 'users',
+    title: 'Users',
+    scopes: ['users:read'],
+    load: () => import('./users/index.tsx').then((m) => m.UsersPage),
+    list: loadUsers,
+  },
   { path: 'groups', title: 'Groups', scopes: ['groups:read'], load: () => import('./groups/index.tsx').then((m) => m.GroupsPage) },
   { path: 'content', title: 'Content', scopes: ['content:read'], load: () => import('./content/index.tsx').then((m) => m.ContentPage) },
   {
@@ -28,6 +39,7 @@ export const pages: PageEntry[] = [
     title: 'Assignments',
     scopes: ['assignments:read'],
     load: () => import('./assignments/index.tsx').then((m) => m.AssignmentsPage),
+    list: loadAssignments,
   },
   { path: 'events', title: 'Events', scopes: ['events:read'], load: () => import('./events/index.tsx').then((m) => m.EventsPage) },
   {

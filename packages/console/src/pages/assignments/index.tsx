@@ -4,8 +4,7 @@ import { useState } from 'preact/hooks';
 import { canTransition, type AssignmentAction } from '@lectern/core/assignment-machine';
 import { api, unwrap } from '../../api/client.ts';
 import { membersOf } from '../../api/group-members.ts';
-import type { AddressQuery } from '../../api/list.ts';
-import { assignmentContentTypes, assignmentOrderings, assignmentStates } from '../../api/values.ts';
+import { assignmentContentTypes, assignmentStates } from '../../api/values.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
@@ -27,22 +26,9 @@ import {
   assignmentType,
   assignmentUser,
 } from './columns.tsx';
+import { assignmentsQuery, loadAssignments } from './list-load.ts';
 
 const label = (value: string) => value.replace('_', ' ');
-
-/** The list's filters and order, read from the address. */
-const assignmentsQuery = (q: AddressQuery) => ({
-  state: q.someOf('state', assignmentStates),
-  content_type: q.someOf('content_type', assignmentContentTypes),
-  is_overdue: q.flag('is_overdue'),
-  user: q.text('user'),
-  content_item: q.text('content_item'),
-  due_date__gte: q.text('due_date__gte'),
-  due_date__lte: q.text('due_date__lte'),
-  created__gte: q.text('created__gte'),
-  created__lte: q.text('created__lte'),
-  ordering: q.oneOf('ordering', assignmentOrderings),
-});
 
 export function AssignmentsPage() {
   const [version, setVersion] = useState(0);
@@ -119,7 +105,7 @@ export function AssignmentsPage() {
             ? 'Nothing assigned to you yet. Pick something from the catalogue above.'
             : 'No assignments yet. Give content to a person or a whole group with the form above.'
         }
-        load={(q) => api.GET('/api/v2/assignments', { params: { query: { ...q.paging, ...assignmentsQuery(q) } } })}
+        load={loadAssignments}
         csv={(q) => api.GET('/api/v2/assignments', { params: { query: { ...assignmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Assignments"
         version={version}

@@ -1,8 +1,6 @@
 /** Users: search and filter the directory, create, deactivate and reactivate; a user's own page (users/<id>) is detail.tsx. */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
-import type { AddressQuery } from '../../api/list.ts';
-import { userOrderings, userRoles } from '../../api/values.ts';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { Field, Form, nullableText, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
@@ -11,20 +9,12 @@ import { detailAddress } from '../../components/resource-link.tsx';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { userBulkActions } from './bulk-actions.tsx';
+import { loadUsers, usersQuery } from './list-load.ts';
 import { userActiveToggle, userEmail, userJoined, userName, userRole, userStatus } from './columns.tsx';
 import { UserDetail } from './detail.tsx';
 import { role, ROLES } from './roles.ts';
 
 export const UsersPage = listOrDetail(UserList, UserDetail);
-
-/** The list's search, filters and order, read from the address. */
-const usersQuery = (q: AddressQuery) => ({
-  search: q.text('search'),
-  role: q.oneOf('role', userRoles),
-  is_active: q.flag('is_active'),
-  group: q.text('group'),
-  ordering: q.oneOf('ordering', userOrderings),
-});
 
 function UserList() {
   const [version, setVersion] = useState(0);
@@ -76,7 +66,7 @@ function UserList() {
       <ListView
         path="/api/v2/users"
         empty="No users yet. Add one above, import a CSV of them on the Imports page, or let your identity provider create them through SCIM (see About)."
-        load={(q) => api.GET('/api/v2/users', { params: { query: { ...q.paging, ...usersQuery(q) } } })}
+        load={loadUsers}
         csv={(q) => api.GET('/api/v2/users', { params: { query: { ...usersQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Users"
         version={version}
