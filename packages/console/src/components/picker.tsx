@@ -57,6 +57,9 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
   // the text typed while a search runs: searched when that one ends (the latest only)
   const waiting = useRef<string | undefined>(undefined);
   const searching = useRef(false);
+  // a blur closes the list a moment later (so a click on an option still lands); focus coming back
+  // meanwhile cancels that, or the list would close under a search typed after it
+  const closing = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const commit = (next: PickOption[]) => {
     setChosen(next);
@@ -281,7 +284,8 @@ function Combobox({ name, label, kind, multiple, required, initial, initialIds, 
           void schedule(value);
         }}
         onKeyDown={onKeyDown}
-        onBlur={() => setTimeout(close, 150)}
+        onFocus={() => clearTimeout(closing.current)}
+        onBlur={() => (closing.current = setTimeout(close, 150))}
       />
       {chosen.map((option) => (
         <input key={option.value} type="hidden" name={name} value={option.value} />
