@@ -9,9 +9,7 @@
  *    enrollment jobs (200 items each, the jobs' limit), submitted back to back; messages per second
  *    from the first submission to the last message's arrival. The server runs on core 0 and this
  *    process on core 1; `BENCH_SERVER_CORES=0,1` lets the server use both (shared with this one).
- *    10 000 enrollments, 2026-11-28, load 1-2 (other benches running): SQLite, server on core 0,
- *    542 and 611 messages/s (GET p99 3.8 and 3.6 ms); on cores 0,1 1 046 (p99 0.5 ms); PostgreSQL,
- *    core 0, 468 messages/s, bound by the bulk jobs (the last message came as the last job ended).
+ *    Figures in docs/notifications.md ("Measuring it").
  * 2. While they go: GET /users/<id>/ one request at a time, its p99.
  * 3. The reminder sweep's database time on the assignments data set (`_assignments-data.ts`,
  *    `BENCH_ASSIGNMENTS` assignments): the first run, which marks every assignment owed a reminder

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { simpleParser } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
@@ -61,7 +61,7 @@ describe('MailSender on a real SMTP server', () => {
   });
   after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('keeps its connections: 40 messages, 8 at a time, over at most 4 connections', async () => {
+  it('sends 40 messages at once over at most 4 connections', async () => {
     const sender = new MailSender(url, 4);
     const results = await Promise.all(Array.from({ length: 40 }, (_, n) => sender.send(message(`user${n}@example.com`, n))));
     sender.close();
@@ -94,5 +94,20 @@ describe('MailSender on a real SMTP server', () => {
     assert.equal(hangUp, false, 'the kept connection was tried first');
     const [first, second] = received.filter((r) => r.messageId === '<200@learn.example.com>' || r.messageId === '<201@learn.example.com>');
     assert.ok(first && second && first.session !== second.session);
+  });
+
+  it('fails a message as temporary when nothing answers at the SMTP address, and does not hang', async () => {
+    // a port that was free a moment ago: the connection is refused
+    const probe = createServer().listen(0, '127.0.0.1');
+    await once(probe, 'listening');
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const sender = new MailSender(`smtp://127.0.0.1:${port}`, 2);
+    try {
+      const results = await Promise.all([sender.send(message('x@example.com', 300)), sender.send(message('y@example.com', 301))]);
+      for (const result of results) assert.deepEqual([result.ok, !result.ok && result.permanent], [false, false]);
+    } finally {
+      sender.close();
+    }
   });
 });
