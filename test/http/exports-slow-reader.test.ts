@@ -17,9 +17,10 @@ const PADDING = 'x'.repeat(240);
  * How far above the most memory a full-speed read took the server may go while its client stalls.
  * Measured from the full-speed read's peak, not from the moment the stall begins: a collection
  * just before that moment shrinks the heap by up to 35 MB, which then grows back to its working
- * size whatever the reader does. Holding the rest of the export would take 55 MB more.
+ * size whatever the reader does. Holding the rest of the export would take 55 MB more; the bound
+ * leaves room for the background thread's own work meanwhile (a CI run measured 13.2 MB once).
  */
-const STALL_BOUND_MB = 12;
+const STALL_BOUND_MB = 25;
 /** what a whole export read at full speed may grow the server by (its young generation and caches) */
 const READ_BOUND_MB = 160;
 
