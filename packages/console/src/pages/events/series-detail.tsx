@@ -1,19 +1,17 @@
 /** One series' page (events/series/<id>): where it is held, its events, and editing it. */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import { eventOrderings } from '../../api/values.ts';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { Field, Form, integer, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { Picker } from '../../components/picker.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { eventName, eventSeats, eventStarts } from './columns.tsx';
 
 export function SeriesDetail({ id }: { id: string }) {
-  const [version, setVersion] = useState(0);
   const path = { params: { path: { id } } };
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/event-series/{id}', path)), `${id}|${version}`);
+  const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/event-series/{id}', path)));
   const series = loaded.data;
   return (
     <DetailPage
@@ -43,7 +41,7 @@ export function SeriesDetail({ id }: { id: string }) {
                   },
                 }),
               );
-              setVersion(version + 1);
+              changed();
             }}
           >
             <Field name="name" label="Series name" defaultValue={series.name} required />
