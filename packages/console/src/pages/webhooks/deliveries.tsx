@@ -7,9 +7,8 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { Delivery } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
-import { DataTable } from '../../components/data-table.tsx';
+import { LoadedTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, Form, text } from '../../components/form.tsx';
 import { useLoad } from '../../components/use-load.ts';
 
@@ -65,11 +64,9 @@ export function Deliveries({ id, version, writable, active }: { id: string; vers
           </Form>
         </details>
       ) : null}
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      <DataTable
+      <LoadedTable
         caption="Deliveries"
-        rows={loaded.data?.data}
-        loading={loaded.loading}
+        loaded={loaded}
         rowKey={(delivery) => delivery.id}
         empty="No deliveries yet. Send a test ping to see one."
         columns={[
