@@ -4,6 +4,14 @@ import type { Event } from '../../api/types.ts';
 import { checked, Field, Form, integer, nullableText, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 
+/** The seats and wait-list places per attendance method: each a count, 0 for no limit. */
+const limits: readonly { name: keyof Event & `${string}_limit`; label: string; hint?: string }[] = [
+  { name: 'enrollment_limit', label: 'In-person seats', hint: '0 for no limit.' },
+  { name: 'wait_list_limit', label: 'Wait list places' },
+  { name: 'online_enrollment_limit', label: 'Online seats' },
+  { name: 'online_wait_list_limit', label: 'Online wait list places' },
+];
+
 export function EditEvent({ event, done }: { event: Event; done: () => void }) {
   const id = event.public_id;
   return (
@@ -48,29 +56,9 @@ export function EditEvent({ event, done }: { event: Event; done: () => void }) {
             event.location ? [{ value: String(event.location.id), label: event.location.name, detail: event.location.timezone }] : []
           }
         />
-        <Field
-          name="enrollment_limit"
-          label="In-person seats"
-          type="number"
-          min={0}
-          defaultValue={String(event.enrollment_limit)}
-          hint="0 for no limit."
-        />
-        <Field name="wait_list_limit" label="Wait list places" type="number" min={0} defaultValue={String(event.wait_list_limit)} />
-        <Field
-          name="online_enrollment_limit"
-          label="Online seats"
-          type="number"
-          min={0}
-          defaultValue={String(event.online_enrollment_limit)}
-        />
-        <Field
-          name="online_wait_list_limit"
-          label="Online wait list places"
-          type="number"
-          min={0}
-          defaultValue={String(event.online_wait_list_limit)}
-        />
+        {limits.map(({ name, label, hint }) => (
+          <Field key={name} name={name} label={label} type="number" min={0} defaultValue={String(event[name])} hint={hint} />
+        ))}
         <Field name="is_local" label="In person" type="checkbox" defaultChecked={event.is_local} />
         <Field name="is_online" label="Online" type="checkbox" defaultChecked={event.is_online} />
         <Field name="is_hidden" label="Hidden" type="checkbox" defaultChecked={event.is_hidden} />
