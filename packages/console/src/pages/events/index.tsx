@@ -15,6 +15,7 @@ import { detailAddress, ResourceLink } from '../../components/resource-link.tsx'
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { EventOrSeriesDetail } from './detail.tsx';
+import { seriesBody } from './series-detail.tsx';
 import { eventName, eventSeats, eventSeries, eventStarts, eventWaitList } from './columns.tsx';
 
 export const EventsPage = listOrDetail(EventList, EventOrSeriesDetail);
@@ -89,16 +90,7 @@ function EventList() {
             submitLabel="Create series"
             resetOnSuccess
             onSubmit={async (data) => {
-              await unwrap(
-                api.POST('/api/v2/event-series', {
-                  body: {
-                    name: text(data, 'name'),
-                    description: text(data, 'description'),
-                    location_id: integer(data, 'location_id') ?? null,
-                    duration: integer(data, 'duration') ?? 0,
-                  },
-                }),
-              );
+              await unwrap(api.POST('/api/v2/event-series', { body: seriesBody(data) }));
               refresh();
             }}
           >

@@ -9,6 +9,14 @@ import { useRecord } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { eventName, eventSeats, eventStarts } from './columns.tsx';
 
+/** A series' fields as the new-series form (events/index.tsx) and this page's edit form send them. */
+export const seriesBody = (data: FormData) => ({
+  name: text(data, 'name'),
+  description: text(data, 'description'),
+  location_id: integer(data, 'location_id') ?? null,
+  duration: integer(data, 'duration') ?? 0,
+});
+
 export function SeriesDetail({ id }: { id: string }) {
   const path = { params: { path: { id } } };
   const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/event-series/{id}', path)));
@@ -28,17 +36,7 @@ export function SeriesDetail({ id }: { id: string }) {
           resetKey={series.modified}
           submitLabel="Save series"
           onSubmit={async (data) => {
-            await unwrap(
-              api.PATCH('/api/v2/event-series/{id}', {
-                ...path,
-                body: {
-                  name: text(data, 'name'),
-                  description: text(data, 'description'),
-                  location_id: integer(data, 'location_id') ?? null,
-                  duration: integer(data, 'duration') ?? 0,
-                },
-              }),
-            );
+            await unwrap(api.PATCH('/api/v2/event-series/{id}', { ...path, body: seriesBody(data) }));
             changed();
           }}
         >
