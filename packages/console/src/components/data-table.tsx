@@ -4,7 +4,9 @@
  * layout does not jump when 100 rows arrive.
  */
 import type { ComponentChildren } from 'preact';
+import { ErrorBanner } from './error-banner.tsx';
 import type { Selection } from './selection.ts';
+import type { Loaded } from './use-load.ts';
 
 /** One column of a table of rows of type T; S is the list's field its header may order by. */
 export interface Column<T, S extends string = never> {
@@ -160,5 +162,18 @@ export function DataTable<T, S extends string = never>({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** The table of a loaded page of rows (`{ data: [...] }`), with the load's failure and a retry above it. */
+export function LoadedTable<T, S extends string = never>({
+  loaded,
+  ...table
+}: Omit<DataTableProps<T, S>, 'rows' | 'loading'> & { loaded: Loaded<{ data: T[] }> }) {
+  return (
+    <>
+      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
+      <DataTable {...table} rows={loaded.data?.data} loading={loaded.loading} />
+    </>
   );
 }

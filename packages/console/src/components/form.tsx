@@ -97,6 +97,19 @@ export function Form({ onSubmit, submitLabel, children, class: className, resetO
   );
 }
 
+/**
+ * A form folded under a one-line summary (a <details>), opened when wanted: the create and edit
+ * forms beside a list or a record. The summary also says what the form does.
+ */
+export function FoldedForm({ summary, ...form }: Omit<FormProps, 'label'> & { summary: string }) {
+  return (
+    <details>
+      <summary>{summary}</summary>
+      <Form {...form} />
+    </details>
+  );
+}
+
 type InputProps = Omit<LooseInputHTMLAttributes<HTMLInputElement>, 'label' | 'name' | 'children'>;
 
 export interface FieldProps {

@@ -10,7 +10,7 @@ import { AddressQuery, type CsvLoader, DEFAULT_PAGE_SIZE, type PageLoader, saveB
 import type { ListItem, ListPath, Ordering, SortField } from '../api/types.ts';
 import { place, query, setQuery } from '../router.ts';
 import { BulkBar, type Selectable } from './bulk-bar.tsx';
-import { DataTable, type Column } from './data-table.tsx';
+import { LoadedTable, type Column } from './data-table.tsx';
 import { ErrorBanner } from './error-banner.tsx';
 import { Picker } from './picker.tsx';
 import type { PickKind } from './picker-sources.ts';
@@ -198,13 +198,11 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
           onDone={() => (setBulkRuns((n) => n + 1), selectable.done?.())}
         />
       ) : null}
-      {result.error ? <ErrorBanner error={result.error} onRetry={result.reload} /> : null}
-      <DataTable
+      <LoadedTable
         caption={caption}
         columns={shownColumns}
-        rows={result.data?.data}
+        loaded={result}
         rowKey={rowKey}
-        loading={result.loading}
         expectedRows={Number(request.page_size)}
         sorting={{ ordering: request.ordering ?? '', onOrder: (ordering) => set({ ordering, page: undefined }) }}
         selection={selectable ? selection : undefined}

@@ -34,3 +34,13 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   return { ...state, reload };
 }
+
+/**
+ * A record's page: the record loaded by its id, and loaded again after each change the page makes
+ * (`changed`); `version` counts those changes, for the page's lists to reload with it.
+ */
+export function useRecord<T>(id: string, load: () => Promise<T>): { loaded: Loaded<T>; version: number; changed: () => void } {
+  const [version, setVersion] = useState(0);
+  const loaded = useLoad(load, `${id}|${version}`);
+  return { loaded, version, changed: () => setVersion((n) => n + 1) };
+}

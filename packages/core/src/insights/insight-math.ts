@@ -52,6 +52,15 @@ function counts<K extends string>(keys: readonly K[], input: Partial<Record<K, n
   return out;
 }
 
+/** Each key's count as a bucket of the total over all the keys (total first, then the keys in their order). */
+function shares<K extends string>(keys: readonly K[], input: Partial<Record<K, number>>): { total: number } & Record<K, Bucket> {
+  const c = counts(keys, input);
+  const total = sum(keys.map((key) => c[key]));
+  const buckets = {} as Record<K, Bucket>;
+  for (const key of keys) buckets[key] = bucket(c[key], total);
+  return { total, ...buckets };
+}
+
 // The order the buckets appear in the body: the spec's own listing.
 const COMPLETION_BUCKETS = ['completed', 'in_progress', 'not_started', 'dropped', 'exempted'] as const satisfies readonly AssignmentState[];
 
@@ -59,16 +68,7 @@ export type CompletionInsight = { total: number } & Record<AssignmentState, Buck
 
 /** GET /insights/assignments/completion/: total over all five states (dropped included). */
 export function completionInsight(byState: Partial<Record<AssignmentState, number>>): CompletionInsight {
-  const c = counts(COMPLETION_BUCKETS, byState);
-  const total = sum(Object.values(c));
-  return {
-    total,
-    completed: bucket(c.completed, total),
-    in_progress: bucket(c.in_progress, total),
-    not_started: bucket(c.not_started, total),
-    dropped: bucket(c.dropped, total),
-    exempted: bucket(c.exempted, total),
-  };
+  return shares(COMPLETION_BUCKETS, byState);
 }
 
 export interface OverdueInsight {
@@ -79,9 +79,7 @@ export interface OverdueInsight {
 
 /** GET /insights/assignments/overdue/ from the overdue counts per outstanding state. */
 export function overdueInsight(overdue: Partial<Record<'not_started' | 'in_progress', number>>): OverdueInsight {
-  const c = counts(['not_started', 'in_progress'] as const, overdue);
-  const total = c.not_started + c.in_progress;
-  return { total, not_started: bucket(c.not_started, total), in_progress: bucket(c.in_progress, total) };
+  return shares(['not_started', 'in_progress'] as const, overdue);
 }
 
 export interface FeedbackInsight {
@@ -106,11 +104,8 @@ export interface RatingsInsight {
 /** GET /insights/assignments/ratings/ from the number of ratings of each star value. */
 export function ratingsInsight(byRating: Partial<Record<RatingValue | 1 | 2 | 3 | 4 | 5, number>>): RatingsInsight {
   // numeric and string keys name the same property; normalise through the string form
-  const c = counts(ratingValues, byRating as Partial<Record<RatingValue, number>>);
-  const total = sum(Object.values(c));
-  const stars = sum(ratingValues.map((value) => Number(value) * c[value]));
-  const distribution = {} as Record<RatingValue, Bucket>;
-  for (const value of ratingValues) distribution[value] = bucket(c[value], total);
+  const { total, ...distribution } = shares(ratingValues, byRating as Partial<Record<RatingValue, number>>);
+  const stars = sum(ratingValues.map((value) => Number(value) * distribution[value].count));
   return {
     total,
     average: total === 0 ? null : divideHalfUp(stars * 100, total) / 100,
@@ -138,7 +133,5 @@ export interface PassFailInsight {
 
 /** GET /insights/assignments/pass-fail/ over completed assignments whose `is_success` is not null. */
 export function passFailInsight(input: Partial<Record<'passed' | 'failed', number>>): PassFailInsight {
-  const c = counts(['passed', 'failed'] as const, input);
-  const total = c.passed + c.failed;
-  return { total, passed: bucket(c.passed, total), failed: bucket(c.failed, total) };
+  return shares(['passed', 'failed'] as const, input);
 }

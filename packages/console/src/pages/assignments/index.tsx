@@ -8,7 +8,7 @@ import { assignmentContentTypes, assignmentStates } from '../../api/values.ts';
 import type { Assignment } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { Field, Form, list, nullableText, picked, SelectField, text } from '../../components/form.tsx';
+import { Field, FoldedForm, Form, list, nullableText, picked, SelectField, text } from '../../components/form.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
@@ -80,22 +80,20 @@ export function AssignmentsPage() {
         </details>
       ) : null}
       {writable && !manager ? (
-        <details>
-          <summary>Assign myself</summary>
-          <Form
-            submitLabel="Assign"
-            onSubmit={async (data) => {
-              await unwrap(
-                api.POST('/api/v2/assignments', {
-                  body: { user_id: me.value?.user.public_id ?? '', content_item_id: picked(data, 'content_item_id')[0] ?? '' },
-                }),
-              );
-              refresh();
-            }}
-          >
-            <Picker name="content_item_id" label="Content" kind="content" hint="Self-assignable content from the catalogue." />
-          </Form>
-        </details>
+        <FoldedForm
+          summary="Assign myself"
+          submitLabel="Assign"
+          onSubmit={async (data) => {
+            await unwrap(
+              api.POST('/api/v2/assignments', {
+                body: { user_id: me.value?.user.public_id ?? '', content_item_id: picked(data, 'content_item_id')[0] ?? '' },
+              }),
+            );
+            refresh();
+          }}
+        >
+          <Picker name="content_item_id" label="Content" kind="content" hint="Self-assignable content from the catalogue." />
+        </FoldedForm>
       ) : null}
       {opened ? <AssignmentDetail id={opened} manager={manager} onChanged={refresh} /> : null}
       <ListView

@@ -6,9 +6,8 @@
  */
 import { api, unwrap } from '../../api/client.ts';
 import { auditActions, auditResourceTypes } from '../../api/values.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { LoadedTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorBanner } from '../../components/error-banner.tsx';
 import { useLoad } from '../../components/use-load.ts';
 import { place, query, setQuery } from '../../router.ts';
 import { Changes, type AuditEntry } from './changes.tsx';
@@ -92,11 +91,9 @@ export function AuditLogPage() {
         value={request.resource_id && `${request.resource_type ?? ''} ${request.resource_id}`.trim()}
         clear={() => set({ resource_id: undefined })}
       />
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      <DataTable<AuditEntry>
+      <LoadedTable<AuditEntry>
         caption="Audit log entries, newest first"
-        rows={page?.data}
-        loading={loaded.loading}
+        loaded={loaded}
         rowKey={(entry) => entry.id}
         empty="No change matches these filters."
         columns={[

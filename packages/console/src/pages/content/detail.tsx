@@ -14,7 +14,7 @@ import { Form, list, text } from '../../components/form.tsx';
 import { buckets } from '../../components/insight-buckets.ts';
 import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useLoad, useRecord } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentDue, assignmentEmail, assignmentPerson, assignmentState } from '../assignments/columns.tsx';
 import { ArchiveToggle } from './archive-toggle.tsx';
@@ -22,13 +22,11 @@ import { bodyFrom, ContentFields, label } from './fields.tsx';
 import { writesFor } from './writes.ts';
 
 export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
-  const [version, setVersion] = useState(0);
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/content-items/{id}', { params: { path: { id } } })), `${id}|${version}`);
+  const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/content-items/{id}', { params: { path: { id } } })));
   const [saved, setSaved] = useState(false);
   const item = loaded.data;
   const writes = item ? writesFor(item.content_type) : undefined;
   const writable = can('content:write');
-  const changed = () => setVersion(version + 1);
   return (
     <DetailPage
       title={item?.name}

@@ -4,7 +4,7 @@ import { inConsoleWords } from '../../api/console-wording.ts';
 import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
 import { attendanceMethods, enrollmentOrderings, enrollmentStatuses } from '../../api/values.ts';
-import { checked, Field, Form, SelectField, text } from '../../components/form.tsx';
+import { checked, Field, FoldedForm, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me, role } from '../../session/me.ts';
@@ -34,37 +34,35 @@ const WAITLIST_LABEL = 'Join the wait list if the event is full';
 export function EnrollForm({ eventId, done }: { eventId?: string; done: () => void }) {
   const self = role.value === 'user';
   return (
-    <details>
-      <summary>{self ? 'Enroll myself' : 'Enroll someone'}</summary>
-      <Form
-        submitLabel="Enroll"
-        onSubmit={async (data) => {
-          await inConsoleWords(
-            unwrap(
-              api.POST('/api/v2/enrollments', {
-                body: {
-                  user_id: self ? (me.value?.user.public_id ?? '') : text(data, 'user_id'),
-                  event_id: eventId ?? text(data, 'event_id'),
-                  attendance_method: text(data, 'attendance_method') === 'online' ? 'online' : 'in_person',
-                  accept_waitlist: checked(data, 'accept_waitlist'),
-                },
-              }),
-            ),
-            { full: `Every seat for this way of attending is taken. Tick "${WAITLIST_LABEL}" to join the wait list instead.` },
-          );
-          done();
-        }}
-      >
-        {self ? null : <Picker name="user_id" label="Person" kind="user" required />}
-        {eventId ? null : <Picker name="event_id" label="Event" kind="event" required />}
-        <SelectField
-          name="attendance_method"
-          label="Attendance"
-          options={attendanceMethods.map((method) => [method, method.replace('_', ' ')] as const)}
-        />
-        <Field name="accept_waitlist" label={WAITLIST_LABEL} type="checkbox" />
-      </Form>
-    </details>
+    <FoldedForm
+      summary={self ? 'Enroll myself' : 'Enroll someone'}
+      submitLabel="Enroll"
+      onSubmit={async (data) => {
+        await inConsoleWords(
+          unwrap(
+            api.POST('/api/v2/enrollments', {
+              body: {
+                user_id: self ? (me.value?.user.public_id ?? '') : text(data, 'user_id'),
+                event_id: eventId ?? text(data, 'event_id'),
+                attendance_method: text(data, 'attendance_method') === 'online' ? 'online' : 'in_person',
+                accept_waitlist: checked(data, 'accept_waitlist'),
+              },
+            }),
+          ),
+          { full: `Every seat for this way of attending is taken. Tick "${WAITLIST_LABEL}" to join the wait list instead.` },
+        );
+        done();
+      }}
+    >
+      {self ? null : <Picker name="user_id" label="Person" kind="user" required />}
+      {eventId ? null : <Picker name="event_id" label="Event" kind="event" required />}
+      <SelectField
+        name="attendance_method"
+        label="Attendance"
+        options={attendanceMethods.map((method) => [method, method.replace('_', ' ')] as const)}
+      />
+      <Field name="accept_waitlist" label={WAITLIST_LABEL} type="checkbox" />
+    </FoldedForm>
   );
 }
 

@@ -4,7 +4,6 @@
  * seat promotes the first waiting person, so they move from one list to the other), editing and
  * deleting. events/series/<id> is a series' page.
  */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { Enrollment } from '../../api/types.ts';
 import { enrollmentOrderings } from '../../api/values.ts';
@@ -12,7 +11,7 @@ import { ActionButton } from '../../components/action.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord } from '../../components/use-load.ts';
 import { WallClock } from '../../components/wall-clock.tsx';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
@@ -35,10 +34,8 @@ export function EventOrSeriesDetail({ segments }: { segments: string[] }) {
 }
 
 function EventDetail({ id }: { id: string }) {
-  const [version, setVersion] = useState(0);
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/events/{id}', { params: { path: { id } } })), `${id}|${version}`);
+  const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/events/{id}', { params: { path: { id } } })));
   const event = loaded.data;
-  const changed = () => setVersion(version + 1);
   return (
     <DetailPage
       title={event?.name}

@@ -8,13 +8,14 @@ import type { AddressQuery } from '../../api/list.ts';
 import { eventOrderings, seriesOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
-import { checked, Field, Form, integer, list, nullableText, text } from '../../components/form.tsx';
+import { checked, Field, FoldedForm, integer, list, nullableText, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { EventOrSeriesDetail } from './detail.tsx';
+import { seriesBody } from './series-detail.tsx';
 import { eventName, eventSeats, eventSeries, eventStarts, eventWaitList } from './columns.tsx';
 
 export const EventsPage = listOrDetail(EventList, EventOrSeriesDetail);
@@ -38,79 +39,66 @@ function EventList() {
       <h1>Events</h1>
       {writable ? (
         <div class="grid">
-          <details>
-            <summary>New event</summary>
-            <Form
-              submitLabel="Create event"
-              resetOnSuccess
-              onSubmit={async (data) => {
-                const startsAt = text(data, 'starts_at');
-                const made = await unwrap(
-                  api.POST('/api/v2/events', {
-                    body: {
-                      name: text(data, 'name'),
-                      event_series_id: nullableText(data, 'event_series_id'),
-                      // the wall clock at the location, written with Z as the API reads it
-                      timeslots: startsAt
-                        ? [{ starts_at: `${startsAt}:00Z`, duration: nullableText(data, 'duration'), rooms_info: text(data, 'rooms_info') }]
-                        : [],
-                      location_id: integer(data, 'location_id') ?? null,
-                      enrollment_limit: integer(data, 'enrollment_limit') ?? 0,
-                      wait_list_limit: integer(data, 'wait_list_limit') ?? 0,
-                      is_local: checked(data, 'is_local'),
-                      is_online: checked(data, 'is_online'),
-                      tags: list(data, 'tags'),
-                    },
-                  }),
-                );
-                refresh();
-                navigate(detailAddress('event', made.public_id));
-              }}
-            >
-              <Field name="name" label="Event name" required />
-              <Picker name="event_series_id" label="Series" kind="series" hint="Optional: the series it belongs to." />
-              <Field
-                name="starts_at"
-                label="Starts at"
-                type="datetime-local"
-                errorKey="timeslots"
-                hint="On the clock of the event's location."
-              />
-              <Field name="duration" label="Duration" placeholder="PT1H" hint="ISO-8601, for example PT1H30M." />
-              <Field name="rooms_info" label="Room" />
-              <Picker name="location_id" label="Location" kind="location" hint="Optional: where it takes place, and on whose clock." />
-              <Field name="enrollment_limit" label="In-person seats" type="number" min={0} hint="0 for no limit." />
-              <Field name="wait_list_limit" label="Wait list places" type="number" min={0} />
-              <Field name="is_local" label="In person" type="checkbox" defaultChecked />
-              <Field name="is_online" label="Online" type="checkbox" />
-              <Field name="tags" label="Tags" />
-            </Form>
-          </details>
-          <details>
-            <summary>New series</summary>
-            <Form
-              submitLabel="Create series"
-              resetOnSuccess
-              onSubmit={async (data) => {
-                await unwrap(
-                  api.POST('/api/v2/event-series', {
-                    body: {
-                      name: text(data, 'name'),
-                      description: text(data, 'description'),
-                      location_id: integer(data, 'location_id') ?? null,
-                      duration: integer(data, 'duration') ?? 0,
-                    },
-                  }),
-                );
-                refresh();
-              }}
-            >
-              <Field name="name" label="Series name" required />
-              <Field name="description" label="Description" />
-              <Picker name="location_id" label="Location" kind="location" hint="Optional: where it takes place, and on whose clock." />
-              <Field name="duration" label="Default length (minutes)" type="number" min={0} />
-            </Form>
-          </details>
+          <FoldedForm
+            summary="New event"
+            submitLabel="Create event"
+            resetOnSuccess
+            onSubmit={async (data) => {
+              const startsAt = text(data, 'starts_at');
+              const made = await unwrap(
+                api.POST('/api/v2/events', {
+                  body: {
+                    name: text(data, 'name'),
+                    event_series_id: nullableText(data, 'event_series_id'),
+                    // the wall clock at the location, written with Z as the API reads it
+                    timeslots: startsAt
+                      ? [{ starts_at: `${startsAt}:00Z`, duration: nullableText(data, 'duration'), rooms_info: text(data, 'rooms_info') }]
+                      : [],
+                    location_id: integer(data, 'location_id') ?? null,
+                    enrollment_limit: integer(data, 'enrollment_limit') ?? 0,
+                    wait_list_limit: integer(data, 'wait_list_limit') ?? 0,
+                    is_local: checked(data, 'is_local'),
+                    is_online: checked(data, 'is_online'),
+                    tags: list(data, 'tags'),
+                  },
+                }),
+              );
+              refresh();
+              navigate(detailAddress('event', made.public_id));
+            }}
+          >
+            <Field name="name" label="Event name" required />
+            <Picker name="event_series_id" label="Series" kind="series" hint="Optional: the series it belongs to." />
+            <Field
+              name="starts_at"
+              label="Starts at"
+              type="datetime-local"
+              errorKey="timeslots"
+              hint="On the clock of the event's location."
+            />
+            <Field name="duration" label="Duration" placeholder="PT1H" hint="ISO-8601, for example PT1H30M." />
+            <Field name="rooms_info" label="Room" />
+            <Picker name="location_id" label="Location" kind="location" hint="Optional: where it takes place, and on whose clock." />
+            <Field name="enrollment_limit" label="In-person seats" type="number" min={0} hint="0 for no limit." />
+            <Field name="wait_list_limit" label="Wait list places" type="number" min={0} />
+            <Field name="is_local" label="In person" type="checkbox" defaultChecked />
+            <Field name="is_online" label="Online" type="checkbox" />
+            <Field name="tags" label="Tags" />
+          </FoldedForm>
+          <FoldedForm
+            summary="New series"
+            submitLabel="Create series"
+            resetOnSuccess
+            onSubmit={async (data) => {
+              await unwrap(api.POST('/api/v2/event-series', { body: seriesBody(data) }));
+              refresh();
+            }}
+          >
+            <Field name="name" label="Series name" required />
+            <Field name="description" label="Description" />
+            <Picker name="location_id" label="Location" kind="location" hint="Optional: where it takes place, and on whose clock." />
+            <Field name="duration" label="Default length (minutes)" type="number" min={0} />
+          </FoldedForm>
         </div>
       ) : null}
       <h2>Events</h2>

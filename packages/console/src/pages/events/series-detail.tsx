@@ -1,19 +1,25 @@
 /** One series' page (events/series/<id>): where it is held, its events, and editing it. */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import { eventOrderings } from '../../api/values.ts';
 import { DetailPage } from '../../components/detail-page.tsx';
-import { Field, Form, integer, text } from '../../components/form.tsx';
+import { Field, FoldedForm, integer, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { Picker } from '../../components/picker.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { eventName, eventSeats, eventStarts } from './columns.tsx';
 
+/** A series' fields as the new-series form (events/index.tsx) and this page's edit form send them. */
+export const seriesBody = (data: FormData) => ({
+  name: text(data, 'name'),
+  description: text(data, 'description'),
+  location_id: integer(data, 'location_id') ?? null,
+  duration: integer(data, 'duration') ?? 0,
+});
+
 export function SeriesDetail({ id }: { id: string }) {
-  const [version, setVersion] = useState(0);
   const path = { params: { path: { id } } };
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/event-series/{id}', path)), `${id}|${version}`);
+  const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/event-series/{id}', path)));
   const series = loaded.data;
   return (
     <DetailPage
@@ -25,42 +31,27 @@ export function SeriesDetail({ id }: { id: string }) {
     >
       {series?.description ? <p>{series.description}</p> : null}
       {series && can('events:write') ? (
-        <details>
-          <summary>Edit series</summary>
-          <Form
-            resetKey={series.modified}
-            label="Edit series"
-            submitLabel="Save series"
-            onSubmit={async (data) => {
-              await unwrap(
-                api.PATCH('/api/v2/event-series/{id}', {
-                  ...path,
-                  body: {
-                    name: text(data, 'name'),
-                    description: text(data, 'description'),
-                    location_id: integer(data, 'location_id') ?? null,
-                    duration: integer(data, 'duration') ?? 0,
-                  },
-                }),
-              );
-              setVersion(version + 1);
-            }}
-          >
-            <Field name="name" label="Series name" defaultValue={series.name} required />
-            <Field name="description" label="Description" defaultValue={series.description} />
-            <Picker
-              name="location_id"
-              label="Location"
-              kind="location"
-              initial={
-                series.location
-                  ? [{ value: String(series.location.id), label: series.location.name, detail: series.location.timezone }]
-                  : []
-              }
-            />
-            <Field name="duration" label="Default length (minutes)" type="number" min={0} defaultValue={String(series.duration)} />
-          </Form>
-        </details>
+        <FoldedForm
+          summary="Edit series"
+          resetKey={series.modified}
+          submitLabel="Save series"
+          onSubmit={async (data) => {
+            await unwrap(api.PATCH('/api/v2/event-series/{id}', { ...path, body: seriesBody(data) }));
+            changed();
+          }}
+        >
+          <Field name="name" label="Series name" defaultValue={series.name} required />
+          <Field name="description" label="Description" defaultValue={series.description} />
+          <Picker
+            name="location_id"
+            label="Location"
+            kind="location"
+            initial={
+              series.location ? [{ value: String(series.location.id), label: series.location.name, detail: series.location.timezone }] : []
+            }
+          />
+          <Field name="duration" label="Default length (minutes)" type="number" min={0} defaultValue={String(series.duration)} />
+        </FoldedForm>
       ) : null}
       <h2>Events in this series</h2>
       <ListView

@@ -5,7 +5,7 @@
  */
 import { api, unwrap } from '../../api/client.ts';
 import type { Event } from '../../api/types.ts';
-import { Field, Form } from '../../components/form.tsx';
+import { Field, FoldedForm } from '../../components/form.tsx';
 
 /** A wall-clock time as the API writes it (`…Z` meaning the location's clock) → a datetime-local value. */
 const localValue = (wall: string) => wall.slice(0, 16);
@@ -14,44 +14,41 @@ const minutesBetween = (from: string, to: string) => Math.round((Date.parse(to) 
 export function EditTimeslots({ event, done }: { event: Event; done: () => void }) {
   const rows = [...event.timeslots.map((slot) => ({ ...slot })), null];
   return (
-    <details>
-      <summary>Edit timeslots</summary>
-      <Form
-        resetKey={event.modified}
-        label="Edit timeslots"
-        submitLabel="Save timeslots"
-        onSubmit={async (data) => {
-          const starts = data.getAll('starts_at').map(String);
-          const durations = data.getAll('duration').map(String);
-          const rooms = data.getAll('rooms_info').map(String);
-          const timeslots = starts.flatMap((start, index) =>
-            start ? [{ starts_at: `${start}:00Z`, duration: durations[index] || 'PT1H', rooms_info: rooms[index] || null }] : [],
-          );
-          await unwrap(api.PATCH('/api/v2/events/{id}', { params: { path: { id: event.public_id } }, body: { timeslots } }));
-          done();
-        }}
-      >
-        {rows.map((slot, index) => (
-          <fieldset key={slot ? `slot-${slot.id}` : 'new'}>
-            <legend>{slot ? `Timeslot ${index + 1}` : 'New timeslot'}</legend>
-            <Field
-              name="starts_at"
-              label="Starts at"
-              type="datetime-local"
-              errorKey={`timeslots.${index}`}
-              defaultValue={slot ? localValue(slot.starts_at) : ''}
-              hint={slot ? 'Empty to remove this timeslot.' : 'Optional: fill in to add a timeslot.'}
-            />
-            <Field
-              name="duration"
-              label="Duration"
-              placeholder="PT1H"
-              defaultValue={slot ? `PT${minutesBetween(slot.starts_at, slot.ends_at)}M` : ''}
-            />
-            <Field name="rooms_info" label="Room" defaultValue={slot?.rooms_info ?? ''} />
-          </fieldset>
-        ))}
-      </Form>
-    </details>
+    <FoldedForm
+      summary="Edit timeslots"
+      resetKey={event.modified}
+      submitLabel="Save timeslots"
+      onSubmit={async (data) => {
+        const starts = data.getAll('starts_at').map(String);
+        const durations = data.getAll('duration').map(String);
+        const rooms = data.getAll('rooms_info').map(String);
+        const timeslots = starts.flatMap((start, index) =>
+          start ? [{ starts_at: `${start}:00Z`, duration: durations[index] || 'PT1H', rooms_info: rooms[index] || null }] : [],
+        );
+        await unwrap(api.PATCH('/api/v2/events/{id}', { params: { path: { id: event.public_id } }, body: { timeslots } }));
+        done();
+      }}
+    >
+      {rows.map((slot, index) => (
+        <fieldset key={slot ? `slot-${slot.id}` : 'new'}>
+          <legend>{slot ? `Timeslot ${index + 1}` : 'New timeslot'}</legend>
+          <Field
+            name="starts_at"
+            label="Starts at"
+            type="datetime-local"
+            errorKey={`timeslots.${index}`}
+            defaultValue={slot ? localValue(slot.starts_at) : ''}
+            hint={slot ? 'Empty to remove this timeslot.' : 'Optional: fill in to add a timeslot.'}
+          />
+          <Field
+            name="duration"
+            label="Duration"
+            placeholder="PT1H"
+            defaultValue={slot ? `PT${minutesBetween(slot.starts_at, slot.ends_at)}M` : ''}
+          />
+          <Field name="rooms_info" label="Room" defaultValue={slot?.rooms_info ?? ''} />
+        </fieldset>
+      ))}
+    </FoldedForm>
   );
 }

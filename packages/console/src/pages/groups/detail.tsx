@@ -1,5 +1,4 @@
 /** One group's page: rename, members (add several at once, remove, replace with the API's confirmations), owners, delete. */
-import { useState } from 'preact/hooks';
 import { api, ApiError, unwrap } from '../../api/client.ts';
 import { userOrderings } from '../../api/values.ts';
 import { ActionButton } from '../../components/action.tsx';
@@ -8,16 +7,14 @@ import { checked, Field, Form, list, picked, text } from '../../components/form.
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { userEmail, userId, userName } from '../users/columns.tsx';
 import { can, role } from '../../session/me.ts';
 import { memberBulkActions } from './bulk-actions.tsx';
 
 export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
-  const [version, setVersion] = useState(0);
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/groups/{id}', { params: { path: { id } } })), `${id}|${version}`);
-  const changed = () => setVersion(version + 1);
+  const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/groups/{id}', { params: { path: { id } } })));
   const group = loaded.data;
   const writable = can('groups:write');
   const path = { params: { path: { id } } };

@@ -4,7 +4,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
 import { groupOrderings } from '../../api/values.ts';
 import { listOrDetail } from '../../components/detail-route.tsx';
-import { Field, Form, optionalText, text } from '../../components/form.tsx';
+import { Field, FoldedForm, optionalText, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress } from '../../components/resource-link.tsx';
 import { navigate } from '../../router.ts';
@@ -24,28 +24,25 @@ function GroupList() {
     <>
       <h1>Groups</h1>
       {can('groups:write') && role.value === 'admin' ? (
-        <details>
-          <summary>New group</summary>
-          <Form
-            label="New group"
-            submitLabel="Create group"
-            resetOnSuccess
-            onSubmit={async (data) => {
-              const group = await unwrap(
-                api.POST('/api/v2/groups', { body: { name: text(data, 'name'), source: optionalText(data, 'source') } }),
-              );
-              refresh();
-              navigate(detailAddress('group', group.public_id));
-            }}
-          >
-            <Field name="name" label="Name" required />
-            <Field
-              name="source"
-              label="Source"
-              hint="Where the group comes from, for example an HR system. Left empty, the group is native to Lectern."
-            />
-          </Form>
-        </details>
+        <FoldedForm
+          summary="New group"
+          submitLabel="Create group"
+          resetOnSuccess
+          onSubmit={async (data) => {
+            const group = await unwrap(
+              api.POST('/api/v2/groups', { body: { name: text(data, 'name'), source: optionalText(data, 'source') } }),
+            );
+            refresh();
+            navigate(detailAddress('group', group.public_id));
+          }}
+        >
+          <Field name="name" label="Name" required />
+          <Field
+            name="source"
+            label="Source"
+            hint="Where the group comes from, for example an HR system. Left empty, the group is native to Lectern."
+          />
+        </FoldedForm>
       ) : null}
       <ListView
         path="/api/v2/groups"

@@ -5,7 +5,7 @@
 import { api, unwrap } from '../../api/client.ts';
 import { BarChart } from '../../components/bar-chart.tsx';
 import { buckets } from '../../components/insight-buckets.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { LoadedTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Link } from '../../components/link.tsx';
@@ -64,11 +64,9 @@ function RecentImports() {
   return (
     <section class="card" aria-labelledby="recent-imports">
       <h2 id="recent-imports">Recent imports</h2>
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      <DataTable
+      <LoadedTable
         caption="Recent imports"
-        rows={loaded.data?.data}
-        loading={loaded.loading}
+        loaded={loaded}
         expectedRows={5}
         rowKey={(item) => item.id}
         empty="No imports yet."
@@ -146,11 +144,9 @@ function MyWork() {
   return (
     <section aria-labelledby="my-work">
       <h2 id="my-work">Open assignments</h2>
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      <DataTable
+      <LoadedTable
         caption="Open assignments"
-        rows={loaded.data?.data}
-        loading={loaded.loading}
+        loaded={loaded}
         rowKey={(a) => a.public_id}
         empty="Nothing open."
         columns={[

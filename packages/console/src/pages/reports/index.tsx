@@ -12,7 +12,7 @@ import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, Form, nullableText, SelectField, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { rqlErrorPosition } from './rql-position.ts';
@@ -144,8 +144,7 @@ const cellText = (value: unknown): string => {
 };
 
 function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) {
-  const [version, setVersion] = useState(0);
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/saved-reports/{id}', { params: { path: { id } } })), `${id}|${version}`);
+  const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/saved-reports/{id}', { params: { path: { id } } })));
   const report = loaded.data;
   return (
     <section class="detail" aria-labelledby="report-title">
@@ -157,7 +156,7 @@ function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) 
           <ReportForm
             report={report}
             onSaved={() => {
-              setVersion(version + 1);
+              changed();
               onChanged();
             }}
           />

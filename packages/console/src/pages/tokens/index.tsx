@@ -5,7 +5,7 @@ import type { Scope } from '../../api/types.ts';
 import { tokenOrderings } from '../../api/values.ts';
 import { ActionButton, SecretOnce } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorsFor, Field, Form, text } from '../../components/form.tsx';
+import { ErrorsFor, Field, FoldedForm, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { can, me } from '../../session/me.ts';
 
@@ -20,46 +20,44 @@ export function TokensPage() {
       <h1>API tokens</h1>
       {created ? <SecretOnce label={`Token "${created.name}" created.`} value={created.token} /> : null}
       {can('tokens:write') ? (
-        <details>
-          <summary>New token</summary>
-          <Form
-            submitLabel="Create token"
-            resetOnSuccess
-            onSubmit={async (data) => {
-              const expires = text(data, 'expires_at');
-              const made = await unwrap(
-                api.POST('/api/v2/api-tokens', {
-                  body: {
-                    name: text(data, 'name'),
-                    scopes: data.getAll('scopes').map(String) as Scope[],
-                    ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
-                  },
-                }),
-              );
-              setCreated({ name: made.name, token: made.token });
-              refresh();
-            }}
-          >
-            <Field name="name" label="Token name" required />
-            <Field
-              name="expires_at"
-              label="Expires at"
-              type="datetime-local"
-              hint="Your local time; empty for a token that does not expire."
-            />
-            <fieldset>
-              <legend>Scopes</legend>
-              <div class="scopes">
-                {offered.map((scope) => (
-                  <label key={scope} class="inline">
-                    <input type="checkbox" name="scopes" value={scope} defaultChecked={scope.endsWith(':read')} /> {scope}
-                  </label>
-                ))}
-              </div>
-              <ErrorsFor name="scopes" />
-            </fieldset>
-          </Form>
-        </details>
+        <FoldedForm
+          summary="New token"
+          submitLabel="Create token"
+          resetOnSuccess
+          onSubmit={async (data) => {
+            const expires = text(data, 'expires_at');
+            const made = await unwrap(
+              api.POST('/api/v2/api-tokens', {
+                body: {
+                  name: text(data, 'name'),
+                  scopes: data.getAll('scopes').map(String) as Scope[],
+                  ...(expires ? { expires_at: new Date(expires).toISOString() } : {}),
+                },
+              }),
+            );
+            setCreated({ name: made.name, token: made.token });
+            refresh();
+          }}
+        >
+          <Field name="name" label="Token name" required />
+          <Field
+            name="expires_at"
+            label="Expires at"
+            type="datetime-local"
+            hint="Your local time; empty for a token that does not expire."
+          />
+          <fieldset>
+            <legend>Scopes</legend>
+            <div class="scopes">
+              {offered.map((scope) => (
+                <label key={scope} class="inline">
+                  <input type="checkbox" name="scopes" value={scope} defaultChecked={scope.endsWith(':read')} /> {scope}
+                </label>
+              ))}
+            </div>
+            <ErrorsFor name="scopes" />
+          </fieldset>
+        </FoldedForm>
       ) : null}
       <ListView
         path="/api/v2/api-tokens"

@@ -3,9 +3,8 @@
  * each with a link to the audit log viewer narrowed the same way for the whole history.
  */
 import { api, unwrap } from '../../api/client.ts';
-import { DataTable } from '../../components/data-table.tsx';
+import { LoadedTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Link } from '../../components/link.tsx';
 import { ResourceLink, type DetailKind } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
@@ -57,11 +56,9 @@ function TrailList({ title, narrowing }: { title: string; narrowing: Narrowing }
   return (
     <section aria-label={title}>
       <h3>{title}</h3>
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      <DataTable<AuditEntry>
+      <LoadedTable<AuditEntry>
         caption={`${title}, newest first`}
-        rows={loaded.data?.data}
-        loading={loaded.loading}
+        loaded={loaded}
         expectedRows={3}
         rowKey={(entry) => entry.id}
         empty="No change recorded."

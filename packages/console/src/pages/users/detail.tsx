@@ -2,13 +2,12 @@
  * One user's page (users/<id>): the profile and its form, their assignments, enrollments and API
  * tokens, the groups they are in, and their audit trail (audit-trail.tsx).
  */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import { assignmentOrderings, enrollmentOrderings, groupOrderings, tokenOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentContent, assignmentDue, assignmentState } from '../assignments/columns.tsx';
 import { groupMembers, groupName, groupSource } from '../groups/columns.tsx';
@@ -19,10 +18,8 @@ import { AuditTrail } from './audit-trail.tsx';
 import { EditUser } from './edit-user.tsx';
 
 export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
-  const [version, setVersion] = useState(0);
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/users/{id}', { params: { path: { id } } })), `${id}|${version}`);
+  const { loaded, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/users/{id}', { params: { path: { id } } })));
   const user = loaded.data;
-  const changed = () => setVersion(version + 1);
   return (
     <DetailPage
       title={user?.name}

@@ -7,10 +7,9 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { Delivery } from '../../api/types.ts';
 import { ActionButton } from '../../components/action.tsx';
-import { DataTable } from '../../components/data-table.tsx';
+import { LoadedTable } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorBanner } from '../../components/error-banner.tsx';
-import { Field, Form, text } from '../../components/form.tsx';
+import { Field, FoldedForm, text } from '../../components/form.tsx';
 import { useLoad } from '../../components/use-load.ts';
 
 export function Deliveries({ id, version, writable, active }: { id: string; version: number; writable: boolean; active: boolean }) {
@@ -41,35 +40,28 @@ export function Deliveries({ id, version, writable, active }: { id: string; vers
         </p>
       ) : null}
       {writable ? (
-        <details>
-          <summary>Recover failed deliveries</summary>
-          <Form
-            label="Recover failed deliveries"
-            submitLabel="Send them again"
-            onSubmit={async (data) => {
-              const local = text(data, 'since');
-              const since = local ? new Date(local).toISOString() : '';
-              const { count } = await unwrap(
-                api.POST('/public_api/v2/webhooks/{id}/recover', { params: { path: { id } }, body: { since } }),
-              );
-              again(`${count} failed ${count === 1 ? 'delivery is' : 'deliveries are'} sent again, in order.`);
-            }}
-          >
-            <Field
-              name="since"
-              label="Failed since"
-              type="datetime-local"
-              required
-              hint={`Your browser's time. Every event whose last attempt failed since then is sent once more.${active ? '' : ' Resume the endpoint first.'}`}
-            />
-          </Form>
-        </details>
+        <FoldedForm
+          summary="Recover failed deliveries"
+          submitLabel="Send them again"
+          onSubmit={async (data) => {
+            const local = text(data, 'since');
+            const since = local ? new Date(local).toISOString() : '';
+            const { count } = await unwrap(api.POST('/public_api/v2/webhooks/{id}/recover', { params: { path: { id } }, body: { since } }));
+            again(`${count} failed ${count === 1 ? 'delivery is' : 'deliveries are'} sent again, in order.`);
+          }}
+        >
+          <Field
+            name="since"
+            label="Failed since"
+            type="datetime-local"
+            required
+            hint={`Your browser's time. Every event whose last attempt failed since then is sent once more.${active ? '' : ' Resume the endpoint first.'}`}
+          />
+        </FoldedForm>
       ) : null}
-      {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      <DataTable
+      <LoadedTable
         caption="Deliveries"
-        rows={loaded.data?.data}
-        loading={loaded.loading}
+        loaded={loaded}
         rowKey={(delivery) => delivery.id}
         empty="No deliveries yet. Send a test ping to see one."
         columns={[

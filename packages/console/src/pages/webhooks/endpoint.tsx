@@ -9,7 +9,7 @@ import type { BodyOf, Webhook } from '../../api/types.ts';
 import { ActionButton, SecretOnce } from '../../components/action.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { checked, Field, Form, list, text } from '../../components/form.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { Deliveries } from './deliveries.tsx';
@@ -21,7 +21,6 @@ export const createdSecret = signal<{ id: string; secret: string } | null>(null)
 export const eventNames = (data: FormData) => list(data, 'events') as BodyOf<'/public_api/v2/webhooks', 'post'>['events'];
 
 export function EndpointDetail({ segments: [id = ''] }: { segments: string[] }) {
-  const [version, setVersion] = useState(0);
   const writable = can('webhooks:write');
   // the secret of an endpoint just created here, or of a rotation: shown once, never read again
   const [secret, setSecret] = useState(createdSecret.value?.id === id ? createdSecret.value.secret : null);
@@ -30,9 +29,8 @@ export function EndpointDetail({ segments: [id = ''] }: { segments: string[] }) 
   }, []);
   const [ping, setPing] = useState<string | null>(null);
   const path = { params: { path: { id } } };
-  const loaded = useLoad(() => unwrap(api.GET('/public_api/v2/webhooks/{id}', path)), `${id}|${version}`);
+  const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/public_api/v2/webhooks/{id}', path)));
   const hook: Webhook | undefined = loaded.data;
-  const changed = () => setVersion(version + 1);
   return (
     <DetailPage
       title={hook ? `Endpoint ${hook.url}` : undefined}
@@ -58,7 +56,7 @@ export function EndpointDetail({ segments: [id = ''] }: { segments: string[] }) 
             <ActionButton
               label="Send test ping"
               run={async () => setPing((await unwrap(api.POST('/public_api/v2/webhooks/{id}/test', path))).event_id)}
-              done={() => setTimeout(() => setVersion((n) => n + 1), 1500)}
+              done={() => setTimeout(changed, 1500)}
             />
             <ActionButton
               label={hook.is_active ? 'Pause' : 'Resume'}

@@ -8,7 +8,7 @@ import { webhookOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
-import { Field, Form, text } from '../../components/form.tsx';
+import { Field, FoldedForm, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
@@ -26,32 +26,30 @@ function WebhookList() {
     <>
       <h1>Webhooks</h1>
       {writable ? (
-        <details>
-          <summary>New endpoint</summary>
-          <Form
-            submitLabel="Create endpoint"
-            resetOnSuccess
-            onSubmit={async (data) => {
-              const made = await unwrap(
-                api.POST('/public_api/v2/webhooks', {
-                  body: { url: text(data, 'url'), events: eventNames(data), description: text(data, 'description'), is_active: true },
-                }),
-              );
-              createdSecret.value = { id: made.id, secret: made.secret };
-              refresh();
-              navigate(detailAddress('webhook', made.id));
-            }}
-          >
-            <Field name="url" label="URL" type="url" required hint="https:// address that receives the events." />
-            <Field
-              name="events"
-              label="Events"
-              required
-              hint="Event types or families from the catalogue below, separated by commas (for example assignment.*, enrollment.enrolled)."
-            />
-            <Field name="description" label="Description" />
-          </Form>
-        </details>
+        <FoldedForm
+          summary="New endpoint"
+          submitLabel="Create endpoint"
+          resetOnSuccess
+          onSubmit={async (data) => {
+            const made = await unwrap(
+              api.POST('/public_api/v2/webhooks', {
+                body: { url: text(data, 'url'), events: eventNames(data), description: text(data, 'description'), is_active: true },
+              }),
+            );
+            createdSecret.value = { id: made.id, secret: made.secret };
+            refresh();
+            navigate(detailAddress('webhook', made.id));
+          }}
+        >
+          <Field name="url" label="URL" type="url" required hint="https:// address that receives the events." />
+          <Field
+            name="events"
+            label="Events"
+            required
+            hint="Event types or families from the catalogue below, separated by commas (for example assignment.*, enrollment.enrolled)."
+          />
+          <Field name="description" label="Description" />
+        </FoldedForm>
       ) : null}
       <ListView
         path="/public_api/v2/webhooks"
