@@ -550,6 +550,9 @@ describe('assignments', () => {
       const article = await newContent('articles');
       const video = await newContent('videos');
       const startedAt = new Date().toISOString();
+      // an assignment made in the same millisecond would be created at startedAt itself, which both
+      // created__gte and created__lte include: the clock moves on first (a Node 24 run met it)
+      while (new Date().toISOString() === startedAt) await new Promise((resolve) => setTimeout(resolve, 1));
       const a1 = await assign(u1, article, { due_date: isoDay(-3) });
       const a2 = await assign(u1, video, { due_date: isoDay(5) });
       const b1 = await assign(u2, article, { due_date: isoDay(-1) });
