@@ -90,9 +90,9 @@ if (files.some((file) => file.startsWith('test/console/'))) {
  * black-box suite's PostgreSQL run also runs beside the main run, with half as many. Files side by
  * side share nothing but the PostgreSQL server (each has its own temporary folders, ports,
  * databases and servers). On 2 cores one at a time left a core idle while a file waited on its
- * servers: the two runs took 1 036 s one file at a time (about 850 s without the SMTP sink's old
- * 30 s closes), and 560 s two at a time with the PostgreSQL run beside, under a load of 5 from
- * other work. Three whole runs passed that way under loads of 5 to 15; four at a time was slower.
+ * servers: a fresh-clone CI run took 1 036 s for the two runs one file at a time (about 850 s
+ * without the SMTP sink's old 30 s closes), and 590 s two at a time with the PostgreSQL run beside.
+ * Four at a time was no faster. Whole runs passed two and four at a time under loads of 5 to 15.
  */
 const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism();
 
