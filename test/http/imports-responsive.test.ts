@@ -40,10 +40,17 @@ describe('requests during an import', () => {
     let before = 0;
     let answeredFirst = 0;
     let samples = 0;
-    while (samples < SAMPLES) {
-      // wait for a chunk to commit: the next one starts at once
+    // the import's state, for a message when it stops moving
+    const stuck = async () => JSON.stringify((await api.get(`/api/v2/imports/${upload.body.id}/`)).body);
+    while (samples < SAMPLES && before < ROWS) {
+      // wait for a chunk to commit: the next one starts at once. The last one may have committed
+      // during the read below, and then nothing moves again.
+      const deadline = Date.now() + 60_000;
       let now = await progress();
-      while (now === before) now = await progress();
+      while (now === before) {
+        if (Date.now() > deadline) assert.fail(`the import stopped at row ${now}: ${await stuck()}`);
+        now = await progress();
+      }
       if (now >= ROWS) break;
       before = now;
       const read = await api.get(userPath);
