@@ -96,6 +96,13 @@ if (files.some((file) => file.startsWith('test/console/'))) {
  */
 const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism();
 
+/**
+ * A file still running after this long fails instead of holding the run (and CI) forever: a test
+ * polling for a state that had already passed hung a CI run. The slowest file takes under two
+ * minutes; node --test bounds each file as a whole with it.
+ */
+const FILE_TIMEOUT_MS = 15 * 60_000;
+
 // Each pass's file times (scripts/file-times-reporter.mjs) land here; the slowest are printed at the end.
 const timesDir = mkdtempSync(join(tmpdir(), 'lectern-test-times-'));
 const fileTimes = [];
@@ -109,7 +116,16 @@ const run = (testFiles, env, { collect = false, jobs = concurrency, label = '' }
     reporters.push(`--test-reporter=${join(root, 'scripts/file-times-reporter.mjs')}`, `--test-reporter-destination=${timesFile}`);
     const child = spawn(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', '--test', `--test-concurrency=${jobs}`, ...reporters, ...testFiles],
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        '--test',
+        `--test-concurrency=${jobs}`,
+        `--test-timeout=${FILE_TIMEOUT_MS}`,
+        ...reporters,
+        ...testFiles,
+      ],
       {
         cwd: root,
         stdio: collect ? ['ignore', 'pipe', 'pipe'] : 'inherit',
