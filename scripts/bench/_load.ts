@@ -15,6 +15,10 @@ export interface LoadResult {
   errors: number;
 }
 
+/** The value below which a share `q` of `sorted` lies (0 for none): p50 is quantile(sorted, 0.5). */
+export const quantile = (sorted: readonly number[], q: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+
 /** Sends `paths` round-robin over `connections` keep-alive connections for `seconds`. */
 export async function load(
   url: string,
@@ -41,8 +45,13 @@ export async function load(
   const elapsed = (performance.now() - began) / 1000;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
-  return { requests: latencies.length, perSecond: Math.round(latencies.length / elapsed), p50: at(0.5), p99: at(0.99), errors };
+  return {
+    requests: latencies.length,
+    perSecond: Math.round(latencies.length / elapsed),
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+    errors,
+  };
 }
 
 /** Reports a load run: its p50 when one connection measures latency, else its throughput. */

@@ -25,7 +25,7 @@ import { createLectern } from '@lectern/core';
 import type { ReminderPosition } from '@lectern/core/ports';
 import { seedAssignments } from './_assignments-data.ts';
 import { benchDatabase, seededDatabase } from './_database.ts';
-import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
+import { quantile, pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
 import { seedUsers } from './_users-data.ts';
 
@@ -149,11 +149,16 @@ async function enrollmentBurst(): Promise<void> {
       } s)`,
       { atLeast: 500 },
     );
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
     const probe = PROBE_RATE > 0 ? `${PROBE_RATE}/s` : 'one at a time';
-    report(`GET /users/<id> while they go (${probe}), p99`, at(0.99), 'ms', `${latencies.length} requests, p50 ${at(0.5).toFixed(2)} ms`, {
-      below: 50,
-    });
+    report(
+      `GET /users/<id> while they go (${probe}), p99`,
+      quantile(latencies, 0.99),
+      'ms',
+      `${latencies.length} requests, p50 ${quantile(latencies, 0.5).toFixed(2)} ms`,
+      {
+        below: 50,
+      },
+    );
   } finally {
     await stopBenchServer(server.child);
     await new Promise<void>((resolve) => sink.close(() => resolve()));

@@ -19,7 +19,7 @@ import { Pool } from 'undici';
 import { createLectern } from '@lectern/core';
 import { ASSIGNMENTS, seedAssignments, type AssignmentsDataSet } from './_assignments-data.ts';
 import { benchDatabase, seededDatabase } from './_database.ts';
-import { startBenchServer, stopBenchServer } from './_load.ts';
+import { quantile, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
 
 const ROWS = Number(process.env.BENCH_RESPONSIVE_ROWS ?? 200_000);
@@ -112,9 +112,8 @@ async function measure(label: string, userPath: string, work: () => Promise<unkn
   await longestStall();
   const latencies = await probe(userPath, work());
   const stall = await longestStall();
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] ?? 0;
-  const detail = `${latencies.length} GETs, p50 ${at(0.5).toFixed(1)} ms`;
-  report(`${label}: GET by id p99`, at(0.99), 'ms', detail, { below: 50 });
+  const detail = `${latencies.length} GETs, p50 ${quantile(latencies, 0.5).toFixed(1)} ms`;
+  report(`${label}: GET by id p99`, quantile(latencies, 0.99), 'ms', detail, { below: 50 });
   report(`${label}: GET by id max`, latencies.at(-1) ?? 0, 'ms', '', { below: 200 });
   report(`${label}: longest event-loop stall`, stall, 'ms', '', { reported: true });
 }
