@@ -93,6 +93,29 @@ function transactionStores(trx: Kysely<Database>, depth: number): Stores {
   });
 }
 
+/**
+ * How the request thread (`first`) and the background thread (`after`) take turns at SQLite's one
+ * write lock, through an Int32Array of two both threads see (`counter`):
+ * - `[REQUESTS]`: the request thread's transactions waiting or running. The background thread
+ *   begins none while it is above zero. SQLite's busy handler polls at growing intervals, so
+ *   without this a thread that commits and begins again at once (an import's chunks) would keep
+ *   the lock until it had no more work.
+ * - `[AFTER_WRITING]`: 1 while the background thread's transaction runs. The request thread waits
+ *   for it on a timer (at most `waitMs`, the busy timeout) before it begins. Left to the busy
+ *   handler, that wait slept on the request thread and stopped every request: a token's last use,
+ *   written during an import, stalled the thread for a whole chunk (0.9 s measured).
+ */
+export interface WriterTurns {
+  counter: Int32Array;
+  role: 'first' | 'after';
+  waitMs: number;
+}
+const REQUESTS = 0;
+const AFTER_WRITING = 1;
+/** the length of `WriterTurns.counter` */
+export const WRITER_TURNS_SLOTS = 2;
+const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
+
 export class KyselyStorage implements Storage {
   readonly users;
   readonly groups;
@@ -134,14 +157,8 @@ export class KyselyStorage implements Storage {
       wakeUps?: WakeUps & { close(): Promise<void> };
       /** PostgreSQL: the exports' cursors, ended when the storage closes (postgres/export-cursor.ts) */
       exportCursors?: { close(): Promise<void> };
-      /**
-       * SQLite, with a second thread writing to the same file: a counter both threads see. The
-       * request thread (`first`) counts its transactions in it while they wait and run; the other
-       * (`after`) begins none while the count is above zero. SQLite's busy handler polls at
-       * growing intervals, so without this a thread that commits and begins again at once (an
-       * import's chunks) would keep the lock until it has no more work.
-       */
-      writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
+      /** SQLite, with a second thread writing to the same file: see WriterTurns */
+      writerTurns?: WriterTurns;
       /**
        * PostgreSQL: transactions that may hold a pooled connection at once; the rest of the pool
        * is kept for reads outside transactions (a request's lookups). The write lock lets one
@@ -228,15 +245,33 @@ export class KyselyStorage implements Storage {
   private async takingTurns<T>(run: () => Promise<T>): Promise<T> {
     const turns = this.options.writerTurns;
     if (!turns) return run();
+    const { counter } = turns;
     if (turns.role === 'after') {
-      while (Atomics.load(turns.counter, 0) > 0) await new Promise((resolve) => setTimeout(resolve, 1));
-      return run();
+      // says it is writing, then looks again: a request thread that counted itself in between
+      // goes first, and one that counts itself later sees the flag and waits
+      for (;;) {
+        while (Atomics.load(counter, REQUESTS) > 0) await pause();
+        Atomics.store(counter, AFTER_WRITING, 1);
+        if (Atomics.load(counter, REQUESTS) === 0) break;
+        Atomics.store(counter, AFTER_WRITING, 0);
+      }
+      try {
+        return await run();
+      } finally {
+        Atomics.store(counter, AFTER_WRITING, 0);
+      }
     }
-    Atomics.add(turns.counter, 0, 1);
+    Atomics.add(counter, REQUESTS, 1);
     try {
+      const deadline = performance.now() + turns.waitMs;
+      while (Atomics.load(counter, AFTER_WRITING) !== 0) {
+        // refused as the busy handler would refuse it (503 with Retry-After), not served late
+        if (performance.now() >= deadline) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+        await pause();
+      }
       return await run();
     } finally {
-      Atomics.sub(turns.counter, 0, 1);
+      Atomics.sub(counter, REQUESTS, 1);
     }
   }
 

@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { Command, Option } from 'commander';
 import { deliveryOutcomes as deliveryOutcomeKinds, sharedOutcomeCounts } from '@lectern/core';
 import { createApp, listen } from '@lectern/http';
-import { describePostgresUrl, isPostgresUrl } from '@lectern/storage';
+import { describePostgresUrl, isPostgresUrl, WRITER_TURNS_SLOTS } from '@lectern/storage';
 import type { Logger } from 'pino';
 import { createLogger } from '../logger.ts';
 import { consoleFiles as findConsoleFiles } from '../console-files.ts';
@@ -89,7 +89,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     oidc: oidcConfig(settings),
   };
   // shared with the background thread (SQLite): this thread's writes go first
-  const writerTurns = new Int32Array(new SharedArrayBuffer(4));
+  const writerTurns = new Int32Array(new SharedArrayBuffer(4 * WRITER_TURNS_SLOTS));
   // the background thread delivers the webhooks; /metrics here reads what it counted
   const deliveryOutcomes = new SharedArrayBuffer(8 * deliveryOutcomeKinds.length);
   const searchThreads = planSearchThreads(settings.db, settings.search_concurrency, logger);

@@ -1,7 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { foldCase } from '@lectern/core/ports';
-import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import { KyselyStorage, migrateToLatest, type WriterTurns } from '../kysely-storage.ts';
 import { FOLD_FUNCTION } from '../shared/fold-sql.ts';
 import { allowOffloadedReads, type OffloadedRead } from '../shared/offloaded-reads.ts';
 import { allowLoneReads } from '../shared/prepared-query.ts';
@@ -20,8 +20,11 @@ export interface SqliteStorageOptions {
    * on disk by the usual lookup (see packages/cli/src/sea-native.ts).
    */
   nativeBinding?: unknown;
-  /** how this connection takes turns at the write lock with another thread's (KyselyStorage) */
-  writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
+  /**
+   * how this connection takes turns at the write lock with another thread's (WriterTurns in
+   * kysely-storage.ts; `counter` has WRITER_TURNS_SLOTS elements)
+   */
+  writerTurns?: Omit<WriterTurns, 'waitMs'>;
   /** fail instead of creating the file when it does not exist */
   mustExist?: boolean;
   /** where searches are read, off the request thread (read-threads.ts) */
@@ -60,7 +63,7 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const { db } = await openAndMigrate(options);
   if (options.offloadRead) allowOffloadedReads(db, options.offloadRead);
-  return new KyselyStorage(db, options.writerTurns ? { writerTurns: options.writerTurns } : {});
+  return new KyselyStorage(db, options.writerTurns ? { writerTurns: { ...options.writerTurns, waitMs: busyTimeoutMs(options) } } : {});
 }
 
 /** Creates or upgrades the database file and closes it again; returns the migrations applied. */

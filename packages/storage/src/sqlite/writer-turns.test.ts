@@ -1,0 +1,107 @@
+/**
+ * The request thread and the background thread of a SQLite server taking turns at the write lock
+ * (WriterTurns, kysely-storage.ts), played by two storages on one file in one thread. A request's
+ * transaction that finds the background thread's under way waits for it on a timer: the event
+ * loop, which runs the other storage's work too, keeps turning. Had it been left to SQLite's busy
+ * handler, which sleeps on the thread, the other transaction could never finish and the request's
+ * would fail with SQLITE_BUSY. The tests assert orders and outcomes, never times.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { randomIds } from '@lectern/core';
+import type { Stores } from '@lectern/core';
+import { WRITER_TURNS_SLOTS, type KyselyStorage } from '../kysely-storage.ts';
+import { openSqliteStorage } from './open-sqlite-storage.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'lectern-writer-turns-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let files = 0;
+async function twoThreads(busyTimeoutMs: number): Promise<{ request: KyselyStorage; background: KyselyStorage }> {
+  const file = join(dir, `turns-${files++}.db`);
+  const counter = new Int32Array(new SharedArrayBuffer(4 * WRITER_TURNS_SLOTS));
+  const request = await openSqliteStorage({ file, busyTimeoutMs, writerTurns: { counter, role: 'first' } });
+  const background = await openSqliteStorage({ file, busyTimeoutMs, writerTurns: { counter, role: 'after' } });
+  return { request, background };
+}
+
+const addUser = (tx: Stores, email: string) =>
+  tx.users.insert({
+    publicId: randomIds.uuid(),
+    email,
+    name: email,
+    role: 'user',
+    employeeId: null,
+    managerId: null,
+    isActive: true,
+    dateJoined: '2026-01-01T00:00:00.000Z',
+  });
+
+describe('SQLite writers taking turns between the request thread and the background thread', () => {
+  it("waits on a timer for the background thread's transaction, then writes", async () => {
+    const { request, background } = await twoThreads(5_000);
+    const order: string[] = [];
+    let began!: () => void;
+    const backgroundBegan = new Promise<void>((resolve) => (began = resolve));
+    const chunk = background.transaction(async (tx) => {
+      await addUser(tx, 'chunk@example.com');
+      began();
+      // a chunk still writing: its commit needs this thread's event loop to turn
+      await sleep(200);
+      order.push('background committed');
+    });
+    await backgroundBegan;
+    await request.transaction(async (tx) => {
+      order.push('request began');
+      await addUser(tx, 'request@example.com');
+    });
+    await chunk;
+    assert.deepEqual(order, ['background committed', 'request began']);
+    assert.equal(await request.users.count(), 2);
+    await Promise.all([request.close(), background.close()]);
+  });
+
+  it('refuses a request as busy when the background transaction outlasts the busy timeout', async () => {
+    const { request, background } = await twoThreads(100);
+    let began!: () => void;
+    const backgroundBegan = new Promise<void>((resolve) => (began = resolve));
+    const chunk = background.transaction(async (tx) => {
+      await addUser(tx, 'slow@example.com');
+      began();
+      await sleep(400);
+    });
+    await backgroundBegan;
+    await assert.rejects(
+      request.transaction((tx) => addUser(tx, 'late@example.com')),
+      (error: { code?: string }) => error.code === 'SQLITE_BUSY',
+    );
+    await chunk;
+    assert.equal(await request.users.count(), 1);
+    await Promise.all([request.close(), background.close()]);
+  });
+
+  it("lets the background thread begin nothing while a request's transaction waits or runs", async () => {
+    const { request, background } = await twoThreads(5_000);
+    const order: string[] = [];
+    let began!: () => void;
+    const requestBegan = new Promise<void>((resolve) => (began = resolve));
+    const write = request.transaction(async (tx) => {
+      await addUser(tx, 'request@example.com');
+      began();
+      await sleep(100);
+      order.push('request committed');
+    });
+    await requestBegan;
+    await background.transaction(async (tx) => {
+      order.push('background began');
+      await addUser(tx, 'chunk@example.com');
+    });
+    await write;
+    assert.deepEqual(order, ['request committed', 'background began']);
+    await Promise.all([request.close(), background.close()]);
+  });
+});
