@@ -44,20 +44,27 @@ export class OidcSignInService {
   /** Keeps a request for its return; only the state's hash is the key, as for link codes. */
   async remember(pending: PendingOidcRequest): Promise<void> {
     const now = this.deps.clock.now();
-    const store = this.deps.storage.oidcRequests;
-    await store.deleteExpired(toIso(now));
-    await store.insert({
-      stateHash: sha256(pending.state, 'hex'),
-      nonce: pending.nonce,
-      codeVerifier: pending.codeVerifier,
-      created: toIso(now),
-      expiresAt: toIso(new Date(now.getTime() + OIDC_REQUEST_MINUTES * 60_000)),
-    });
+    // rows keyed by a fresh random state: no rule to check, nothing another writer touches
+    await this.deps.storage.transaction(
+      async (tx) => {
+        await tx.oidcRequests.deleteExpired(toIso(now));
+        await tx.oidcRequests.insert({
+          stateHash: sha256(pending.state, 'hex'),
+          nonce: pending.nonce,
+          codeVerifier: pending.codeVerifier,
+          created: toIso(now),
+          expiresAt: toIso(new Date(now.getTime() + OIDC_REQUEST_MINUTES * 60_000)),
+        });
+      },
+      { withoutWriteLock: true },
+    );
   }
 
   /** The request a returning state belongs to, once: a replayed or stale state finds nothing. */
   take(state: string): Promise<{ nonce: string; codeVerifier: string } | undefined> {
-    return this.deps.storage.oidcRequests.take(sha256(state, 'hex'), toIso(this.deps.clock.now()));
+    return this.deps.storage.transaction((tx) => tx.oidcRequests.take(sha256(state, 'hex'), toIso(this.deps.clock.now())), {
+      withoutWriteLock: true,
+    });
   }
 
   /**

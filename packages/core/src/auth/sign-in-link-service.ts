@@ -43,8 +43,13 @@ export class SignInLinkService {
     const now = this.deps.clock.now();
     const code = crypto.randomBytes(32).toString('base64url');
     const expiresAt = toIso(new Date(now.getTime() + SIGN_IN_LINK_MINUTES * 60_000));
-    await this.deps.storage.signInLinks.deleteExpired(toIso(now));
-    await this.deps.storage.signInLinks.insert({ codeHash: hashCode(code), userId: user.id, created: toIso(now), expiresAt });
+    await this.deps.storage.transaction(
+      async (tx) => {
+        await tx.signInLinks.deleteExpired(toIso(now));
+        await tx.signInLinks.insert({ codeHash: hashCode(code), userId: user.id, created: toIso(now), expiresAt });
+      },
+      { withoutWriteLock: true },
+    );
     return { code, expires_at: expiresAt };
   }
 

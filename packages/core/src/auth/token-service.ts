@@ -178,7 +178,8 @@ export class TokenService {
     // a transaction, though nothing else is in it: on SQLite only a transaction takes its turn
     // among the writers, and an UPDATE outside one would wait for the background thread's chunks
     // in the busy handler, which sleeps on the request thread (a 0.9 s stall during an import)
-    await this.deps.storage.transaction((tx) => tx.tokens.recordUse(uses));
+    // no rule is checked, and another server writing the same token's last use meanwhile is harmless
+    await this.deps.storage.transaction((tx) => tx.tokens.recordUse(uses), { withoutWriteLock: true });
   }
 
   private checkScopes(role: Role, requested: readonly string[] | undefined): Scope[] {

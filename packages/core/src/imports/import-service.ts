@@ -97,7 +97,14 @@ export class ImportService {
     const update = flag('update', request.update);
     const storage = this.deps.storage;
     const now = nowIso(this.deps.clock);
-    await storage.imports.discardAbandoned(new Date(this.deps.clock.now().getTime() - ABANDONED_UPLOAD_MS).toISOString());
+    // writes of the request thread go through transactions, which take their turn at SQLite's lock
+    // with the background thread's (docs/scaling.md); uploads no one submitted are nobody's, and
+    // an import is nobody else's until it is submitted, so neither needs a turn among PostgreSQL's
+    const ownRows = { withoutWriteLock: true };
+    await storage.transaction(
+      (tx) => tx.imports.discardAbandoned(new Date(this.deps.clock.now().getTime() - ABANDONED_UPLOAD_MS).toISOString()),
+      ownRows,
+    );
 
     const records = readCsvRecords(body, MAX_RECORD_BYTES, maxFieldsFor(kind.columns.length))[Symbol.asyncIterator]();
     let importId: number | undefined;
@@ -117,18 +124,22 @@ export class ImportService {
         if (error instanceof HeaderError) throw unprocessable(`The header is not usable: ${error.message}.`);
         throw error;
       }
-      importId = await storage.imports.insert({
-        publicId: this.deps.ids.uuid(),
-        kind: kindName,
-        dryRun,
-        update,
-        filename: request.filename ?? null,
-        header: columns.header,
-        actor: storeActor(ctx.actor),
-        createdById: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
-        requestId: ctx.requestId,
-        createdAt: now,
-      });
+      importId = await storage.transaction(
+        (tx) =>
+          tx.imports.insert({
+            publicId: this.deps.ids.uuid(),
+            kind: kindName,
+            dryRun,
+            update,
+            filename: request.filename ?? null,
+            header: columns.header,
+            actor: storeActor(ctx.actor),
+            createdById: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
+            requestId: ctx.requestId,
+            createdAt: now,
+          }),
+        ownRows,
+      );
       let total = 0;
       let batch: StagedRow[] = [];
       let batchBytes = 0;
@@ -137,8 +148,7 @@ export class ImportService {
         const rows = batch;
         batch = [];
         batchBytes = 0;
-        // the import is nobody else's until it is submitted: its rows need no turn among the writers
-        if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows), { withoutWriteLock: true });
+        if (rows.length > 0) await storage.transaction((tx) => tx.imports.stageRows(id, rows), ownRows);
         // an upload already received whole is parsed and stored in promises that resolve at once:
         // without a turn of the event loop here, other requests would wait for the whole file
         await new Promise((resolve) => setImmediate(resolve));
