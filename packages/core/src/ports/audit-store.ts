@@ -24,8 +24,11 @@ export interface AuditStore {
   appendMany(rows: readonly NewAuditRow[]): Promise<void>;
   /** Whether `append` staged entries `settle` has not moved yet: asked outside a transaction, cheaply. */
   hasStaged(): boolean | Promise<boolean>;
-  /** Moves what `append` staged into the indexed log, in the caller's transaction; answers how many. */
-  settle(): Promise<number>;
+  /**
+   * Moves what `append` staged into the indexed log, in the caller's transaction, the oldest
+   * `limit` entries when it is given (else all); answers how many.
+   */
+  settle(limit?: number): Promise<number>;
   /** Entries matching the query, newest first; `hasMore` when another page follows. Null when the cursor is unknown. */
   list(query: AuditQuery): Promise<{ items: AuditEntry[]; hasMore: boolean } | null>;
   /** Deletes up to `limit` of the oldest entries that occurred before `cutoff`; answers how many. */

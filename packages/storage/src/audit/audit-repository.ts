@@ -134,11 +134,24 @@ export class AuditRepository implements AuditStore {
     return whenSettled(found, (row) => row !== undefined);
   }
 
-  async settle(): Promise<number> {
-    const newest = await this.db
-      .selectFrom('audit_log_recent')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .executeTakeFirst();
+  async settle(limit?: number): Promise<number> {
+    const last =
+      limit === undefined
+        ? undefined
+        : await this.db
+            .selectFrom('audit_log_recent')
+            .select('id')
+            .orderBy('id')
+            .limit(1)
+            .offset(limit - 1)
+            .executeTakeFirst();
+    // fewer than `limit` staged: all of them
+    const newest =
+      last ??
+      (await this.db
+        .selectFrom('audit_log_recent')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .executeTakeFirst());
     const upTo = newest?.id;
     if (upTo === null || upTo === undefined) return 0;
     const columns = [
