@@ -3,8 +3,11 @@
  * loop (one keep-alive connection) while, in turn, one assignments import runs, two imports run at
  * once, a CSV export of every assignment is read at full speed, and 50 clients run a heavy search
  * (`search=a&ordering=-name&page_size=100`) over the users. For each load: the reader's p50, p99
- * and longest answer, and the server's longest event-loop stall (`lectern_event_loop_delay_seconds`
- * with quantile 1, read from /metrics before and after); then import and export rows per second.
+ * and longest answer, the server's longest event-loop stall (`lectern_event_loop_delay_seconds`
+ * with quantile 1) and its longest database transaction on either thread
+ * (`lectern_db_longest_transaction_seconds`), both read from /metrics before and after, and how
+ * long a write waits: a second client renames the same user every 50 ms, one PATCH at a time;
+ * then import and export rows per second.
  *
  * Sizes (scaled down for a quick look): BENCH_RESPONSIVE_ROWS assignments per import (200 000),
  * BENCH_RESPONSIVE_USERS users (300 000; the imports name the first ROWS / 50 of them).
@@ -27,6 +30,8 @@ const USERS = Number(process.env.BENCH_RESPONSIVE_USERS ?? 300_000);
 const CONTENT_PER_IMPORT = 50;
 const SEARCHERS = 50;
 const SEARCH_SECONDS = Number(process.env.BENCH_RESPONSIVE_SEARCH_SECONDS ?? 15);
+/** the pause between two writes of the write probe */
+const WRITE_EVERY_MS = 50;
 const learners = Math.ceil(ROWS / CONTENT_PER_IMPORT);
 const sizes = `${ROWS} rows per import, ${USERS} users`;
 
@@ -83,11 +88,14 @@ async function runImport(kind: string, csv: string): Promise<{ rows: number; per
   }
 }
 
-/** The longest event-loop stall since the previous call, in ms. */
-async function longestStall(): Promise<number> {
-  const text: string = await call('GET', '/metrics');
-  const line = text.split('\n').find((entry) => entry.startsWith('lectern_event_loop_delay_seconds{quantile="1"}'));
-  return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+/** The longest event-loop stall and the longest database transaction since the previous call, in ms. */
+async function longest(): Promise<{ stall: number; transaction: number }> {
+  const lines: string[] = (await call('GET', '/metrics')).split('\n');
+  const ms = (prefix: string) => {
+    const line = lines.find((entry) => entry.startsWith(`${prefix} `));
+    return line ? Number(line.split(' ')[1]) * 1000 : NaN;
+  };
+  return { stall: ms('lectern_event_loop_delay_seconds{quantile="1"}'), transaction: ms('lectern_db_longest_transaction_seconds') };
 }
 
 /** Reads one user by id in a loop until `work` settles; latencies in ms. */
@@ -108,14 +116,46 @@ async function probe(userPath: string, work: Promise<unknown>): Promise<number[]
   return latencies.sort((a, b) => a - b);
 }
 
+/**
+ * Renames the user every WRITE_EVERY_MS, one at a time, until `work` settles: how long a request's
+ * write waits for the work's transactions (on SQLite, the background thread's). Latencies in ms.
+ */
+async function writeProbe(userPath: string, work: Promise<unknown>): Promise<number[]> {
+  const writer = new Pool(url, { connections: 1 });
+  const latencies: number[] = [];
+  let done = false;
+  void work.finally(() => (done = true)).catch(() => undefined);
+  for (let n = 0; !done; n++) {
+    const started = performance.now();
+    const body = JSON.stringify({ name: `Reader renamed ${n}` });
+    const response = await writer.request({
+      method: 'PATCH',
+      path: userPath,
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
+    await response.body.text();
+    if (response.statusCode !== 200) console.log(`(PATCH answered ${response.statusCode})`);
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, WRITE_EVERY_MS));
+  }
+  await writer.close();
+  return latencies.sort((a, b) => a - b);
+}
+
 async function measure(label: string, userPath: string, work: () => Promise<unknown>): Promise<void> {
-  await longestStall();
-  const latencies = await probe(userPath, work());
-  const stall = await longestStall();
+  await longest();
+  const running = work();
+  const [latencies, writes] = await Promise.all([probe(userPath, running), writeProbe(userPath, running)]);
+  const { stall, transaction } = await longest();
   const detail = `${latencies.length} GETs, p50 ${quantile(latencies, 0.5).toFixed(1)} ms`;
   report(`${label}: GET by id p99`, quantile(latencies, 0.99), 'ms', detail, { below: 50 });
   report(`${label}: GET by id max`, latencies.at(-1) ?? 0, 'ms', '', { below: 200 });
   report(`${label}: longest event-loop stall`, stall, 'ms', '', { reported: true });
+  report(`${label}: longest database transaction`, transaction, 'ms', '', { reported: true });
+  const writeDetail = `${writes.length} PATCHes, p50 ${quantile(writes, 0.5).toFixed(1)} ms`;
+  report(`${label}: PATCH a user p99`, quantile(writes, 0.99), 'ms', writeDetail, { reported: true });
+  report(`${label}: PATCH a user max`, writes.at(-1) ?? 0, 'ms', '', { reported: true });
 }
 
 const assignmentsCsv = (items: string[]) => {

@@ -78,6 +78,7 @@ describe('GET /metrics', () => {
       'lectern_db_transactions_total',
       'lectern_db_transactions_waiting',
       'lectern_db_transaction_wait_seconds_total',
+      'lectern_db_longest_transaction_seconds',
       'lectern_process_cpu_seconds_total',
       'lectern_process_resident_memory_bytes',
       'lectern_nodejs_eventloop_lag_seconds',
@@ -245,5 +246,15 @@ describe('GET /metrics', () => {
     assert.ok(sample(all, 'lectern_webhook_backlog') >= 0);
     assert.ok(sample(all, 'lectern_webhook_oldest_pending_age_seconds') >= 0);
     assert.ok(sample(all, 'lectern_db_transactions_total') >= 1, 'the writes above ran in transactions');
+  });
+
+  it('reports the longest transaction since the previous scrape', async () => {
+    const created = await server.api.post('/api/v2/users/', { email: 'longest-transaction@example.com', name: 'Longest' });
+    assert.equal(created.status, 201, created.text);
+    // the write went to one of the servers (two on PostgreSQL): each reports its own threads
+    let longest = 0;
+    for (const url of server.urls)
+      longest = Math.max(longest, sample(await families(url, server.adminToken), 'lectern_db_longest_transaction_seconds'));
+    assert.ok(longest > 0, 'the creation ran in a transaction that ended since the last scrape');
   });
 });

@@ -33,6 +33,8 @@ interface WorkerSettings {
   logLevel: LogLevel;
   /** the write-turn counter the request thread's storage counts its transactions in (SQLite) */
   writerTurns: Int32Array;
+  /** the longest transaction, which the request thread's /metrics reads and resets */
+  longestTransaction: Int32Array;
   /** PostgreSQL: the worker's own pool, beside the request thread's */
   poolSize: number;
   /** the webhook outcome counts (`sharedOutcomeCounts`): the worker delivers, the request thread's metrics read them */
@@ -111,6 +113,7 @@ export function runBackgroundThread(): boolean {
       config: settings.config!,
       logger,
       writerTurns: { counter: settings.writerTurns!, role: 'after' },
+      longestTransaction: settings.longestTransaction!,
       poolSize: settings.poolSize!,
       deliveryOutcomes: sharedOutcomeCounts(settings.deliveryOutcomes!),
     });

@@ -30,6 +30,8 @@ export interface OpenOptions {
   poolSize?: number;
   /** SQLite: how this thread takes turns at the write lock with `serve`'s background thread */
   writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
+  /** where the longest transaction is kept: `serve`'s threads share it for /metrics */
+  longestTransaction?: Int32Array;
   /** SQLite: where searches are read, off this thread (search-threads.ts) */
   offloadRead?: SqliteStorageOptions['offloadRead'];
   /** where webhook outcomes are counted: `serve`'s threads share them (background-thread.ts) */
@@ -40,9 +42,14 @@ export interface OpenOptions {
 export async function openLectern(target: string, options: OpenOptions = {}): Promise<Lectern> {
   const storage = await namingTheDatabase(target, async () =>
     isPostgresUrl(target)
-      ? openPostgresStorage({ url: target, ...(options.poolSize ? { poolSize: options.poolSize } : {}) })
+      ? openPostgresStorage({
+          url: target,
+          ...(options.poolSize ? { poolSize: options.poolSize } : {}),
+          ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
+        })
       : openSqliteStorage({
           ...(await storageOptions(target, options.create ?? false)),
+          ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
           ...(options.writerTurns ? { writerTurns: options.writerTurns } : {}),
           ...(options.offloadRead ? { offloadRead: options.offloadRead } : {}),
         }),

@@ -112,6 +112,15 @@ export interface WriterTurns {
 }
 const REQUESTS = 0;
 const AFTER_WRITING = 1;
+/** Raises `slot[0]` to `micros` unless it holds more, whichever thread writes it meanwhile. */
+function keepLongest(slot: Int32Array, micros: number): void {
+  const value = Math.min(micros, 0x7fffffff);
+  for (let seen = Atomics.load(slot, 0); value > seen;) {
+    const found = Atomics.compareExchange(slot, 0, seen, value);
+    if (found === seen) return;
+    seen = found;
+  }
+}
 /** the length of `WriterTurns.counter` */
 export const WRITER_TURNS_SLOTS = 2;
 const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
@@ -160,6 +169,12 @@ export class KyselyStorage implements Storage {
       /** SQLite, with a second thread writing to the same file: see WriterTurns */
       writerTurns?: WriterTurns;
       /**
+       * Where the longest transaction since it was last taken is kept, in microseconds (one
+       * element): a server's threads share it, so /metrics on the request thread sees the
+       * background thread's import chunks too.
+       */
+      longestTransaction?: Int32Array;
+      /**
        * PostgreSQL: transactions that may hold a pooled connection at once; the rest of the pool
        * is kept for reads outside transactions (a request's lookups). The write lock lets one
        * transaction run at a time anyway, and each one waiting for it would hold a connection.
@@ -168,6 +183,7 @@ export class KyselyStorage implements Storage {
     } = {},
   ) {
     this.slots = options.transactionSlots === undefined ? undefined : new Slots(options.transactionSlots);
+    this.longestTransaction = options.longestTransaction ?? new Int32Array(1);
     const stores = createStores(db, (work) => this.transaction(work));
     this.users = stores.users;
     this.groups = stores.groups;
@@ -206,7 +222,7 @@ export class KyselyStorage implements Storage {
    * transaction it holds a pooled connection only while it runs.
    */
   async transaction<T>(work: (tx: Stores) => Promise<T>, options?: TransactionOptions): Promise<T> {
-    const wait = this.waitStarts();
+    const wait = this.timeTransaction();
     try {
       return await this.runTransaction(work, wait, options?.withoutWriteLock === true);
     } finally {
@@ -283,29 +299,44 @@ export class KyselyStorage implements Storage {
   }
 
   private readonly stats = { transactions: 0, transactionsWaiting: 0, transactionWaitSeconds: 0 };
+  private readonly longestTransaction: Int32Array;
 
   /**
-   * Times one transaction's wait to begin: for the connection (SQLite has one, PostgreSQL a pool)
-   * and, on PostgreSQL, the write lock. A few additions per transaction, nothing per query.
+   * Times one transaction: its wait to begin (for the connection, SQLite has one, PostgreSQL a
+   * pool, and on PostgreSQL the write lock) and then how long it ran. A few additions per
+   * transaction, nothing per query.
    */
-  private waitStarts(): { begun(): void; settle(): void } {
-    const { stats } = this;
+  private timeTransaction(): { begun(): void; settle(): void } {
+    const { stats, longestTransaction } = this;
     const asked = performance.now();
-    let waiting = true;
+    let began: number | undefined;
     stats.transactionsWaiting++;
-    const stop = () => {
-      if (!waiting) return;
-      waiting = false;
+    const endWait = (at: number) => {
       stats.transactionsWaiting--;
-      stats.transactionWaitSeconds += (performance.now() - asked) / 1000;
+      stats.transactionWaitSeconds += (at - asked) / 1000;
     };
     return {
+      // a retried transaction (a deadlock on PostgreSQL) begins once as far as these figures go
       begun() {
-        if (waiting) stats.transactions++;
-        stop();
+        if (began !== undefined) return;
+        began = performance.now();
+        stats.transactions++;
+        endWait(began);
       },
-      settle: stop,
+      settle() {
+        if (began === undefined) endWait(performance.now());
+        else keepLongest(longestTransaction, Math.round((performance.now() - began) * 1000));
+      },
     };
+  }
+
+  writersWaiting(): boolean {
+    const turns = this.options.writerTurns;
+    return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;
+  }
+
+  takeLongestTransactionSeconds(): number {
+    return Atomics.exchange(this.longestTransaction, 0, 0) / 1e6;
   }
 
   databaseStats(): DatabaseStats {

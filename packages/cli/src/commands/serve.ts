@@ -90,6 +90,8 @@ async function serve(settings: ServeSettings): Promise<void> {
   };
   // shared with the background thread (SQLite): this thread's writes go first
   const writerTurns = new Int32Array(new SharedArrayBuffer(4 * WRITER_TURNS_SLOTS));
+  // both threads' transactions: /metrics here shows the longest, import chunks included
+  const longestTransaction = new Int32Array(new SharedArrayBuffer(4));
   // the background thread delivers the webhooks; /metrics here reads what it counted
   const deliveryOutcomes = new SharedArrayBuffer(8 * deliveryOutcomeKinds.length);
   const searchThreads = planSearchThreads(settings.db, settings.search_concurrency, logger);
@@ -99,6 +101,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     logger,
     poolSize: settings.db_pool_size,
     writerTurns: { counter: writerTurns, role: 'first' },
+    longestTransaction,
     deliveryOutcomes: sharedOutcomeCounts(deliveryOutcomes),
     ...(searchThreads.offloadRead ? { offloadRead: searchThreads.offloadRead } : {}),
   });
@@ -132,6 +135,7 @@ async function serve(settings: ServeSettings): Promise<void> {
       config,
       logLevel: settings.log_level,
       writerTurns,
+      longestTransaction,
       poolSize: backgroundPoolSize(settings.db_pool_size),
       deliveryOutcomes,
     },

@@ -36,7 +36,11 @@ const STAGE_BATCH_CHARS = 4 * 1024 * 1024;
  * its own, so that a batch on PostgreSQL, at several round trips a row, stays well under a second.
  */
 const ROWS_PER_BATCH = { batched: 500, oneByOne: 50 };
-/** A chunk stops taking batches after this long, so the writers waiting behind it are not held up. */
+/**
+ * A chunk stops taking batches after this long, so the writers waiting behind it are not held up;
+ * on SQLite it stops as soon as a request's write waits for it (`writersWaiting`), after the batch
+ * in progress.
+ */
 const CHUNK_BUDGET_MS = 250;
 /** An upload still receiving after this long was left by a process that died mid-upload. */
 const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
@@ -242,10 +246,13 @@ export class ImportService {
     // rows in batches until the chunk has IMPORT_CHUNK_ROWS or has held the write lock for
     // CHUNK_BUDGET_MS: on PostgreSQL a row costs several round trips, and other writers wait
     const started = performance.now();
+    const othersWait = () => this.deps.storage.writersWaiting?.() === true;
     let doneThrough = record.doneThrough;
     const writers = this.writers[record.kind];
     const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;
-    for (let done = 0; done < IMPORT_CHUNK_ROWS && performance.now() - started < CHUNK_BUDGET_MS;) {
+    // at least one batch a chunk, so that requests writing one after another cannot stop the import
+    const mayGoOn = (done: number) => done === 0 || (performance.now() - started < CHUNK_BUDGET_MS && !othersWait());
+    for (let done = 0; done < IMPORT_CHUNK_ROWS && mayGoOn(done);) {
       const rows = await tx.imports.rowsAfter(record.id, doneThrough, batchRows);
       if (rows.length === 0) break;
       const outcomes =

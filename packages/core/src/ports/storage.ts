@@ -104,6 +104,18 @@ export interface Storage extends Stores {
   sharedRateCounters(): RateCounterStore | null;
   /** Connection and transaction figures; optional for an embedder's own storage. */
   databaseStats?(): DatabaseStats;
+  /**
+   * The longest transaction (from its begin to its commit or rollback) that ended since the
+   * previous call, in seconds, on every thread of the server that shares this storage's record of
+   * it; the window then starts again. 0 when none ended.
+   */
+  takeLongestTransactionSeconds?(): number;
+  /**
+   * Whether a transaction of another thread of this server waits for this one's to end (SQLite,
+   * where requests' writes wait for the background thread's): long work such as an import chunk
+   * then commits what it has done and lets it go first.
+   */
+  writersWaiting?(): boolean;
   /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */
   wakeUps?(): WakeUps | null;
   /** Which database this is, for the About page; an embedder's own storage may leave it out. */

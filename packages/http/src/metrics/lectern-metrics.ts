@@ -87,6 +87,16 @@ function registerDatabaseMetrics(registry: Registry, lectern: Lectern): void {
       one(stats().transactionWaitSeconds),
     ),
   );
+  const longest = lectern.storage.takeLongestTransactionSeconds?.bind(lectern.storage);
+  if (longest)
+    registry.registerMetric(
+      customMetric(
+        'lectern_db_longest_transaction_seconds',
+        "The longest database transaction that ended since the previous scrape, from its begin to its end, on any of this server's threads (an import chunk included).",
+        'gauge',
+        () => one(longest()),
+      ),
+    );
   if (!stats().pool) return;
   const pool = (figure: 'max' | 'total' | 'idle' | 'waiting') => () => one(stats().pool?.[figure] ?? 0);
   registry.registerMetric(customMetric('lectern_db_pool_max', 'Connections the pool may open.', 'gauge', pool('max')));

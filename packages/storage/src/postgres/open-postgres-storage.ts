@@ -19,6 +19,8 @@ export interface PostgresStorageOptions {
   url: string;
   /** connections the process keeps to the server at most */
   poolSize?: number;
+  /** where the longest transaction is kept, shared by a server's threads (KyselyStorage) */
+  longestTransaction?: Int32Array;
 }
 
 export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
@@ -166,6 +168,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     exportCursors,
     transactionSlots: transactionSlots(options.poolSize ?? DEFAULT_POOL_SIZE),
     ...(poolStats ? { poolStats } : {}),
+    ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
   });
 }
 

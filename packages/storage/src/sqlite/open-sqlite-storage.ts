@@ -25,6 +25,8 @@ export interface SqliteStorageOptions {
    * kysely-storage.ts; `counter` has WRITER_TURNS_SLOTS elements)
    */
   writerTurns?: Omit<WriterTurns, 'waitMs'>;
+  /** where the longest transaction is kept, shared by a server's threads (KyselyStorage) */
+  longestTransaction?: Int32Array;
   /** fail instead of creating the file when it does not exist */
   mustExist?: boolean;
   /** where searches are read, off the request thread (read-threads.ts) */
@@ -63,7 +65,10 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const { db } = await openAndMigrate(options);
   if (options.offloadRead) allowOffloadedReads(db, options.offloadRead);
-  return new KyselyStorage(db, options.writerTurns ? { writerTurns: { ...options.writerTurns, waitMs: busyTimeoutMs(options) } } : {});
+  return new KyselyStorage(db, {
+    ...(options.writerTurns ? { writerTurns: { ...options.writerTurns, waitMs: busyTimeoutMs(options) } } : {}),
+    ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
+  });
 }
 
 /** Creates or upgrades the database file and closes it again; returns the migrations applied. */

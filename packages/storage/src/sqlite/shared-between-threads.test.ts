@@ -1,10 +1,15 @@
 /**
- * The request thread and the background thread of a SQLite server taking turns at the write lock
- * (WriterTurns, kysely-storage.ts), played by two storages on one file in one thread. A request's
+ * What the request thread and the background thread of a SQLite server share, played by two
+ * storages on one file in one thread.
+ *
+ * Turns at the write lock (WriterTurns, kysely-storage.ts): a request's
  * transaction that finds the background thread's under way waits for it on a timer: the event
  * loop, which runs the other storage's work too, keeps turning. Had it been left to SQLite's busy
  * handler, which sleeps on the thread, the other transaction could never finish and the request's
  * would fail with SQLITE_BUSY. The tests assert orders and outcomes, never times.
+ *
+ * The longest transaction (`takeLongestTransactionSeconds`, read by /metrics on the request
+ * thread): either thread's transactions count, and taking it starts the window again.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,8 +29,10 @@ let files = 0;
 async function twoThreads(busyTimeoutMs: number): Promise<{ request: KyselyStorage; background: KyselyStorage }> {
   const file = join(dir, `turns-${files++}.db`);
   const counter = new Int32Array(new SharedArrayBuffer(4 * WRITER_TURNS_SLOTS));
-  const request = await openSqliteStorage({ file, busyTimeoutMs, writerTurns: { counter, role: 'first' } });
-  const background = await openSqliteStorage({ file, busyTimeoutMs, writerTurns: { counter, role: 'after' } });
+  const longestTransaction = new Int32Array(new SharedArrayBuffer(4));
+  const shared = { file, busyTimeoutMs, longestTransaction };
+  const request = await openSqliteStorage({ ...shared, writerTurns: { counter, role: 'first' } });
+  const background = await openSqliteStorage({ ...shared, writerTurns: { counter, role: 'after' } });
   return { request, background };
 }
 
@@ -50,8 +57,11 @@ describe('SQLite writers taking turns between the request thread and the backgro
     const chunk = background.transaction(async (tx) => {
       await addUser(tx, 'chunk@example.com');
       began();
+      assert.equal(background.writersWaiting(), false, 'no request waits yet');
       // a chunk still writing: its commit needs this thread's event loop to turn
       await sleep(200);
+      // what an import chunk asks before its next batch
+      assert.equal(background.writersWaiting(), true, 'the request waits for this transaction');
       order.push('background committed');
     });
     await backgroundBegan;
@@ -102,6 +112,25 @@ describe('SQLite writers taking turns between the request thread and the backgro
     });
     await write;
     assert.deepEqual(order, ['request committed', 'background began']);
+    await Promise.all([request.close(), background.close()]);
+  });
+});
+
+describe("the longest transaction, seen from the request thread's storage", () => {
+  it("counts the background thread's transactions, from begin to end, and starts again once taken", async () => {
+    const { request, background } = await twoThreads(5_000);
+    assert.equal(request.takeLongestTransactionSeconds(), 0, 'none ended yet');
+    await background.transaction(async (tx) => {
+      await addUser(tx, 'chunk@example.com');
+      await sleep(120);
+    });
+    await request.transaction((tx) => addUser(tx, 'quick@example.com'));
+    const longest = request.takeLongestTransactionSeconds();
+    // the background transaction lasted at least its pause; a lower bound, not a measure of speed
+    assert.ok(longest >= 0.1, `${longest} s`);
+    assert.equal(request.takeLongestTransactionSeconds(), 0, 'taken: the window starts again');
+    await request.transaction((tx) => addUser(tx, 'next@example.com'));
+    assert.ok(background.takeLongestTransactionSeconds() > 0, "the request thread's own transactions count too");
     await Promise.all([request.close(), background.close()]);
   });
 });
