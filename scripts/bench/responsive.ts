@@ -6,7 +6,7 @@
  * and longest answer, the server's longest event-loop stall (`lectern_event_loop_delay_seconds`
  * with quantile 1) and its longest database transaction on either thread
  * (`lectern_db_longest_transaction_seconds`), both read from /metrics before and after, and how
- * long a write waits: a second client renames the same user every 50 ms, one PATCH at a time;
+ * long a write waits: a second client renames the same user every 200 ms, one PATCH at a time;
  * then import and export rows per second.
  *
  * Sizes (scaled down for a quick look): BENCH_RESPONSIVE_ROWS assignments per import (200 000),
@@ -31,7 +31,7 @@ const CONTENT_PER_IMPORT = 50;
 const SEARCHERS = 50;
 const SEARCH_SECONDS = Number(process.env.BENCH_RESPONSIVE_SEARCH_SECONDS ?? 15);
 /** the pause between two writes of the write probe */
-const WRITE_EVERY_MS = 50;
+const WRITE_EVERY_MS = 200;
 const learners = Math.ceil(ROWS / CONTENT_PER_IMPORT);
 const sizes = `${ROWS} rows per import, ${USERS} users`;
 

@@ -112,6 +112,20 @@ export interface WriterTurns {
 }
 const REQUESTS = 0;
 const AFTER_WRITING = 1;
+/**
+ * Whether a transaction of any server waits for PostgreSQL's write lock: an advisory lock on one
+ * bigint key shows in pg_locks as its high and low 32 bits (classid, objid) with objsubid 1, in
+ * its database (other databases of the cluster have their own lock of the same key).
+ */
+async function writeLockWanted(db: Kysely<Database>): Promise<boolean> {
+  const { rows } = await sql<{ wanted: boolean }>`select exists (
+      select 1 from pg_locks
+      where locktype = 'advisory' and not granted and classid = 0 and objid = ${WRITE_LOCK_KEY} and objsubid = 1
+        and database = (select oid from pg_database where datname = current_database())
+    ) as wanted`.execute(db);
+  return rows[0]?.wanted === true;
+}
+
 /** Raises `slot[0]` to `micros` unless it holds more, whichever thread writes it meanwhile. */
 function keepLongest(slot: Int32Array, micros: number): void {
   const value = Math.min(micros, 0x7fffffff);
@@ -330,7 +344,8 @@ export class KyselyStorage implements Storage {
     };
   }
 
-  writersWaiting(): boolean {
+  writersWaiting(): boolean | Promise<boolean> {
+    if (this.options.shared) return writeLockWanted(this.db);
     const turns = this.options.writerTurns;
     return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;
   }

@@ -38,8 +38,8 @@ const STAGE_BATCH_CHARS = 4 * 1024 * 1024;
 const ROWS_PER_BATCH = { batched: 500, oneByOne: 50 };
 /**
  * A chunk stops taking batches after this long, so the writers waiting behind it are not held up;
- * on SQLite it stops as soon as a request's write waits for it (`writersWaiting`), after the batch
- * in progress.
+ * it stops sooner, after the batch in progress, when another writer waits for it
+ * (`writersWaiting`: a request's write, on PostgreSQL any server's).
  */
 const CHUNK_BUDGET_MS = 250;
 /** An upload still receiving after this long was left by a process that died mid-upload. */
@@ -246,13 +246,13 @@ export class ImportService {
     // rows in batches until the chunk has IMPORT_CHUNK_ROWS or has held the write lock for
     // CHUNK_BUDGET_MS: on PostgreSQL a row costs several round trips, and other writers wait
     const started = performance.now();
-    const othersWait = () => this.deps.storage.writersWaiting?.() === true;
+    const othersWait = async () => (await this.deps.storage.writersWaiting?.()) === true;
     let doneThrough = record.doneThrough;
     const writers = this.writers[record.kind];
     const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;
     // at least one batch a chunk, so that requests writing one after another cannot stop the import
-    const mayGoOn = (done: number) => done === 0 || (performance.now() - started < CHUNK_BUDGET_MS && !othersWait());
-    for (let done = 0; done < IMPORT_CHUNK_ROWS && mayGoOn(done);) {
+    const mayGoOn = async (done: number) => done === 0 || (performance.now() - started < CHUNK_BUDGET_MS && !(await othersWait()));
+    for (let done = 0; done < IMPORT_CHUNK_ROWS && (await mayGoOn(done));) {
       const rows = await tx.imports.rowsAfter(record.id, doneThrough, batchRows);
       if (rows.length === 0) break;
       const outcomes =

@@ -111,11 +111,12 @@ export interface Storage extends Stores {
    */
   takeLongestTransactionSeconds?(): number;
   /**
-   * Whether a transaction of another thread of this server waits for this one's to end (SQLite,
-   * where requests' writes wait for the background thread's): long work such as an import chunk
-   * then commits what it has done and lets it go first.
+   * Whether another transaction waits for the one in progress to end: on SQLite one of the
+   * request thread's, waiting for the background thread's; on PostgreSQL any server's, waiting
+   * for the write lock. Long work such as an import chunk then commits what it has done and lets
+   * it go first.
    */
-  writersWaiting?(): boolean;
+  writersWaiting?(): boolean | Promise<boolean>;
   /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */
   wakeUps?(): WakeUps | null;
   /** Which database this is, for the About page; an embedder's own storage may leave it out. */

@@ -3,8 +3,9 @@
  * two pools) on one database: such a transaction does not wait for another server's writer, a
  * plain one still does, and the work it is meant for (a mail worker recording the outcomes of the
  * notifications it leased) stays exact without the lock: a server's outcomes land only on rows it
- * still holds, a lease taken over by the other server is decided by that one alone. The tests
- * assert orders and final rows, never times.
+ * still holds, a lease taken over by the other server is decided by that one alone. A server
+ * sees another's transaction waiting for the lock (`writersWaiting`, which ends an import chunk
+ * early). The tests assert orders and final rows, never times.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -70,8 +71,17 @@ describe('a transaction without the write lock (PostgreSQL, two servers)', () =>
         return tx.users.count();
       });
       await lockTaken;
+      assert.equal(await a.writersWaiting(), false, 'no one waits for the write lock yet');
       const plain = b.transaction(async () => order.push('b plain'));
       await b.transaction(async () => order.push('b without lock'), { withoutWriteLock: true });
+      // what an import chunk of a's asks before its next batch: b's plain transaction now waits
+      // for the lock (its request reaches the server soon, not at once)
+      let seen = false;
+      for (let tries = 0; !seen && tries < 250; tries++) {
+        seen = await a.writersWaiting();
+        if (!seen) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(seen, "the other server's transaction waits for the write lock");
       release();
       await Promise.all([writer, plain]);
       assert.deepEqual(order, ['b without lock', 'a done', 'b plain']);
