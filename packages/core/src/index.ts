@@ -388,5 +388,7 @@ export {
 export { mySettingsSchema, NotificationService, updateMeInput, type MySettings } from './notifications/notification-service.ts';
 export { classifySmtpError } from './notifications/mail-sender.ts';
 export { outcomeOf } from './notifications/mail-worker.ts';
+// one run of the sweep every server's mail worker runs, for an embedder scheduling its own (and the mail benchmark)
+export { sweepReminders, type ReminderSweepDeps } from './notifications/reminder-sweep.ts';
 export { AboutService, aboutSchema, type About } from './about/about-service.ts';
 export { LECTERN_VERSION } from './version.ts';

@@ -5,12 +5,16 @@
  */
 import type { LecternConfig } from '../config.ts';
 import type { Storage } from '../ports/storage.ts';
-import type { NotificationOutcome, ReminderPosition } from '../ports/notification-store.ts';
+import type { NotificationOutcome } from '../ports/notification-store.ts';
 import { nowIso, type Clock } from '../shared/clock.ts';
 import { mailMessage, sharedInvitations } from './mail-message.ts';
 import { MailSender, type SendResult } from './mail-sender.ts';
 import type { NotificationRecorder } from './notification-recorder.ts';
-import type { AssignmentPayload, NotificationPayload } from './notification.ts';
+import type { NotificationPayload } from './notification.ts';
+import { sweepReminders } from './reminder-sweep.ts';
+
+/** How soon a sweep that spent its budget (config `mail.remindersPerSweep`) is followed by the next. */
+const CATCH_UP_MS = 1000;
 
 export interface MailWorkerDeps {
   storage: Storage;
@@ -20,12 +24,6 @@ export interface MailWorkerDeps {
   recorder: NotificationRecorder;
   logger?: { warn(details: object, message?: string): void };
 }
-
-/** Assignments one sweep transaction marks at most; the sweep goes on until none are left. */
-const REMINDER_BATCH = 500;
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** What an attempt's result makes of the notification: the retry schedule's `attempts`-th wait, or the end. */
 export function outcomeOf(result: SendResult, attempts: number, schedule: readonly number[], now: Date): NotificationOutcome {
@@ -47,6 +45,7 @@ export class MailWorker {
   private readonly invitations = sharedInvitations();
   private poll: NodeJS.Timeout | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
+  private catchUp: NodeJS.Timeout | undefined;
   private pumping: Promise<void> | null = null;
   private sweeping: Promise<void> | null = null;
   private stopped = false;
@@ -111,66 +110,33 @@ export class MailWorker {
     }
   }
 
-  /** One run of the reminder sweep: "due soon" for due dates from today to reminder_days ahead, "overdue" before today. */
+  /**
+   * One run of the reminder sweep: "due soon" for due dates from today to reminder_days ahead,
+   * "overdue" before today; at most `mail.remindersPerSweep` of them, the rest in the next run.
+   */
   sweep(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     this.sweeping ??= this.sweepOnce()
+      .then((spent) => {
+        // a backlog goes out over several short runs, the writer free between them
+        if (spent && !this.stopped) this.catchUp = setTimeout(() => void this.sweep(), CATCH_UP_MS).unref();
+      })
       .catch((error: unknown) => this.deps.logger?.warn({ err: error }, 'reminder sweep failed'))
       .finally(() => (this.sweeping = null));
     return this.sweeping;
   }
 
-  private async sweepOnce(): Promise<void> {
-    const nowMs = this.deps.clock.now().getTime();
-    const today = dateOf(nowMs);
-    await this.remind('assignment_due', today, dateOf(nowMs + this.deps.config.mail.reminderDays * DAY_MS));
-    await this.remind('assignment_overdue', null, dateOf(nowMs - DAY_MS));
+  private async sweepOnce(): Promise<boolean> {
+    const { spent } = await sweepReminders(this.deps, () => this.stopped);
     this.wake();
-  }
-
-  private async remind(kind: AssignmentPayload['kind'] & ('assignment_due' | 'assignment_overdue'), from: string | null, to: string) {
-    let after: ReminderPosition | null = null;
-    for (;;) {
-      const batch = await this.deps.storage.transaction(async (tx) => {
-        const { assignments: marked, next } = await tx.notifications.markReminders(
-          kind,
-          from,
-          to,
-          nowIso(this.deps.clock),
-          REMINDER_BATCH,
-          after,
-        );
-        const users = new Map(
-          (await tx.notifications.recipients([...new Set(marked.map((m) => m.user_public_id))])).map((u) => [u.public_id, u]),
-        );
-        await this.deps.recorder.recordMany(
-          tx,
-          marked.map((assignment) => {
-            const user = users.get(assignment.user_public_id)!;
-            const payload: AssignmentPayload = {
-              kind,
-              user: { name: user.name, email: user.email },
-              assignment: {
-                public_id: assignment.assignment_public_id,
-                content_name: assignment.content_name,
-                due_date: assignment.due_date,
-              },
-            };
-            return { user, payload };
-          }),
-        );
-        return { count: marked.length, next };
-      });
-      // the next batch starts after this one's last row, so none is read twice in one sweep
-      after = batch.next;
-      if (batch.count < REMINDER_BATCH || this.stopped) return;
-    }
+    return spent;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.poll);
     clearInterval(this.sweepTimer);
+    clearTimeout(this.catchUp);
     await this.pumping;
     await this.sweeping;
     this.sender.close();

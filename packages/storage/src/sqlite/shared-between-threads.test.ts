@@ -58,10 +58,9 @@ describe('SQLite writers taking turns between the request thread and the backgro
       await addUser(tx, 'chunk@example.com');
       began();
       assert.equal(background.writersWaiting(), false, 'no request waits yet');
-      // a chunk still writing: its commit needs this thread's event loop to turn
-      await sleep(200);
-      // what an import chunk asks before its next batch
-      assert.equal(background.writersWaiting(), true, 'the request waits for this transaction');
+      // a chunk still writing, until it sees (as an import chunk asks before its next batch) that
+      // the request waits for it; each look needs this thread's event loop to turn
+      while (!background.writersWaiting()) await sleep(1);
       order.push('background committed');
     });
     await backgroundBegan;
@@ -79,14 +78,17 @@ describe('SQLite writers taking turns between the request thread and the backgro
     const { request, background } = await twoThreads(100);
     let began!: () => void;
     const backgroundBegan = new Promise<void>((resolve) => (began = resolve));
+    let refused!: () => void;
+    const requestRefused = new Promise<void>((resolve) => (refused = resolve));
+    // the chunk holds the lock until the request has given up
     const chunk = background.transaction(async (tx) => {
       await addUser(tx, 'slow@example.com');
       began();
-      await sleep(400);
+      await requestRefused;
     });
     await backgroundBegan;
     await assert.rejects(
-      request.transaction((tx) => addUser(tx, 'late@example.com')),
+      request.transaction((tx) => addUser(tx, 'late@example.com')).finally(refused),
       (error: { code?: string }) => error.code === 'SQLITE_BUSY',
     );
     await chunk;
@@ -99,18 +101,23 @@ describe('SQLite writers taking turns between the request thread and the backgro
     const order: string[] = [];
     let began!: () => void;
     const requestBegan = new Promise<void>((resolve) => (began = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
     const write = request.transaction(async (tx) => {
       await addUser(tx, 'request@example.com');
       began();
-      await sleep(100);
+      await released;
       order.push('request committed');
     });
     await requestBegan;
-    await background.transaction(async (tx) => {
+    const chunk = background.transaction(async (tx) => {
       order.push('background began');
       await addUser(tx, 'chunk@example.com');
     });
-    await write;
+    // turns of the event loop in which the background thread would have begun, had it not waited
+    await sleep(20);
+    release();
+    await Promise.all([write, chunk]);
     assert.deepEqual(order, ['request committed', 'background began']);
     await Promise.all([request.close(), background.close()]);
   });
@@ -122,12 +129,12 @@ describe("the longest transaction, seen from the request thread's storage", () =
     assert.equal(request.takeLongestTransactionSeconds(), 0, 'none ended yet');
     await background.transaction(async (tx) => {
       await addUser(tx, 'chunk@example.com');
-      await sleep(120);
+      await sleep(60);
     });
     await request.transaction((tx) => addUser(tx, 'quick@example.com'));
     const longest = request.takeLongestTransactionSeconds();
     // the background transaction lasted at least its pause; a lower bound, not a measure of speed
-    assert.ok(longest >= 0.1, `${longest} s`);
+    assert.ok(longest >= 0.05, `${longest} s`);
     assert.equal(request.takeLongestTransactionSeconds(), 0, 'taken: the window starts again');
     await request.transaction((tx) => addUser(tx, 'next@example.com'));
     assert.ok(background.takeLongestTransactionSeconds() > 0, "the request thread's own transactions count too");
