@@ -1,15 +1,16 @@
 /**
  * The HTTP application: plain request in, plain response out. The request passes the steps of one
  * pipeline, listed in order in createApp (each in its own file in middleware/): the probes, the
- * caller (resolved, not yet enforced), the rate limits, the request checks (400, 417, 403, 415,
- * 413), the route's context, admission for searches, then dispatch to the console, SCIM or a route,
+ * refusal of searches while their queue is full, the caller (resolved, not yet enforced), the rate
+ * limits, the request checks (400, 417, 403, 415, 413), the route's context, admission for
+ * searches, then dispatch to the console, SCIM or a route,
  * which enforces its scope and calls one core service. What any step throws is rendered by one
  * mapper. Every response, refusals of requests that never reached the pipeline included, is
  * finished and logged by `respond`.
  */
 import { isLecternError, LecternError, type Lectern } from '@lectern/core';
 import { errorReply, type ErrorLogger } from './error-response.ts';
-import { AdmissionGate, searchAdmission, type AdmissionLimits } from './middleware/admission.ts';
+import { AdmissionGate, searchAdmission, searchShedding, type AdmissionLimits } from './middleware/admission.ts';
 import { authentication } from './middleware/authenticate.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { dispatch } from './middleware/dispatch.ts';
@@ -165,6 +166,7 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
   const answer = pipeline(
     [
       probes(probeRoutes(lectern)),
+      searchShedding(searches),
       authentication(tokenResolver(lectern.tokens, requestLimiter, userLimiter, WINDOW_PREFIXES)),
       rateLimits(requestLimiter, userLimiter),
       requestChecks(cors),

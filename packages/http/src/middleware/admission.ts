@@ -25,6 +25,11 @@ export class AdmissionGate {
     }
   }
 
+  /** Whether a request would be refused now: every turn taken and the queue full. */
+  full(): boolean {
+    return this.running >= this.limits.concurrent && this.waiting.length >= this.limits.queued;
+  }
+
   /** Waits for a turn and returns its release, or throws 503 `service_unavailable` when the queue is full. */
   async enter(): Promise<() => void> {
     if (this.running < this.limits.concurrent) {
@@ -34,9 +39,7 @@ export class AdmissionGate {
       // the turn passes straight from the releasing request: `running` is not lowered in between
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     } else {
-      throw new LecternError('service_unavailable', 'Too many searches are running; retry in a moment.', {
-        headers: { 'Retry-After': '1' },
-      });
+      throw tooManySearches();
     }
     let released = false;
     return () => {
@@ -49,12 +52,34 @@ export class AdmissionGate {
   }
 }
 
+const tooManySearches = () =>
+  new LecternError('service_unavailable', 'Too many searches are running; retry in a moment.', { headers: { 'Retry-After': '1' } });
+
+const isRead = (method: string) => method === 'GET' || method === 'HEAD';
+
+/**
+ * The step, first in the pipeline, that refuses a search at once while `gate` is full, before its
+ * token is looked up: fifty clients searching in a loop are refused thousands of times a second,
+ * and on PostgreSQL each lookup (with the rate windows it counts) is a statement, which took the
+ * database's time from the requests it could serve. Only refusals come early: a search is let in
+ * the queue after its token is checked, so no client without one can hold a place in it.
+ */
+export const searchShedding =
+  (gate: AdmissionGate): Step =>
+  async (exchange, next) => {
+    const { method, url } = exchange.request;
+    if (!gate.full() || !isRead(method)) return next();
+    const start = url.indexOf('?');
+    if (start !== -1 && new URLSearchParams(url.slice(start + 1)).get('search')) throw tooManySearches();
+    return next();
+  };
+
 /** The step that makes a read with `search`, whose cost grows with the table, wait for a turn at `gate`. */
 export const searchAdmission =
   (gate: AdmissionGate): Step =>
   async (exchange, next) => {
     const { request, state } = exchange;
-    const costly = (request.method === 'GET' || request.method === 'HEAD') && Boolean(state?.query.get('search'));
+    const costly = isRead(request.method) && Boolean(state?.query.get('search'));
     if (!costly) return next();
     const release = await gate.enter();
     try {
