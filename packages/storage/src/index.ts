@@ -11,7 +11,8 @@ export {
   type PostgresStorageOptions,
 } from './postgres/open-postgres-storage.ts';
 export { copySqliteToPostgres, TargetNotEmptyError, type CopiedTable } from './postgres/copy-sqlite-to-postgres.ts';
-export { KyselyStorage, createStores, migrateToLatest, WRITER_TURNS_SLOTS } from './kysely-storage.ts';
+export { KyselyStorage, createStores, migrateToLatest } from './kysely-storage.ts';
+export { WRITER_TURNS_SLOTS } from './transaction-turns.ts';
 export { recountAssignments } from './assignments/assignment-counts.ts';
 export { recountSeats } from './enrollments/seat-counts.ts';
 export type { Database } from './schema.ts';

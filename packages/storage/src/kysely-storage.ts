@@ -4,6 +4,7 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import { dialectOf } from './shared/dialect.ts';
+import { keepLongest, requestsWaiting, takeTurn, writeLockWanted, type WriterTurns } from './transaction-turns.ts';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore, TransactionOptions, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
@@ -92,52 +93,6 @@ function transactionStores(trx: Kysely<Database>, depth: number): Stores {
     }
   });
 }
-
-/**
- * How the request thread (`first`) and the background thread (`after`) take turns at SQLite's one
- * write lock, through an Int32Array of two both threads see (`counter`):
- * - `[REQUESTS]`: the request thread's transactions waiting or running. The background thread
- *   begins none while it is above zero. SQLite's busy handler polls at growing intervals, so
- *   without this a thread that commits and begins again at once (an import's chunks) would keep
- *   the lock until it had no more work.
- * - `[AFTER_WRITING]`: 1 while the background thread's transaction runs. The request thread waits
- *   for it on a timer (at most `waitMs`, the busy timeout) before it begins. Left to the busy
- *   handler, that wait slept on the request thread and stopped every request: a token's last use,
- *   written during an import, stalled the thread for a whole chunk (0.9 s measured).
- */
-export interface WriterTurns {
-  counter: Int32Array;
-  role: 'first' | 'after';
-  waitMs: number;
-}
-const REQUESTS = 0;
-const AFTER_WRITING = 1;
-/**
- * Whether a transaction of any server waits for PostgreSQL's write lock: an advisory lock on one
- * bigint key shows in pg_locks as its high and low 32 bits (classid, objid) with objsubid 1, in
- * its database (other databases of the cluster have their own lock of the same key).
- */
-async function writeLockWanted(db: Kysely<Database>): Promise<boolean> {
-  const { rows } = await sql<{ wanted: boolean }>`select exists (
-      select 1 from pg_locks
-      where locktype = 'advisory' and not granted and classid = 0 and objid = ${WRITE_LOCK_KEY} and objsubid = 1
-        and database = (select oid from pg_database where datname = current_database())
-    ) as wanted`.execute(db);
-  return rows[0]?.wanted === true;
-}
-
-/** Raises `slot[0]` to `micros` unless it holds more, whichever thread writes it meanwhile. */
-function keepLongest(slot: Int32Array, micros: number): void {
-  const value = Math.min(micros, 0x7fffffff);
-  for (let seen = Atomics.load(slot, 0); value > seen;) {
-    const found = Atomics.compareExchange(slot, 0, seen, value);
-    if (found === seen) return;
-    seen = found;
-  }
-}
-/** the length of `WriterTurns.counter` */
-export const WRITER_TURNS_SLOTS = 2;
-const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
 
 export class KyselyStorage implements Storage {
   readonly users;
@@ -272,37 +227,9 @@ export class KyselyStorage implements Storage {
     }
   }
 
-  private async takingTurns<T>(run: () => Promise<T>): Promise<T> {
+  private takingTurns<T>(run: () => Promise<T>): Promise<T> {
     const turns = this.options.writerTurns;
-    if (!turns) return run();
-    const { counter } = turns;
-    if (turns.role === 'after') {
-      // says it is writing, then looks again: a request thread that counted itself in between
-      // goes first, and one that counts itself later sees the flag and waits
-      for (;;) {
-        while (Atomics.load(counter, REQUESTS) > 0) await pause();
-        Atomics.store(counter, AFTER_WRITING, 1);
-        if (Atomics.load(counter, REQUESTS) === 0) break;
-        Atomics.store(counter, AFTER_WRITING, 0);
-      }
-      try {
-        return await run();
-      } finally {
-        Atomics.store(counter, AFTER_WRITING, 0);
-      }
-    }
-    Atomics.add(counter, REQUESTS, 1);
-    try {
-      const deadline = performance.now() + turns.waitMs;
-      while (Atomics.load(counter, AFTER_WRITING) !== 0) {
-        // refused as the busy handler would refuse it (503 with Retry-After), not served late
-        if (performance.now() >= deadline) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-        await pause();
-      }
-      return await run();
-    } finally {
-      Atomics.sub(counter, REQUESTS, 1);
-    }
+    return turns ? takeTurn(turns, run) : run();
   }
 
   private runSqliteTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
@@ -345,9 +272,8 @@ export class KyselyStorage implements Storage {
   }
 
   writersWaiting(): boolean | Promise<boolean> {
-    if (this.options.shared) return writeLockWanted(this.db);
-    const turns = this.options.writerTurns;
-    return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;
+    if (this.options.shared) return writeLockWanted(this.db, WRITE_LOCK_KEY);
+    return requestsWaiting(this.options.writerTurns);
   }
 
   takeLongestTransactionSeconds(): number {

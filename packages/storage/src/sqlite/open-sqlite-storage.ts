@@ -1,7 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { foldCase } from '@lectern/core/ports';
-import { KyselyStorage, migrateToLatest, type WriterTurns } from '../kysely-storage.ts';
+import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
+import type { WriterTurns } from '../transaction-turns.ts';
 import { FOLD_FUNCTION } from '../shared/fold-sql.ts';
 import { allowOffloadedReads, type OffloadedRead } from '../shared/offloaded-reads.ts';
 import { allowLoneReads } from '../shared/prepared-query.ts';
@@ -22,7 +23,7 @@ export interface SqliteStorageOptions {
   nativeBinding?: unknown;
   /**
    * how this connection takes turns at the write lock with another thread's (WriterTurns in
-   * kysely-storage.ts; `counter` has WRITER_TURNS_SLOTS elements)
+   * transaction-turns.ts; `counter` has WRITER_TURNS_SLOTS elements)
    */
   writerTurns?: Omit<WriterTurns, 'waitMs'>;
   /** where the longest transaction is kept, shared by a server's threads (KyselyStorage) */

@@ -2,7 +2,7 @@
  * What the request thread and the background thread of a SQLite server share, played by two
  * storages on one file in one thread.
  *
- * Turns at the write lock (WriterTurns, kysely-storage.ts): a request's
+ * Turns at the write lock (WriterTurns, transaction-turns.ts): a request's
  * transaction that finds the background thread's under way waits for it on a timer: the event
  * loop, which runs the other storage's work too, keeps turning. Had it been left to SQLite's busy
  * handler, which sleeps on the thread, the other transaction could never finish and the request's
@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { randomIds } from '@lectern/core';
 import type { Stores } from '@lectern/core';
-import { WRITER_TURNS_SLOTS, type KyselyStorage } from '../kysely-storage.ts';
+import type { KyselyStorage } from '../kysely-storage.ts';
+import { WRITER_TURNS_SLOTS } from '../transaction-turns.ts';
 import { openSqliteStorage } from './open-sqlite-storage.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-writer-turns-'));

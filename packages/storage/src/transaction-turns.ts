@@ -1,0 +1,91 @@
+/**
+ * What a server's threads share about transactions: turns at SQLite's one write lock between the
+ * request thread and the background thread, whether a writer waits (which ends an import chunk
+ * early), and the longest transaction (for /metrics). KyselyStorage uses them.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+/**
+ * How the request thread (`first`) and the background thread (`after`) take turns at SQLite's one
+ * write lock, through an Int32Array of two both threads see (`counter`):
+ * - `[REQUESTS]`: the request thread's transactions waiting or running. The background thread
+ *   begins none while it is above zero. SQLite's busy handler polls at growing intervals, so
+ *   without this a thread that commits and begins again at once (an import's chunks) would keep
+ *   the lock until it had no more work.
+ * - `[AFTER_WRITING]`: 1 while the background thread's transaction runs. The request thread waits
+ *   for it on a timer (at most `waitMs`, the busy timeout) before it begins. Left to the busy
+ *   handler, that wait slept on the request thread and stopped every request: a token's last use,
+ *   written during an import, stalled the thread for a whole chunk (0.9 s measured).
+ */
+export interface WriterTurns {
+  counter: Int32Array;
+  role: 'first' | 'after';
+  waitMs: number;
+}
+const REQUESTS = 0;
+const AFTER_WRITING = 1;
+/** the length of `WriterTurns.counter` */
+export const WRITER_TURNS_SLOTS = 2;
+const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
+
+/** Runs `run` when it is this thread's turn (see WriterTurns). */
+export async function takeTurn<T>(turns: WriterTurns, run: () => Promise<T>): Promise<T> {
+  const { counter } = turns;
+  if (turns.role === 'after') {
+    // says it is writing, then looks again: a request thread that counted itself in between
+    // goes first, and one that counts itself later sees the flag and waits
+    for (;;) {
+      while (Atomics.load(counter, REQUESTS) > 0) await pause();
+      Atomics.store(counter, AFTER_WRITING, 1);
+      if (Atomics.load(counter, REQUESTS) === 0) break;
+      Atomics.store(counter, AFTER_WRITING, 0);
+    }
+    try {
+      return await run();
+    } finally {
+      Atomics.store(counter, AFTER_WRITING, 0);
+    }
+  }
+  Atomics.add(counter, REQUESTS, 1);
+  try {
+    const deadline = performance.now() + turns.waitMs;
+    while (Atomics.load(counter, AFTER_WRITING) !== 0) {
+      // refused as the busy handler would refuse it (503 with Retry-After), not served late
+      if (performance.now() >= deadline) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      await pause();
+    }
+    return await run();
+  } finally {
+    Atomics.sub(counter, REQUESTS, 1);
+  }
+}
+
+/** Whether one of the request thread's transactions waits for the background thread's (SQLite). */
+export function requestsWaiting(turns: WriterTurns | undefined): boolean {
+  return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;
+}
+
+/**
+ * Whether a transaction of any server waits for PostgreSQL's write lock: an advisory lock on one
+ * bigint key shows in pg_locks as its high and low 32 bits (classid, objid) with objsubid 1, in
+ * its database (other databases of the cluster have their own lock of the same key).
+ */
+export async function writeLockWanted(db: Kysely<Database>, key: number): Promise<boolean> {
+  const { rows } = await sql<{ wanted: boolean }>`select exists (
+      select 1 from pg_locks
+      where locktype = 'advisory' and not granted and classid = 0 and objid = ${key} and objsubid = 1
+        and database = (select oid from pg_database where datname = current_database())
+    ) as wanted`.execute(db);
+  return rows[0]?.wanted === true;
+}
+
+/** Raises `slot[0]` to `micros` unless it holds more, whichever thread writes it meanwhile. */
+export function keepLongest(slot: Int32Array, micros: number): void {
+  const value = Math.min(micros, 0x7fffffff);
+  for (let seen = Atomics.load(slot, 0); value > seen;) {
+    const found = Atomics.compareExchange(slot, 0, seen, value);
+    if (found === seen) return;
+    seen = found;
+  }
+}
