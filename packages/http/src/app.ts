@@ -3,8 +3,8 @@
  * pipeline, listed in order in createApp (each in its own file in middleware/): the probes, the
  * refusal of searches while their queue is full, the caller (resolved, not yet enforced), the rate
  * limits, the request checks (400, 417, 403, 415, 413), the route's context, admission for
- * searches, then dispatch to the console, SCIM or a route,
- * which enforces its scope and calls one core service. What any step throws is rendered by one
+ * searches, then dispatch to the console, SCIM or a route, which enforces its scope and calls one
+ * core service. What any step throws is rendered by one
  * mapper. Every response, refusals of requests that never reached the pipeline included, is
  * finished and logged by `respond`.
  */

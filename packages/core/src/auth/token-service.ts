@@ -177,8 +177,9 @@ export class TokenService {
     this.pendingUses.clear();
     // a transaction, though nothing else is in it: on SQLite only a transaction takes its turn
     // among the writers, and an UPDATE outside one would wait for the background thread's chunks
-    // in the busy handler, which sleeps on the request thread (a 0.9 s stall during an import)
-    // no rule is checked, and another server writing the same token's last use meanwhile is harmless
+    // in the busy handler, which sleeps on the request thread (a 0.9 s stall during an import).
+    // Without PostgreSQL's write lock: no rule is checked, and another server writing the same
+    // token's last use meanwhile is harmless.
     await this.deps.storage.transaction((tx) => tx.tokens.recordUse(uses), { withoutWriteLock: true });
   }
 
