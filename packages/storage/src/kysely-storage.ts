@@ -74,12 +74,16 @@ export function createStores(db: Kysely<Database>, savepoint: Savepoint): Stores
   };
 }
 
+/** The connection each transaction's stores run on, for what is asked of a transaction as a whole. */
+const transactionConnections = new WeakMap<Stores, Kysely<Database>>();
+
 /**
  * The stores of an open transaction at nesting `depth`. A savepoint is named by its depth: names
  * stay few (the statement cache keys on SQL text) and a nested savepoint never reuses an open one.
  */
+
 function transactionStores(trx: Kysely<Database>, depth: number): Stores {
-  return createStores(trx, async (work) => {
+  const stores = createStores(trx, async (work) => {
     const name = `sp_${depth + 1}`;
     await sql.raw(`savepoint ${name}`).execute(trx);
     try {
@@ -92,6 +96,8 @@ function transactionStores(trx: Kysely<Database>, depth: number): Stores {
       throw error;
     }
   });
+  transactionConnections.set(stores, trx);
+  return stores;
 }
 
 export class KyselyStorage implements Storage {
@@ -271,9 +277,11 @@ export class KyselyStorage implements Storage {
     };
   }
 
-  writersWaiting(): boolean | Promise<boolean> {
-    if (this.options.shared) return writeLockWanted(this.db, WRITE_LOCK_KEY);
-    return requestsWaiting(this.options.writerTurns);
+  writersWaiting(tx: Stores): boolean | Promise<boolean> {
+    if (!this.options.shared) return requestsWaiting(this.options.writerTurns);
+    // on the transaction's own connection: another from the pool could be held by work that
+    // waits for this very transaction
+    return writeLockWanted(transactionConnections.get(tx) ?? this.db, WRITE_LOCK_KEY);
   }
 
   takeLongestTransactionSeconds(): number {

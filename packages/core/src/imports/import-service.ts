@@ -246,7 +246,7 @@ export class ImportService {
     // rows in batches until the chunk has IMPORT_CHUNK_ROWS or has held the write lock for
     // CHUNK_BUDGET_MS: on PostgreSQL a row costs several round trips, and other writers wait
     const started = performance.now();
-    const othersWait = async () => (await this.deps.storage.writersWaiting?.()) === true;
+    const othersWait = async () => (await this.deps.storage.writersWaiting?.(tx)) === true;
     let doneThrough = record.doneThrough;
     const writers = this.writers[record.kind];
     const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;

@@ -111,12 +111,12 @@ export interface Storage extends Stores {
    */
   takeLongestTransactionSeconds?(): number;
   /**
-   * Whether another transaction waits for the one in progress to end: on SQLite one of the
+   * Whether another transaction waits for `tx`, the one in progress, to end: on SQLite one of the
    * request thread's, waiting for the background thread's; on PostgreSQL any server's, waiting
    * for the write lock. Long work such as an import chunk then commits what it has done and lets
-   * it go first.
+   * it go first. Asked through `tx`, so that it needs no other connection than the one `tx` holds.
    */
-  writersWaiting?(): boolean | Promise<boolean>;
+  writersWaiting?(tx: Stores): boolean | Promise<boolean>;
   /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */
   wakeUps?(): WakeUps | null;
   /** Which database this is, for the About page; an embedder's own storage may leave it out. */

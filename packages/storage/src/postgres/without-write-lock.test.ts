@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { randomIds } from '@lectern/core';
+import type { Stores } from '@lectern/core';
 import type { NotificationOutcome } from '@lectern/core/ports';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
 import type { KyselyStorage } from '../kysely-storage.ts';
@@ -64,21 +65,23 @@ describe('a transaction without the write lock (PostgreSQL, two servers)', () =>
       const held = new Promise<void>((resolve) => (release = resolve));
       let holding!: () => void;
       const lockTaken = new Promise<void>((resolve) => (holding = resolve));
+      let writing!: Stores;
       const writer = a.transaction(async (tx) => {
+        writing = tx;
         holding();
         await held;
         order.push('a done');
         return tx.users.count();
       });
       await lockTaken;
-      assert.equal(await a.writersWaiting(), false, 'no one waits for the write lock yet');
+      assert.equal(await a.writersWaiting(writing), false, 'no one waits for the write lock yet');
       const plain = b.transaction(async () => order.push('b plain'));
       await b.transaction(async () => order.push('b without lock'), { withoutWriteLock: true });
       // what an import chunk of a's asks before its next batch: b's plain transaction now waits
       // for the lock (its request reaches the server soon, not at once)
       let seen = false;
       for (let tries = 0; !seen && tries < 250; tries++) {
-        seen = await a.writersWaiting();
+        seen = await a.writersWaiting(writing);
         if (!seen) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       assert.ok(seen, "the other server's transaction waits for the write lock");

@@ -58,10 +58,10 @@ describe('SQLite writers taking turns between the request thread and the backgro
     const chunk = background.transaction(async (tx) => {
       await addUser(tx, 'chunk@example.com');
       began();
-      assert.equal(background.writersWaiting(), false, 'no request waits yet');
+      assert.equal(background.writersWaiting(tx), false, 'no request waits yet');
       // a chunk still writing, until it sees (as an import chunk asks before its next batch) that
       // the request waits for it; each look needs this thread's event loop to turn
-      while (!background.writersWaiting()) await sleep(1);
+      while (!background.writersWaiting(tx)) await sleep(1);
       order.push('background committed');
     });
     await backgroundBegan;
