@@ -18,7 +18,7 @@
  * the imports wrote: no import runs, so the export's own figures come quickly at any size.
  */
 import { request, type IncomingMessage } from 'node:http';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { createLectern } from '@lectern/core';
 import { ASSIGNMENTS, seedAssignments, type AssignmentsDataSet } from './_assignments-data.ts';
 import { benchDatabase, seededDatabase } from './_database.ts';
@@ -30,7 +30,7 @@ const USERS = Number(process.env.BENCH_RESPONSIVE_USERS ?? 300_000);
 const CONTENT_PER_IMPORT = 50;
 const SEARCHERS = 50;
 const SEARCH_SECONDS = Number(process.env.BENCH_RESPONSIVE_SEARCH_SECONDS ?? 15);
-/** the pause between two writes of the write probe */
+/** the pause between two of the writer's PATCHes in `measure` */
 const WRITE_EVERY_MS = 200;
 const learners = Math.ceil(ROWS / CONTENT_PER_IMPORT);
 const sizes = `${ROWS} rows per import, ${USERS} users`;
@@ -98,55 +98,52 @@ async function longest(): Promise<{ stall: number; transaction: number }> {
   return { stall: ms('lectern_event_loop_delay_seconds{quantile="1"}'), transaction: ms('lectern_db_longest_transaction_seconds') };
 }
 
-/** Reads one user by id in a loop until `work` settles; latencies in ms. */
-async function probe(userPath: string, work: Promise<unknown>): Promise<number[]> {
-  const reader = new Pool(url, { connections: 1 });
-  const latencies: number[] = [];
-  let done = false;
-  void work.finally(() => (done = true)).catch(() => undefined);
-  while (!done) {
-    const started = performance.now();
-    const response = await reader.request({ method: 'GET', path: userPath, headers });
-    await response.body.text();
-    if (response.statusCode !== 200) console.log(`(GET by id answered ${response.statusCode})`);
-    latencies.push(performance.now() - started);
-  }
-  await reader.close();
-  await work;
-  return latencies.sort((a, b) => a - b);
-}
-
 /**
- * Renames the user every WRITE_EVERY_MS, one at a time, until `work` settles: how long a request's
- * write waits for the work's transactions (on SQLite, the background thread's). Latencies in ms.
+ * Sends `request(n)` one at a time on a connection of its own until `work` settles, pausing
+ * `pauseMs` after each answer (none: the next goes at once); latencies in ms, sorted.
  */
-async function writeProbe(userPath: string, work: Promise<unknown>): Promise<number[]> {
-  const writer = new Pool(url, { connections: 1 });
+async function timeRequests(
+  work: Promise<unknown>,
+  request: (n: number) => Omit<Dispatcher.RequestOptions, 'origin'>,
+  pauseMs = 0,
+): Promise<number[]> {
+  const client = new Pool(url, { connections: 1 });
   const latencies: number[] = [];
   let done = false;
   void work.finally(() => (done = true)).catch(() => undefined);
   for (let n = 0; !done; n++) {
+    const options = request(n);
     const started = performance.now();
-    const body = JSON.stringify({ name: `Reader renamed ${n}` });
-    const response = await writer.request({
-      method: 'PATCH',
-      path: userPath,
-      headers: { ...headers, 'content-type': 'application/json' },
-      body,
-    });
+    const response = await client.request(options);
     await response.body.text();
-    if (response.statusCode !== 200) console.log(`(PATCH answered ${response.statusCode})`);
+    if (response.statusCode !== 200) console.log(`(${options.method} ${options.path} answered ${response.statusCode})`);
     latencies.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, WRITE_EVERY_MS));
+    if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }
-  await writer.close();
+  await client.close();
+  await work;
   return latencies.sort((a, b) => a - b);
 }
 
 async function measure(label: string, userPath: string, work: () => Promise<unknown>): Promise<void> {
   await longest();
   const running = work();
-  const [latencies, writes] = await Promise.all([probe(userPath, running), writeProbe(userPath, running)]);
+  const [latencies, writes] = await Promise.all([
+    // the reader: one user by id, again as soon as it is answered
+    timeRequests(running, () => ({ method: 'GET', path: userPath, headers })),
+    // the writer: renames the same user every WRITE_EVERY_MS, how long a request's write waits for
+    // the work's transactions (on SQLite, the background thread's)
+    timeRequests(
+      running,
+      (n) => ({
+        method: 'PATCH',
+        path: userPath,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Reader renamed ${n}` }),
+      }),
+      WRITE_EVERY_MS,
+    ),
+  ]);
   const { stall, transaction } = await longest();
   const detail = `${latencies.length} GETs, p50 ${quantile(latencies, 0.5).toFixed(1)} ms`;
   report(`${label}: GET by id p99`, quantile(latencies, 0.99), 'ms', detail, { below: 50 });
