@@ -135,23 +135,12 @@ export class AuditRepository implements AuditStore {
   }
 
   async settle(limit?: number): Promise<number> {
-    const last =
-      limit === undefined
-        ? undefined
-        : await this.db
-            .selectFrom('audit_log_recent')
-            .select('id')
-            .orderBy('id')
-            .limit(1)
-            .offset(limit - 1)
-            .executeTakeFirst();
-    // fewer than `limit` staged: all of them
-    const newest =
-      last ??
-      (await this.db
-        .selectFrom('audit_log_recent')
-        .select((eb) => eb.fn.max('id').as('id'))
-        .executeTakeFirst());
+    // the newest of the oldest `limit` staged (of all of them without a limit)
+    const staged = this.db.selectFrom('audit_log_recent').select('id');
+    const newest = await this.db
+      .selectFrom((limit === undefined ? staged : staged.orderBy('id').limit(limit)).as('staged'))
+      .select((eb) => eb.fn.max('staged.id').as('id'))
+      .executeTakeFirst();
     const upTo = newest?.id;
     if (upTo === null || upTo === undefined) return 0;
     const columns = [
