@@ -1,12 +1,13 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset; `!substring` leaves files out.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { makeMigratedTemplates } from './migrated-templates.mjs';
+import { makeRunFixtures } from './run-fixtures.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const filters = process.argv.slice(2).filter((f) => !f.startsWith('!'));
@@ -73,8 +74,8 @@ const startsServers = files.some((file) => file.startsWith('test/'));
 const serversOnPostgres =
   process.env.LECTERN_TEST_DATABASE === 'postgres' ||
   (!process.env.LECTERN_TEST_DATABASE && files.some((file) => file.startsWith('test/http/')));
-const templates = startsServers
-  ? await makeMigratedTemplates(root, serversOnPostgres ? postgresUrl : undefined)
+const fixtures = startsServers
+  ? await makeRunFixtures(root, serversOnPostgres ? postgresUrl : undefined)
   : { env: {}, cleanup: async () => undefined };
 
 // One Chromium for the run's browser tests, each file connecting to it (test/console/chromium.ts):
@@ -86,15 +87,14 @@ if (files.some((file) => file.startsWith('test/console/'))) {
 }
 
 /**
- * How many test files run at once: LECTERN_TEST_CONCURRENCY, else one per core. Above one, the
- * black-box suite's PostgreSQL run also runs beside the main run, with half as many. Files side by
- * side share nothing but the PostgreSQL server (each has its own temporary folders, ports,
- * databases and servers). On 2 cores one at a time left a core idle while a file waited on its
- * servers: a fresh-clone CI run took 1 036 s for the two runs one file at a time (about 850 s
- * without the SMTP sink's old 30 s closes), and 590 s two at a time with the PostgreSQL run beside.
- * Four at a time was no faster. Whole runs passed two and four at a time under loads of 5 to 15.
+ * How many test files run at once: LECTERN_TEST_CONCURRENCY, else one more than the cores. Files
+ * side by side share nothing but the PostgreSQL server (each has its own temporary folders, ports,
+ * databases and servers), and a file spends part of its time waiting on its servers, so one more
+ * file than cores keeps both cores busy: before, two at a time plus the PostgreSQL run beside
+ * with one was the same three files. Four at a time was no faster. Whole runs passed two and four
+ * at a time under loads of 5 to 15.
  */
-const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism();
+const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism() + 1;
 
 /**
  * A file still running after this long fails instead of holding the run (and CI) forever: a test
@@ -103,75 +103,100 @@ const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availablePar
  */
 const FILE_TIMEOUT_MS = 15 * 60_000;
 
-// Each pass's file times (scripts/file-times-reporter.mjs) land here; the slowest are printed at the end.
-const timesDir = mkdtempSync(join(tmpdir(), 'lectern-test-times-'));
-const fileTimes = [];
-let passes = 0;
+/**
+ * The black-box HTTP suite runs once more on PostgreSQL, two servers sharing each database with
+ * requests alternating between them (test/helpers/server.ts), unless LECTERN_TEST_DATABASE already
+ * chose one. Both databases' files wait in one queue: a separate PostgreSQL run beside the main one
+ * finished on its own, a file at a time, after the main run's cores had gone idle.
+ */
+const onPostgresToo = postgresUrl && !process.env.LECTERN_TEST_DATABASE ? files.filter((file) => file.startsWith('test/http/')) : [];
+const runs = [
+  ...files.map((file) => ({ file, label: file })),
+  ...onPostgresToo.map((file) => ({ file, label: `${file} (PostgreSQL)`, onPostgres: true })),
+];
 
-/** Runs `node --test` over the files; output goes to the terminal, or is collected when `collect` is set. */
-const run = (testFiles, env, { collect = false, jobs = concurrency, label = '' } = {}) =>
-  new Promise((resolve) => {
-    const timesFile = join(timesDir, `pass-${passes++}.tsv`);
-    const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout'];
-    reporters.push(`--test-reporter=${join(root, 'scripts/file-times-reporter.mjs')}`, `--test-reporter-destination=${timesFile}`);
-    const child = spawn(
-      process.execPath,
-      [
-        '--conditions=source',
-        '--import',
-        'tsx',
-        '--test',
-        `--test-concurrency=${jobs}`,
-        `--test-timeout=${FILE_TIMEOUT_MS}`,
-        ...reporters,
-        ...testFiles,
-      ],
-      {
-        cwd: root,
-        stdio: collect ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-        env: {
-          ...process.env,
-          LECTERN_TEST: '1',
-          ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}),
-          ...templates.env,
-          ...(browser ? { LECTERN_TEST_BROWSER_WS: browser.wsEndpoint() } : {}),
-          ...env,
-        },
+/**
+ * Longest first, so that no long file starts near the end and runs there alone while the other
+ * cores idle: the packaging and two-server trials, then the browser files, the black-box files
+ * on both databases, the other test files, and the packages' unit tests (seconds each) last.
+ */
+const costRank = ({ file }) => {
+  if (/^test\/(sea|packaging)\.test\.ts|^test\/postgres\//.test(file)) return 0;
+  if (file.startsWith('test/console/')) return 1;
+  if (file.startsWith('test/http/')) return 2;
+  if (file.startsWith('test/')) return 3;
+  return 4;
+};
+runs.sort((a, b) => costRank(a) - costRank(b) || a.label.localeCompare(b.label));
+
+/**
+ * node --test sorts the files it is given by path, so each file is handed to it as a two-line
+ * module named by its place in the queue, which imports the file (setting LECTERN_TEST_DATABASE
+ * first for a PostgreSQL run). A failure still names the test file and line.
+ */
+const queueDir = mkdtempSync(join(tmpdir(), 'lectern-test-queue-'));
+const labels = new Map();
+const queue = runs.map(({ file, label, onPostgres }, place) => {
+  const module = join(
+    queueDir,
+    `${String(place).padStart(4, '0')}-${basename(file, '.test.ts')}${onPostgres ? '-on-postgres' : ''}.test.mjs`,
+  );
+  const setDatabase = onPostgres ? "process.env.LECTERN_TEST_DATABASE = 'postgres';\n" : '';
+  writeFileSync(module, `${setDatabase}await import(${JSON.stringify(pathToFileURL(join(root, file)).href)});\n`);
+  labels.set(module, label);
+  return module;
+});
+
+// Each file's time (scripts/file-times-reporter.mjs) lands here; the slowest are printed at the end.
+const timesFile = join(mkdtempSync(join(tmpdir(), 'lectern-test-times-')), 'times.tsv');
+const status = await new Promise((resolve) => {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      `--test-timeout=${FILE_TIMEOUT_MS}`,
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(root, 'scripts/file-times-reporter.mjs')}`,
+      `--test-reporter-destination=${timesFile}`,
+      ...queue,
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        LECTERN_TEST: '1',
+        ...(postgres ? { LECTERN_TEST_POSTGRES_URL: postgres.url } : {}),
+        ...fixtures.env,
+        ...(browser ? { LECTERN_TEST_BROWSER_WS: browser.wsEndpoint() } : {}),
       },
-    );
-    const output = [];
-    if (collect) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => output.push(chunk));
-    child.once('close', (code) => {
-      if (existsSync(timesFile))
-        for (const line of readFileSync(timesFile, 'utf8').split('\n').filter(Boolean)) {
-          const [ms, file] = line.split('\t');
-          fileTimes.push({ ms: Number(ms), file: relative(root, file) + label });
-        }
-      resolve({ status: code ?? 1, output: Buffer.concat(output) });
-    });
-  });
+    },
+  );
+  child.once('close', (code) => resolve(code ?? 1));
+});
 
-// The black-box HTTP suite once more on PostgreSQL, two servers sharing each database with requests
-// alternating between them (test/helpers/server.ts), unless LECTERN_TEST_DATABASE already chose one.
-// It runs beside the main run (its own PostgreSQL databases, its own servers) with half as many
-// files at once, and its report follows the main run's.
-const blackBox = files.filter((file) => file.startsWith('test/http/'));
-const wantSecond = postgresUrl && !process.env.LECTERN_TEST_DATABASE && blackBox.length > 0;
-const secondRun = (options) => run(blackBox, { LECTERN_TEST_DATABASE: 'postgres' }, { ...options, label: ' (PostgreSQL)' });
-const beside = wantSecond && concurrency > 1 ? secondRun({ collect: true, jobs: Math.max(1, Math.floor(concurrency / 2)) }) : undefined;
-let { status } = await run(files, {});
-if (wantSecond) {
-  console.log('\n# the black-box HTTP suite on PostgreSQL, two servers per database\n');
-  const second = beside ? await beside : await secondRun({});
-  process.stdout.write(second.output);
-  status = Math.max(status, second.status);
-}
 // where the run's time went: wall time per file, start-up of its process and servers included
+const fileTimes = existsSync(timesFile)
+  ? readFileSync(timesFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'))
+      .map(([ms, outcome, file]) => ({ ms: Number(ms), failed: outcome === 'failed', file: labels.get(file) ?? relative(root, file) }))
+  : [];
+// a black-box file's failure names its source file and line either way: this says which database
+const failed = fileTimes.filter((time) => time.failed);
+if (failed.length > 0) console.log(`\n# files that failed\n${failed.map(({ file }) => `# ${file}`).join('\n')}`);
 const slowest = fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10);
 console.log(`\n# the ten slowest of ${fileTimes.length} files (wall time each, ${concurrency} at a time)`);
 for (const { ms, file } of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
-rmSync(timesDir, { recursive: true, force: true });
-await templates.cleanup();
+rmSync(dirname(timesFile), { recursive: true, force: true });
+rmSync(queueDir, { recursive: true, force: true });
+await fixtures.cleanup();
 await browser?.close();
 if (postgres) {
   spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'stop', postgres.dir]);

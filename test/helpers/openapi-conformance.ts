@@ -7,6 +7,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 // server.ts imports this module too; lecternBin is only read when the first response arrives
 import { lecternBin } from './server.ts';
 
@@ -24,12 +25,16 @@ const validators = new WeakMap<object, ValidateFunction>();
 
 // The document of the built server, read once: every test server runs the same bundle, and
 // test/http/openapi.test.ts checks that what a server serves is exactly this document. Reading
-// it from a server instead would tie the hook to that server's state (shutdown, locks).
+// it from a server instead would tie the hook to that server's state (shutdown, locks). The test
+// runner writes it once for the run (scripts/run-fixtures.mjs); a file run on its own asks the CLI.
 let loaded: { doc: Json; operations: Operation[] } | undefined;
 function load() {
   if (loaded) return loaded;
+  const written = process.env.LECTERN_TEST_OPENAPI_DOCUMENT;
   const doc = JSON.parse(
-    execFileSync(process.execPath, [lecternBin, 'openapi'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }),
+    written
+      ? readFileSync(written, 'utf8')
+      : execFileSync(process.execPath, [lecternBin, 'openapi'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }),
   ) as Json;
   const operations = Object.entries(doc.paths as Json).flatMap(([template, ops]) =>
     Object.entries(ops as Json).map(([method, spec]) => ({

@@ -7,7 +7,7 @@ import pg from 'pg';
 
 export const postgresServerUrl = process.env.LECTERN_TEST_POSTGRES_URL;
 
-/** The database scripts/run-tests.mjs migrated once for the run (scripts/migrated-templates.mjs), if it made one. */
+/** The database scripts/run-tests.mjs migrated once for the run (scripts/run-fixtures.mjs), if it made one. */
 const migratedTemplate = process.env.LECTERN_TEST_POSTGRES_TEMPLATE;
 
 /**

@@ -155,7 +155,7 @@ const onPostgres = process.env.LECTERN_TEST_DATABASE === 'postgres';
 
 /**
  * A new database file for a server: a copy of the one scripts/run-tests.mjs migrated once for the
- * run (scripts/migrated-templates.mjs), else a path where `serve` creates and migrates one. Tests of
+ * run (scripts/run-fixtures.mjs), else a path where `serve` creates and migrates one. Tests of
  * migrating name their own file (`dbFile`), so they still start from nothing.
  */
 function migratedSqliteFile(): string {

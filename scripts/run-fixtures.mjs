@@ -1,23 +1,31 @@
-// Databases migrated once per test run, which test servers start from instead of each applying every
-// migration again (test/helpers/server.ts): a SQLite file the helper copies, and a PostgreSQL
-// database the helper names as CREATE DATABASE's template. Made with the built CLI's own `migrate`,
-// so the schema is the one the servers under test would have made. Tests about migrating itself
-// name their own empty database and are not affected.
+// What the built CLI makes once per test run instead of once per test file:
+// - databases already migrated, which test servers start from instead of each applying every
+//   migration again (test/helpers/server.ts): a SQLite file the helper copies, and a PostgreSQL
+//   database the helper names as CREATE DATABASE's template. Made with the CLI's own `migrate`, so
+//   the schema is the one the servers under test would have made. Tests about migrating itself
+//   name their own empty database and are not affected;
+// - the OpenAPI document (`lectern openapi`) the black-box suite checks every response against
+//   (test/helpers/openapi-conformance.ts), which each file had asked a process of its own for.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-const migrate = (root, db) =>
-  spawnSync(process.execPath, [join(root, 'packages/cli/bin/lectern.cjs'), 'migrate', '--db', db], { cwd: root, encoding: 'utf8' });
+const lectern = (root, ...args) =>
+  spawnSync(process.execPath, [join(root, 'packages/cli/bin/lectern.cjs'), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+const migrate = (root, db) => lectern(root, 'migrate', '--db', db);
 
 /**
- * Makes the templates; answers the environment that names them to the tests and a cleanup. A
- * template that cannot be made is said and left out: the servers then migrate as they always could.
+ * Makes them; answers the environment that names them to the tests and a cleanup. One that cannot
+ * be made is said and left out: the servers then migrate, and the hook asks, as they always could.
  */
-export async function makeMigratedTemplates(root, postgresUrl) {
+export async function makeRunFixtures(root, postgresUrl) {
   const env = {};
   const cleanups = [];
   if (!existsSync(join(root, 'dist/lectern.cjs'))) {
@@ -31,6 +39,12 @@ export async function makeMigratedTemplates(root, postgresUrl) {
   // a copy of the main file alone is the whole database only once the WAL is checkpointed away
   if (sqlite.status === 0 && !existsSync(`${file}-wal`)) env.LECTERN_TEST_SQLITE_TEMPLATE = file;
   else console.warn(`the SQLite template could not be made: ${sqlite.stderr || 'a WAL file remained'}`);
+
+  const document = lectern(root, 'openapi');
+  if (document.status === 0) {
+    env.LECTERN_TEST_OPENAPI_DOCUMENT = join(dir, 'openapi.json');
+    writeFileSync(env.LECTERN_TEST_OPENAPI_DOCUMENT, document.stdout);
+  } else console.warn(`the OpenAPI document could not be made: ${document.stderr}`);
 
   if (postgresUrl) {
     const name = `lectern_template_${randomBytes(4).toString('hex')}`;
