@@ -28,19 +28,23 @@ async function until<T>(what: string, check: () => Promise<T | undefined> | T | 
 }
 
 /**
- * A request tried again when the connection closed under it: on the loaded machine, now and then a
- * request met `other side closed` (a keep-alive connection the server was closing, reused). Every
- * request here may be repeated: a user gets a fresh address, a bulk assignment of an existing pair
- * changes nothing, reads are reads.
+ * A request tried again, as a client that honours Retry-After would, when the connection closed
+ * under it (on the loaded machine, now and then a keep-alive connection the server was closing was
+ * reused) or when the server answered 503 (a write waited for the lock past its bound while the
+ * jobs ran: seen once on PostgreSQL with the machine loaded seven times over). Every request here
+ * may be repeated: a user gets a fresh address, a bulk assignment of an existing pair changes
+ * nothing, reads are reads.
  */
 async function retried<T>(send: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await send();
+      const answer = await send();
+      const busy = (answer as { status?: unknown }).status === 503;
+      if (!busy || attempt >= 50) return answer;
     } catch (error) {
-      if (attempt >= 5 || !(error instanceof TypeError)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      if (attempt >= 50 || !(error instanceof TypeError)) throw error;
     }
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
