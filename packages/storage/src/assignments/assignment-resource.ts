@@ -25,6 +25,9 @@ export function overdueSql(today: string): Expression<SqlBool> {
 /** A condition as a 0/1 column, the way booleans are stored, so reports compare it like one. */
 const flag = (condition: Expression<SqlBool>) => sql<number>`(CASE WHEN ${condition} THEN 1 ELSE 0 END)`;
 
+/** An assignment list's table: the assignment, `a`. */
+export type AssignmentTables = { a: 'assignments' };
+
 type AssignmentInternals = {
   id: number;
   userId: number;
@@ -35,7 +38,12 @@ type AssignmentInternals = {
   progressBeforeCompletion: number | null;
 };
 
-export const assignmentResource = defineResource<StoredAssignmentView, AssignmentInternals>(assignmentSchema, assignmentListSpec, {
+export const assignmentResource = defineResource<
+  StoredAssignmentView,
+  AssignmentInternals,
+  AssignmentTables,
+  { u: 'users'; c: 'content_items' }
+>(assignmentSchema, assignmentListSpec, {
   table: 'assignments',
   alias: 'a',
   internal: {

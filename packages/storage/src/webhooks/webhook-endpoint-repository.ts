@@ -15,7 +15,7 @@ import { insertRow } from '../shared/insert-row.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
 
 /** Subscriptions, from core's webhookSubscriptionSchema: the API's `id` is the public id; events are kept as JSON. */
-const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>>(
+const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>, { e: 'webhook_endpoints' }>(
   webhookSubscriptionSchema,
   webhookListSpec,
   {
