@@ -111,10 +111,10 @@ export const selectAssignments = (db: Kysely<Database>) => assignmentResource.re
 
 // the per-request lookups, compiled once (see prepared-query.ts)
 type Row = Record<string, unknown>;
-export const assignmentByPublicId = preparedLookup<Row>(1, (db, publicId) => selectAssignments(db).where('a.public_id', '=', publicId!));
-export const assignmentById = preparedLookup<Row>(1, (db, id) => selectAssignments(db).where('a.id', '=', id as unknown as number));
-export const assignmentByPair = preparedLookup<Row>(2, (db, userId, contentId) =>
-  selectAssignments(db)
-    .where('a.user_id', '=', userId as unknown as number)
-    .where('a.content_id', '=', contentId as unknown as number),
+export const assignmentByPublicId = preparedLookup<Row, [publicId: string]>(1, (db, publicId) =>
+  selectAssignments(db).where('a.public_id', '=', publicId),
+);
+export const assignmentById = preparedLookup<Row, [id: number]>(1, (db, id) => selectAssignments(db).where('a.id', '=', id));
+export const assignmentByPair = preparedLookup<Row, [userId: number, contentId: number]>(2, (db, userId, contentId) =>
+  selectAssignments(db).where('a.user_id', '=', userId).where('a.content_id', '=', contentId),
 );

@@ -54,8 +54,8 @@ const credentialsQuery = (db: Kysely<Database>) =>
     .select(['t.id', 't.scopes', 't.expires_at', 'u.id as user_id', 'u.public_id', 'u.role', 'u.is_active']);
 
 // every authenticated request runs this: compiled once (see prepared-query.ts)
-const credentialsByHash = preparedLookup<CredentialsRow>(1, (db: Kysely<Database>, tokenHash) =>
-  credentialsQuery(db).where('t.token_hash', '=', tokenHash!),
+const credentialsByHash = preparedLookup<CredentialsRow, [tokenHash: string]>(1, (db: Kysely<Database>, tokenHash) =>
+  credentialsQuery(db).where('t.token_hash', '=', tokenHash),
 );
 
 /**

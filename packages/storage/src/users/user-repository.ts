@@ -66,8 +66,10 @@ export function toUserRecord(row: UserRow): UserRecord {
 export const selectUsers = (db: Kysely<Database>) => userResource.read(db);
 
 // the per-request lookups, compiled once (see prepared-query.ts)
-const userByPublicId = preparedLookup<UserRow>(1, (db, publicId) => selectUsers(db).where('u.public_id', '=', publicId!));
-const userById = preparedLookup<UserRow>(1, (db, id) => selectUsers(db).where('u.id', '=', id as unknown as number));
+const userByPublicId = preparedLookup<UserRow, [publicId: string]>(1, (db, publicId) =>
+  selectUsers(db).where('u.public_id', '=', publicId),
+);
+const userById = preparedLookup<UserRow, [id: number]>(1, (db, id) => selectUsers(db).where('u.id', '=', id));
 
 /** A page of users; `within` narrows the set first (e.g. to a group's members), `narrowing` is a saved report's. */
 export async function listUsers(
