@@ -1,4 +1,5 @@
 import type { Compilable, Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
 
 /** A query whose rows can be read here or elsewhere: compiled for another connection, or run on its own. */
 export type ReadQuery<O> = Compilable<O> & { execute(): Promise<O[]> };
@@ -37,20 +38,17 @@ export async function piecesOf<O>(query: ReadQuery<O>, read: OffloadedRead | und
   return { count: rows.length, pieces: [() => rows] };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const offloaded = new WeakMap<Kysely<any>, OffloadedRead>();
+const offloaded = new WeakMap<Kysely<Database>, OffloadedRead>();
 
 /**
  * Lets the heavy list reads made on `db` itself run through `read`. Only the root database: a
  * transaction's reads must see its own writes, which another connection does not.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function allowOffloadedReads(db: Kysely<any>, read: OffloadedRead): void {
+export function allowOffloadedReads(db: Kysely<Database>, read: OffloadedRead): void {
   offloaded.set(db, read);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function offloadedReadOf(db: Kysely<any>): OffloadedRead | undefined {
+export function offloadedReadOf(db: Kysely<Database>): OffloadedRead | undefined {
   return offloaded.get(db);
 }
 
