@@ -88,3 +88,9 @@ export interface Database {
   notifications: NotificationsTable;
   assignment_reminders: AssignmentRemindersTable;
 }
+
+/** The tables of a query by the aliases it gives them: `{ u: 'users', m: 'users' }`. */
+export type Aliases = Readonly<Record<string, keyof Database>>;
+
+/** Database as kysely sees a query that reads the tables of `A` under their aliases. */
+export type Tables<A extends Aliases> = Database & { [K in keyof A]: Database[A[K]] };

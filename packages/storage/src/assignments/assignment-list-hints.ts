@@ -8,11 +8,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { FilterValue, ListQuery } from '@lectern/core';
 import type { AssignmentListOptions, RqlFilter, RqlTest } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
+import type { Database, Tables } from '../schema.ts';
 import type { ListHints } from '../listing/list-builder.ts';
 import { fieldsOf } from '../listing/rql-list.ts';
 import { rqlDialectOf, rqlToSql } from '../listing/rql-to-sql.ts';
-import { assignmentResource } from './assignment-resource.ts';
+import { assignmentResource, type AssignmentTables } from './assignment-resource.ts';
 import { allAssignments, keptTotal } from './assignment-totals.ts';
 
 /** The index of one user's assignments (user_id first). */
@@ -73,7 +73,11 @@ async function usersReportTotal(db: Kysely<Database>, filter: RqlFilter, today: 
   return Number(row?.n ?? 0);
 }
 
-export async function assignmentListHints(db: Kysely<Database>, query: ListQuery, options: AssignmentListOptions): Promise<ListHints> {
+export async function assignmentListHints(
+  db: Kysely<Database>,
+  query: ListQuery,
+  options: AssignmentListOptions,
+): Promise<ListHints<Tables<AssignmentTables>, 'a'>> {
   if (options.ownerId !== null) return { narrow: USER_INDEX };
   const all = await allAssignments(db);
   const rql = options.rql?.filter ?? null;

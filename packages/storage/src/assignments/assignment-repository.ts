@@ -13,7 +13,7 @@ import type {
 } from '@lectern/core/ports';
 import { visibleTo } from '../content/content-visibility.ts';
 import type { Database } from '../schema.ts';
-import { toBool, type AnyEb } from '../listing/list-builder.ts';
+import { toBool } from '../listing/list-builder.ts';
 import { assignmentListHints } from './assignment-list-hints.ts';
 import { applyCounterDeltas, applyCounts, contentTypesOf, countedRowOf, factsOf, type CountedRow } from './assignment-counts.ts';
 import {
@@ -195,7 +195,7 @@ export class AssignmentRepository implements AssignmentStore {
       .where('a.user_id', '=', userId)
       .where('c.deleted_at', 'is', null)
       .where('c.content_type', 'in', ['track', 'scheduled_track'])
-      .where('a.content_id', 'in', (eb: AnyEb) =>
+      .where('a.content_id', 'in', (eb) =>
         eb.selectFrom('content_track_items as t').select('t.parent_id').where('t.item_id', '=', contentId),
       )
       .execute();

@@ -25,6 +25,9 @@ export function overdueSql(today: string): Expression<SqlBool> {
 /** A condition as a 0/1 column, the way booleans are stored, so reports compare it like one. */
 const flag = (condition: Expression<SqlBool>) => sql<number>`(CASE WHEN ${condition} THEN 1 ELSE 0 END)`;
 
+/** An assignment list's table: the assignment, `a`. */
+export type AssignmentTables = { a: 'assignments' };
+
 type AssignmentInternals = {
   id: number;
   userId: number;
@@ -35,7 +38,12 @@ type AssignmentInternals = {
   progressBeforeCompletion: number | null;
 };
 
-export const assignmentResource = defineResource<StoredAssignmentView, AssignmentInternals>(assignmentSchema, assignmentListSpec, {
+export const assignmentResource = defineResource<
+  StoredAssignmentView,
+  AssignmentInternals,
+  AssignmentTables,
+  { u: 'users'; c: 'content_items' }
+>(assignmentSchema, assignmentListSpec, {
   table: 'assignments',
   alias: 'a',
   internal: {
@@ -103,10 +111,10 @@ export const selectAssignments = (db: Kysely<Database>) => assignmentResource.re
 
 // the per-request lookups, compiled once (see prepared-query.ts)
 type Row = Record<string, unknown>;
-export const assignmentByPublicId = preparedLookup<Row>(1, (db, publicId) => selectAssignments(db).where('a.public_id', '=', publicId!));
-export const assignmentById = preparedLookup<Row>(1, (db, id) => selectAssignments(db).where('a.id', '=', id as unknown as number));
-export const assignmentByPair = preparedLookup<Row>(2, (db, userId, contentId) =>
-  selectAssignments(db)
-    .where('a.user_id', '=', userId as unknown as number)
-    .where('a.content_id', '=', contentId as unknown as number),
+export const assignmentByPublicId = preparedLookup<Row, [publicId: string]>(1, (db, publicId) =>
+  selectAssignments(db).where('a.public_id', '=', publicId),
+);
+export const assignmentById = preparedLookup<Row, [id: number]>(1, (db, id) => selectAssignments(db).where('a.id', '=', id));
+export const assignmentByPair = preparedLookup<Row, [userId: number, contentId: number]>(2, (db, userId, contentId) =>
+  selectAssignments(db).where('a.user_id', '=', userId).where('a.content_id', '=', contentId),
 );

@@ -3,18 +3,24 @@
  * list over all assignments, a state, a content type or overdue ones adds up a few hundred rows
  * instead of counting up to a million (docs/scaling.md, "Counts kept per write").
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ListQuery } from '@lectern/core';
 import { outstandingStates } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { filterValues, type AnyQuery } from '../listing/list-builder.ts';
+import { filterValues } from '../listing/list-builder.ts';
 
 /** The list filters the kept counts answer, alone or together. */
 const COUNTED_FILTERS = new Set(['state', 'content_type', 'is_overdue', 'content_item']);
 
 /** The sum of the kept counts (`n`) of the rows `query` selects: 0 when it selects none. */
-const sumOfCounts = async (query: AnyQuery): Promise<number> =>
-  Number((await query.select(sql<number>`sum(n)`.as('n')).executeTakeFirst())?.n ?? 0);
+const sumOfCounts = async <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): Promise<number> => {
+  // the counted tables vary, so kysely cannot resolve the selection's type here: it is the sum
+  const row = await query
+    .select(sql<number>`sum(n)`.as('n'))
+    .$castTo<{ n: number }>()
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+};
 
 /** Every live assignment: the size the cost of reading a list in an index's order is measured against. */
 export const allAssignments = (db: Kysely<Database>): Promise<number> => sumOfCounts(db.selectFrom('assignment_totals'));

@@ -8,20 +8,32 @@ import { offloadedReadOf, rowsOf } from '../shared/offloaded-reads.ts';
 
 // Written by every change, into the table without indexes (migration 0016): compiled once rather
 // than built per write (see prepared-query.ts).
-const insertEntry = preparedQuery(9, (db: Kysely<Database>, ...values) => {
-  const [publicId, occurredAt, action, actorUserId, tokenId, requestId, resourceType, resourceId, changes] = values as string[];
-  return db.insertInto('audit_log_recent').values({
-    public_id: publicId!,
-    occurred_at: occurredAt!,
-    action: action!,
-    actor_user_id: actorUserId as unknown as number,
-    token_id: tokenId as unknown as number,
-    request_id: requestId!,
-    resource_type: resourceType!,
-    resource_id: resourceId!,
-    changes: changes!,
-  });
-});
+const insertEntry = preparedQuery(
+  9,
+  (
+    db: Kysely<Database>,
+    publicId: string,
+    occurredAt: string,
+    action: string,
+    actorUserId: number | null,
+    tokenId: number | null,
+    requestId: string | null,
+    resourceType: string,
+    resourceId: string,
+    changes: string | null,
+  ) =>
+    db.insertInto('audit_log_recent').values({
+      public_id: publicId,
+      occurred_at: occurredAt,
+      action,
+      actor_user_id: actorUserId,
+      token_id: tokenId,
+      request_id: requestId,
+      resource_type: resourceType,
+      resource_id: resourceId,
+      changes,
+    }),
+);
 
 // Asked every maintenance pass (5 s), busy or idle; the limit is written in (see prepared-query.ts).
 const anyStaged = preparedLookup(0, (db: Kysely<Database>) => db.selectFrom('audit_log_recent').select('id').limit(sql.lit(1)));

@@ -17,16 +17,20 @@ import { toBool } from '../listing/list-builder.ts';
 import { defineResource, referenceTo, recordOf } from '../listing/resource-definition.ts';
 
 /** Tokens, from core's apiTokenSchema: the owner is the user `u`; scopes are kept as JSON. */
-const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>>(apiTokenSchema, tokenListSpec, {
-  table: 'api_tokens',
-  alias: 't',
-  internal: { id: 't.id', userId: 't.user_id' },
-  fields: { scopes: { json: true } },
-  references: {
-    user: referenceTo('users', 'u', 't.user_id', 'inner'),
+const tokenResource = defineResource<ApiToken, Omit<ApiTokenRecord, 'view'>, { t: 'api_tokens' }, { u: 'users' }>(
+  apiTokenSchema,
+  tokenListSpec,
+  {
+    table: 'api_tokens',
+    alias: 't',
+    internal: { id: 't.id', userId: 't.user_id' },
+    fields: { scopes: { json: true } },
+    references: {
+      user: referenceTo('users', 'u', 't.user_id', 'inner'),
+    },
+    tiebreak: 't.id',
   },
-  tiebreak: 't.id',
-});
+);
 
 function toTokenRecord(row: Record<string, unknown>): ApiTokenRecord {
   return recordOf(tokenResource.toRecord(row));
@@ -50,8 +54,8 @@ const credentialsQuery = (db: Kysely<Database>) =>
     .select(['t.id', 't.scopes', 't.expires_at', 'u.id as user_id', 'u.public_id', 'u.role', 'u.is_active']);
 
 // every authenticated request runs this: compiled once (see prepared-query.ts)
-const credentialsByHash = preparedLookup<CredentialsRow>(1, (db: Kysely<Database>, tokenHash) =>
-  credentialsQuery(db).where('t.token_hash', '=', tokenHash!),
+const credentialsByHash = preparedLookup<CredentialsRow, [tokenHash: string]>(1, (db: Kysely<Database>, tokenHash) =>
+  credentialsQuery(db).where('t.token_hash', '=', tokenHash),
 );
 
 /**

@@ -6,7 +6,7 @@ import { insertRow } from '../shared/insert-row.ts';
 import { defineResource, recordOf } from '../listing/resource-definition.ts';
 
 /** Channels, from core's channelSchema: every field is the column of its name. */
-const channelResource = defineResource<Channel, Omit<ChannelRecord, 'view'>>(channelSchema, channelListSpec, {
+const channelResource = defineResource<Channel, Omit<ChannelRecord, 'view'>, { c: 'channels' }>(channelSchema, channelListSpec, {
   table: 'channels',
   alias: 'c',
   internal: { id: 'c.id' },

@@ -1,10 +1,10 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ContentMediaStatus, ContentRecord, ContentRef, ContentType, ListQuery, Page } from '@lectern/core';
 import type { ContainmentEdge, ContentChanges, ContentListOptions, ContentStore, ContentViewer, NewContentRow } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
+import type { Database, Tables } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
-import { type AnyEb } from '../listing/list-builder.ts';
-import { contentResource } from './content-resource.ts';
+import type { Condition } from '../listing/list-builder.ts';
+import { contentResource, type ContentTables } from './content-resource.ts';
 import { inAccessGroupsOf, listedFor, visibleTo } from './content-visibility.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
@@ -54,7 +54,7 @@ export class ContentRepository implements ContentStore {
   async list(query: ListQuery, viewer: ContentViewer, options: ContentListOptions = {}): Promise<Page<ContentRecord>> {
     let filtered = this.db.selectFrom('content_items as ci').where((eb) => listedFor(eb, viewer, 'ci'));
     if (options.contentType !== undefined) filtered = filtered.where('ci.content_type', '=', options.contentType);
-    const checkedLast = inAccessGroupsOf(viewer, 'ci');
+    const checkedLast = inAccessGroupsOf<Tables<ContentTables>, 'ci'>(viewer, 'ci');
     const { total, records } = await contentResource.page(this.db, filtered, query, options, undefined, checkedLast ? { checkedLast } : {});
     return { total, items: await this.toRecords(records, viewer) };
   }
@@ -130,7 +130,7 @@ export class ContentRepository implements ContentStore {
     return result.rows.map((row) => ({ parentId: row.parent_id, itemId: row.item_id }));
   }
 
-  private async findOne(where: (eb: AnyEb) => Expression<SqlBool>, viewer: ContentViewer): Promise<ContentRecord | undefined> {
+  private async findOne(where: Condition<Tables<ContentTables>, 'ci'>, viewer: ContentViewer): Promise<ContentRecord | undefined> {
     const row = await contentResource
       .read(this.db)
       .where(where)

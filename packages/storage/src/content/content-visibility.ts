@@ -1,6 +1,14 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { ContentViewer } from '@lectern/core/ports';
-import type { AnyEb } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-builder.ts';
+
+/**
+ * The rule reads the item under the caller's alias (`ci`, or `i` for a track's items), so its
+ * columns are named at run time, which kysely cannot check: the callers pass their own typed
+ * builder and an alias of their query, and the rule reads it as a builder over any tables.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const overItem = <DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>) => eb as unknown as ExpressionBuilder<any, any>;
 
 /**
  * What role `user` may see (docs/content.md): an item not deleted, not hidden, not archived, and
@@ -11,22 +19,32 @@ import type { AnyEb } from '../listing/list-builder.ts';
  * its access groups are looked up per item. A list checks the groups after its own filters
  * (`ListHints.checkedLast`), so a search or a tag rules an item out before its groups are read.
  */
-export function listedFor(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
-  const live = eb(`${alias}.deleted_at`, 'is', null);
+export function listedFor<DB, TB extends keyof DB>(
+  typed: ExpressionBuilder<DB, TB>,
+  viewer: ContentViewer,
+  alias: TB & string,
+): Expression<SqlBool> {
+  const eb = overItem(typed);
+  // the alias as the string the column names are built from
+  const item: string = alias;
+  const live = eb(`${item}.deleted_at`, 'is', null);
   if (viewer.memberId === null) return live;
   // literals, not parameters: SQLite then leaves to the partial index the conditions its WHERE implies
-  return eb.and([live, eb(`${alias}.is_hidden`, '=', eb.lit(0)), eb(`${alias}.is_archived`, '=', eb.lit(0))]);
+  return eb.and([live, eb(`${item}.is_hidden`, '=', eb.lit(0)), eb(`${item}.is_archived`, '=', eb.lit(0))]);
 }
 
 /** The access-group part of the rule, or undefined for a viewer who sees every live item. */
-export function inAccessGroupsOf(viewer: ContentViewer, alias: string): ((eb: AnyEb) => Expression<SqlBool>) | undefined {
+export function inAccessGroupsOf<DB, TB extends keyof DB>(viewer: ContentViewer, alias: TB & string): Condition<DB, TB> | undefined {
   const userId = viewer.memberId;
   if (userId === null) return undefined;
-  const itemId = `${alias}.id`;
-  return (eb) =>
-    eb.or([
+  // the alias as the string the column names are built from
+  const item: string = alias;
+  const itemId = `${item}.id`;
+  return (typed) => {
+    const eb = overItem(typed);
+    return eb.or([
       // kept by triggers on content_groups, so only restricted items look up their groups
-      eb(`${alias}.has_access_groups`, '=', eb.lit(0)),
+      eb(`${item}.has_access_groups`, '=', eb.lit(0)),
       eb.exists(
         eb
           .selectFrom('content_groups as va')
@@ -48,11 +66,16 @@ export function inAccessGroupsOf(viewer: ContentViewer, alias: string): ((eb: An
           ),
       ),
     ]);
+  };
 }
 
 /** Items that are not deleted and that `viewer` may see; the events area lists its items with it too. */
-export function visibleTo(eb: AnyEb, viewer: ContentViewer, alias: string): Expression<SqlBool> {
-  const groups = inAccessGroupsOf(viewer, alias);
+export function visibleTo<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  viewer: ContentViewer,
+  alias: TB & string,
+): Expression<SqlBool> {
+  const groups = inAccessGroupsOf<DB, TB>(viewer, alias);
   const listed = listedFor(eb, viewer, alias);
   return groups ? eb.and([listed, groups(eb)]) : listed;
 }

@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { enrollmentListSpec, enrollmentSchema, type Enrollment, type EnrollmentRecord, type ListQuery, type Page } from '@lectern/core';
 import {
   type AttendanceMethod,
@@ -8,8 +8,8 @@ import {
   type EnrollmentStore,
   type NewEnrollmentRow,
 } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
-import type { AnyEb } from '../listing/list-builder.ts';
+import type { Database, Tables } from '../schema.ts';
+import type { Condition } from '../listing/list-builder.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
@@ -29,7 +29,12 @@ type EnrollmentInternals = {
  * stay, as the assignments of deleted content do: they are history, and the only handle on the
  * assignments they own.
  */
-const enrollmentResource = defineResource<Enrollment, EnrollmentInternals>(enrollmentSchema, enrollmentListSpec, {
+const enrollmentResource = defineResource<
+  Enrollment,
+  EnrollmentInternals,
+  { e: 'enrollments' },
+  { u: 'users'; ev: 'content_items'; a: 'assignments' }
+>(enrollmentSchema, enrollmentListSpec, {
   table: 'enrollments',
   alias: 'e',
   internal: { id: 'e.id', userId: 'e.user_id', eventId: 'e.event_id', assignmentId: 'e.assignment_id' },
@@ -180,7 +185,7 @@ export class EnrollmentRepository implements EnrollmentStore {
     return { total, items: records.map(asEnrollmentRecord) };
   }
 
-  private async findOne(where: (eb: AnyEb) => Expression<SqlBool>): Promise<EnrollmentRecord | undefined> {
+  private async findOne(where: Condition<Tables<{ e: 'enrollments' }>, 'e'>): Promise<EnrollmentRecord | undefined> {
     const row = await enrollmentResource.read(this.db).where(where).executeTakeFirst();
     return row ? toEnrollmentRecord(row) : undefined;
   }

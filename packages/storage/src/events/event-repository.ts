@@ -1,4 +1,4 @@
-import { expressionBuilder, sql, type Expression, type Kysely, type Selectable, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Kysely, type Selectable } from 'kysely';
 import {
   type EnrollmentCounts,
   type ContentRecord,
@@ -30,13 +30,21 @@ import { visibleTo } from '../content/content-visibility.ts';
 import { narrowList, rqlColumn, rqlList } from '../listing/rql-list.ts';
 import { rqlDialectOf } from '../listing/rql-to-sql.ts';
 import { defineResource, readElsewhere, referenceTo, type ResourceOptions } from '../listing/resource-definition.ts';
-import type { Database } from '../schema.ts';
+import type { Database, Tables } from '../schema.ts';
 import type { EventDetailsTable } from '../schema/events.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { seatCountsOf } from '../enrollments/seat-counts.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyEb } from '../listing/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type Condition } from '../listing/list-builder.ts';
 
-const reportEb = expressionBuilder<Database, 'event_timeslots'>() as unknown as AnyEb;
+/**
+ * An event list's tables: the content item (`ci`) and its details (`ed`), joined before filtering
+ * (items()); its reads join the series (`s`), location (`l`) and channel (`ch`).
+ */
+type EventTables = { ci: 'content_items'; ed: 'event_details' };
+type EventJoins = { s: 'content_items'; l: 'locations'; ch: 'channels' };
+
+/** A report's list fields, correlated with the event of the list's row. */
+const reportEb = expressionBuilder<Tables<EventTables>, 'ci'>();
 const slotsOfEvent = reportEb.selectFrom('event_timeslots as rts').select('rts.id').whereRef('rts.event_id', '=', 'ci.id');
 /** A timeslot's `duration` as the view writes it (formatDurationMinutes): PT0M, PT45M, PT2H, PT1H30M. */
 const slotDuration = sql<string>`(CASE WHEN rts.duration_minutes = 0 THEN 'PT0M' ELSE 'PT'
@@ -109,17 +117,17 @@ const eventOptions = {
         eb
           .selectFrom('content_items as sf')
           .select('sf.id')
-          .where('sf.public_id', '=', value)
+          .where('sf.public_id', '=', String(value))
           .where('sf.content_type', '=', 'event_type')
           .where('sf.deleted_at', 'is', null),
       ),
   },
   tiebreak: 'ci.id',
-} satisfies ResourceOptions;
+} satisfies ResourceOptions<EventTables, EventJoins>;
 
 const resources = {
-  event: defineResource<EventView>(eventViewSchema, eventListSpec, eventOptions),
-  event_type: defineResource<SeriesView>(seriesViewSchema, seriesListSpec, eventOptions),
+  event: defineResource<EventView, { id: number }, EventTables, EventJoins>(eventViewSchema, eventListSpec, eventOptions),
+  event_type: defineResource<SeriesView, { id: number }, EventTables, EventJoins>(seriesViewSchema, seriesListSpec, eventOptions),
 } as const;
 
 type DetailsRow = Selectable<EventDetailsTable> & {
@@ -233,7 +241,7 @@ export class EventRepository implements EventStore {
     const filtered = applyFilters(this.items(viewer).where('ci.content_type', '=', kind), query, resource.list());
     const narrowed = narrowList(filtered, query, resource.list(), resource.rql(), resource.joins, narrowing, rqlDialectOf(this.db));
     // the list's rows are read elsewhere (an export's on a read thread), the events by id here
-    const { rows, total } = await fetchPage<{ id: number }>(
+    const { rows, total } = await fetchPage(
       narrowed.filtered,
       narrowed.query,
       narrowed.definition,
@@ -251,7 +259,7 @@ export class EventRepository implements EventStore {
       .where((eb) => visibleTo(eb, viewer, 'ci'));
   }
 
-  private async findOne(where: (eb: AnyEb) => Expression<SqlBool>, viewer: ContentViewer): Promise<EventRecord | undefined> {
+  private async findOne(where: Condition<Tables<EventTables>, 'ci' | 'ed'>, viewer: ContentViewer): Promise<EventRecord | undefined> {
     const row = await this.items(viewer).select('ci.id').where(where).executeTakeFirst();
     return row ? (await this.records([row.id]))[0] : undefined;
   }

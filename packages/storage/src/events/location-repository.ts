@@ -6,7 +6,7 @@ import { insertRow } from '../shared/insert-row.ts';
 import { defineResource } from '../listing/resource-definition.ts';
 
 /** Locations, from core's locationSchema: the view is the row; its `id` is the API's id. */
-const locationResource = defineResource<Location, Record<string, never>>(locationSchema, locationListSpec, {
+const locationResource = defineResource<Location, Record<string, never>, { l: 'locations' }>(locationSchema, locationListSpec, {
   table: 'locations',
   alias: 'l',
   internal: {},

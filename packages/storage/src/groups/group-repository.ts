@@ -1,4 +1,4 @@
-import { expressionBuilder, type Kysely } from 'kysely';
+import { expressionBuilder, type ExpressionBuilder, type Kysely } from 'kysely';
 import {
   groupListSpec,
   groupSchema,
@@ -10,22 +10,26 @@ import {
   type UserRecord,
 } from '@lectern/core';
 import { type GroupStore, type ListNarrowing, type NewGroupRow, type UserRef } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
-import { containsIgnoringCase, ignoringCase, type AnyEb } from '../listing/list-builder.ts';
+import type { Database, Tables } from '../schema.ts';
+import { containsIgnoringCase, ignoringCase, type Condition } from '../listing/list-builder.ts';
 import { defineResource, recordOf } from '../listing/resource-definition.ts';
 import { rqlColumn, rqlList } from '../listing/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
-const memberCount = (eb: AnyEb) =>
+/** A group list's table: the group, `g`. */
+type GroupTables = { g: 'groups' };
+type GroupEb = ExpressionBuilder<Tables<GroupTables>, 'g'>;
+
+const memberCount = (eb: GroupEb) =>
   eb
     .selectFrom('group_users as gc')
     .select((inner) => inner.fn.countAll<number>().as('n'))
     .whereRef('gc.group_id', '=', 'g.id')
     .where('gc.relation', '=', 'member');
 
-const reportEb = expressionBuilder<Database, 'groups'>() as unknown as AnyEb;
+const reportEb: GroupEb = expressionBuilder<Tables<GroupTables>, 'g'>();
 /** An RQL list field over a group's owners or members: one of their user columns. */
 const relatedUsers = (relation: 'owner' | 'member', column: 'public_id' | 'name' | 'email') =>
   rqlList(
@@ -39,7 +43,7 @@ const relatedUsers = (relation: 'owner' | 'member', column: 'public_id' | 'name'
   );
 
 /** The groups a user (by public id) is a member or an owner of, as a condition on `g.id`. */
-const groupsOf = (eb: AnyEb, relation: 'owner' | 'member', user: unknown) =>
+const groupsOf = (eb: GroupEb, relation: 'owner' | 'member', user: string) =>
   eb(
     'g.id',
     'in',
@@ -51,7 +55,7 @@ const groupsOf = (eb: AnyEb, relation: 'owner' | 'member', user: unknown) =>
   );
 
 /** Groups, from core's groupSchema: the member count is counted, owners are loaded per page. */
-export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(groupSchema, groupListSpec, {
+export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>, GroupTables>(groupSchema, groupListSpec, {
   table: 'groups',
   alias: 'g',
   internal: { id: 'g.id' },
@@ -61,8 +65,8 @@ export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>>(gr
   },
   filters: {
     // the user's id is looked up once, then group_users_user_idx (user_id, relation, group_id) gives the groups
-    member: (eb, value) => groupsOf(eb, 'member', value),
-    owner: (eb, value) => groupsOf(eb, 'owner', value),
+    member: (eb, value) => groupsOf(eb, 'member', String(value)),
+    owner: (eb, value) => groupsOf(eb, 'owner', String(value)),
   },
   rql: {
     'owners.public_id': relatedUsers('owner', 'public_id'),
@@ -166,7 +170,7 @@ export class GroupRepository implements GroupStore {
     );
   }
 
-  private async findOne(where: (eb: AnyEb) => ReturnType<AnyEb>): Promise<GroupRecord | undefined> {
+  private async findOne(where: Condition<Tables<GroupTables>, 'g'>): Promise<GroupRecord | undefined> {
     const row = await groupResource.read(this.db).where('g.deleted_at', 'is', null).where(where).executeTakeFirst();
     if (!row) return undefined;
     return (await this.withOwners([groupResource.toRecord(row)]))[0];

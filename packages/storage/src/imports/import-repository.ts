@@ -1,18 +1,21 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery, type Page, type ReportRow } from '@lectern/core';
 import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, type NewImportRow, type StagedRow } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
+import type { Database, Tables } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type AnyQuery, type ListDefinition } from '../listing/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../listing/list-builder.ts';
 
 type ImportUserRow = Pick<Selectable<Database['users']>, 'id' | 'email_lower' | 'public_id' | 'name' | 'role' | 'employee_id'>;
 
+/** An import list's table: the import, `i`. */
+type ImportTables = { i: 'imports' };
+
 /** An import's row with its creator and its job's outcome, as reads by key and list pages both take it. */
-const withCreatorAndJob = (query: AnyQuery) =>
+const withCreatorAndJob = <O>(query: SelectQueryBuilder<Tables<ImportTables>, 'i', O>) =>
   query
     .leftJoin('users as u', 'u.id', 'i.created_by_id')
     .leftJoin('jobs as j', 'j.id', 'i.job_id')
@@ -81,10 +84,10 @@ function toRecord(row: ImportRow): ImportRecord {
   };
 }
 
-const importListDefinition: ListDefinition = {
+const importListDefinition: ListDefinition<Tables<ImportTables>, 'i'> = {
   filters: {
-    kind: (eb, value) => eb('i.kind', '=', value),
-    status: (eb, value) => eb('i.status', '=', value),
+    kind: (eb, value) => eb('i.kind', '=', String(value)),
+    status: (eb, value) => eb('i.status', '=', String(value)),
   },
   ordering: { created_at: 'i.created_at' },
   tiebreak: 'i.id',
@@ -182,7 +185,7 @@ export class ImportRepository implements ImportStore {
       .where('i.status', '!=', 'receiving')
       .where('i.kind', 'in', [...kinds]);
     if (createdById !== null) filtered = filtered.where('i.created_by_id', '=', createdById);
-    const { rows, total } = await fetchPage<ImportRow>(
+    const { rows, total } = await fetchPage(
       applyFilters(filtered, query, importListDefinition),
       query,
       importListDefinition,

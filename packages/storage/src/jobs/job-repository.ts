@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { storedActorSchema, type JobItem, type ListQuery, type Page, type JobRecord, type JobStatus } from '@lectern/core';
 import { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
+import type { Database, Tables } from '../schema.ts';
 import type { JobItemsTable, JobsTable } from '../schema/jobs.ts';
 import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../listing/list-builder.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
@@ -31,14 +31,14 @@ function toRecord(row: Selectable<JobsTable>): JobRecord {
   };
 }
 
-const jobItemListDefinition: ListDefinition = {
-  filters: { status: (eb, value) => eb('outcome', '=', value) },
+const jobItemListDefinition: ListDefinition<Database, 'job_items'> = {
+  filters: { status: (eb, value) => eb('outcome', '=', String(value)) },
   ordering: { index: 'position' },
   tiebreak: 'position',
 };
 
-const jobListDefinition: ListDefinition = {
-  filters: { status: (eb, value) => eb('j.status', '=', value) },
+const jobListDefinition: ListDefinition<Tables<{ j: 'jobs' }>, 'j'> = {
+  filters: { status: (eb, value) => eb('j.status', '=', String(value)) },
   ordering: { created_at: 'j.created_at' },
   tiebreak: 'j.id',
 };
@@ -201,7 +201,7 @@ export class JobRepository implements JobStore {
 
   async listItems(jobId: number, query: ListQuery): Promise<Page<JobItem>> {
     const processed = this.db.selectFrom('job_items').where('job_id', '=', jobId).where('outcome', 'is not', null);
-    const { rows, total } = await fetchPage<ItemRow>(
+    const { rows, total } = await fetchPage(
       applyFilters(processed, query, jobItemListDefinition),
       query,
       jobItemListDefinition,
@@ -215,7 +215,7 @@ export class JobRepository implements JobStore {
     if (kinds.length === 0) return { items: [], total: 0 };
     let filtered = this.db.selectFrom('jobs as j').where('j.kind', 'in', [...kinds]);
     if (createdById !== null) filtered = filtered.where('j.created_by_id', '=', createdById);
-    const { rows, total } = await fetchPage<SummaryRow>(
+    const { rows, total } = await fetchPage(
       applyFilters(filtered, query, jobListDefinition),
       query,
       jobListDefinition,

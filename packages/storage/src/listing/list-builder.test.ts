@@ -4,6 +4,7 @@ import { assignmentListSpec, contentListSpec, isLecternError, parseListQuery, ty
 import { everyItem } from '@lectern/core/ports';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import { isQueryTooLarge, pageIndex, type ListDefinition } from './list-builder.ts';
+import type { Tables } from '../schema.ts';
 
 describe('list builder', () => {
   let storage: Storage | undefined;
@@ -32,7 +33,7 @@ describe('list builder', () => {
   });
 
   it('names the index SQLite reads a page through from what the list knows', () => {
-    const def: ListDefinition = {
+    const def: ListDefinition<Tables<{ a: 'assignments' }>, 'a'> = {
       filters: {},
       ordering: { created: 'a.created', due_date: 'a.due_date' },
       nullable: new Set(['due_date']),

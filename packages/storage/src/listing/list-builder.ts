@@ -7,46 +7,65 @@ import {
   sql,
   type Expression,
   type ExpressionBuilder,
+  type Compilable,
   type Kysely,
+  type OperandValueExpression,
   type OrderByItemBuilder,
+  type SelectQueryBuilder,
   type SqlBool,
+  type StringReference,
 } from 'kysely';
 import { LecternError, type FilterValue, type HeldListRead, type ListBatch, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from '../shared/fold-sql.ts';
-import { indexedBy, type AnyQuery } from '../shared/index-hint.ts';
+import { indexedBy } from '../shared/index-hint.ts';
 import { piecesOf, rowsOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
 import type { OpenHeldRead } from '../shared/held-reads.ts';
 import { readAhead, READ_AHEAD_BATCHES } from './read-ahead.ts';
 
-export type { AnyQuery };
 import type { Database } from '../schema.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyEb = ExpressionBuilder<any, any>;
+/*
+ * Every type here is parameterised, as kysely's own, on the tables a list's query reads (`DB`,
+ * storage's Database with the aliases the query gives its tables) and the aliases in scope (`TB`):
+ * a filter, bound, sort key or searched column naming a column the list does not read, or
+ * comparing it with a value of another type, is a compile error in the repository declaring it.
+ */
 
-export type FilterSql = (eb: AnyEb, value: FilterValue) => Expression<SqlBool>;
+/**
+ * A column of the list's tables, as kysely names it (`u.email`). Also a string: the helpers that
+ * write SQL around a column by hand (a search's folding) take its name.
+ */
+export type Column<DB, TB extends keyof DB> = StringReference<DB, TB> & string;
 
-export interface ListDefinition {
+/** A condition on the tables of a list's query. */
+export type Condition<DB, TB extends keyof DB> = (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool>;
+
+export type FilterSql<DB, TB extends keyof DB> = (eb: ExpressionBuilder<DB, TB>, value: FilterValue) => Expression<SqlBool>;
+
+/** A sort key: a column, or an expression over the list's tables. */
+export type SortKey<DB, TB extends keyof DB> = Column<DB, TB> | ((eb: ExpressionBuilder<DB, TB>) => Expression<unknown>);
+
+export interface ListDefinition<DB, TB extends keyof DB> {
   /** one entry per filter of the area's ListSpec */
-  filters: Record<string, FilterSql>;
+  filters: Record<string, FilterSql<DB, TB>>;
   /** `<field>__gte/__lte` → the column compared */
-  ranges?: Record<string, string>;
+  ranges?: Record<string, Column<DB, TB>>;
   /** columns `search` looks in, case-insensitively */
-  search?: readonly SearchColumn[];
+  search?: readonly SearchColumn<DB, TB>[];
   /**
    * The full-text index of the searched columns (SQLite FTS5, trigram): `search` of three or more
    * characters takes its candidates from it before the substring rule checks them, instead of
    * reading every row. Left out on PostgreSQL, whose trigram indexes serve the rule itself.
    */
-  searchIndex?: SearchIndex;
+  searchIndex?: SearchIndex<DB, TB>;
   /**
    * How a folded column is searched: with LIKE, which PostgreSQL's trigram indexes serve, or with
    * SQLite's instr(), a plain substring search that costs less per row than matching a pattern.
    */
   substring?: 'like' | 'instr';
   /** sortable field → column or expression */
-  ordering: Record<string, string | ((eb: AnyEb) => Expression<unknown>)>;
+  ordering: Record<string, SortKey<DB, TB>>;
   /**
    * sort keys whose value may be null: ordered with nulls first going up and last going down on
    * both databases (SQLite's default, PostgreSQL's reverse). Other keys are left to each database's
@@ -54,7 +73,7 @@ export interface ListDefinition {
    */
   nullable?: ReadonlySet<string>;
   /** a unique column that makes every order total, so pages never overlap */
-  tiebreak: string;
+  tiebreak: Column<DB, TB>;
   /**
    * SQLite's indexes that a page is read through when its planner, which has no statistics, would
    * guess worse (shared/index-hint.ts); left out on PostgreSQL. `narrow`: a filter that keeps few
@@ -66,7 +85,7 @@ export interface ListDefinition {
 }
 
 /** What a repository knows of a list beyond its SQL, for counting and planning it. */
-export interface ListHints {
+export interface ListHints<DB, TB extends keyof DB> {
   /** the exact number of matches, from counts kept per write: no COUNT is run */
   total?: number;
   /** the number of rows in the whole table, from counts kept per write, or an estimate (its largest id) */
@@ -77,7 +96,7 @@ export interface ListHints {
    * A condition the repository added itself that costs more per row than the list's filters (a
    * learner's access groups): it is checked after them, as SQLite evaluates conditions in order.
    */
-  checkedLast?: (eb: AnyEb) => Expression<SqlBool>;
+  checkedLast?: Condition<DB, TB>;
   /** where the count and the page are read when not on the query's own connection (a search on SQLite) */
   offload?: OffloadedRead;
   /** an export's batches: how the rest of the list is held open after its first (a cursor on PostgreSQL) */
@@ -85,13 +104,13 @@ export interface ListHints {
 }
 
 /** A searched column: its name, or, as `{ folded }`, a column that already holds foldCase of the text. */
-export type SearchColumn = string | { folded: string };
+export type SearchColumn<DB, TB extends keyof DB> = Column<DB, TB> | { folded: Column<DB, TB> };
 
-export interface SearchIndex {
+export interface SearchIndex<DB, TB extends keyof DB> {
   /** the FTS5 table, whose rowid is the resource's id */
   table: string;
   /** the resource's id column, as `u.id` */
-  key: string;
+  key: Column<DB, TB>;
 }
 
 /** The shortest search term a trigram index can answer. */
@@ -119,7 +138,12 @@ const COMMON_SHARE = 1 / 32;
  * at most a thirty-second of the rows: the decision costs under 1 ms for 100 000 rows, and a term
  * below the line costs at most about as much through the index as a scan.
  */
-export async function commonSearch(db: Kysely<Database>, index: SearchIndex, search: string, size: number): Promise<boolean> {
+export async function commonSearch<DB, TB extends keyof DB>(
+  db: Kysely<Database>,
+  index: SearchIndex<DB, TB>,
+  search: string,
+  size: number,
+): Promise<boolean> {
   const folded = foldCase(search);
   if (!answersByTrigrams(folded)) return false;
   const enough = Math.max(1, Math.ceil(size * COMMON_SHARE));
@@ -139,7 +163,7 @@ export function containsIgnoringCase(column: string, needle: string): Expression
 }
 
 /** The folded `column` contains the folded `needle`: text already folded needs no case rule. */
-const containsFolded = (column: string, folded: string, substring: ListDefinition['substring']): Expression<SqlBool> =>
+const containsFolded = (column: string, folded: string, substring: 'like' | 'instr' | undefined): Expression<SqlBool> =>
   substring === 'instr'
     ? sql<SqlBool>`instr(${sql.ref(column)}, ${folded}) > 0`
     : sql<SqlBool>`${sql.ref(column)} like ${`%${escapeLike(folded)}%`} escape '\\'`;
@@ -147,8 +171,22 @@ const containsFolded = (column: string, folded: string, substring: ListDefinitio
 /** Sort key for names: people expect alphabetical order regardless of case. */
 export const ignoringCase = (column: string) => () => sql`lower(${sql.ref(column)})`;
 
-export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def: ListDefinition): Q {
-  let q: AnyQuery = query;
+/**
+ * A bound of a range as the value its column is compared with. kysely derives a value's type from
+ * its column's, which it cannot do for a column of tables known only as type parameters; core's
+ * ListSpec has already checked the bound against the field's type (a date, a time).
+ */
+const boundOf = <DB, TB extends keyof DB>(bound: string) => bound as OperandValueExpression<DB, TB, Column<DB, TB>>;
+
+/** SQLite's FTS5 tables, by name: not among Database's tables, since PostgreSQL has none. */
+const searchTables = expressionBuilder<Record<string, { rowid: number }>, never>();
+
+export function applyFilters<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  list: ListQuery,
+  def: ListDefinition<DB, TB>,
+): SelectQueryBuilder<DB, TB, O> {
+  let q = query;
   for (const [name, value] of Object.entries(list.filters)) {
     const filter = def.filters[name];
     if (filter) q = q.where((eb) => filter(eb, value));
@@ -156,8 +194,8 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
   for (const [field, bounds] of Object.entries(list.ranges)) {
     const column = def.ranges?.[field];
     if (!column) continue;
-    if (bounds.gte !== undefined) q = q.where(column, '>=', bounds.gte);
-    if (bounds.lte !== undefined) q = q.where(column, '<=', bounds.lte);
+    if (bounds.gte !== undefined) q = q.where(column, '>=', boundOf<DB, TB>(bounds.gte));
+    if (bounds.lte !== undefined) q = q.where(column, '<=', boundOf<DB, TB>(bounds.lte));
   }
   if (list.search && def.search && def.search.length > 0) {
     const needle = list.search;
@@ -167,9 +205,10 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
       const phrase = trigramPhrase(folded);
       q = q.where((eb) =>
         eb(
-          index.key,
+          // the FTS5 table's rowid is the key's number (the key's own type is not known here)
+          eb.ref(index.key).$castTo<number>(),
           'in',
-          eb
+          searchTables
             .selectFrom(index.table)
             .select(sql<number>`rowid`.as('rowid'))
             .where(sql<SqlBool>`${sql.table(index.table)} match ${phrase}`),
@@ -184,7 +223,7 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
       ),
     );
   }
-  return q as Q;
+  return q;
 }
 
 /**
@@ -194,17 +233,17 @@ export function applyFilters<Q extends AnyQuery>(query: Q, list: ListQuery, def:
  * rows): a page read through a named index uses it, since building the candidates of a common
  * term costs more than the page.
  */
-export async function fetchPage<Row>(
-  filtered: AnyQuery,
+export async function fetchPage<DB, TB extends keyof DB, O, Row>(
+  filtered: SelectQueryBuilder<DB, TB, O>,
   list: ListQuery,
-  def: ListDefinition,
-  select: (query: AnyQuery) => AnyQuery,
-  hints: ListHints = {},
-  walked?: AnyQuery,
+  def: ListDefinition<DB, TB>,
+  select: (query: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, Row>,
+  hints: ListHints<DB, TB> = {},
+  walked?: SelectQueryBuilder<DB, TB, O>,
 ): Promise<{ rows: Row[]; total: number }> {
   try {
-    if (list.batch) return await fetchBatch<Row>(filtered, list, def, select, hints);
-    return await fetchPageUnguarded<Row>(filtered, list, def, select, hints, walked);
+    if (list.batch) return await fetchBatch(filtered, list, def, select, hints);
+    return await fetchPageUnguarded(filtered, list, def, select, hints, walked);
   } catch (error) {
     throw isQueryTooLarge(error) ? queryTooLarge() : error;
   }
@@ -238,7 +277,12 @@ const queryTooLarge = () =>
  * is the margin for filters whose matches bunch up at one end of the order (mostly old rows, or
  * mostly new). Keys that can be null are never walked: their nulls come first, matching or not.
  */
-export function pageIndex(list: ListQuery, def: ListDefinition, hints: ListHints, total?: number): string | undefined {
+export function pageIndex<DB, TB extends keyof DB>(
+  list: ListQuery,
+  def: ListDefinition<DB, TB>,
+  hints: ListHints<DB, TB>,
+  total?: number,
+): string | undefined {
   const { indexes } = def;
   if (!indexes) return undefined; // PostgreSQL, or a resource that needs no hint
   const narrow = hints.narrow ?? Object.keys(list.filters).find((name) => indexes.narrow?.[name] !== undefined);
@@ -250,19 +294,19 @@ export function pageIndex(list: ListQuery, def: ListDefinition, hints: ListHints
   return (end * hints.all) / total < total ? ordered : undefined;
 }
 
-async function fetchPageUnguarded<Row>(
-  filtered: AnyQuery,
+async function fetchPageUnguarded<DB, TB extends keyof DB, O, Row>(
+  filtered: SelectQueryBuilder<DB, TB, O>,
   list: ListQuery,
-  def: ListDefinition,
-  select: (query: AnyQuery) => AnyQuery,
-  hints: ListHints,
-  walked: AnyQuery | undefined,
+  def: ListDefinition<DB, TB>,
+  select: (query: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, Row>,
+  hints: ListHints<DB, TB>,
+  walked: SelectQueryBuilder<DB, TB, O> | undefined,
 ): Promise<{ rows: Row[]; total: number }> {
   let total = hints.total;
   if (total === undefined) {
     const counted = indexedBy(filtered, pageIndex(list, def, hints));
-    const [countRow] = await rowsOf<{ total: number }>(
-      counted.select((eb) => eb.fn.countAll<number>().as('total')),
+    const [countRow] = await rowsOf(
+      counted.select((eb) => eb.fn.countAll<number>().as('total')).$castTo<{ total: number }>(),
       hints.offload,
     );
     total = Number(countRow?.total ?? 0);
@@ -285,7 +329,7 @@ async function fetchPageUnguarded<Row>(
   }
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
   page = page.orderBy(def.tiebreak, tiebreakDirection).limit(list.pageSize).offset(offset);
-  return { rows: await rowsOf<Row>(page, hints.offload), total };
+  return { rows: await rowsOf(page, hints.offload), total };
 }
 
 /** A sort key of a batched read: what it orders by, which way, and where its nulls go. */
@@ -300,7 +344,12 @@ interface BatchKey {
 const KEY_PREFIX = '__batch_key_';
 
 /** The rows after `values` in the order of `keys` (the last key is unique), as one condition. */
-function after(eb: AnyEb, keys: readonly BatchKey[], values: readonly unknown[], from = 0): Expression<SqlBool> {
+function after<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  keys: readonly BatchKey[],
+  values: readonly unknown[],
+  from = 0,
+): Expression<SqlBool> {
   const key = keys[from]!;
   const value = values[from];
   const last = from === keys.length - 1;
@@ -315,14 +364,14 @@ function after(eb: AnyEb, keys: readonly BatchKey[], values: readonly unknown[],
         ? eb(key.expression, 'is not', null)
         : eb.lit(false)
       : key.nullsFirst === false
-        ? eb.or([eb(key.expression, key.descending ? '<' : '>', value as never), isNull])
-        : eb(key.expression, key.descending ? '<' : '>', value as never);
+        ? eb.or([eb(key.expression, key.descending ? '<' : '>', value), isNull])
+        : eb(key.expression, key.descending ? '<' : '>', value);
   if (last) return beyond;
-  const same = value === null ? isNull : eb(key.expression, '=', value as never);
+  const same = value === null ? isNull : eb(key.expression, '=', value);
   const rest = eb.or([beyond, eb.and([same, after(eb, keys, values, from + 1)])]);
   // a bound on the first key alone lets an index on it start where the previous batch ended
   if (from === 0 && value !== null && key.nullsFirst !== false)
-    return eb.and([eb(key.expression, key.descending ? '<=' : '>=', value as never), rest]);
+    return eb.and([eb(key.expression, key.descending ? '<=' : '>=', value), rest]);
   return rest;
 }
 
@@ -339,12 +388,12 @@ function after(eb: AnyEb, keys: readonly BatchKey[], values: readonly unknown[],
  * whoever runs the batches has started, so it will close what is held. Where a read thread reads
  * the rows (`offload`), it reads several batches at a time, ahead of the export (read-ahead.ts).
  */
-async function fetchBatch<Row>(
-  filtered: AnyQuery,
+async function fetchBatch<DB, TB extends keyof DB, O, Row>(
+  filtered: SelectQueryBuilder<DB, TB, O>,
   list: ListQuery,
-  def: ListDefinition,
-  select: (query: AnyQuery) => AnyQuery,
-  hints: ListHints,
+  def: ListDefinition<DB, TB>,
+  select: (query: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, Row>,
+  hints: ListHints<DB, TB>,
 ): Promise<{ rows: Row[]; total: number }> {
   const batch = list.batch!;
   if (batch.held) return heldBatch<Row>(batch, batch.held);
@@ -352,7 +401,7 @@ async function fetchBatch<Row>(
   for (const term of list.ordering) {
     const target = def.ordering[term.field];
     if (!target) continue;
-    const expression = typeof target === 'string' ? sql.ref(target) : target(expressionBuilder<never, never>() as AnyEb);
+    const expression = typeof target === 'string' ? sql.ref(target) : target(expressionBuilder<DB, TB>());
     // declared nullable keys are ordered nulls first going up, last going down (fetchPageUnguarded)
     keys.push({ expression, descending: term.descending, nullsFirst: def.nullable?.has(term.field) ? !term.descending : undefined });
   }
@@ -369,9 +418,9 @@ async function fetchBatch<Row>(
   }
   const selected = select(indexedBy(filtered, index));
   /** the rows after `values` (all rows when null), in the list's order, with their sort keys */
-  const rowsAfter = (values: readonly unknown[] | null): AnyQuery => {
-    let query = values === null ? selected : selected.where((eb) => after(eb, keys, values));
-    query = query.select(keys.map((key, n) => sql`${key.expression}`.as(`${KEY_PREFIX}${n}`)) as never);
+  const rowsAfter = (values: readonly unknown[] | null) => {
+    const rows = values === null ? selected : selected.where((eb) => after(eb, keys, values));
+    let query = rows.select(keys.map((key, n) => sql`${key.expression}`.as(`${KEY_PREFIX}${n}`)));
     for (const key of keys) {
       const direction = (order: OrderByItemBuilder) => {
         const ordered = key.descending ? order.desc() : order.asc();
@@ -398,11 +447,11 @@ async function fetchBatch<Row>(
     );
     return heldBatch<Row>(batch, batch.held);
   }
-  return endBatch<Row>(batch, await rowsOf<Record<string, unknown>>(rowsAfter(batch.after).limit(batch.size), undefined));
+  return endBatch<Row>(batch, await rowsOf(rowsAfter(batch.after).limit(batch.size), undefined));
 }
 
 /** The rest of the list held open by `hold`, when it can be. */
-async function holdRest(query: AnyQuery, hold: OpenHeldRead | undefined): Promise<HeldListRead | undefined> {
+async function holdRest(query: Compilable, hold: OpenHeldRead | undefined): Promise<HeldListRead | undefined> {
   if (!hold) return undefined;
   const compiled = query.compile();
   return hold(compiled.sql, compiled.parameters);

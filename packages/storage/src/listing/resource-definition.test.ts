@@ -12,8 +12,8 @@ import { catalogueOf, type ListNarrowing } from '@lectern/core/ports';
 import { migrateToLatest } from '../kysely-storage.ts';
 import type { Database } from '../schema.ts';
 import { openSqliteDatabase } from '../sqlite/open-sqlite-storage.ts';
-import { UserRepository, userResourceOptions } from '../users/user-repository.ts';
-import { defineResource, referenceTo } from './resource-definition.ts';
+import { UserRepository, userResourceOptions, type UserJoins, type UserTables } from '../users/user-repository.ts';
+import { defineResource, referenceTo, type ResourceOptions } from './resource-definition.ts';
 
 // the one declaration: what a contributor writes in packages/core/src/users/user.ts
 const withNickname = userSchema.extend({ nickname: listed(z.string().nullable(), { filter: true, sort: true, search: true }) });
@@ -21,7 +21,11 @@ const withNickname = userSchema.extend({ nickname: listed(z.string().nullable(),
 // everything below derives from it, exactly as the real users resource derives from userSchema
 const spec = listSpecOf(withNickname, { filters: { group: { kind: 'uuid' } }, defaultOrdering: ['date_joined'] });
 const catalogue = catalogueOf(withNickname, { searchable: searchableFields(withNickname) });
-const resource = defineResource<User & { nickname: string | null }, { id: number }>(withNickname, spec, userResourceOptions);
+const resource = defineResource<User & { nickname: string | null }, { id: number }, UserTables, UserJoins>(
+  withNickname,
+  spec,
+  userResourceOptions,
+);
 
 describe('a field added in one declaration', () => {
   let db: Kysely<Database>;
@@ -109,17 +113,18 @@ describe('a row read into a record', () => {
     labels: z.array(z.string()),
     owner: z.object({ public_id: z.string(), name: z.string() }).nullable(),
   });
-  const odd = defineResource<Record<string, unknown>, { id: number; ownerId: number | null }>(
+  const odd = defineResource<Record<string, unknown>, { id: number; ownerId: number | null }, { r: 'users' }>(
     shape,
     listSpecOf(shape, { filters: {}, defaultOrdering: [] }),
+    // a table the database need not have: only the row reader is read here
     {
       table: 'rooms',
       alias: 'r',
       internal: { id: 'r.id', ownerId: 'r.owner_id' },
       fields: { labels: { json: true } },
-      references: { owner: referenceTo('users', 'o', 'r.owner_id', 'left') },
+      references: { owner: referenceTo('users', 'o', 'r.owner_id' as never, 'left') },
       tiebreak: 'r.id',
-    },
+    } as unknown as ResourceOptions<{ r: 'users' }>,
   );
 
   it('has the view’s types, in the schema’s order, beside the internal keys', () => {

@@ -3,10 +3,11 @@
  * filter becomes one more WHERE condition of the list's own query, over the same tables and
  * aliases its filters use, so it is counted, paged and index-planned with them.
  */
-import { expressionBuilder, sql, type Expression } from 'kysely';
+import { expressionBuilder, sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import type { ListQuery } from '@lectern/core';
 import type { ListNarrowing, RqlFilter } from '@lectern/core/ports';
-import type { AnyQuery, ListDefinition } from './list-builder.ts';
+import type { ListDefinition } from './list-builder.ts';
+import type { Database } from '../schema.ts';
 import { rqlToSql, sqliteRqlDialect, type RqlSqlDialect, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 
 /**
@@ -21,15 +22,17 @@ export const rqlColumn = (reference: string, folded?: string): RqlSqlField => ({
   ...(folded ? { folded: sql.ref(folded) } : {}),
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const eb = expressionBuilder<any, any>();
+const eb = expressionBuilder<Database, never>();
 
 /**
  * A list field: `elements` selects the rows of one list (correlated with the list query's row, as
  * `rt.content_id = ci.id`), and `element` is the column (or expression) each row contributes. A test
  * on the list is an EXISTS over those rows, so it is never NULL and needs no guard.
  */
-export const rqlList = (elements: AnyQuery, element: string | Expression<unknown>): RqlSqlField => ({
+export const rqlList = <DB, TB extends keyof DB, O>(
+  elements: SelectQueryBuilder<DB, TB, O>,
+  element: string | Expression<unknown>,
+): RqlSqlField => ({
   kind: 'array',
   some: (test) => eb.exists(elements.where(test(typeof element === 'string' ? sql.ref(element) : element))),
 });
@@ -39,15 +42,17 @@ export const rqlList = (elements: AnyQuery, element: string | Expression<unknown
  * list joins a table before filtering only when a report's fields read it, and otherwise for the
  * page's columns alone.
  */
-export type ListJoins = Readonly<Record<string, (query: AnyQuery) => AnyQuery>>;
+export type ListJoins<DB, TB extends keyof DB> = Readonly<
+  Record<string, <O>(query: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, O>>
+>;
 
-export interface NarrowedList<Q extends AnyQuery> {
-  filtered: Q;
+export interface NarrowedList<DB, TB extends keyof DB, O> {
+  filtered: SelectQueryBuilder<DB, TB, O>;
   /** what fetchPage orders by: the report's ordering, when it has one, in place of the query's */
   query: ListQuery;
-  definition: ListDefinition;
+  definition: ListDefinition<DB, TB>;
   /** `query` with the joins of `joins` that `filtered` does not have yet: for the page's columns */
-  joinRest: (query: AnyQuery) => AnyQuery;
+  joinRest: <P>(query: SelectQueryBuilder<DB, TB, P>) => SelectQueryBuilder<DB, TB, P>;
 }
 
 /** The fields a report's filter reads. */
@@ -72,15 +77,15 @@ export function fieldsOf(filter: RqlFilter, into: Set<string> = new Set()): Set<
  * extra sortable fields of the list definition (keyed `rql:<field>`, which no list field can be),
  * so fetchPage pages it as any other.
  */
-export function narrowList<Q extends AnyQuery>(
-  filtered: Q,
+export function narrowList<DB, TB extends keyof DB, O>(
+  filtered: SelectQueryBuilder<DB, TB, O>,
   query: ListQuery,
-  definition: ListDefinition,
+  definition: ListDefinition<DB, TB>,
   fields: RqlSqlFields,
-  joins: ListJoins,
+  joins: ListJoins<DB, TB>,
   narrowing: ListNarrowing = {},
   dialect: RqlSqlDialect = sqliteRqlDialect,
-): NarrowedList<Q> {
+): NarrowedList<DB, TB, O> {
   const rql = narrowing.rql;
   const used = new Set(rql?.ordering.map((term) => term.field));
   if (rql?.filter) fieldsOf(rql.filter, used);
@@ -89,15 +94,15 @@ export function narrowList<Q extends AnyQuery>(
     const field = fields[name];
     const alias = field?.kind === 'scalar' ? field.join : undefined;
     if (alias !== undefined && joins[alias] && !joined.has(alias)) {
-      filtered = joins[alias](filtered) as Q;
+      filtered = joins[alias](filtered);
       joined.add(alias);
     }
   }
-  const joinRest = (page: AnyQuery): AnyQuery =>
+  const joinRest = <P>(page: SelectQueryBuilder<DB, TB, P>) =>
     Object.entries(joins).reduce((current, [alias, join]) => (joined.has(alias) ? current : join(current)), page);
   if (!rql) return { filtered, query, definition, joinRest };
 
-  const narrowed = rql.filter === null ? filtered : (filtered.where(rqlToSql(rql.filter, fields, dialect)) as Q);
+  const narrowed = rql.filter === null ? filtered : filtered.where(rqlToSql(rql.filter, fields, dialect));
   if (rql.ordering.length === 0) return { filtered: narrowed, query, definition, joinRest };
   const ordering = { ...definition.ordering };
   for (const { field } of rql.ordering) {

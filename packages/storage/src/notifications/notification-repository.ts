@@ -22,13 +22,17 @@ import { appendRows } from '../shared/insert-row.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
 /** Notifications as `GET /notifications/` lists them: the recipient is the user `u`. */
-const notificationResource = defineResource<Notification, { id: number }>(notificationSchema, notificationListSpec, {
-  table: 'notifications',
-  alias: 'n',
-  internal: { id: 'n.id' },
-  references: { user: referenceTo('users', 'u', 'n.user_id', 'inner') },
-  tiebreak: 'n.id',
-});
+const notificationResource = defineResource<Notification, { id: number }, { n: 'notifications' }, { u: 'users' }>(
+  notificationSchema,
+  notificationListSpec,
+  {
+    table: 'notifications',
+    alias: 'n',
+    internal: { id: 'n.id' },
+    references: { user: referenceTo('users', 'u', 'n.user_id', 'inner') },
+    tiebreak: 'n.id',
+  },
+);
 
 const recipientOf = (row: { id: number; public_id: string; name: string; email: string; email_notifications: number }): Recipient => ({
   id: row.id,

@@ -9,10 +9,10 @@ const SWEEP_EVERY = 1000;
 
 // one statement: concurrent hits of the same key on several servers serialise on its row. Both
 // are compiled once (shared/prepared-query.ts): every request on a shared database runs them.
-const countHit = preparedLookup<{ hits: number }>(2, (db: Kysely<Database>, key, windowStart) =>
+const countHit = preparedLookup<{ hits: number }, [key: string, windowStart: number]>(2, (db: Kysely<Database>, key, windowStart) =>
   db
     .insertInto('rate_limit_windows')
-    .values({ key: key!, window_start: sql<number>`cast(${windowStart} as bigint)`, hits: sql.lit(1) })
+    .values({ key, window_start: sql<number>`cast(${windowStart} as bigint)`, hits: sql.lit(1) })
     .onConflict((conflict) => conflict.columns(['key', 'window_start']).doUpdateSet({ hits: sql<number>`rate_limit_windows.hits + 1` }))
     .returning('hits'),
 );
@@ -25,11 +25,12 @@ const countHit = preparedLookup<{ hits: number }>(2, (db: Kysely<Database>, key,
  * force is decided again by core (TokenService) on the row this returns; the condition here only
  * keeps a refused token from counting, and must say the same.
  */
-const countToken = preparedLookup<CredentialsRow & { token_hits: number | null; user_hits: number | null }>(
-  6,
-  (db: Kysely<Database>, tokenHash, now, tokenPrefix, userPrefix, windowStart, tokenLimit) => ({
-    compile: () =>
-      sql<CredentialsRow & { token_hits: number | null; user_hits: number | null }>`with c as (
+const countToken = preparedLookup<
+  CredentialsRow & { token_hits: number | null; user_hits: number | null },
+  [tokenHash: string, now: string, tokenPrefix: string, userPrefix: string, windowStart: number, tokenLimit: number]
+>(6, (db: Kysely<Database>, tokenHash, now, tokenPrefix, userPrefix, windowStart, tokenLimit) => ({
+  compile: () =>
+    sql<CredentialsRow & { token_hits: number | null; user_hits: number | null }>`with c as (
         select t.id, t.scopes, t.expires_at, u.id as user_id, u.public_id, u.role, u.is_active
         from api_tokens t join users u on u.id = t.user_id
         where t.token_hash = ${tokenHash} and t.revoked_at is null),
@@ -47,14 +48,13 @@ const countToken = preparedLookup<CredentialsRow & { token_hits: number | null; 
         on conflict (key, window_start) do update set hits = rate_limit_windows.hits + 1
         returning hits)
       select c.*, (select f.hits from f) as token_hits, (select s.hits from s) as user_hits from c`.compile(db),
-  }),
-);
+}));
 
-const readCount = preparedLookup<{ hits: number }>(2, (db: Kysely<Database>, key, windowStart) =>
+const readCount = preparedLookup<{ hits: number }, [key: string, windowStart: number]>(2, (db: Kysely<Database>, key, windowStart) =>
   db
     .selectFrom('rate_limit_windows')
     .select('hits')
-    .where('key', '=', key!)
+    .where('key', '=', key)
     .where('window_start', '=', sql<number>`cast(${windowStart} as bigint)`),
 );
 

@@ -1,22 +1,26 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Kysely } from 'kysely';
 import { savedReportListSpec, savedReportSchema, type ListQuery, type Page, type SavedReport, type SavedReportRecord } from '@lectern/core';
 import { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
-import { ignoringCase, type AnyEb } from '../listing/list-builder.ts';
+import type { Database, Tables } from '../schema.ts';
+import { ignoringCase, type Condition } from '../listing/list-builder.ts';
 import { defineResource, referenceTo, recordOf } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 
 /** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */
-const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 'view'>>(savedReportSchema, savedReportListSpec, {
-  table: 'saved_reports',
-  alias: 'r',
-  internal: { id: 'r.id', createdById: 'r.created_by' },
-  fields: { name: { sort: ignoringCase('r.name') } },
-  references: {
-    created_by: referenceTo('users', 'c', 'r.created_by', 'left'),
+const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 'view'>, { r: 'saved_reports' }, { c: 'users' }>(
+  savedReportSchema,
+  savedReportListSpec,
+  {
+    table: 'saved_reports',
+    alias: 'r',
+    internal: { id: 'r.id', createdById: 'r.created_by' },
+    fields: { name: { sort: ignoringCase('r.name') } },
+    references: {
+      created_by: referenceTo('users', 'c', 'r.created_by', 'left'),
+    },
+    tiebreak: 'r.id',
   },
-  tiebreak: 'r.id',
-});
+);
 
 function toSavedReportRecord(row: Record<string, unknown>): SavedReportRecord {
   return recordOf(savedReportResource.toRecord(row));
@@ -56,7 +60,7 @@ export class SavedReportRepository implements SavedReportStore {
     return { total, items: records.map(recordOf) };
   }
 
-  private async findOne(where: (eb: AnyEb) => Expression<SqlBool>): Promise<SavedReportRecord | undefined> {
+  private async findOne(where: Condition<Tables<{ r: 'saved_reports' }>, 'r'>): Promise<SavedReportRecord | undefined> {
     const row = await savedReportResource.read(this.db).where('r.deleted_at', 'is', null).where(where).executeTakeFirst();
     return row ? toSavedReportRecord(row) : undefined;
   }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
 import type { HeldListRead } from '@lectern/core';
 
 /**
@@ -9,16 +10,13 @@ import type { HeldListRead } from '@lectern/core';
  */
 export type OpenHeldRead = (sql: string, parameters: readonly unknown[]) => Promise<HeldListRead> | undefined;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const opener = new WeakMap<Kysely<any>, OpenHeldRead>();
+const opener = new WeakMap<Kysely<Database>, OpenHeldRead>();
 
 /** Lets exports of lists read on `db` itself (the root database, never a transaction) hold their rest open. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function allowHeldReads(db: Kysely<any>, open: OpenHeldRead): void {
+export function allowHeldReads(db: Kysely<Database>, open: OpenHeldRead): void {
   opener.set(db, open);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function heldReadsOf(db: Kysely<any>): OpenHeldRead | undefined {
+export function heldReadsOf(db: Kysely<Database>): OpenHeldRead | undefined {
   return opener.get(db);
 }

@@ -7,12 +7,6 @@
  */
 import { FromNode, RawNode, SelectQueryNode, type KyselyPlugin, type RootOperationNode, type SelectQueryBuilder } from 'kysely';
 
-// The list builder serves every table, so it works on loosely typed queries; each repository keeps
-// its own queries typed and hands them over only for the list mechanics. Declared here, beside the
-// one helper the builder takes from this file, so the two files do not import each other.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyQuery = SelectQueryBuilder<any, any, any>;
-
 /** Rewrites the outermost `FROM <table> as <alias>` only: subqueries keep their own plans. */
 const indexedByPlugin = (index: string): KyselyPlugin => ({
   transformQuery: ({ node }): RootOperationNode => {
@@ -27,5 +21,7 @@ const indexedByPlugin = (index: string): KyselyPlugin => ({
 });
 
 /** `query` reading its table through `index`, or as it is when there is none. */
-export const indexedBy = <Q extends AnyQuery>(query: Q, index: string | undefined): Q =>
-  index === undefined ? query : (query.withPlugin(indexedByPlugin(index)) as Q);
+export const indexedBy = <DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  index: string | undefined,
+): SelectQueryBuilder<DB, TB, O> => (index === undefined ? query : query.withPlugin(indexedByPlugin(index)));

@@ -1,5 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { AnyQuery } from './index-hint.ts';
+import type { Compilable, Kysely } from 'kysely';
+import type { Database } from '../schema.ts';
+
+/** A query whose rows can be read here or elsewhere: compiled for another connection, or run on its own. */
+export type ReadQuery<O> = Compilable<O> & { execute(): Promise<O[]> };
 
 /**
  * Runs one read statement somewhere other than the thread serving requests, and resolves with its
@@ -25,7 +28,7 @@ export interface RowPieces {
 const isPieces = (rows: unknown[] | RowPieces): rows is RowPieces => !Array.isArray(rows);
 
 /** The query's rows in pieces (one, when read on its own connection or answered whole). */
-export async function piecesOf(query: AnyQuery, read: OffloadedRead | undefined): Promise<RowPieces> {
+export async function piecesOf<O>(query: ReadQuery<O>, read: OffloadedRead | undefined): Promise<RowPieces> {
   if (read) {
     const compiled = query.compile();
     const rows = await read(compiled.sql, compiled.parameters);
@@ -35,25 +38,22 @@ export async function piecesOf(query: AnyQuery, read: OffloadedRead | undefined)
   return { count: rows.length, pieces: [() => rows] };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const offloaded = new WeakMap<Kysely<any>, OffloadedRead>();
+const offloaded = new WeakMap<Kysely<Database>, OffloadedRead>();
 
 /**
  * Lets the heavy list reads made on `db` itself run through `read`. Only the root database: a
  * transaction's reads must see its own writes, which another connection does not.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function allowOffloadedReads(db: Kysely<any>, read: OffloadedRead): void {
+export function allowOffloadedReads(db: Kysely<Database>, read: OffloadedRead): void {
   offloaded.set(db, read);
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function offloadedReadOf(db: Kysely<any>): OffloadedRead | undefined {
+export function offloadedReadOf(db: Kysely<Database>): OffloadedRead | undefined {
   return offloaded.get(db);
 }
 
 /** The query's rows, read through `read` when given, else on the query's own connection. */
-export async function rowsOf<Row>(query: AnyQuery, read: OffloadedRead | undefined): Promise<Row[]> {
+export async function rowsOf<Row>(query: ReadQuery<Row>, read: OffloadedRead | undefined): Promise<Row[]> {
   const { pieces } = await piecesOf(query, read);
   return (pieces.length === 1 ? pieces[0]!() : pieces.flatMap((piece) => piece())) as Row[];
 }

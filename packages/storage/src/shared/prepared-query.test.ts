@@ -10,12 +10,7 @@ describe('prepared queries on SQLite', () => {
   let storage: KyselyStorage | undefined;
   after(async () => storage?.close());
 
-  const nameById = preparedQuery<{ name: string }>(1, (db, id) =>
-    db
-      .selectFrom('probe')
-      .select('name')
-      .where('id', '=', id as unknown as number),
-  );
+  const nameById = preparedQuery<{ name: string }, [id: number]>(1, (db, id) => db.selectFrom('probe').select('name').where('id', '=', id));
 
   const rename = (db: Kysely<Database>, name: string) => sql`update probe set name = ${name} where id = 1`.execute(db);
 
@@ -49,12 +44,7 @@ describe('prepared queries on SQLite', () => {
     assert.deepEqual(nameById(db, 1), [{ name: 'after' }]);
   });
 
-  const nameOf = preparedLookup<{ name: string }>(1, (db, id) =>
-    db
-      .selectFrom('probe')
-      .select('name')
-      .where('id', '=', id as unknown as number),
-  );
+  const nameOf = preparedLookup<{ name: string }, [id: number]>(1, (db, id) => db.selectFrom('probe').select('name').where('id', '=', id));
 
   it('look one row up by key, or answer undefined, whether they run at once or wait their turn', async () => {
     storage = await openSqliteStorage({ file: ':memory:' });

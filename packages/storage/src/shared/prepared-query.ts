@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 
 type BindValue = string | number | null;
+type BindValues = readonly BindValue[];
 
 /**
  * Runs a compiled query without kysely's executor, or answers `undefined` when it must go through
@@ -23,19 +24,30 @@ export function allowLoneReads(db: Kysely<any>, read: LoneRead): void {
 const allRows = <Row>(rows: Row[]) => rows;
 const firstRow = <Row>(rows: Row[]) => rows[0];
 
+/**
+ * Builds the template. Each placeholder stands where its value goes and is typed as that value, so
+ * kysely checks it against its column; it is a sentinel string, swapped for the value at each run,
+ * so a build only binds it and never computes with it.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Build<Row> = (db: Kysely<any>, ...placeholders: string[]) => Compilable<Row>;
+type Build<Row, Values extends BindValues> = (db: Kysely<any>, ...placeholders: Values) => Compilable<Row>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Run<Result> = (db: Kysely<any>, ...values: BindValue[]) => Result | Promise<Result>;
+type Run<Result, Values extends BindValues> = (db: Kysely<any>, ...values: Values) => Result | Promise<Result>;
 
-function prepared<Row, Result>(arity: number, build: Build<Row>, firstOnly: boolean, answer: (rows: Row[]) => Result): Run<Result> {
+function prepared<Row, Values extends BindValues, Result>(
+  arity: Values['length'],
+  build: Build<Row, Values>,
+  firstOnly: boolean,
+  answer: (rows: Row[]) => Result,
+): Run<Result, Values> {
   const sentinels = Array.from({ length: arity }, (_, i) => `\u0000lectern-bind-${i}\u0000`);
   const slots = new Map(sentinels.map((sentinel, i) => [sentinel, i]));
   const templates = new Map<unknown, CompiledQuery<Row>>();
   return (db, ...values) => {
     const dialect = db.getExecutor().adapter.constructor;
     let template = templates.get(dialect);
-    if (!template) templates.set(dialect, (template = build(db, ...sentinels).compile()));
+    // the sentinels stand in for the values, whatever their types (Build)
+    if (!template) templates.set(dialect, (template = build(db, ...(sentinels as unknown as Values)).compile()));
     const parameters = template.parameters.map((parameter) => {
       const slot = typeof parameter === 'string' ? slots.get(parameter) : undefined;
       return slot === undefined ? parameter : values[slot];
@@ -58,7 +70,7 @@ function prepared<Row, Result>(arity: number, build: Build<Row>, firstOnly: bool
  * when nothing else holds the connection: kysely's queue and its chain of promises cost more than
  * SQLite takes to answer.
  */
-export function preparedQuery<Row>(arity: number, build: Build<Row>): Run<Row[]> {
+export function preparedQuery<Row, Values extends BindValues = []>(arity: Values['length'], build: Build<Row, Values>): Run<Row[], Values> {
   return prepared(arity, build, false, allRows);
 }
 
@@ -66,6 +78,9 @@ export function preparedQuery<Row>(arity: number, build: Build<Row>): Run<Row[]>
  * A prepared query (as above) by a unique key: its one row, or `undefined`. A lone read stops at
  * that row rather than stepping on to learn that no other follows.
  */
-export function preparedLookup<Row>(arity: number, build: Build<Row>): Run<Row | undefined> {
+export function preparedLookup<Row, Values extends BindValues = []>(
+  arity: Values['length'],
+  build: Build<Row, Values>,
+): Run<Row | undefined, Values> {
   return prepared(arity, build, true, firstRow);
 }

@@ -1,16 +1,20 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { type ListQuery, type Page, type User, type UserRecord, userListSpec, userSchema } from '@lectern/core';
 import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type UserStore } from '@lectern/core/ports';
-import type { Database } from '../schema.ts';
+import type { Database, Tables } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
-import { ignoringCase, type AnyEb } from '../listing/list-builder.ts';
+import { ignoringCase, type Condition } from '../listing/list-builder.ts';
 import { rqlColumn } from '../listing/rql-list.ts';
 import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../listing/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
-export const userResourceOptions: ResourceOptions = {
+/** A user's list tables (the user, `u`) and the tables its reads join (the manager, `m`). */
+export type UserTables = { u: 'users' };
+export type UserJoins = { m: 'users' };
+
+export const userResourceOptions: ResourceOptions<UserTables, UserJoins> = {
   table: 'users',
   alias: 'u',
   internal: { id: 'u.id', managerId: 'u.manager_id' },
@@ -33,7 +37,7 @@ export const userResourceOptions: ResourceOptions = {
           .innerJoin('groups as g', 'g.id', 'gf.group_id')
           .select('gf.user_id')
           .where('gf.relation', '=', 'member')
-          .where('g.public_id', '=', value)
+          .where('g.public_id', '=', String(value))
           .where('g.deleted_at', 'is', null),
       ),
   },
@@ -47,7 +51,11 @@ export const userResourceOptions: ResourceOptions = {
   tiebreak: 'u.id',
 };
 
-export const userResource = defineResource<User, Omit<UserRecord, 'view'>>(userSchema, userListSpec, userResourceOptions);
+export const userResource = defineResource<User, Omit<UserRecord, 'view'>, UserTables, UserJoins>(
+  userSchema,
+  userListSpec,
+  userResourceOptions,
+);
 
 type UserRow = Record<string, unknown>;
 
@@ -58,14 +66,16 @@ export function toUserRecord(row: UserRow): UserRecord {
 export const selectUsers = (db: Kysely<Database>) => userResource.read(db);
 
 // the per-request lookups, compiled once (see prepared-query.ts)
-const userByPublicId = preparedLookup<UserRow>(1, (db, publicId) => selectUsers(db).where('u.public_id', '=', publicId!));
-const userById = preparedLookup<UserRow>(1, (db, id) => selectUsers(db).where('u.id', '=', id as unknown as number));
+const userByPublicId = preparedLookup<UserRow, [publicId: string]>(1, (db, publicId) =>
+  selectUsers(db).where('u.public_id', '=', publicId),
+);
+const userById = preparedLookup<UserRow, [id: number]>(1, (db, id) => selectUsers(db).where('u.id', '=', id));
 
 /** A page of users; `within` narrows the set first (e.g. to a group's members), `narrowing` is a saved report's. */
 export async function listUsers(
   db: Kysely<Database>,
   query: ListQuery,
-  within?: (eb: AnyEb) => Expression<SqlBool>,
+  within?: Condition<Tables<UserTables>, 'u'>,
   narrowing?: ListNarrowing,
 ): Promise<Page<UserRecord>> {
   let filtered = db.selectFrom('users as u');

@@ -10,12 +10,8 @@ import { takesCopy } from '../shared/insert-row.ts';
 // Asked on every engine pass (every 25 ms by default, idle or not), so compiled once (see
 // prepared-query.ts). The limit is written in: SQLite plans with a bound LIMIT's value, so binding
 // one makes it prepare the statement again on every run.
-const eventAfter = preparedQuery(1, (db: Kysely<Database>, sequence) =>
-  db
-    .selectFrom('outbox_events')
-    .select('sequence')
-    .where('sequence', '>', sequence as unknown as number)
-    .limit(sql.lit(1)),
+const eventAfter = preparedQuery(1, (db: Kysely<Database>, sequence: number) =>
+  db.selectFrom('outbox_events').select('sequence').where('sequence', '>', sequence).limit(sql.lit(1)),
 );
 
 const EVENTS_PER_STATEMENT = 500;

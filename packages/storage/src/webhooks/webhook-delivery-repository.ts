@@ -23,50 +23,45 @@ const insertAttempt = preparedQuery(
   14,
   (
     db: Kysely<Database>,
-    publicId,
-    deliveryId,
-    endpointId,
-    eventId,
-    eventType,
-    attempt,
-    status,
-    responseStatus,
-    body,
-    error,
-    ms,
-    at,
-    next,
-    headers,
+    publicId: string,
+    deliveryId: number,
+    endpointId: number,
+    eventId: string,
+    eventType: string,
+    attempt: number,
+    status: string,
+    responseStatus: number | null,
+    body: string | null,
+    error: string | null,
+    ms: number,
+    at: string,
+    next: string | null,
+    headers: string | null,
   ) =>
     db.insertInto('webhook_attempts').values({
-      public_id: publicId!,
-      delivery_id: deliveryId as unknown as number,
-      endpoint_id: endpointId as unknown as number,
-      event_id: eventId!,
-      event_type: eventType!,
-      attempt: attempt as unknown as number,
-      status: status!,
-      response_status: responseStatus as unknown as number,
-      response_body: body!,
-      error: error!,
-      duration_ms: ms as unknown as number,
-      created_at: at!,
-      next_attempt_at: next!,
-      request_headers: headers!,
+      public_id: publicId,
+      delivery_id: deliveryId,
+      endpoint_id: endpointId,
+      event_id: eventId,
+      event_type: eventType,
+      attempt,
+      status,
+      response_status: responseStatus,
+      response_body: body,
+      error,
+      duration_ms: ms,
+      created_at: at,
+      next_attempt_at: next,
+      request_headers: headers,
     }),
 );
-const advanceDelivery = preparedQuery(6, (db: Kysely<Database>, state, attempts, next, at, id) =>
-  db
-    .updateTable('webhook_deliveries')
-    .set({
-      state: state!,
-      attempts: attempts as unknown as number,
-      next_attempt_at: next!,
-      lease_until: null,
-      final_attempt: 0,
-      modified: at!,
-    })
-    .where('id', '=', id as unknown as number),
+const advanceDelivery = preparedQuery(
+  5,
+  (db: Kysely<Database>, state: string, attempts: number, next: string | null, at: string, id: number) =>
+    db
+      .updateTable('webhook_deliveries')
+      .set({ state, attempts, next_attempt_at: next, lease_until: null, final_attempt: 0, modified: at })
+      .where('id', '=', id),
 );
 
 /**
@@ -96,30 +91,30 @@ function whereDue<Q extends SelectQueryBuilder<Database & { d: WebhookDeliveries
 // CROSS JOIN fixes the deliveries as the outer loop, so SQLite walks the due index in order and
 // stops at the limit, instead of starting from the endpoint and sorting its whole history. Every
 // claim runs it: compiled once (see prepared-query.ts).
-const dueOfEndpoint = preparedQuery(3, (db: Kysely<Database>, endpointId, now, limit) =>
+const dueOfEndpoint = preparedQuery(3, (db: Kysely<Database>, endpointId: number, now: string, limit: number) =>
   whereDue(
     db
       .selectFrom('webhook_deliveries as d')
       .crossJoin('outbox_events as o')
       .whereRef('o.event_id', '=', 'd.event_id')
       .select(['d.id', 'd.endpoint_id', 'd.event_id', 'd.event_type', 'd.attempts', 'd.final_attempt', 'o.payload']),
-    now!,
+    now,
   )
-    .where('d.endpoint_id', '=', endpointId as unknown as number)
+    .where('d.endpoint_id', '=', endpointId)
     .orderBy('d.next_attempt_at')
     .orderBy('d.id')
-    .limit(limit as unknown as number),
+    .limit(limit),
 );
 
 // Every engine pass asks this, idle or not (every 25 ms by default): compiled once, so an idle
 // server does not spend its time building the same query (see prepared-query.ts).
-const endpointsWithDue = preparedQuery(1, (db: Kysely<Database>, now) =>
+const endpointsWithDue = preparedQuery(1, (db: Kysely<Database>, now: string) =>
   db
     .selectFrom('webhook_endpoints as e')
     .select('e.id')
     .where('e.deleted_at', 'is', null)
     .where(({ exists, selectFrom }) =>
-      exists(whereDue(selectFrom('webhook_deliveries as d').select('d.id'), now!).whereRef('d.endpoint_id', '=', 'e.id')),
+      exists(whereDue(selectFrom('webhook_deliveries as d').select('d.id'), now).whereRef('d.endpoint_id', '=', 'e.id')),
     ),
 );
 

@@ -15,7 +15,7 @@ import { insertRow } from '../shared/insert-row.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
 
 /** Subscriptions, from core's webhookSubscriptionSchema: the API's `id` is the public id; events are kept as JSON. */
-const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>>(
+const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpointRecord, 'view'>, { e: 'webhook_endpoints' }>(
   webhookSubscriptionSchema,
   webhookListSpec,
   {
@@ -30,8 +30,8 @@ const endpointResource = defineResource<WebhookSubscription, Omit<WebhookEndpoin
 const liveEndpoints = (db: Kysely<Database>) => db.selectFrom('webhook_endpoints as e').where('e.deleted_at', 'is', null);
 
 // read with every claim of deliveries and every batch of attempts: compiled once (see prepared-query.ts)
-const endpointById = preparedLookup(1, (db: Kysely<Database>, id) =>
-  endpointResource.select(liveEndpoints(db)).where('e.id', '=', id as unknown as number),
+const endpointById = preparedLookup(1, (db: Kysely<Database>, id: number) =>
+  endpointResource.select(liveEndpoints(db)).where('e.id', '=', id),
 );
 
 function toEndpointRecord(row: Record<string, unknown>): WebhookEndpointRecord {
