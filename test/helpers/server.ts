@@ -309,6 +309,13 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
+/** Runs the CLI with `--json`, failing with its stderr unless it exits 0, and answers what it printed. */
+export async function runCliJson(args: string[]): Promise<any> {
+  const run = await runCli([...args, '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
 let counter = 0;
 /** A unique email per call, so tests sharing a server never collide. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${counter++}@example.com`;
@@ -318,11 +325,9 @@ export async function userWithToken(server: TestServer, role: 'admin' | 'organiz
   const email = uniqueEmail(role);
   const created = await server.api.post('/api/v2/users/', { email, name: `${role} person`, role });
   if (created.status !== 201) throw new Error(`creating the ${role} failed: ${created.text}`);
-  const args = ['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'test', '--json'];
+  const args = ['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'test'];
   if (scopes) args.push('--scopes', scopes);
-  const cli = await runCli(args);
-  if (cli.code !== 0) throw new Error(`issuing a token failed: ${cli.stderr}`);
-  const issued = JSON.parse(cli.stdout);
+  const issued = await runCliJson(args);
   return { user: created.body, token: issued.token as string, api: server.api.withToken(issued.token) };
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { waitForJob } from '../helpers/bulk-jobs.ts';
-import { expectError, runCli, uniqueEmail, userWithToken, useServer, type ApiClient, type ApiResponse } from '../helpers/server.ts';
+import { expectError, runCli, runCliJson, uniqueEmail, userWithToken, useServer, type ApiClient, type ApiResponse } from '../helpers/server.ts';
 
 interface Entry {
   id: string;
@@ -217,9 +217,7 @@ describe('audit log', () => {
     await assertMadeBy(await only(id, 'api_token.revoked'), revoked);
 
     const email = uniqueEmail('cli');
-    const cli = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--role', 'user', '--name', 'cli', '--json']);
-    assert.equal(cli.code, 0, cli.stderr);
-    const issued = JSON.parse(cli.stdout);
+    const issued = await runCliJson(['tokens', 'create', '--db', server.dbFile, '--email', email, '--role', 'user', '--name', 'cli']);
     secrets.push(issued.token);
     const byCli = await only(issued.public_id, 'api_token.created');
     assert.equal(byCli.actor, null);
