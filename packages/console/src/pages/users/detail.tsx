@@ -19,16 +19,15 @@ import { EditUser } from './edit-user.tsx';
 
 export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
   const { loaded, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/users/{id}', { params: { path: { id } } })));
-  const user = loaded.data;
   return (
     <DetailPage
-      title={user?.name}
+      loaded={loaded}
+      title={(user) => user.name}
       back={['users', 'Users']}
       id={id}
-      loaded={loaded}
-      summary={user ? `${user.email} · ${user.role} · ${user.is_active ? 'active' : 'deactivated'}` : null}
+      summary={(user) => `${user.email} · ${user.role} · ${user.is_active ? 'active' : 'deactivated'}`}
     >
-      {user ? (
+      {(user) => (
         <>
           {can('users:write') ? (
             <div class="actions">
@@ -42,7 +41,7 @@ export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
           {can('groups:read') ? <Groups userId={id} /> : null}
           {can('audit:read') ? <AuditTrail userId={id} name={user.name} /> : null}
         </>
-      ) : null}
+      )}
     </DetailPage>
   );
 }
