@@ -2,7 +2,6 @@
  * Events: the lists of events and series, creating either; an event's own page (events/<id>) and
  * a series' (events/series/<id>) are in detail.tsx.
  */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
 import { eventOrderings, seriesOrderings } from '../../api/values.ts';
@@ -12,6 +11,7 @@ import { checked, Field, FoldedForm, integer, list, nullableText, text } from '.
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { EventOrSeriesDetail } from './detail.tsx';
@@ -31,8 +31,7 @@ const eventsQuery = (q: AddressQuery) => ({
 });
 
 function EventList() {
-  const [version, setVersion] = useState(0);
-  const refresh = () => setVersion(version + 1);
+  const [version, refresh] = useVersion();
   const writable = can('events:write');
   return (
     <>

@@ -12,7 +12,7 @@ import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, Form, nullableText, SelectField, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { useRecord } from '../../components/use-load.ts';
+import { useRecord, useVersion } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { rqlErrorPosition } from './rql-position.ts';
@@ -84,9 +84,8 @@ function ReportForm({ report, onSaved }: { report?: SavedReport; onSaved: (repor
 }
 
 export function ReportsPage() {
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const open = query().get('report');
-  const refresh = () => setVersion(version + 1);
   return (
     <>
       <h1>Reports</h1>

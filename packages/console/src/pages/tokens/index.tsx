@@ -7,12 +7,12 @@ import { ActionButton, SecretOnce } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorsFor, Field, FoldedForm, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { can, me } from '../../session/me.ts';
 
 export function TokensPage() {
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
-  const refresh = () => setVersion(version + 1);
   // a token can only be given scopes its owner's role grants; this token's own scopes are a safe offer
   const offered: Scope[] = me.value?.token?.scopes ?? [];
   return (
