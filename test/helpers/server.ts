@@ -339,6 +339,15 @@ export async function created(api: ApiClient, path: string, body: unknown): Prom
   return response.body;
 }
 
+/** A new person assigned a new article: the assignment's answer (a 201, checked) and the two records made for it. */
+export async function assignedArticle(api: ApiClient, { email = uniqueEmail('learner'), article: name = 'Assigned article' } = {}) {
+  const user = await created(api, '/api/v2/users/', { email, name: 'Learner' });
+  const article = await created(api, '/api/v2/articles/', { name });
+  const assigned = await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: article.public_id });
+  assert.equal(assigned.status, 201, assigned.text);
+  return { user, article, assigned };
+}
+
 export function expectError(response: ApiResponse, status: number, code: string): void {
   assert.equal(response.status, status, response.text);
   assert.equal(response.body.error.code, code, response.text);
