@@ -316,6 +316,11 @@ export async function runCliJson(args: string[]): Promise<any> {
   return JSON.parse(run.stdout);
 }
 
+/** A token issued by the CLI (`tokens create`) for `email`, with any further options (`--role`, `--scopes`): what it printed. */
+export function cliToken(dbFile: string, email: string, name: string, ...options: string[]): Promise<any> {
+  return runCliJson(['tokens', 'create', '--db', dbFile, '--email', email, '--name', name, ...options]);
+}
+
 let counter = 0;
 /** A unique email per call, so tests sharing a server never collide. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${counter++}@example.com`;
@@ -325,9 +330,7 @@ export async function userWithToken(server: TestServer, role: 'admin' | 'organiz
   const email = uniqueEmail(role);
   const created = await server.api.post('/api/v2/users/', { email, name: `${role} person`, role });
   if (created.status !== 201) throw new Error(`creating the ${role} failed: ${created.text}`);
-  const args = ['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'test'];
-  if (scopes) args.push('--scopes', scopes);
-  const issued = await runCliJson(args);
+  const issued = await cliToken(server.dbFile, email, 'test', ...(scopes ? ['--scopes', scopes] : []));
   return { user: created.body, token: issued.token as string, api: server.api.withToken(issued.token) };
 }
 

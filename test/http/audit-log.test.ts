@@ -9,9 +9,9 @@ import { describe, it } from 'node:test';
 import { waitForJob } from '../helpers/bulk-jobs.ts';
 import {
   assignedArticle,
+  cliToken,
   expectError,
   runCli,
-  runCliJson,
   uniqueEmail,
   userWithToken,
   useServer,
@@ -221,7 +221,7 @@ describe('audit log', () => {
     await assertMadeBy(await only(id, 'api_token.revoked'), revoked);
 
     const email = uniqueEmail('cli');
-    const issued = await runCliJson(['tokens', 'create', '--db', server.dbFile, '--email', email, '--role', 'user', '--name', 'cli']);
+    const issued = await cliToken(server.dbFile, email, 'cli', '--role', 'user');
     secrets.push(issued.token);
     const byCli = await only(issued.public_id, 'api_token.created');
     assert.equal(byCli.actor, null);
