@@ -103,7 +103,7 @@ export function AssignmentsPage() {
             : 'No assignments yet. Give content to a person or a whole group with the form above.'
         }
         load={loadAssignments}
-        csv={(q) => api.GET('/api/v2/assignments', { params: { query: { ...assignmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...assignmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Assignments"
         version={version}
         exportName="assignments"

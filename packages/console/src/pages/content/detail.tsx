@@ -88,8 +88,8 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
               <ListView
                 path="/api/v2/assignments"
                 empty="Not assigned to anyone yet. Assign it on the Assignments page, to a person or a whole group."
-                load={(q) =>
-                  api.GET('/api/v2/assignments', {
+                load={(q, path) =>
+                  api.GET(path, {
                     params: {
                       query: {
                         ...q.paging,

@@ -75,8 +75,8 @@ function ContentList() {
       <ListView
         path="/api/v2/content-items"
         empty={writable ? 'No content yet. Choose a type above to create the first item.' : 'No content is open to you yet.'}
-        load={(q) => api.GET('/api/v2/content-items', { params: { query: { ...q.paging, ...contentQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/content-items', { params: { query: { ...contentQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...contentQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...contentQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Content"
         version={version}
         exportName="content"

@@ -80,8 +80,8 @@ export function EnrollmentsPage() {
             ? 'You are not enrolled in any event yet. Enroll yourself with the form above.'
             : 'No enrollments yet. Add people to an event with the form above.'
         }
-        load={(q) => api.GET('/api/v2/enrollments', { params: { query: { ...q.paging, ...enrollmentsQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/enrollments', { params: { query: { ...enrollmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...enrollmentsQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...enrollmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Enrollments"
         version={version}
         exportName="enrollments"

@@ -112,8 +112,8 @@ function EnrollmentList({
           ? 'Nobody enrolled yet. Enroll people with the form above.'
           : 'Nobody is waiting. People join the wait list when every seat is taken.'
       }
-      load={(q) =>
-        api.GET('/api/v2/enrollments', {
+      load={(q, path) =>
+        api.GET(path, {
           params: {
             query: { ...q.paging, event: eventId, status: [status], ordering: q.oneOf('ordering', enrollmentOrderings) ?? 'created' },
           },

@@ -104,8 +104,8 @@ function EventList() {
       <ListView
         path="/api/v2/events"
         empty="No events yet. Add the first above (a location, made first on the Locations page, gives it a time zone)."
-        load={(q) => api.GET('/api/v2/events', { params: { query: { ...q.paging, ...eventsQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/events', { params: { query: { ...eventsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...eventsQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...eventsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Events"
         version={version}
         exportName="events"
@@ -135,9 +135,7 @@ function EventList() {
       <ListView
         path="/api/v2/event-series"
         empty="No series yet. A series groups events that share a name, location and description: add the first above."
-        load={(q) =>
-          api.GET('/api/v2/event-series', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', seriesOrderings) } } })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ordering: q.oneOf('ordering', seriesOrderings) } } })}
         prefix="s_"
         caption="Event series"
         version={version}

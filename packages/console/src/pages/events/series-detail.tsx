@@ -60,8 +60,8 @@ export function SeriesDetail({ id }: { id: string }) {
           <ListView
             path="/api/v2/events"
             empty="No events in this series yet. Create one on the Events page and choose this series."
-            load={(q) =>
-              api.GET('/api/v2/events', {
+            load={(q, path) =>
+              api.GET(path, {
                 params: { query: { ...q.paging, event_series_id: id, ordering: q.oneOf('ordering', eventOrderings) } },
               })
             }

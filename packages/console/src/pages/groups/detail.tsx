@@ -152,8 +152,8 @@ export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
           <ListView
             path="/api/v2/groups/{id}/members"
             empty="No members yet. Add people above by typing their names, or paste a column of emails."
-            load={(q) =>
-              api.GET('/api/v2/groups/{id}/members', {
+            load={(q, path) =>
+              api.GET(path, {
                 params: { path: { id }, query: { ...q.paging, ordering: q.oneOf('ordering', userOrderings) } },
               })
             }

@@ -46,8 +46,8 @@ function GroupList() {
       <ListView
         path="/api/v2/groups"
         empty="No groups yet. Add one above, or let your identity provider create them through SCIM."
-        load={(q) => api.GET('/api/v2/groups', { params: { query: { ...q.paging, ...groupsQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/groups', { params: { query: { ...groupsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...groupsQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...groupsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Groups"
         version={version}
         exportName="groups"

@@ -96,7 +96,7 @@ function ImportList() {
       <ListView
         path="/api/v2/imports"
         empty="No imports yet. Upload a CSV file above to add or update users, assignments or enrollments in bulk."
-        load={(q) => api.GET('/api/v2/imports', { params: { query: q.paging } })}
+        load={(q, path) => api.GET(path, { params: { query: q.paging } })}
         caption="Imports"
         version={version}
         rowKey={(item) => item.id}

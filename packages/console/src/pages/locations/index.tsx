@@ -42,8 +42,8 @@ export function LocationsPage() {
       <ListView
         path="/api/v2/locations"
         empty="No locations yet. Add the first above; events then pick it and take its time zone."
-        load={(q) =>
-          api.GET('/api/v2/locations', {
+        load={(q, path) =>
+          api.GET(path, {
             params: {
               query: {
                 ...q.paging,

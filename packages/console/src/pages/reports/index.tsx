@@ -104,7 +104,7 @@ export function ReportsPage() {
       <ListView
         path="/api/v2/saved-reports"
         empty="No saved reports yet. Write an RQL filter above and keep it to run again."
-        load={(q) => api.GET('/api/v2/saved-reports', { params: { query: q.paging } })}
+        load={(q, path) => api.GET(path, { params: { query: q.paging } })}
         caption="Saved reports"
         version={version}
         rowKey={(report) => report.public_id}
@@ -176,10 +176,8 @@ function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) 
           <h3>Results</h3>
           <ListView
             path="/api/v2/saved-reports/{id}/results"
-            load={(q) => api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: q.paging } })}
-            csv={() =>
-              api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: { format: 'csv' } }, parseAs: 'blob' })
-            }
+            load={(q, path) => api.GET(path, { params: { path: { id }, query: q.paging } })}
+            csv={(_q, path) => api.GET(path, { params: { path: { id }, query: { format: 'csv' } }, parseAs: 'blob' })}
             scope={id}
             prefix="r_"
             caption="Results"

@@ -62,7 +62,7 @@ export function TokensPage() {
       <ListView
         path="/api/v2/api-tokens"
         empty="No API tokens yet. Create one above, or with `lectern tokens create` on the server."
-        load={(q) => api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', tokenOrderings) } } })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ordering: q.oneOf('ordering', tokenOrderings) } } })}
         caption="API tokens"
         version={version}
         rowKey={(token) => token.public_id}

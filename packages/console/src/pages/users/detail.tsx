@@ -53,8 +53,8 @@ function Assignments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/assignments"
         empty="Nothing assigned to them yet. Give them content on the Assignments page."
-        load={(q) =>
-          api.GET('/api/v2/assignments', {
+        load={(q, path) =>
+          api.GET(path, {
             params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', assignmentOrderings) } },
           })
         }
@@ -75,8 +75,8 @@ function Groups({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/groups"
         empty="They are in no group yet. Add them from a group’s page."
-        load={(q) =>
-          api.GET('/api/v2/groups', { params: { query: { ...q.paging, member: userId, ordering: q.oneOf('ordering', groupOrderings) } } })
+        load={(q, path) =>
+          api.GET(path, { params: { query: { ...q.paging, member: userId, ordering: q.oneOf('ordering', groupOrderings) } } })
         }
         scope={userId}
         prefix="g_"
@@ -95,8 +95,8 @@ function Enrollments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/enrollments"
         empty="Not enrolled in any event yet. Enroll them on the Enrollments page or from an event’s page."
-        load={(q) =>
-          api.GET('/api/v2/enrollments', {
+        load={(q, path) =>
+          api.GET(path, {
             params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', enrollmentOrderings) } },
           })
         }
@@ -118,8 +118,8 @@ function Tokens({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/api-tokens"
         empty="No API tokens of theirs."
-        load={(q) =>
-          api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', tokenOrderings) } } })
+        load={(q, path) =>
+          api.GET(path, { params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', tokenOrderings) } } })
         }
         scope={userId}
         prefix="t_"

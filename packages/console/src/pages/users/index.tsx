@@ -67,7 +67,7 @@ function UserList() {
         path="/api/v2/users"
         empty="No users yet. Add one above, import a CSV of them on the Imports page, or let your identity provider create them through SCIM (see About)."
         load={loadUsers}
-        csv={(q) => api.GET('/api/v2/users', { params: { query: { ...usersQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...usersQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Users"
         version={version}
         exportName="users"

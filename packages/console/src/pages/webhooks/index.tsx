@@ -52,9 +52,7 @@ function WebhookList() {
       <ListView
         path="/public_api/v2/webhooks"
         empty="No webhook endpoints yet. Add one above to have Lectern call your service when something changes."
-        load={(q) =>
-          api.GET('/public_api/v2/webhooks', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', webhookOrderings) } } })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ordering: q.oneOf('ordering', webhookOrderings) } } })}
         caption="Webhook endpoints"
         version={version}
         rowKey={(hook) => hook.id}
