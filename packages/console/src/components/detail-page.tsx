@@ -29,7 +29,7 @@ export function DetailPage<T>({
 }) {
   const record = loaded.data;
   const heading = record !== undefined ? title(record) : loaded.loading ? 'Loading…' : 'Not found';
-  const said = record !== undefined && summary ? summary(record) : null;
+  const shownSummary = record !== undefined && summary ? summary(record) : null;
   useEffect(() => {
     document.title = `${heading} · Lectern`;
   }, [heading]);
@@ -40,8 +40,8 @@ export function DetailPage<T>({
       </p>
       <h1 id="detail-title">{heading}</h1>
       <p class="muted">
-        {said}
-        {said ? ' · ' : null}
+        {shownSummary}
+        {shownSummary ? ' · ' : null}
         <CopyId id={id} />
       </p>
       {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
