@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ApiClient, lecternBin, runCli, startServer, tempDir, uniqueEmail } from './helpers/server.ts';
+import { ApiClient, lecternBin, runCli, runCliJson, startServer, tempDir, uniqueEmail } from './helpers/server.ts';
 
 describe('lectern CLI', () => {
   it('prints help for every command and exits 0', async () => {
@@ -60,7 +60,7 @@ describe('lectern CLI', () => {
     assert.equal(me.body.data[0].role, 'admin');
 
     const learner = uniqueEmail('learner');
-    const json = await runCli([
+    const issued = await runCliJson([
       'tokens',
       'create',
       '--db',
@@ -75,10 +75,7 @@ describe('lectern CLI', () => {
       'content:read,assignments:read',
       '--expires-at',
       '2099-01-01T00:00:00Z',
-      '--json',
     ]);
-    assert.equal(json.code, 0, json.stderr);
-    const issued = JSON.parse(json.stdout);
     assert.deepEqual(issued.scopes, ['content:read', 'assignments:read']);
     assert.equal(issued.expires_at, '2099-01-01T00:00:00.000Z');
     assert.equal(issued.user.email, learner);
@@ -89,8 +86,7 @@ describe('lectern CLI', () => {
     assert.match(denied.stderr, /^error: .*users:write/);
     assert.equal(denied.stderr.trim().split('\n').length, 1);
 
-    const listed = await runCli(['tokens', 'list', '--db', server.dbFile, '--json', '--user', email]);
-    const tokens = JSON.parse(listed.stdout);
+    const tokens = await runCliJson(['tokens', 'list', '--db', server.dbFile, '--user', email]);
     assert.equal(tokens.length, 1);
     assert.equal(tokens[0].token, undefined, 'lists never show the secret');
     const text = await runCli(['tokens', 'list', '--db', server.dbFile]);

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { lecternBin, runCli, tempDir, uniqueEmail } from '../helpers/server.ts';
+import { lecternBin, runCli, runCliJson, tempDir, uniqueEmail } from '../helpers/server.ts';
 
 async function migratedDatabase(): Promise<string> {
   const dbFile = join(tempDir(), 'lectern.db');
@@ -67,20 +67,18 @@ describe('lectern CLI safety', () => {
     assert.match(noRole.stderr, /^error: no user has the email .*; pass --role \(admin\|organizer\|user\) to create one\n$/);
     assert.equal((await runCli(['tokens', 'list', '--db', dbFile, '--json'])).stdout, '[]\n', 'nothing was created');
 
-    const created = await runCli(['tokens', 'create', '--db', dbFile, '--email', email, '--name', 'x', '--role', 'organizer', '--json']);
-    assert.equal(created.code, 0, created.stderr);
-    assert.equal(JSON.parse(created.stdout).created_user, true);
+    const created = await runCliJson(['tokens', 'create', '--db', dbFile, '--email', email, '--name', 'x', '--role', 'organizer']);
+    assert.equal(created.created_user, true);
 
     const contradicting = await runCli(['tokens', 'create', '--db', dbFile, '--email', email, '--name', 'y', '--role', 'admin']);
     assert.equal(contradicting.code, 2);
     assert.match(contradicting.stderr, /^error: .* is already a user with role organizer, not admin/);
 
     for (const roleArgs of [[], ['--role', 'organizer']]) {
-      const again = await runCli(['tokens', 'create', '--db', dbFile, '--email', email, '--name', 'z', ...roleArgs, '--json']);
-      assert.equal(again.code, 0, again.stderr);
-      assert.equal(JSON.parse(again.stdout).created_user, false);
+      const again = await runCliJson(['tokens', 'create', '--db', dbFile, '--email', email, '--name', 'z', ...roleArgs]);
+      assert.equal(again.created_user, false);
     }
-    const tokens = JSON.parse((await runCli(['tokens', 'list', '--db', dbFile, '--json'])).stdout);
+    const tokens = await runCliJson(['tokens', 'list', '--db', dbFile]);
     assert.deepEqual(tokens.map((token: { name: string }) => token.name).sort(), ['x', 'z', 'z']);
   });
 

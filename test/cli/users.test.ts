@@ -1,28 +1,16 @@
 /** `lectern users`: managing users from the command line while the server runs, seen through the API. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { runCli, uniqueEmail, userWithToken, useServer } from '../helpers/server.ts';
+import { runCli, runCliJson, uniqueEmail, userWithToken, useServer } from '../helpers/server.ts';
 
 describe('lectern users', () => {
   const server = useServer();
   const cli = (...args: string[]) => runCli(['users', ...args, '--db', server.dbFile]);
+  const cliJson = (...args: string[]) => runCliJson(['users', ...args, '--db', server.dbFile]);
 
   it('creates a user the running server serves at once, and refuses a taken email', async () => {
     const email = uniqueEmail('cli-user');
-    const created = await cli(
-      'create',
-      '--email',
-      email,
-      '--name',
-      'Grace Hopper',
-      '--role',
-      'organizer',
-      '--employee-id',
-      'E-7',
-      '--json',
-    );
-    assert.equal(created.code, 0, created.stderr);
-    const user = JSON.parse(created.stdout);
+    const user = await cliJson('create', '--email', email, '--name', 'Grace Hopper', '--role', 'organizer', '--employee-id', 'E-7');
     const served = await server.api.get(`/api/v2/users/${user.public_id}/`);
     assert.equal(served.status, 200);
     assert.equal(served.body.email, email);
@@ -44,8 +32,7 @@ describe('lectern users', () => {
     assert.equal((await server.api.get(`/api/v2/users/${organizer.user.public_id}/`)).body.role, 'user');
     assert.equal((await organizer.api.get('/api/v2/users/')).body.error.code, 'forbidden');
 
-    const promoted = await cli('set-role', organizer.user.email, 'admin', '--json');
-    assert.equal(JSON.parse(promoted.stdout).role, 'admin');
+    assert.equal((await cliJson('set-role', organizer.user.email, 'admin')).role, 'admin');
     const unchanged = await cli('set-role', organizer.user.email, 'admin');
     assert.match(unchanged.stdout, /already has the role admin/);
     const badRole = await cli('set-role', organizer.user.email, 'king');
@@ -64,10 +51,10 @@ describe('lectern users', () => {
     assert.equal(again.code, 2);
     assert.match(again.stderr, /is already deactivated/);
 
-    const active = JSON.parse((await cli('list', '--json')).stdout) as Array<{ email: string; is_active: boolean }>;
+    const active = (await cliJson('list')) as Array<{ email: string; is_active: boolean }>;
     assert.ok(active.every((user) => user.is_active));
     assert.ok(!active.some((user) => user.email === learner.user.email));
-    const all = JSON.parse((await cli('list', '--all', '--json')).stdout) as Array<{ email: string }>;
+    const all = (await cliJson('list', '--all')) as Array<{ email: string }>;
     assert.ok(all.some((user) => user.email === learner.user.email));
     const text = await cli('list', '--role', 'admin');
     assert.equal(text.code, 0, text.stderr);
@@ -82,7 +69,7 @@ describe('lectern users', () => {
 
   it('keeps an active admin: the last one can be neither deactivated nor demoted', async () => {
     const last = (await server.api.get('/api/v2/me/')).body.user.email as string;
-    const admins = JSON.parse((await cli('list', '--role', 'admin', '--json')).stdout) as Array<{ email: string }>;
+    const admins = (await cliJson('list', '--role', 'admin')) as Array<{ email: string }>;
     for (const admin of admins.filter((admin) => admin.email !== last)) assert.equal((await cli('deactivate', admin.email)).code, 0);
     const demoted = await cli('set-role', last, 'user');
     assert.equal(demoted.code, 1);

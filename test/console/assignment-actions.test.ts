@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { assignedArticle, uniqueEmail, useServer } from '../helpers/server.ts';
 import { eventually, signInWithToken, useBrowser } from './browser.ts';
 
 describe('console assignment actions by state', () => {
@@ -13,18 +13,12 @@ describe('console assignment actions by state', () => {
 
   it('shows the actions each state allows, and follows the state as they are pressed', async () => {
     const email = uniqueEmail('stateacts');
-    const user = await server.api.post('/api/v2/users/', { email, name: 'State Person' });
-    const article = await server.api.post('/api/v2/articles/', { name: `Lifecycle article ${process.pid}` });
-    const assigned = await server.api.post('/api/v2/assignments/', {
-      user_id: user.body.public_id,
-      content_item_id: article.body.public_id,
-    });
-    assert.equal(assigned.status, 201, assigned.text);
-    const content = article.body.name as string;
+    const { article, assigned } = await assignedArticle(server.api, { email, article: `Lifecycle article ${process.pid}` });
+    const content = article.name as string;
 
     const page = await browser.newPage();
     await signInWithToken(page, server.url, server.adminToken);
-    await page.goto(`${server.url}/console/assignments?content_item=${article.body.public_id}`);
+    await page.goto(`${server.url}/console/assignments?content_item=${article.public_id}`);
     const row = page.getByRole('table', { name: 'Assignments' }).getByRole('row').filter({ hasText: email });
 
     const actionsShown = async (): Promise<string[]> => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { uniqueEmail, useServer } from '../helpers/server.ts';
+import { assignedArticle, uniqueEmail, useServer } from '../helpers/server.ts';
 import { assertAccessible, descriptionOf, eventually, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
 
 describe('console: everyday details', () => {
@@ -78,13 +78,7 @@ describe('console: everyday details', () => {
   });
 
   it('shows every button of the Assignments actions column at 1280 px', async () => {
-    const user = await server.api.post('/api/v2/users/', { email: uniqueEmail('actions'), name: 'Actions Person' });
-    const article = await server.api.post('/api/v2/articles/', { name: 'An article with a rather long name to fill its column' });
-    const assigned = await server.api.post('/api/v2/assignments/', {
-      user_id: user.body.public_id,
-      content_item_id: article.body.public_id,
-    });
-    assert.equal(assigned.status, 201, assigned.text);
+    await assignedArticle(server.api, { article: 'An article with a rather long name to fill its column' });
     const page = await adminPage(1280);
     await openPage(page, 'Assignments');
     await page

@@ -309,6 +309,18 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
+/** Runs the CLI with `--json`, failing with its stderr unless it exits 0, and answers what it printed. */
+export async function runCliJson(args: string[]): Promise<any> {
+  const run = await runCli([...args, '--json']);
+  assert.equal(run.code, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+/** A token issued by the CLI (`tokens create`) for `email`, with any further options (`--role`, `--scopes`): what it printed. */
+export function cliToken(dbFile: string, email: string, name: string, ...options: string[]): Promise<any> {
+  return runCliJson(['tokens', 'create', '--db', dbFile, '--email', email, '--name', name, ...options]);
+}
+
 let counter = 0;
 /** A unique email per call, so tests sharing a server never collide. */
 export const uniqueEmail = (prefix = 'user') => `${prefix}.${process.pid}.${Date.now()}.${counter++}@example.com`;
@@ -318,11 +330,7 @@ export async function userWithToken(server: TestServer, role: 'admin' | 'organiz
   const email = uniqueEmail(role);
   const created = await server.api.post('/api/v2/users/', { email, name: `${role} person`, role });
   if (created.status !== 201) throw new Error(`creating the ${role} failed: ${created.text}`);
-  const args = ['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'test', '--json'];
-  if (scopes) args.push('--scopes', scopes);
-  const cli = await runCli(args);
-  if (cli.code !== 0) throw new Error(`issuing a token failed: ${cli.stderr}`);
-  const issued = JSON.parse(cli.stdout);
+  const issued = await cliToken(server.dbFile, email, 'test', ...(scopes ? ['--scopes', scopes] : []));
   return { user: created.body, token: issued.token as string, api: server.api.withToken(issued.token) };
 }
 
@@ -332,6 +340,15 @@ export async function created(api: ApiClient, path: string, body: unknown): Prom
   const response = await api.post(path, body);
   assert.ok(response.status >= 200 && response.status < 300, `${path}: ${response.status} ${response.text}`);
   return response.body;
+}
+
+/** A new person assigned a new article: the assignment's answer (a 201, checked) and the two records made for it. */
+export async function assignedArticle(api: ApiClient, { email = uniqueEmail('learner'), article: name = 'Assigned article' } = {}) {
+  const user = await created(api, '/api/v2/users/', { email, name: 'Learner' });
+  const article = await created(api, '/api/v2/articles/', { name });
+  const assigned = await api.post('/api/v2/assignments/', { user_id: user.public_id, content_item_id: article.public_id });
+  assert.equal(assigned.status, 201, assigned.text);
+  return { user, article, assigned };
 }
 
 export function expectError(response: ApiResponse, status: number, code: string): void {

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { waitForJob } from '../helpers/bulk-jobs.ts';
-import { expectError, runCli, uniqueEmail, userWithToken, useServer, type ApiClient, type ApiResponse } from '../helpers/server.ts';
+import {
+  assignedArticle,
+  cliToken,
+  expectError,
+  runCli,
+  uniqueEmail,
+  userWithToken,
+  useServer,
+  type ApiClient,
+  type ApiResponse,
+} from '../helpers/server.ts';
 
 interface Entry {
   id: string;
@@ -131,13 +141,7 @@ describe('audit log', () => {
   });
 
   it('records assignments created and their state changes', async () => {
-    const learner = await server.api.post('/api/v2/users/', { email: uniqueEmail('learner'), name: 'Learner' });
-    const course = await server.api.post('/api/v2/courses/', { name: 'Audited course' });
-    const assigned = await server.api.post('/api/v2/assignments/', {
-      user_id: learner.body.public_id,
-      content_item_id: course.body.public_id,
-    });
-    assert.equal(assigned.status, 201, assigned.text);
+    const { assigned } = await assignedArticle(server.api);
     const id = assigned.body.public_id;
     const completed = await server.api.post(`/api/v2/assignments/${id}/complete/`);
     assert.equal(completed.status, 200, completed.text);
@@ -217,9 +221,7 @@ describe('audit log', () => {
     await assertMadeBy(await only(id, 'api_token.revoked'), revoked);
 
     const email = uniqueEmail('cli');
-    const cli = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--role', 'user', '--name', 'cli', '--json']);
-    assert.equal(cli.code, 0, cli.stderr);
-    const issued = JSON.parse(cli.stdout);
+    const issued = await cliToken(server.dbFile, email, 'cli', '--role', 'user');
     secrets.push(issued.token);
     const byCli = await only(issued.public_id, 'api_token.created');
     assert.equal(byCli.actor, null);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiClient, expectError, runCli, startServer, uniqueEmail, userWithToken, useServer } from '../helpers/server.ts';
+import { ApiClient, expectError, runCliJson, startServer, uniqueEmail, userWithToken, useServer } from '../helpers/server.ts';
 
 describe('authentication, scopes and roles', () => {
   const server = useServer();
@@ -128,8 +128,8 @@ describe('token usage', () => {
     assert.equal(created.body.last_used_at, null);
     await new ApiClient(server.url, created.body.token).get('/api/v2/users/');
     assert.equal(await server.stop(), 0);
-    const listed = await runCli(['tokens', 'list', '--db', server.dbFile, '--json']);
-    const token = JSON.parse(listed.stdout).find((t: any) => t.public_id === created.body.public_id);
+    const listed = await runCliJson(['tokens', 'list', '--db', server.dbFile]);
+    const token = listed.find((t: any) => t.public_id === created.body.public_id);
     assert.ok(token.last_used_at, 'flushed at shutdown');
   });
 });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { openSocket, rawRequest, readResponse } from '../helpers/raw-http.ts';
-import { expectError, expectFieldError, runCli, uniqueEmail, useServer, userWithToken } from '../helpers/server.ts';
+import { cliToken, expectError, expectFieldError, uniqueEmail, useServer, userWithToken } from '../helpers/server.ts';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -107,9 +107,7 @@ describe('rate limits that tokens cannot multiply', () => {
   });
 
   async function tokenFor(email: string): Promise<string> {
-    const cli = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'extra', '--json']);
-    assert.equal(cli.code, 0, cli.stderr);
-    return JSON.parse(cli.stdout).token;
+    return (await cliToken(server.dbFile, email, 'extra')).token;
   }
 
   it("caps a user's tokens together, keeping each token's window and headers as they are", async () => {

@@ -1,7 +1,7 @@
 /** `GET /api/v2/me/`: the caller and its token, for any authenticated token, whatever its scopes. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expectError, runCli, uniqueEmail, useServer } from '../helpers/server.ts';
+import { cliToken, expectError, uniqueEmail, useServer } from '../helpers/server.ts';
 
 describe('GET /api/v2/me/', () => {
   const server = useServer();
@@ -25,14 +25,9 @@ describe('GET /api/v2/me/', () => {
 
   it('needs no scope, and shows the scopes in effect after the user’s role was lowered', async () => {
     const email = uniqueEmail('me');
-    const cli = await runCli([
-      'tokens',
-      'create',
-      '--db',
+    const issued = await cliToken(
       server.dbFile,
-      '--email',
       email,
-      '--name',
       'narrow',
       '--role',
       'organizer',
@@ -40,10 +35,7 @@ describe('GET /api/v2/me/', () => {
       'content:read,reports:read',
       '--expires-at',
       '2099-01-01T00:00:00Z',
-      '--json',
-    ]);
-    assert.equal(cli.code, 0, cli.stderr);
-    const issued = JSON.parse(cli.stdout);
+    );
     const api = server.api.withToken(issued.token);
     const me = await api.get('/api/v2/me/');
     assert.equal(me.status, 200, me.text);

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { runCli, uniqueEmail, userWithToken, useServer } from '../helpers/server.ts';
+import { cliToken, runCli, uniqueEmail, userWithToken, useServer } from '../helpers/server.ts';
 import { ENTERPRISE, expectScimError, oktaUser, patchOp, ScimClient, SCIM_GROUP } from '../helpers/scim-client.ts';
 
 describe('SCIM 2.0', () => {
@@ -326,9 +326,7 @@ describe('SCIM 2.0', () => {
       return exchanged.body.token as string;
     };
     const tokenOf = async (email: string) => {
-      const cli = await runCli(['tokens', 'create', '--db', server.dbFile, '--email', email, '--name', 'laptop', '--json']);
-      assert.equal(cli.code, 0, cli.stderr);
-      return JSON.parse(cli.stdout).token as string;
+      return (await cliToken(server.dbFile, email, 'laptop')).token as string;
     };
     // every server answers (on PostgreSQL, the client alternates between two)
     const status = async (token: string) => {

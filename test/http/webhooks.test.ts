@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
+  assignedArticle,
   expectError,
   expectFieldError,
   startServer,
@@ -482,13 +483,7 @@ describe('webhooks: domain events', () => {
 
   it('delivers assignment.created and then assignment.completed with the assignment as it reads', async () => {
     const hook = await subscribe(server, receiver, '/assignments', { events: ['assignment.*'] });
-    const learner = await server.api.post('/api/v2/users/', { email: `learner.${Date.now()}@example.com`, name: 'Learner' });
-    const article = await server.api.post('/api/v2/articles/', { name: 'Completable' });
-    const assigned = await server.api.post('/api/v2/assignments/', {
-      user_id: learner.body.public_id,
-      content_item_id: article.body.public_id,
-    });
-    assert.equal(assigned.status, 201, assigned.text);
+    const { assigned } = await assignedArticle(server.api);
     const id = assigned.body.public_id;
     const completed = await server.api.post(`/api/v2/assignments/${id}/complete/`);
     assert.equal(completed.status, 200, completed.text);

@@ -14,9 +14,12 @@ export interface Page<T> {
 /** The page size a list asks for when the address names none. */
 export const DEFAULT_PAGE_SIZE = '25';
 
-/** A list route called for one page of rows, or for every row as CSV. */
-export type PageLoader<T> = (query: AddressQuery) => Promise<Outcome<Page<T>>>;
-export type CsvLoader = (query: AddressQuery) => Promise<Outcome<Blob>>;
+/**
+ * A list route called for one page of rows, or for every row as CSV. The list hands its loader its
+ * route (`path`, typed as the one literal route) so that the page names the route once.
+ */
+export type PageLoader<T, P extends string = string> = (query: AddressQuery, path: P) => Promise<Outcome<Page<T>>>;
+export type CsvLoader<P extends string = string> = (query: AddressQuery, path: P) => Promise<Outcome<Blob>>;
 
 /**
  * The address's query parameters, read into the types a route's query takes: a value that is not
@@ -62,8 +65,12 @@ export class AddressQuery {
   }
 }
 
-/** A list's loader that the shell can start before the page's code has arrived (see earlyLoader). */
-export interface EarlyLoader<T> extends PageLoader<T> {
+/**
+ * A list's loader that the shell can start before the page's code has arrived (see earlyLoader);
+ * started before there is a list, it names its route itself.
+ */
+export interface EarlyLoader<T> {
+  (query: AddressQuery): Promise<Outcome<Page<T>>>;
   /** asks for the page of rows these address values show, for the list's first call to take */
   start(values: Readonly<Record<string, string>>): void;
 }
@@ -74,7 +81,7 @@ export interface EarlyLoader<T> extends PageLoader<T> {
  * call asks for the same values; any other first call drops it and asks anew, so an early answer
  * is used once, at once, or never (no stale rows later).
  */
-export function earlyLoader<T>(load: PageLoader<T>): EarlyLoader<T> {
+export function earlyLoader<T>(load: (query: AddressQuery) => Promise<Outcome<Page<T>>>): EarlyLoader<T> {
   let early: { key: string; outcome: Promise<Outcome<Page<T>>> } | undefined;
   const loader = (query: AddressQuery) => {
     const started = early;

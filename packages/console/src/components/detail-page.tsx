@@ -9,23 +9,27 @@ import { ErrorBanner } from './error-banner.tsx';
 import { Link } from './link.tsx';
 import type { Loaded } from './use-load.ts';
 
-export function DetailPage({
+export function DetailPage<T>({
+  loaded,
   title,
   back,
   id,
-  loaded,
   summary,
   children,
 }: {
-  title: string | undefined;
+  /** the record's load: until it has data the page says it is loading (or not found) and shows nothing else */
+  loaded: Loaded<T>;
+  title: (record: T) => string;
   /** the list's address and name ('groups', 'Groups') */
   back: readonly [string, string];
   id: string;
-  loaded: Pick<Loaded<unknown>, 'error' | 'reload' | 'loading'>;
-  summary?: ComponentChildren;
-  children?: ComponentChildren;
+  summary?: (record: T) => ComponentChildren;
+  /** the page's sections, drawn once the record is there */
+  children?: (record: T) => ComponentChildren;
 }) {
-  const heading = title ?? (loaded.loading ? 'Loading…' : 'Not found');
+  const record = loaded.data;
+  const heading = record !== undefined ? title(record) : loaded.loading ? 'Loading…' : 'Not found';
+  const shownSummary = record !== undefined && summary ? summary(record) : null;
   useEffect(() => {
     document.title = `${heading} · Lectern`;
   }, [heading]);
@@ -36,12 +40,12 @@ export function DetailPage({
       </p>
       <h1 id="detail-title">{heading}</h1>
       <p class="muted">
-        {summary}
-        {summary ? ' · ' : null}
+        {shownSummary}
+        {shownSummary ? ' · ' : null}
         <CopyId id={id} />
       </p>
       {loaded.error ? <ErrorBanner error={loaded.error} onRetry={loaded.reload} /> : null}
-      {title !== undefined ? children : null}
+      {record !== undefined && children ? children(record) : null}
     </section>
   );
 }

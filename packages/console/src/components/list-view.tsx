@@ -31,7 +31,7 @@ export interface ListViewProps<P extends ListPath> {
   /** the list's route: it types the rows and the fields a column may sort by */
   path: P;
   /** calls the route with the address's query read into its types, and the page's own values (an id) */
-  load: PageLoader<ListItem<P>>;
+  load: PageLoader<ListItem<P>, P>;
   /** what the loader uses besides the address (the id of the page it is on), so a change reloads the list */
   scope?: string;
   caption: string;
@@ -51,7 +51,7 @@ export interface ListViewProps<P extends ListPath> {
   version?: number;
   /** a name for the CSV download and the call that makes it; none hides the button */
   exportName?: string;
-  csv?: CsvLoader;
+  csv?: CsvLoader<P>;
   /** prefix for the address's parameters when two lists share a page */
   prefix?: string;
   toolbar?: ComponentChildren;
@@ -93,7 +93,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
   // reloads after a bulk action, which also starts a new (empty) selection
   const [bulkRuns, setBulkRuns] = useState(0);
   const key = `${path}|${scope}|${JSON.stringify(request)}|${version}|${bulkRuns}`;
-  const result = useLoad(() => unwrap(load(new AddressQuery(request))), key);
+  const result = useLoad(() => unwrap(load(new AddressQuery(request), path)), key);
   const selectable = props.selectable;
   const selection = useSelection(result.data?.data ?? [], rowKey, key, selectable?.rowName ?? (() => ''));
   const [downloadError, setDownloadError] = useState<unknown>(undefined);
@@ -250,7 +250,7 @@ export function ListView<P extends ListPath>(props: ListViewProps<P>) {
             onClick={() => {
               const { page: _page, page_size: _size, ...all } = request;
               setDownloadError(undefined);
-              unwrap(csv(new AddressQuery(all)))
+              unwrap(csv(new AddressQuery(all), path))
                 .then((blob) => saveBlob(blob, `${exportName}.csv`))
                 .catch(setDownloadError);
             }}

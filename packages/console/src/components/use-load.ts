@@ -36,11 +36,20 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
 }
 
 /**
+ * How many changes a page has made, for its lists to reload with (a ListView's `version`), and the
+ * call that counts one more after a create or an action.
+ */
+export function useVersion(): [version: number, changed: () => void] {
+  const [version, setVersion] = useState(0);
+  return [version, () => setVersion((n) => n + 1)];
+}
+
+/**
  * A record's page: the record loaded by its id, and loaded again after each change the page makes
  * (`changed`); `version` counts those changes, for the page's lists to reload with it.
  */
 export function useRecord<T>(id: string, load: () => Promise<T>): { loaded: Loaded<T>; version: number; changed: () => void } {
-  const [version, setVersion] = useState(0);
+  const [version, changed] = useVersion();
   const loaded = useLoad(load, `${id}|${version}`);
-  return { loaded, version, changed: () => setVersion((n) => n + 1) };
+  return { loaded, version, changed };
 }

@@ -1,13 +1,13 @@
 import { fieldChanges } from '../audit/audit-diff.ts';
 import { requireUserIds } from '../users/user-references.ts';
 import { authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
-import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { forbidden, notFound } from '../shared/errors.ts';
+import { forbidden } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { StoredRecordService } from '../shared/stored-record-service.ts';
 import { parseArgument, parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import { userListSpec, type User } from '../users/user.ts';
@@ -27,19 +27,9 @@ import {
 } from './group.ts';
 import { assertReplaceConfirmed, nextMembers } from './membership-rules.ts';
 
-export class GroupService {
-  constructor(private readonly deps: ServiceDeps) {}
-
-  /** `narrowing` is a saved report's (see SavedReportService.results). */
-  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<Group>> {
-    authorize(ctx.actor, 'groups:read');
-    const query = parseListQuery(groupListSpec, params);
-    return toListResult(query, await this.deps.storage.groups.list(query, narrowing), (record) => record.view);
-  }
-
-  async get(ctx: RequestContext, publicId: string): Promise<Group> {
-    authorize(ctx.actor, 'groups:read');
-    return (await this.require(this.deps.storage, publicId)).view;
+export class GroupService extends StoredRecordService<GroupRecord, Group> {
+  constructor(deps: ServiceDeps) {
+    super(deps, { readScope: 'groups:read', listSpec: groupListSpec, noun: 'Group', store: (stores) => stores.groups });
   }
 
   async listMembers(ctx: RequestContext, publicId: string, params: QueryParams): Promise<ListResult<User>> {
@@ -168,11 +158,5 @@ export class GroupService {
     if (isAdmin(actor) || actor.kind !== 'user') return;
     if (actor.role === 'organizer' && (await stores.groups.isRelated(group.id, 'owner', actor.userId))) return;
     throw forbidden('Organizers can change only the groups they own.');
-  }
-
-  private async require(stores: Stores, publicId: string): Promise<GroupRecord> {
-    const record = await stores.groups.findByPublicId(publicId);
-    if (!record) throw notFound('Group');
-    return record;
   }
 }

@@ -1,13 +1,13 @@
 import { authorize, isAdmin, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { SavedReportChanges } from '../ports/saved-report-store.ts';
-import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
-import { conflict, fieldError, forbidden, notFound } from '../shared/errors.ts';
+import { conflict, fieldError, forbidden } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
-import { parseListQuery, readOrdering, readParam, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { readOrdering, readParam, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { StoredRecordService } from '../shared/stored-record-service.ts';
 import { parseInput, type InputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import { reportResourceDefinitions, type ReportResourceDefinition } from './report-catalogues.ts';
@@ -30,21 +30,18 @@ import {
  */
 export type ReportLister = (ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing) => Promise<ListResult<unknown>>;
 
-export class SavedReportService {
+export class SavedReportService extends StoredRecordService<SavedReportRecord, SavedReport> {
   constructor(
-    private readonly deps: ServiceDeps,
+    deps: ServiceDeps,
     private readonly listers: Partial<Record<ReportResource, ReportLister>>,
-  ) {}
-
-  async list(ctx: RequestContext, params: QueryParams): Promise<ListResult<SavedReport>> {
-    authorize(ctx.actor, 'reports:read');
-    const query = parseListQuery(savedReportListSpec, params);
-    return toListResult(query, await this.deps.storage.savedReports.list(query), (record) => record.view);
-  }
-
-  async get(ctx: RequestContext, publicId: string): Promise<SavedReport> {
-    authorize(ctx.actor, 'reports:read');
-    return (await this.require(this.deps.storage, publicId)).view;
+  ) {
+    super(deps, {
+      readScope: 'reports:read',
+      listSpec: savedReportListSpec,
+      noun: 'Saved report',
+      store: (stores) => stores.savedReports,
+      isPublicId: isUuid,
+    });
   }
 
   async create(ctx: RequestContext, body: InputOf<typeof createSavedReportInput>): Promise<SavedReport> {
@@ -168,12 +165,6 @@ export class SavedReportService {
     if (isAdmin(actor)) return;
     if (actor.kind === 'user' && report.createdById === actor.userId) return;
     throw forbidden('Only the creator of a saved report or an admin can change or delete it.');
-  }
-
-  private async require(stores: Stores, publicId: string): Promise<SavedReportRecord> {
-    const record = isUuid(publicId) ? await stores.savedReports.findByPublicId(publicId) : undefined;
-    if (!record) throw notFound('Saved report');
-    return record;
   }
 }
 

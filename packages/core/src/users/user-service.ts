@@ -4,14 +4,13 @@ import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import { ItemFailure, type AppliedItem } from '../jobs/job.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { fieldError, notFound } from '../shared/errors.ts';
+import { fieldError } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { nowIso } from '../shared/clock.ts';
 import { foldCase } from '../shared/fold-case.ts';
-import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
+import { StoredRecordService } from '../shared/stored-record-service.ts';
 import { parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
-import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import {
   bulkUserItem,
@@ -28,14 +27,15 @@ import { assertKeepsAnAdmin, assertManagerAllowed } from './user-rules.ts';
 export const USERS_JOB = 'users';
 export const MAX_BULK_USERS = 500;
 
-export class UserService {
+export class UserService extends StoredRecordService<UserRecord, User> {
   /** `…/bulk/` routes: submit a job of this area's items, read it and its items */
   readonly bulk: BulkJobs<BulkInputOf<'users', typeof bulkUserItem>>;
 
   constructor(
-    private readonly deps: ServiceDeps,
+    deps: ServiceDeps,
     private readonly jobs: JobEngine,
   ) {
+    super(deps, { readScope: 'users:read', listSpec: userListSpec, noun: 'User', store: (stores) => stores.users });
     this.bulk = new BulkJobs(
       jobs,
       {
@@ -52,18 +52,6 @@ export class UserService {
       },
       'users:read',
     );
-  }
-
-  /** `narrowing` is a saved report's (see SavedReportService.results). */
-  async list(ctx: RequestContext, params: QueryParams, narrowing: ListNarrowing = {}): Promise<ListResult<User>> {
-    authorize(ctx.actor, 'users:read');
-    const query = parseListQuery(userListSpec, params);
-    return toListResult(query, await this.deps.storage.users.list(query, narrowing), (record) => record.view);
-  }
-
-  async get(ctx: RequestContext, publicId: string): Promise<User> {
-    authorize(ctx.actor, 'users:read');
-    return (await this.require(this.deps.storage, publicId)).view;
   }
 
   async create(ctx: RequestContext, body: InputOf<typeof createUserInput>): Promise<User> {
@@ -178,12 +166,6 @@ export class UserService {
       dateJoined: nowIso(this.deps.clock),
     });
     await this.deps.audit.record(tx, ctx, 'user.created', record.view.public_id);
-    return record;
-  }
-
-  private async require(stores: Stores, publicId: string): Promise<UserRecord> {
-    const record = await stores.users.findByPublicId(publicId);
-    if (!record) throw notFound('User');
     return record;
   }
 

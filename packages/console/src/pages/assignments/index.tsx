@@ -10,7 +10,7 @@ import { ActionButton } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { Field, FoldedForm, Form, list, nullableText, picked, SelectField, text } from '../../components/form.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useRecord, useVersion } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { Link } from '../../components/link.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -31,9 +31,8 @@ import { assignmentsQuery, loadAssignments } from './list-load.ts';
 const label = (value: string) => value.replace('_', ' ');
 
 export function AssignmentsPage() {
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const [job, setJob] = useState<string | null>(null);
-  const refresh = () => setVersion(version + 1);
   const writable = can('assignments:write');
   const manager = role.value !== 'user';
   const opened = query().get('assignment');
@@ -104,7 +103,7 @@ export function AssignmentsPage() {
             : 'No assignments yet. Give content to a person or a whole group with the form above.'
         }
         load={loadAssignments}
-        csv={(q) => api.GET('/api/v2/assignments', { params: { query: { ...assignmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...assignmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Assignments"
         version={version}
         exportName="assignments"
@@ -207,12 +206,11 @@ function StateActions({ assignment, done, manager }: { assignment: Assignment; d
 
 /** One assignment: where it stands, progress with score and pass/fail, and (for managers) its dates. */
 function AssignmentDetail({ id, manager, onChanged }: { id: string; manager: boolean; onChanged: () => void }) {
-  const [version, setVersion] = useState(0);
   const path = { params: { path: { id } } };
-  const loaded = useLoad(() => unwrap(api.GET('/api/v2/assignments/{id}', path)), `${id}|${version}`);
+  const { loaded, changed: reload } = useRecord(id, () => unwrap(api.GET('/api/v2/assignments/{id}', path)));
   const a = loaded.data;
   const changed = () => {
-    setVersion(version + 1);
+    reload();
     onChanged();
   };
   const open = a ? canTransition(a.state, 'progress') : false;

@@ -73,8 +73,8 @@ function Job({ kind, id }: { kind: Kind; id: string }) {
     return () => clearTimeout(timer);
   }, [job, running]);
   return (
-    <DetailPage title={job ? `Job ${id} (${kind})` : undefined} back={['bulk-jobs', 'Bulk jobs']} id={id} loaded={loaded}>
-      {job ? (
+    <DetailPage loaded={loaded} title={() => `Job ${id} (${kind})`} back={['bulk-jobs', 'Bulk jobs']} id={id}>
+      {(job) => (
         <>
           <p>
             <StatusBadge status={job.status} /> started <DateCell value={job.created_at} />
@@ -120,7 +120,7 @@ function Job({ kind, id }: { kind: Kind; id: string }) {
             ]}
           />
         </>
-      ) : null}
+      )}
     </DetailPage>
   );
 }

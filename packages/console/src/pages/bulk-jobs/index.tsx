@@ -16,8 +16,8 @@ function BulkJobList() {
       <ListView
         path="/api/v2/bulk-jobs"
         empty="No bulk jobs yet. They start when many users, assignments, enrollments or events are sent at once, through the API or this console."
-        load={(q) =>
-          api.GET('/api/v2/bulk-jobs', {
+        load={(q, path) =>
+          api.GET(path, {
             params: {
               query: {
                 ...q.paging,

@@ -24,92 +24,94 @@ import { writesFor } from './writes.ts';
 export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
   const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/content-items/{id}', { params: { path: { id } } })));
   const [saved, setSaved] = useState(false);
-  const item = loaded.data;
-  const writes = item ? writesFor(item.content_type) : undefined;
+  // the calls that save this type of item; events and series have none here
+  const writes = loaded.data ? writesFor(loaded.data.content_type) : undefined;
   const writable = can('content:write');
   return (
     <DetailPage
-      title={item?.name}
+      loaded={loaded}
+      title={(item) => item.name}
       back={['content', 'Content']}
       id={id}
-      loaded={loaded}
-      summary={
-        item
-          ? `${label(item.content_type)}${item.is_archived ? ' · archived' : ''}${item.avg_feedback_rating !== null ? ` · rated ${item.avg_feedback_rating}` : ''}`
-          : null
+      summary={(item) =>
+        `${label(item.content_type)}${item.is_archived ? ' · archived' : ''}${item.avg_feedback_rating !== null ? ` · rated ${item.avg_feedback_rating}` : ''}`
       }
     >
-      {item && writable ? (
-        <div class="actions">
-          <ArchiveToggle item={item} done={changed} />
-        </div>
-      ) : null}
-      {saved ? (
-        <p class="banner success" role="status">
-          Saved.
-        </p>
-      ) : null}
-      {item ? <Completion id={id} version={version} /> : null}
-      <h2>Fields</h2>
-      {item && writable && writes ? (
-        <Form
-          resetKey={item.modified}
-          submitLabel="Save"
-          onSubmit={async (data) => {
-            setSaved(false);
-            const { items: _items, url: _url, ...body } = bodyFrom(data, item.content_type);
-            // containers and links keep their items and url unless the form gave them
-            const extra = {
-              ...(text(data, 'items') ? { items: list(data, 'items') } : {}),
-              ...(text(data, 'url') ? { url: text(data, 'url') } : {}),
-            };
-            await unwrap(writes.update(id, { ...body, ...extra }));
-            setSaved(true);
-            changed();
-          }}
-        >
-          <ContentFields type={item.content_type} item={item} />
-        </Form>
-      ) : item && writable && (item.content_type === 'event' || item.content_type === 'event_type') ? (
-        <p>
-          {/* events and series are content items with the same id, edited on their own pages */}
-          {item.content_type === 'event' ? 'An event' : 'A series'} is edited on{' '}
-          <ResourceLink kind={item.content_type === 'event' ? 'event' : 'series'} id={item.public_id}>
-            its own page
-          </ResourceLink>
-          .
-        </p>
-      ) : item ? (
-        <ReadOnlyFields item={item} />
-      ) : null}
-      {item && can('assignments:read') ? (
+      {(item) => (
         <>
-          <h2>Assignments</h2>
-          <ListView
-            path="/api/v2/assignments"
-            empty="Not assigned to anyone yet. Assign it on the Assignments page, to a person or a whole group."
-            load={(q) =>
-              api.GET('/api/v2/assignments', {
-                params: {
-                  query: {
-                    ...q.paging,
-                    content_item: id,
-                    state: q.someOf('state', assignmentStates),
-                    ordering: q.oneOf('ordering', assignmentOrderings),
-                  },
-                },
-              })
-            }
-            scope={id}
-            prefix="a_"
-            caption="Its assignments"
-            version={version}
-            filters={[{ name: 'state', label: 'State', options: assignmentStates.map((state) => [state, label(state)] as const) }]}
-            rowKey={(a) => a.public_id}
-            columns={[assignmentPerson, assignmentEmail, assignmentState, assignmentDue, assignmentCompleted]}
-          />
+          {writable ? (
+            <div class="actions">
+              <ArchiveToggle item={item} done={changed} />
+            </div>
+          ) : null}
+          {saved ? (
+            <p class="banner success" role="status">
+              Saved.
+            </p>
+          ) : null}
+          <Completion id={id} version={version} />
+          <h2>Fields</h2>
+          {writable && writes ? (
+            <Form
+              resetKey={item.modified}
+              submitLabel="Save"
+              onSubmit={async (data) => {
+                setSaved(false);
+                const { items: _items, url: _url, ...body } = bodyFrom(data, item.content_type);
+                // containers and links keep their items and url unless the form gave them
+                const extra = {
+                  ...(text(data, 'items') ? { items: list(data, 'items') } : {}),
+                  ...(text(data, 'url') ? { url: text(data, 'url') } : {}),
+                };
+                await unwrap(writes.update(id, { ...body, ...extra }));
+                setSaved(true);
+                changed();
+              }}
+            >
+              <ContentFields type={item.content_type} item={item} />
+            </Form>
+          ) : writable && (item.content_type === 'event' || item.content_type === 'event_type') ? (
+            <p>
+              {/* events and series are content items with the same id, edited on their own pages */}
+              {item.content_type === 'event' ? 'An event' : 'A series'} is edited on{' '}
+              <ResourceLink kind={item.content_type === 'event' ? 'event' : 'series'} id={item.public_id}>
+                its own page
+              </ResourceLink>
+              .
+            </p>
+          ) : (
+            <ReadOnlyFields item={item} />
+          )}
+          {can('assignments:read') ? (
+            <>
+              <h2>Assignments</h2>
+              <ListView
+                path="/api/v2/assignments"
+                empty="Not assigned to anyone yet. Assign it on the Assignments page, to a person or a whole group."
+                load={(q, path) =>
+                  api.GET(path, {
+                    params: {
+                      query: {
+                        ...q.paging,
+                        content_item: id,
+                        state: q.someOf('state', assignmentStates),
+                        ordering: q.oneOf('ordering', assignmentOrderings),
+                      },
+                    },
+                  })
+                }
+                scope={id}
+                prefix="a_"
+                caption="Its assignments"
+                version={version}
+                filters={[{ name: 'state', label: 'State', options: assignmentStates.map((state) => [state, label(state)] as const) }]}
+                rowKey={(a) => a.public_id}
+                columns={[assignmentPerson, assignmentEmail, assignmentState, assignmentDue, assignmentCompleted]}
+              />
+            </>
+          ) : null}
         </>
-      ) : null}
+      )}
     </DetailPage>
   );
 }

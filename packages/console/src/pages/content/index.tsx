@@ -10,6 +10,7 @@ import { listOrDetail } from '../../components/detail-route.tsx';
 import { Form } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { can, me, role } from '../../session/me.ts';
 import { ArchiveToggle } from './archive-toggle.tsx';
@@ -32,10 +33,9 @@ const contentQuery = (q: AddressQuery) => ({
 });
 
 function ContentList() {
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const [newType, setNewType] = useState<ContentType | ''>('');
   const writable = can('content:write');
-  const refresh = () => setVersion(version + 1);
   const bulk = contentBulkActions({ archive: writable, assign: role.value !== 'user' && can('assignments:write') });
   return (
     <>
@@ -75,8 +75,8 @@ function ContentList() {
       <ListView
         path="/api/v2/content-items"
         empty={writable ? 'No content yet. Choose a type above to create the first item.' : 'No content is open to you yet.'}
-        load={(q) => api.GET('/api/v2/content-items', { params: { query: { ...q.paging, ...contentQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/content-items', { params: { query: { ...contentQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...contentQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...contentQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Content"
         version={version}
         exportName="content"

@@ -1,5 +1,4 @@
 /** Enrollments: who is enrolled or waiting where, enrolling, check-in and its undo, dropping. */
-import { useState } from 'preact/hooks';
 import { inConsoleWords } from '../../api/console-wording.ts';
 import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
@@ -7,6 +6,7 @@ import { attendanceMethods, enrollmentOrderings, enrollmentStatuses } from '../.
 import { checked, Field, FoldedForm, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { can, me, role } from '../../session/me.ts';
 import { enrollmentBulkActions } from './bulk-actions.tsx';
 import {
@@ -67,8 +67,7 @@ export function EnrollForm({ eventId, done }: { eventId?: string; done: () => vo
 }
 
 export function EnrollmentsPage() {
-  const [version, setVersion] = useState(0);
-  const refresh = () => setVersion(version + 1);
+  const [version, refresh] = useVersion();
   const manager = role.value !== 'user';
   return (
     <>
@@ -81,8 +80,8 @@ export function EnrollmentsPage() {
             ? 'You are not enrolled in any event yet. Enroll yourself with the form above.'
             : 'No enrollments yet. Add people to an event with the form above.'
         }
-        load={(q) => api.GET('/api/v2/enrollments', { params: { query: { ...q.paging, ...enrollmentsQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/enrollments', { params: { query: { ...enrollmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...enrollmentsQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...enrollmentsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Enrollments"
         version={version}
         exportName="enrollments"

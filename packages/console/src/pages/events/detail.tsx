@@ -35,31 +35,28 @@ export function EventOrSeriesDetail({ segments }: { segments: string[] }) {
 
 function EventDetail({ id }: { id: string }) {
   const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/events/{id}', { params: { path: { id } } })));
-  const event = loaded.data;
   return (
     <DetailPage
-      title={event?.name}
+      loaded={loaded}
+      title={(event) => event.name}
       back={['events', 'Events']}
       id={id}
-      loaded={loaded}
-      summary={
-        event ? (
-          <>
-            {event.event_series ? (
-              <>
-                series{' '}
-                <ResourceLink kind="series" id={event.event_series.public_id}>
-                  {event.event_series.name}
-                </ResourceLink>{' '}
-                ·{' '}
-              </>
-            ) : null}
-            {event.location ? `${event.location.name}, times in ${event.location.timezone}` : 'times in UTC'}
-          </>
-        ) : null
-      }
+      summary={(event) => (
+        <>
+          {event.event_series ? (
+            <>
+              series{' '}
+              <ResourceLink kind="series" id={event.event_series.public_id}>
+                {event.event_series.name}
+              </ResourceLink>{' '}
+              ·{' '}
+            </>
+          ) : null}
+          {event.location ? `${event.location.name}, times in ${event.location.timezone}` : 'times in UTC'}
+        </>
+      )}
     >
-      {event ? (
+      {(event) => (
         <>
           <h2>Timeslots</h2>
           <ul>
@@ -90,7 +87,7 @@ function EventDetail({ id }: { id: string }) {
           <h2>Wait list</h2>
           <EnrollmentList eventId={id} status="waitlisted" version={version} done={changed} />
         </>
-      ) : null}
+      )}
     </DetailPage>
   );
 }
@@ -115,8 +112,8 @@ function EnrollmentList({
           ? 'Nobody enrolled yet. Enroll people with the form above.'
           : 'Nobody is waiting. People join the wait list when every seat is taken.'
       }
-      load={(q) =>
-        api.GET('/api/v2/enrollments', {
+      load={(q, path) =>
+        api.GET(path, {
           params: {
             query: { ...q.paging, event: eventId, status: [status], ordering: q.oneOf('ordering', enrollmentOrderings) ?? 'created' },
           },

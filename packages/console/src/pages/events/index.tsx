@@ -2,7 +2,6 @@
  * Events: the lists of events and series, creating either; an event's own page (events/<id>) and
  * a series' (events/series/<id>) are in detail.tsx.
  */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
 import { eventOrderings, seriesOrderings } from '../../api/values.ts';
@@ -12,6 +11,7 @@ import { checked, Field, FoldedForm, integer, list, nullableText, text } from '.
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { EventOrSeriesDetail } from './detail.tsx';
@@ -31,8 +31,7 @@ const eventsQuery = (q: AddressQuery) => ({
 });
 
 function EventList() {
-  const [version, setVersion] = useState(0);
-  const refresh = () => setVersion(version + 1);
+  const [version, refresh] = useVersion();
   const writable = can('events:write');
   return (
     <>
@@ -105,8 +104,8 @@ function EventList() {
       <ListView
         path="/api/v2/events"
         empty="No events yet. Add the first above (a location, made first on the Locations page, gives it a time zone)."
-        load={(q) => api.GET('/api/v2/events', { params: { query: { ...q.paging, ...eventsQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/events', { params: { query: { ...eventsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...eventsQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...eventsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Events"
         version={version}
         exportName="events"
@@ -136,9 +135,7 @@ function EventList() {
       <ListView
         path="/api/v2/event-series"
         empty="No series yet. A series groups events that share a name, location and description: add the first above."
-        load={(q) =>
-          api.GET('/api/v2/event-series', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', seriesOrderings) } } })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ordering: q.oneOf('ordering', seriesOrderings) } } })}
         prefix="s_"
         caption="Event series"
         version={version}

@@ -20,59 +20,64 @@ export const seriesBody = (data: FormData) => ({
 export function SeriesDetail({ id }: { id: string }) {
   const path = { params: { path: { id } } };
   const { loaded, version, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/event-series/{id}', path)));
-  const series = loaded.data;
   return (
     <DetailPage
-      title={series?.name}
+      loaded={loaded}
+      title={(series) => series.name}
       back={['events', 'Events']}
       id={id}
-      loaded={loaded}
-      summary={series ? (series.location ? `${series.location.name} (${series.location.timezone})` : 'no location') : null}
+      summary={(series) => (series.location ? `${series.location.name} (${series.location.timezone})` : 'no location')}
     >
-      {series?.description ? <p>{series.description}</p> : null}
-      {series && can('events:write') ? (
-        <FoldedForm
-          summary="Edit series"
-          resetKey={series.modified}
-          submitLabel="Save series"
-          onSubmit={async (data) => {
-            await unwrap(api.PATCH('/api/v2/event-series/{id}', { ...path, body: seriesBody(data) }));
-            changed();
-          }}
-        >
-          <Field name="name" label="Series name" defaultValue={series.name} required />
-          <Field name="description" label="Description" defaultValue={series.description} />
-          <Picker
-            name="location_id"
-            label="Location"
-            kind="location"
-            initial={
-              series.location ? [{ value: String(series.location.id), label: series.location.name, detail: series.location.timezone }] : []
+      {(series) => (
+        <>
+          {series.description ? <p>{series.description}</p> : null}
+          {can('events:write') ? (
+            <FoldedForm
+              summary="Edit series"
+              resetKey={series.modified}
+              submitLabel="Save series"
+              onSubmit={async (data) => {
+                await unwrap(api.PATCH('/api/v2/event-series/{id}', { ...path, body: seriesBody(data) }));
+                changed();
+              }}
+            >
+              <Field name="name" label="Series name" defaultValue={series.name} required />
+              <Field name="description" label="Description" defaultValue={series.description} />
+              <Picker
+                name="location_id"
+                label="Location"
+                kind="location"
+                initial={
+                  series.location
+                    ? [{ value: String(series.location.id), label: series.location.name, detail: series.location.timezone }]
+                    : []
+                }
+              />
+              <Field name="duration" label="Default length (minutes)" type="number" min={0} defaultValue={String(series.duration)} />
+            </FoldedForm>
+          ) : null}
+          <h2>Events in this series</h2>
+          <ListView
+            path="/api/v2/events"
+            empty="No events in this series yet. Create one on the Events page and choose this series."
+            load={(q, path) =>
+              api.GET(path, {
+                params: { query: { ...q.paging, event_series_id: id, ordering: q.oneOf('ordering', eventOrderings) } },
+              })
             }
+            scope={id}
+            prefix="se_"
+            caption="Events in this series"
+            version={version}
+            orderings={[
+              ['starts_at', 'Soonest first'],
+              ['-starts_at', 'Latest first'],
+            ]}
+            rowKey={(event) => event.public_id}
+            columns={[eventName, eventStarts, eventSeats]}
           />
-          <Field name="duration" label="Default length (minutes)" type="number" min={0} defaultValue={String(series.duration)} />
-        </FoldedForm>
-      ) : null}
-      <h2>Events in this series</h2>
-      <ListView
-        path="/api/v2/events"
-        empty="No events in this series yet. Create one on the Events page and choose this series."
-        load={(q) =>
-          api.GET('/api/v2/events', {
-            params: { query: { ...q.paging, event_series_id: id, ordering: q.oneOf('ordering', eventOrderings) } },
-          })
-        }
-        scope={id}
-        prefix="se_"
-        caption="Events in this series"
-        version={version}
-        orderings={[
-          ['starts_at', 'Soonest first'],
-          ['-starts_at', 'Latest first'],
-        ]}
-        rowKey={(event) => event.public_id}
-        columns={[eventName, eventStarts, eventSeats]}
-      />
+        </>
+      )}
     </DetailPage>
   );
 }

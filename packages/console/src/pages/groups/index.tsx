@@ -1,5 +1,4 @@
 /** Groups: the list and creating one; each group's own page (groups/<id>) is detail.tsx. */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
 import { groupOrderings } from '../../api/values.ts';
@@ -7,6 +6,7 @@ import { listOrDetail } from '../../components/detail-route.tsx';
 import { Field, FoldedForm, optionalText, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress } from '../../components/resource-link.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { can, role } from '../../session/me.ts';
 import { groupCreated, groupMembers, groupName, groupOwners, groupSource } from './columns.tsx';
@@ -18,8 +18,7 @@ const groupsQuery = (q: AddressQuery) => ({ search: q.text('search'), ordering: 
 export const GroupsPage = listOrDetail(GroupList, GroupDetail);
 
 function GroupList() {
-  const [version, setVersion] = useState(0);
-  const refresh = () => setVersion(version + 1);
+  const [version, refresh] = useVersion();
   return (
     <>
       <h1>Groups</h1>
@@ -47,8 +46,8 @@ function GroupList() {
       <ListView
         path="/api/v2/groups"
         empty="No groups yet. Add one above, or let your identity provider create them through SCIM."
-        load={(q) => api.GET('/api/v2/groups', { params: { query: { ...q.paging, ...groupsQuery(q) } } })}
-        csv={(q) => api.GET('/api/v2/groups', { params: { query: { ...groupsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...groupsQuery(q) } } })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...groupsQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Groups"
         version={version}
         exportName="groups"

@@ -34,8 +34,8 @@ export function ImportDetail({ segments: [id = ''] }: { segments: string[] }) {
     return () => clearTimeout(timer);
   }, [item, finished]);
   return (
-    <DetailPage title={item ? `Import ${item.filename ?? id}` : undefined} back={['imports', 'Imports']} id={id} loaded={loaded}>
-      {item ? (
+    <DetailPage loaded={loaded} title={(item) => `Import ${item.filename ?? id}`} back={['imports', 'Imports']} id={id}>
+      {(item) => (
         <>
           <p>
             <StatusBadge status={item.status} /> {item.kind}
@@ -62,7 +62,7 @@ export function ImportDetail({ segments: [id = ''] }: { segments: string[] }) {
           ) : null}
           {item.processed > 0 ? <Report id={id} version={finished ? 'done' : String(item.processed)} filename={item.filename} /> : null}
         </>
-      ) : null}
+      )}
     </DetailPage>
   );
 }

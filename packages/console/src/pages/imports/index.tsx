@@ -12,6 +12,7 @@ import { ListView } from '../../components/list-view.tsx';
 import { navigate } from '../../router.ts';
 import { listOrDetail } from '../../components/detail-route.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { ImportDetail, StatusBadge } from './detail.tsx';
 import { can } from '../../session/me.ts';
 
@@ -20,7 +21,7 @@ export const ImportsPage = listOrDetail(ImportList, ImportDetail);
 function ImportList() {
   const [file, setFile] = useState<File | null>(null);
   const [over, setOver] = useState(false);
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const kinds = importKinds.filter((kind) => can(`${kind}:write`));
   return (
     <>
@@ -47,7 +48,7 @@ function ImportList() {
               }),
             );
             setFile(null);
-            setVersion(version + 1);
+            refresh();
             navigate(detailAddress('import', made.id));
           }}
         >
@@ -95,7 +96,7 @@ function ImportList() {
       <ListView
         path="/api/v2/imports"
         empty="No imports yet. Upload a CSV file above to add or update users, assignments or enrollments in bulk."
-        load={(q) => api.GET('/api/v2/imports', { params: { query: q.paging } })}
+        load={(q, path) => api.GET(path, { params: { query: q.paging } })}
         caption="Imports"
         version={version}
         rowKey={(item) => item.id}

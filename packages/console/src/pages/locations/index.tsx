@@ -9,14 +9,13 @@ import { locationOrderings } from '../../api/values.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, FoldedForm, Form, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useLoad, useVersion } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { browserTimeZone, pickedTimeZone, TimeZoneField } from './time-zone-field.tsx';
 
 export function LocationsPage() {
-  const [version, setVersion] = useState(0);
-  const refresh = () => setVersion((n) => n + 1);
+  const [version, refresh] = useVersion();
   const editing = query().get('edit');
   const writable = can('events:write');
   return (
@@ -43,8 +42,8 @@ export function LocationsPage() {
       <ListView
         path="/api/v2/locations"
         empty="No locations yet. Add the first above; events then pick it and take its time zone."
-        load={(q) =>
-          api.GET('/api/v2/locations', {
+        load={(q, path) =>
+          api.GET(path, {
             params: {
               query: {
                 ...q.paging,

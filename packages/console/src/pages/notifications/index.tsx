@@ -65,9 +65,9 @@ export function NotificationsPage() {
       <ListView
         path="/api/v2/notifications"
         empty="No email sent yet. Messages appear here once email is set up (smtp_url, see About) and someone is enrolled, assigned or reminded."
-        load={(q) => api.GET('/api/v2/notifications', { params: { query: { ...q.paging, ...notificationsQuery(q, recipient) } } })}
-        csv={(q) =>
-          api.GET('/api/v2/notifications', {
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...notificationsQuery(q, recipient) } } })}
+        csv={(q, path) =>
+          api.GET(path, {
             params: { query: { ...notificationsQuery(q, recipient), format: 'csv' } },
             parseAs: 'blob',
           })

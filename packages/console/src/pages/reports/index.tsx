@@ -12,7 +12,7 @@ import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { Field, Form, nullableText, SelectField, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
-import { useRecord } from '../../components/use-load.ts';
+import { useRecord, useVersion } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { rqlErrorPosition } from './rql-position.ts';
@@ -84,9 +84,8 @@ function ReportForm({ report, onSaved }: { report?: SavedReport; onSaved: (repor
 }
 
 export function ReportsPage() {
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const open = query().get('report');
-  const refresh = () => setVersion(version + 1);
   return (
     <>
       <h1>Reports</h1>
@@ -105,7 +104,7 @@ export function ReportsPage() {
       <ListView
         path="/api/v2/saved-reports"
         empty="No saved reports yet. Write an RQL filter above and keep it to run again."
-        load={(q) => api.GET('/api/v2/saved-reports', { params: { query: q.paging } })}
+        load={(q, path) => api.GET(path, { params: { query: q.paging } })}
         caption="Saved reports"
         version={version}
         rowKey={(report) => report.public_id}
@@ -177,10 +176,8 @@ function ReportDetail({ id, onChanged }: { id: string; onChanged: () => void }) 
           <h3>Results</h3>
           <ListView
             path="/api/v2/saved-reports/{id}/results"
-            load={(q) => api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: q.paging } })}
-            csv={() =>
-              api.GET('/api/v2/saved-reports/{id}/results', { params: { path: { id }, query: { format: 'csv' } }, parseAs: 'blob' })
-            }
+            load={(q, path) => api.GET(path, { params: { path: { id }, query: q.paging } })}
+            csv={(_q, path) => api.GET(path, { params: { path: { id }, query: { format: 'csv' } }, parseAs: 'blob' })}
             scope={id}
             prefix="r_"
             caption="Results"

@@ -7,12 +7,12 @@ import { ActionButton, SecretOnce } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorsFor, Field, FoldedForm, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { can, me } from '../../session/me.ts';
 
 export function TokensPage() {
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null);
-  const refresh = () => setVersion(version + 1);
   // a token can only be given scopes its owner's role grants; this token's own scopes are a safe offer
   const offered: Scope[] = me.value?.token?.scopes ?? [];
   return (
@@ -62,7 +62,7 @@ export function TokensPage() {
       <ListView
         path="/api/v2/api-tokens"
         empty="No API tokens yet. Create one above, or with `lectern tokens create` on the server."
-        load={(q) => api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', tokenOrderings) } } })}
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ordering: q.oneOf('ordering', tokenOrderings) } } })}
         caption="API tokens"
         version={version}
         rowKey={(token) => token.public_id}

@@ -19,16 +19,15 @@ import { EditUser } from './edit-user.tsx';
 
 export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
   const { loaded, changed } = useRecord(id, () => unwrap(api.GET('/api/v2/users/{id}', { params: { path: { id } } })));
-  const user = loaded.data;
   return (
     <DetailPage
-      title={user?.name}
+      loaded={loaded}
+      title={(user) => user.name}
       back={['users', 'Users']}
       id={id}
-      loaded={loaded}
-      summary={user ? `${user.email} · ${user.role} · ${user.is_active ? 'active' : 'deactivated'}` : null}
+      summary={(user) => `${user.email} · ${user.role} · ${user.is_active ? 'active' : 'deactivated'}`}
     >
-      {user ? (
+      {(user) => (
         <>
           {can('users:write') ? (
             <div class="actions">
@@ -42,7 +41,7 @@ export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
           {can('groups:read') ? <Groups userId={id} /> : null}
           {can('audit:read') ? <AuditTrail userId={id} name={user.name} /> : null}
         </>
-      ) : null}
+      )}
     </DetailPage>
   );
 }
@@ -54,8 +53,8 @@ function Assignments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/assignments"
         empty="Nothing assigned to them yet. Give them content on the Assignments page."
-        load={(q) =>
-          api.GET('/api/v2/assignments', {
+        load={(q, path) =>
+          api.GET(path, {
             params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', assignmentOrderings) } },
           })
         }
@@ -76,8 +75,8 @@ function Groups({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/groups"
         empty="They are in no group yet. Add them from a group’s page."
-        load={(q) =>
-          api.GET('/api/v2/groups', { params: { query: { ...q.paging, member: userId, ordering: q.oneOf('ordering', groupOrderings) } } })
+        load={(q, path) =>
+          api.GET(path, { params: { query: { ...q.paging, member: userId, ordering: q.oneOf('ordering', groupOrderings) } } })
         }
         scope={userId}
         prefix="g_"
@@ -96,8 +95,8 @@ function Enrollments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/enrollments"
         empty="Not enrolled in any event yet. Enroll them on the Enrollments page or from an event’s page."
-        load={(q) =>
-          api.GET('/api/v2/enrollments', {
+        load={(q, path) =>
+          api.GET(path, {
             params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', enrollmentOrderings) } },
           })
         }
@@ -119,8 +118,8 @@ function Tokens({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/api-tokens"
         empty="No API tokens of theirs."
-        load={(q) =>
-          api.GET('/api/v2/api-tokens', { params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', tokenOrderings) } } })
+        load={(q, path) =>
+          api.GET(path, { params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', tokenOrderings) } } })
         }
         scope={userId}
         prefix="t_"

@@ -6,6 +6,7 @@ import { Field, Form, nullableText, SelectField, text } from '../../components/f
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress } from '../../components/resource-link.tsx';
+import { useVersion } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { userBulkActions } from './bulk-actions.tsx';
@@ -17,10 +18,9 @@ import { role, ROLES } from './roles.ts';
 export const UsersPage = listOrDetail(UserList, UserDetail);
 
 function UserList() {
-  const [version, setVersion] = useState(0);
+  const [version, refresh] = useVersion();
   const [creating, setCreating] = useState(false);
   const writable = can('users:write');
-  const refresh = () => setVersion(version + 1);
   return (
     <>
       <h1>Users</h1>
@@ -67,7 +67,7 @@ function UserList() {
         path="/api/v2/users"
         empty="No users yet. Add one above, import a CSV of them on the Imports page, or let your identity provider create them through SCIM (see About)."
         load={loadUsers}
-        csv={(q) => api.GET('/api/v2/users', { params: { query: { ...usersQuery(q), format: 'csv' } }, parseAs: 'blob' })}
+        csv={(q, path) => api.GET(path, { params: { query: { ...usersQuery(q), format: 'csv' } }, parseAs: 'blob' })}
         caption="Users"
         version={version}
         exportName="users"

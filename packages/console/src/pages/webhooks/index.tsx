@@ -2,7 +2,6 @@
  * Webhooks: the endpoints, creating one, and the event catalogue; an endpoint's own page
  * (webhooks/<id>) is endpoint.tsx.
  */
-import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import { webhookOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
@@ -11,7 +10,7 @@ import { listOrDetail } from '../../components/detail-route.tsx';
 import { Field, FoldedForm, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
-import { useLoad } from '../../components/use-load.ts';
+import { useLoad, useVersion } from '../../components/use-load.ts';
 import { navigate } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { createdSecret, EndpointDetail, eventNames } from './endpoint.tsx';
@@ -19,8 +18,7 @@ import { createdSecret, EndpointDetail, eventNames } from './endpoint.tsx';
 export const WebhooksPage = listOrDetail(WebhookList, EndpointDetail);
 
 function WebhookList() {
-  const [version, setVersion] = useState(0);
-  const refresh = () => setVersion(version + 1);
+  const [version, refresh] = useVersion();
   const writable = can('webhooks:write');
   return (
     <>
@@ -54,9 +52,7 @@ function WebhookList() {
       <ListView
         path="/public_api/v2/webhooks"
         empty="No webhook endpoints yet. Add one above to have Lectern call your service when something changes."
-        load={(q) =>
-          api.GET('/public_api/v2/webhooks', { params: { query: { ...q.paging, ordering: q.oneOf('ordering', webhookOrderings) } } })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ordering: q.oneOf('ordering', webhookOrderings) } } })}
         caption="Webhook endpoints"
         version={version}
         rowKey={(hook) => hook.id}
