@@ -75,6 +75,29 @@ describe('SQLite writers taking turns between the request thread and the backgro
     await Promise.all([request.close(), background.close()]);
   });
 
+  it("waits on a timer for the background thread's transaction before a write outside a transaction too", async () => {
+    const { request, background } = await twoThreads(5_000);
+    const order: string[] = [];
+    let began!: () => void;
+    const backgroundBegan = new Promise<void>((resolve) => (began = resolve));
+    let requestSettled = false;
+    const chunk = background.transaction(async (tx) => {
+      await addUser(tx, 'chunk@example.com');
+      began();
+      while (!background.writersWaiting(tx) && !requestSettled) await sleep(1);
+      order.push('background committed');
+    });
+    await backgroundBegan;
+    // a store's write on the storage itself, not a transaction's: SQLite's autocommit. In the busy
+    // handler it would hold this thread, and with it the other transaction, until refused as busy.
+    await addUser(request, 'autocommit@example.com').finally(() => (requestSettled = true));
+    order.push('request wrote');
+    await chunk;
+    assert.deepEqual(order, ['background committed', 'request wrote']);
+    assert.equal(await request.users.count(), 2);
+    await Promise.all([request.close(), background.close()]);
+  });
+
   it('refuses a request as busy when the background transaction outlasts the busy timeout', async () => {
     const { request, background } = await twoThreads(100);
     let began!: () => void;

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import type { AutocommitWrites } from './writes-take-turns.ts';
 
 const MAX_CACHED_STATEMENTS = 1000;
 
@@ -46,6 +47,8 @@ export class KeptByText<T> {
 interface CachedStatement extends SqliteStatement {
   /** the first row, in a list of its own; none when there is none */
   first(parameters: readonly unknown[]): unknown[];
+  /** whether it writes nothing (SQLite's own answer) */
+  readonly readonly: boolean;
 }
 
 /**
@@ -63,6 +66,7 @@ function cachedStatement(statement: BetterSqlite3.Statement, sql: string, cursor
   if (build) statement.raw(true);
   return {
     reader: statement.reader,
+    readonly: statement.readonly,
     first(parameters) {
       const row = statement.get(parameters);
       return row === undefined ? [] : [build ? build(row as Values) : row];
@@ -99,7 +103,7 @@ interface OpenCursors {
  * first write: if another process (the CLI) commits in between, SQLite fails with SQLITE_BUSY
  * without waiting. `begin immediate` takes the lock up front and so honours busy_timeout.
  */
-export class CachedStatementDatabase implements SqliteDatabase {
+export class CachedStatementDatabase implements SqliteDatabase, AutocommitWrites {
   private readonly cursors: OpenCursors = { open: 0 };
   private readonly statements = new KeptByText(MAX_CACHED_STATEMENTS, (text) =>
     cachedStatement(this.raw.prepare(text), text, this.cursors),
@@ -117,6 +121,12 @@ export class CachedStatementDatabase implements SqliteDatabase {
    * `undefined`, and the read queues like any other. A lone statement runs start to finish within
    * this call, so nothing can come between its steps.
    */
+  writesOutsideTransaction(sql: string): boolean {
+    // COMMIT and the savepoint statements count as read-only; `begin immediate` takes the lock, so
+    // a transaction's BEGIN waits too (within KyselyStorage's turn for it, at once)
+    return !this.raw.inTransaction && !this.prepare(sql).readonly;
+  }
+
   loneRead(sql: string, parameters: readonly unknown[], firstOnly: boolean): unknown[] | undefined {
     if (this.raw.inTransaction || this.cursors.open > 0) return undefined;
     const statement = this.prepare(sql);
