@@ -87,14 +87,14 @@ if (files.some((file) => file.startsWith('test/console/'))) {
 }
 
 /**
- * How many test files run at once: LECTERN_TEST_CONCURRENCY, else one more than the cores. Files
+ * How many test files run at once: LECTERN_TEST_CONCURRENCY, else two more than the cores. Files
  * side by side share nothing but the PostgreSQL server (each has its own temporary folders, ports,
- * databases and servers), and a file spends part of its time waiting on its servers, so one more
- * file than cores keeps both cores busy: before, two at a time plus the PostgreSQL run beside
- * with one was the same three files. Four at a time was no faster. Whole runs passed two and four
- * at a time under loads of 5 to 15.
+ * databases and servers), and a file spends part of its time waiting on its servers, so more files
+ * than cores keep the cores busy. Fresh-clone CI runs on 2 cores, all passing: two at a time plus
+ * the PostgreSQL run beside with one, 853–929 s; one queue three at a time, 886 s (not quiet);
+ * four at a time, 810 s.
  */
-const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism() + 1;
+const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism() + 2;
 
 /**
  * A file still running after this long fails instead of holding the run (and CI) forever: a test
