@@ -16,4 +16,5 @@ export { WRITER_TURNS_SLOTS } from './transaction-turns.ts';
 export { recountAssignments } from './assignments/assignment-counts.ts';
 export { recountSeats } from './enrollments/seat-counts.ts';
 export type { Database } from './schema.ts';
-export { escapeLike, containsIgnoringCase, applyFilters, fetchPage, type ListDefinition } from './listing/list-builder.ts';
+export { escapeLike, containsIgnoringCase, applyFilters, fetchPage } from './listing/list-builder.ts';
+export type { ListDefinition } from './listing/list-definition.ts';

@@ -9,7 +9,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FilterValue, ListQuery } from '@lectern/core';
 import type { AssignmentListOptions, RqlFilter, RqlTest } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
-import type { ListHints } from '../listing/list-builder.ts';
+import type { ListHints } from '../listing/list-definition.ts';
 import { fieldsOf } from '../listing/rql-list.ts';
 import { rqlDialectOf, rqlToSql } from '../listing/rql-to-sql.ts';
 import { assignmentResource, type AssignmentTables } from './assignment-resource.ts';

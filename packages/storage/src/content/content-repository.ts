@@ -3,7 +3,7 @@ import type { ContentMediaStatus, ContentRecord, ContentRef, ContentType, ListQu
 import type { ContainmentEdge, ContentChanges, ContentListOptions, ContentStore, ContentViewer, NewContentRow } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
-import type { Condition } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-definition.ts';
 import { contentResource, type ContentTables } from './content-resource.ts';
 import { inAccessGroupsOf, listedFor, visibleTo } from './content-visibility.ts';
 import { insertRow } from '../shared/insert-row.ts';

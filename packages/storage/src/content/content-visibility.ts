@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { ContentViewer } from '@lectern/core/ports';
-import type { Condition } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-definition.ts';
 
 /**
  * The rule reads the item under the caller's alias (`ci`, or `i` for a track's items), so its

@@ -9,7 +9,7 @@ import {
   type NewEnrollmentRow,
 } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
-import type { Condition } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-definition.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';

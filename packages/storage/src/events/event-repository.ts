@@ -29,12 +29,14 @@ import { contentResource, taggedWith } from '../content/content-resource.ts';
 import { visibleTo } from '../content/content-visibility.ts';
 import { narrowList, rqlColumn, rqlList } from '../listing/rql-list.ts';
 import { rqlDialectOf } from '../listing/rql-to-sql.ts';
-import { defineResource, readElsewhere, referenceTo, type ResourceOptions } from '../listing/resource-definition.ts';
+import { defineResource, readElsewhere, referenceTo } from '../listing/resource-definition.ts';
+import type { ResourceOptions } from '../listing/resource-types.ts';
 import type { Database, Tables } from '../schema.ts';
 import type { EventDetailsTable } from '../schema/events.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import { seatCountsOf } from '../enrollments/seat-counts.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type Condition } from '../listing/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-definition.ts';
 
 /**
  * An event list's tables: the content item (`ci`) and its details (`ed`), joined before filtering

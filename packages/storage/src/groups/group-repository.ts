@@ -11,7 +11,8 @@ import {
 } from '@lectern/core';
 import { type GroupStore, type ListNarrowing, type NewGroupRow, type UserRef } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
-import { containsIgnoringCase, ignoringCase, type Condition } from '../listing/list-builder.ts';
+import { containsIgnoringCase, ignoringCase } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-definition.ts';
 import { defineResource, recordOf } from '../listing/resource-definition.ts';
 import { rqlColumn, rqlList } from '../listing/rql-list.ts';
 import { listUsers } from '../users/user-repository.ts';

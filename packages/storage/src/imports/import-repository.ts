@@ -7,7 +7,8 @@ import { readElsewhere } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { valuesList } from '../shared/values-list.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../listing/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
+import type { ListDefinition } from '../listing/list-definition.ts';
 
 type ImportUserRow = Pick<Selectable<Database['users']>, 'id' | 'email_lower' | 'public_id' | 'name' | 'role' | 'employee_id'>;
 

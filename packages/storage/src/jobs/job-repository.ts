@@ -3,7 +3,8 @@ import { storedActorSchema, type JobItem, type ListQuery, type Page, type JobRec
 import { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import type { JobItemsTable, JobsTable } from '../schema/jobs.ts';
-import { applyFilters, fetchPage, fromBool, toBool, type ListDefinition } from '../listing/list-builder.ts';
+import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
+import type { ListDefinition } from '../listing/list-definition.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { announce } from '../postgres/postgres-wake-ups.ts';

@@ -3,7 +3,8 @@ import { after, describe, it } from 'node:test';
 import { assignmentListSpec, contentListSpec, isLecternError, parseListQuery, type Storage } from '@lectern/core';
 import { everyItem } from '@lectern/core/ports';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
-import { isQueryTooLarge, pageIndex, type ListDefinition } from './list-builder.ts';
+import { isQueryTooLarge, pageIndex } from './list-builder.ts';
+import type { ListDefinition } from './list-definition.ts';
 import type { Tables } from '../schema.ts';
 
 describe('list builder', () => {

@@ -6,112 +6,22 @@ import {
   expressionBuilder,
   sql,
   type Expression,
-  type ExpressionBuilder,
-  type Compilable,
   type Kysely,
   type OperandValueExpression,
   type OrderByItemBuilder,
   type SelectQueryBuilder,
   type SqlBool,
-  type StringReference,
 } from 'kysely';
-import { LecternError, type FilterValue, type HeldListRead, type ListBatch, type ListQuery } from '@lectern/core';
+import { LecternError, type FilterValue, type ListQuery } from '@lectern/core';
 import { foldCase } from '@lectern/core/ports';
 import { foldedSql } from '../shared/fold-sql.ts';
 import { indexedBy } from '../shared/index-hint.ts';
-import { piecesOf, rowsOf, type OffloadedRead } from '../shared/offloaded-reads.ts';
-import type { OpenHeldRead } from '../shared/held-reads.ts';
-import { readAhead, READ_AHEAD_BATCHES } from './read-ahead.ts';
-
+import { rowsOf } from '../shared/offloaded-reads.ts';
+import { fetchBatch } from './list-batches.ts';
+import type { Column, ListDefinition, ListHints, SearchIndex } from './list-definition.ts';
 import type { Database } from '../schema.ts';
 
-/*
- * Every type here is parameterised, as kysely's own, on the tables a list's query reads (`DB`,
- * storage's Database with the aliases the query gives its tables) and the aliases in scope (`TB`):
- * a filter, bound, sort key or searched column naming a column the list does not read, or
- * comparing it with a value of another type, is a compile error in the repository declaring it.
- */
-
-/**
- * A column of the list's tables, as kysely names it (`u.email`). Also a string: the helpers that
- * write SQL around a column by hand (a search's folding) take its name.
- */
-export type Column<DB, TB extends keyof DB> = StringReference<DB, TB> & string;
-
-/** A condition on the tables of a list's query. */
-export type Condition<DB, TB extends keyof DB> = (eb: ExpressionBuilder<DB, TB>) => Expression<SqlBool>;
-
-export type FilterSql<DB, TB extends keyof DB> = (eb: ExpressionBuilder<DB, TB>, value: FilterValue) => Expression<SqlBool>;
-
-/** A sort key: a column, or an expression over the list's tables. */
-export type SortKey<DB, TB extends keyof DB> = Column<DB, TB> | ((eb: ExpressionBuilder<DB, TB>) => Expression<unknown>);
-
-export interface ListDefinition<DB, TB extends keyof DB> {
-  /** one entry per filter of the area's ListSpec */
-  filters: Record<string, FilterSql<DB, TB>>;
-  /** `<field>__gte/__lte` → the column compared */
-  ranges?: Record<string, Column<DB, TB>>;
-  /** columns `search` looks in, case-insensitively */
-  search?: readonly SearchColumn<DB, TB>[];
-  /**
-   * The full-text index of the searched columns (SQLite FTS5, trigram): `search` of three or more
-   * characters takes its candidates from it before the substring rule checks them, instead of
-   * reading every row. Left out on PostgreSQL, whose trigram indexes serve the rule itself.
-   */
-  searchIndex?: SearchIndex<DB, TB>;
-  /**
-   * How a folded column is searched: with LIKE, which PostgreSQL's trigram indexes serve, or with
-   * SQLite's instr(), a plain substring search that costs less per row than matching a pattern.
-   */
-  substring?: 'like' | 'instr';
-  /** sortable field → column or expression */
-  ordering: Record<string, SortKey<DB, TB>>;
-  /**
-   * sort keys whose value may be null: ordered with nulls first going up and last going down on
-   * both databases (SQLite's default, PostgreSQL's reverse). Other keys are left to each database's
-   * own order, which its indexes on them serve.
-   */
-  nullable?: ReadonlySet<string>;
-  /** a unique column that makes every order total, so pages never overlap */
-  tiebreak: Column<DB, TB>;
-  /**
-   * SQLite's indexes that a page is read through when its planner, which has no statistics, would
-   * guess worse (shared/index-hint.ts); left out on PostgreSQL. `narrow`: a filter that keeps few
-   * rows, and the index that finds them, used for the count and the page whatever else is asked;
-   * `ordered`: a sort key and the index that reads rows in its order, used when walking it to fill
-   * the page reads fewer rows than the query matches (known only from `ListHints.all`).
-   */
-  indexes?: { narrow?: Readonly<Record<string, string>>; ordered?: Readonly<Record<string, string>> };
-}
-
-/** What a repository knows of a list beyond its SQL, for counting and planning it. */
-export interface ListHints<DB, TB extends keyof DB> {
-  /** the exact number of matches, from counts kept per write: no COUNT is run */
-  total?: number;
-  /** the number of rows in the whole table, from counts kept per write, or an estimate (its largest id) */
-  all?: number;
-  /** an index that finds few rows for a condition the repository added itself (a learner's own rows) */
-  narrow?: string;
-  /**
-   * A condition the repository added itself that costs more per row than the list's filters (a
-   * learner's access groups): it is checked after them, as SQLite evaluates conditions in order.
-   */
-  checkedLast?: Condition<DB, TB>;
-  /** where the count and the page are read when not on the query's own connection (a search on SQLite) */
-  offload?: OffloadedRead;
-  /** an export's batches: how the rest of the list is held open after its first (a cursor on PostgreSQL) */
-  hold?: OpenHeldRead;
-}
-
-/** A searched column: its name, or, as `{ folded }`, a column that already holds foldCase of the text. */
-export type SearchColumn<DB, TB extends keyof DB> = Column<DB, TB> | { folded: Column<DB, TB> };
-
-export interface SearchIndex<DB, TB extends keyof DB> {
-  /** the FTS5 table, whose rowid is the resource's id */
-  table: string;
-  /** the resource's id column, as `u.id` */
-  key: Column<DB, TB>;
-}
+// the types a list is declared with (its filters, sort keys, search and hints): list-definition.ts
 
 /** The shortest search term a trigram index can answer. */
 const TRIGRAM = 3;
@@ -330,152 +240,6 @@ async function fetchPageUnguarded<DB, TB extends keyof DB, O, Row>(
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
   page = page.orderBy(def.tiebreak, tiebreakDirection).limit(list.pageSize).offset(offset);
   return { rows: await rowsOf(page, hints.offload), total };
-}
-
-/** A sort key of a batched read: what it orders by, which way, and where its nulls go. */
-interface BatchKey {
-  expression: Expression<unknown>;
-  descending: boolean;
-  /** whether null values come before the others in the list's order (declared nullable keys only) */
-  nullsFirst: boolean | undefined;
-}
-
-/** `KEY_PREFIX<n>`: the selected value of sort key n, read back to continue after the batch's last row. */
-const KEY_PREFIX = '__batch_key_';
-
-/** The rows after `values` in the order of `keys` (the last key is unique), as one condition. */
-function after<DB, TB extends keyof DB>(
-  eb: ExpressionBuilder<DB, TB>,
-  keys: readonly BatchKey[],
-  values: readonly unknown[],
-  from = 0,
-): Expression<SqlBool> {
-  const key = keys[from]!;
-  const value = values[from];
-  const last = from === keys.length - 1;
-  if (value === null && key.nullsFirst === undefined) {
-    // a key the list does not declare nullable has no agreed place for nulls: stop, rather than skip rows
-    throw new Error(`a batched list read met a null in a sort key that is not declared nullable (key ${from})`);
-  }
-  const isNull = eb(key.expression, 'is', null);
-  const beyond: Expression<SqlBool> =
-    value === null
-      ? key.nullsFirst
-        ? eb(key.expression, 'is not', null)
-        : eb.lit(false)
-      : key.nullsFirst === false
-        ? eb.or([eb(key.expression, key.descending ? '<' : '>', value), isNull])
-        : eb(key.expression, key.descending ? '<' : '>', value);
-  if (last) return beyond;
-  const same = value === null ? isNull : eb(key.expression, '=', value);
-  const rest = eb.or([beyond, eb.and([same, after(eb, keys, values, from + 1)])]);
-  // a bound on the first key alone lets an index on it start where the previous batch ended
-  if (from === 0 && value !== null && key.nullsFirst !== false)
-    return eb.and([eb(key.expression, key.descending ? '<=' : '>=', value), rest]);
-  return rest;
-}
-
-/**
- * An export's batch (ListQuery.batch): the next `size` rows of the list in its order, after the
- * last row of the previous batch (keyset pagination on the sort keys and the tiebreak), uncounted.
- * Each batch starts where the last one ended, so reading a whole list costs about one pass over
- * it however long it is, where page numbers would skip every earlier row again. On SQLite the
- * rows are read through a narrow filter's index, else the first sort key's, since every matching
- * row will be read in that order, and off the request thread where read threads run (`offload`).
- * Where the rest can be held open (`hold`: a cursor on PostgreSQL), the second batch opens it on
- * the rows after the first, and later batches take their rows from it without a query of their
- * own. The first batch stays a plain query: it answers the request's errors as a page would, and
- * whoever runs the batches has started, so it will close what is held. Where a read thread reads
- * the rows (`offload`), it reads several batches at a time, ahead of the export (read-ahead.ts).
- */
-async function fetchBatch<DB, TB extends keyof DB, O, Row>(
-  filtered: SelectQueryBuilder<DB, TB, O>,
-  list: ListQuery,
-  def: ListDefinition<DB, TB>,
-  select: (query: SelectQueryBuilder<DB, TB, O>) => SelectQueryBuilder<DB, TB, Row>,
-  hints: ListHints<DB, TB>,
-): Promise<{ rows: Row[]; total: number }> {
-  const batch = list.batch!;
-  if (batch.held) return heldBatch<Row>(batch, batch.held);
-  const keys: BatchKey[] = [];
-  for (const term of list.ordering) {
-    const target = def.ordering[term.field];
-    if (!target) continue;
-    const expression = typeof target === 'string' ? sql.ref(target) : target(expressionBuilder<DB, TB>());
-    // declared nullable keys are ordered nulls first going up, last going down (fetchPageUnguarded)
-    keys.push({ expression, descending: term.descending, nullsFirst: def.nullable?.has(term.field) ? !term.descending : undefined });
-  }
-  const descending = list.ordering[0]?.descending ?? false;
-  keys.push({ expression: sql.ref(def.tiebreak), descending, nullsFirst: undefined });
-
-  let index: string | undefined;
-  const { indexes } = def;
-  // PostgreSQL has no index hints (listOn drops them); a repository's own narrow hint is SQLite's too
-  if (indexes) {
-    const first = list.ordering[0];
-    const narrow = hints.narrow ?? Object.entries(indexes.narrow ?? {}).find(([name]) => name in list.filters)?.[1];
-    index = narrow ?? (first && !def.nullable?.has(first.field) ? indexes.ordered?.[first.field] : undefined);
-  }
-  const selected = select(indexedBy(filtered, index));
-  /** the rows after `values` (all rows when null), in the list's order, with their sort keys */
-  const rowsAfter = (values: readonly unknown[] | null) => {
-    const rows = values === null ? selected : selected.where((eb) => after(eb, keys, values));
-    let query = rows.select(keys.map((key, n) => sql`${key.expression}`.as(`${KEY_PREFIX}${n}`)));
-    for (const key of keys) {
-      const direction = (order: OrderByItemBuilder) => {
-        const ordered = key.descending ? order.desc() : order.asc();
-        if (key.nullsFirst === undefined) return ordered;
-        return key.nullsFirst ? ordered.nullsFirst() : ordered.nullsLast();
-      };
-      query = query.orderBy(key.expression, direction);
-    }
-    return query;
-  };
-  const held = batch.after !== null ? await holdRest(rowsAfter(batch.after), hints.hold) : undefined;
-  if (held) {
-    batch.held = held;
-    return heldBatch<Row>(batch, held);
-  }
-  const { offload } = hints;
-  if (offload) {
-    // another thread reads the rows: several batches a hand-over (listing/read-ahead.ts)
-    batch.held = readAhead(
-      (values, rows) => piecesOf(rowsAfter(values).limit(rows), offload),
-      batch.size * READ_AHEAD_BATCHES,
-      keysOfRow,
-      batch.after,
-    );
-    return heldBatch<Row>(batch, batch.held);
-  }
-  return endBatch<Row>(batch, await rowsOf(rowsAfter(batch.after).limit(batch.size), undefined));
-}
-
-/** The rest of the list held open by `hold`, when it can be. */
-async function holdRest(query: Compilable, hold: OpenHeldRead | undefined): Promise<HeldListRead | undefined> {
-  if (!hold) return undefined;
-  const compiled = query.compile();
-  return hold(compiled.sql, compiled.parameters);
-}
-
-/** The next batch of a list held open: its rows, and the keys of its last row as a keyset batch sets them. */
-async function heldBatch<Row>(batch: ListBatch, held: HeldListRead): Promise<{ rows: Row[]; total: number }> {
-  const rows = (await held.read(batch.size)) as Array<Record<string, unknown>>;
-  return endBatch<Row>(batch, rows);
-}
-
-/** The sort key values selected with a batched row. */
-function keysOfRow(row: Record<string, unknown>): unknown[] {
-  const keys: unknown[] = [];
-  for (let n = 0; `${KEY_PREFIX}${n}` in row; n++) keys.push(row[`${KEY_PREFIX}${n}`]);
-  return keys;
-}
-
-/** Records where the batch ended (the sort keys selected with its last row) and answers its rows. */
-function endBatch<Row>(batch: ListBatch, rows: Array<Record<string, unknown>>): { rows: Row[]; total: number } {
-  const last = rows.at(-1);
-  batch.next = last ? keysOfRow(last) : null;
-  batch.read = true;
-  return { rows: rows as Row[], total: rows.length };
 }
 
 export const toBool = (value: number | boolean | null): boolean => value === 1 || value === true;

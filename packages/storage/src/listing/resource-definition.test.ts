@@ -13,7 +13,8 @@ import { migrateToLatest } from '../kysely-storage.ts';
 import type { Database } from '../schema.ts';
 import { openSqliteDatabase } from '../sqlite/open-sqlite-storage.ts';
 import { UserRepository, userResourceOptions, type UserJoins, type UserTables } from '../users/user-repository.ts';
-import { defineResource, referenceTo, type ResourceOptions } from './resource-definition.ts';
+import { defineResource, referenceTo } from './resource-definition.ts';
+import type { ResourceOptions } from './resource-types.ts';
 
 // the one declaration: what a contributor writes in packages/core/src/users/user.ts
 const withNickname = userSchema.extend({ nickname: listed(z.string().nullable(), { filter: true, sort: true, search: true }) });

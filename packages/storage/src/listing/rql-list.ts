@@ -6,7 +6,7 @@
 import { expressionBuilder, sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import type { ListQuery } from '@lectern/core';
 import type { ListNarrowing, RqlFilter } from '@lectern/core/ports';
-import type { ListDefinition } from './list-builder.ts';
+import type { ListDefinition } from './list-definition.ts';
 import type { Database } from '../schema.ts';
 import { rqlToSql, sqliteRqlDialect, type RqlSqlDialect, type RqlSqlField, type RqlSqlFields } from './rql-to-sql.ts';
 

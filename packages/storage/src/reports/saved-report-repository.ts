@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { savedReportListSpec, savedReportSchema, type ListQuery, type Page, type SavedReport, type SavedReportRecord } from '@lectern/core';
 import { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
-import { ignoringCase, type Condition } from '../listing/list-builder.ts';
+import { ignoringCase } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-definition.ts';
 import { defineResource, referenceTo, recordOf } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
 

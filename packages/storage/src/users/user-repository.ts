@@ -3,9 +3,11 @@ import { type ListQuery, type Page, type User, type UserRecord, userListSpec, us
 import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type UserStore } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
-import { ignoringCase, type Condition } from '../listing/list-builder.ts';
+import { ignoringCase } from '../listing/list-builder.ts';
+import type { Condition } from '../listing/list-definition.ts';
 import { rqlColumn } from '../listing/rql-list.ts';
-import { defineResource, referenceTo, recordOf, type ResourceOptions } from '../listing/resource-definition.ts';
+import { defineResource, referenceTo, recordOf } from '../listing/resource-definition.ts';
+import type { ResourceOptions } from '../listing/resource-types.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 
