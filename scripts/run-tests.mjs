@@ -92,7 +92,7 @@ if (files.some((file) => file.startsWith('test/console/'))) {
  * databases and servers), and a file spends part of its time waiting on its servers, so more files
  * than cores keep the cores busy. Fresh-clone CI runs on 2 cores, all passing: two at a time plus
  * the PostgreSQL run beside with one, 853–929 s; one queue three at a time, 886 s (not quiet);
- * four at a time, 810 s.
+ * four at a time, 753 and 810 s (quiet).
  */
 const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism() + 2;
 
