@@ -81,7 +81,6 @@ const transactionConnections = new WeakMap<Stores, Kysely<Database>>();
  * The stores of an open transaction at nesting `depth`. A savepoint is named by its depth: names
  * stay few (the statement cache keys on SQL text) and a nested savepoint never reuses an open one.
  */
-
 function transactionStores(trx: Kysely<Database>, depth: number): Stores {
   const stores = createStores(trx, async (work) => {
     const name = `sp_${depth + 1}`;

@@ -116,17 +116,20 @@ export class CachedStatementDatabase implements SqliteDatabase, AutocommitWrites
   }
 
   /**
+   * Whether `sql`, sent now, would write outside a transaction (writes-take-turns.ts). COMMIT and
+   * the savepoint statements count as read-only; `begin immediate` takes the lock, so a
+   * transaction's BEGIN waits too (within KyselyStorage's turn for it, at once).
+   */
+  writesOutsideTransaction(sql: string): boolean {
+    return !this.raw.inTransaction && !this.prepare(sql).readonly;
+  }
+
+  /**
    * Runs a read now, outside kysely's queue, unless the connection is inside a transaction (the
    * read would see its uncommitted rows) or stepping through another statement's rows: then
    * `undefined`, and the read queues like any other. A lone statement runs start to finish within
    * this call, so nothing can come between its steps.
    */
-  writesOutsideTransaction(sql: string): boolean {
-    // COMMIT and the savepoint statements count as read-only; `begin immediate` takes the lock, so
-    // a transaction's BEGIN waits too (within KyselyStorage's turn for it, at once)
-    return !this.raw.inTransaction && !this.prepare(sql).readonly;
-  }
-
   loneRead(sql: string, parameters: readonly unknown[], firstOnly: boolean): unknown[] | undefined {
     if (this.raw.inTransaction || this.cursors.open > 0) return undefined;
     const statement = this.prepare(sql);
