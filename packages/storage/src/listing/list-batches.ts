@@ -8,7 +8,6 @@ import {
   type Compilable,
   type Expression,
   type ExpressionBuilder,
-  type OrderByItemBuilder,
   type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely';
@@ -17,6 +16,7 @@ import { indexedBy } from '../shared/index-hint.ts';
 import { piecesOf, rowsOf } from '../shared/offloaded-reads.ts';
 import type { OpenHeldRead } from '../shared/held-reads.ts';
 import type { ListDefinition, ListHints } from './list-definition.ts';
+import { keyOrder, listIndexes } from './list-order.ts';
 import { readAhead, READ_AHEAD_BATCHES } from './read-ahead.ts';
 
 /** A sort key of a batched read: what it orders by, which way, and where its nulls go. */
@@ -89,33 +89,20 @@ export async function fetchBatch<DB, TB extends keyof DB, O, Row>(
     const target = def.ordering[term.field];
     if (!target) continue;
     const expression = typeof target === 'string' ? sql.ref(target) : target(expressionBuilder<DB, TB>());
-    // declared nullable keys are ordered nulls first going up, last going down (fetchPageUnguarded)
+    // declared nullable keys are ordered nulls first going up, last going down (keyOrder)
     keys.push({ expression, descending: term.descending, nullsFirst: def.nullable?.has(term.field) ? !term.descending : undefined });
   }
   const descending = list.ordering[0]?.descending ?? false;
   keys.push({ expression: sql.ref(def.tiebreak), descending, nullsFirst: undefined });
 
-  let index: string | undefined;
-  const { indexes } = def;
-  // PostgreSQL has no index hints (listOn drops them); a repository's own narrow hint is SQLite's too
-  if (indexes) {
-    const first = list.ordering[0];
-    const narrow = hints.narrow ?? Object.entries(indexes.narrow ?? {}).find(([name]) => name in list.filters)?.[1];
-    index = narrow ?? (first && !def.nullable?.has(first.field) ? indexes.ordered?.[first.field] : undefined);
-  }
-  const selected = select(indexedBy(filtered, index));
+  // every matching row will be read, so in the first sort key's order unless a filter keeps few
+  const found = listIndexes(list, def, hints);
+  const selected = select(indexedBy(filtered, found?.narrow ?? found?.ordered));
   /** the rows after `values` (all rows when null), in the list's order, with their sort keys */
   const rowsAfter = (values: readonly unknown[] | null) => {
     const rows = values === null ? selected : selected.where((eb) => after(eb, keys, values));
     let query = rows.select(keys.map((key, n) => sql`${key.expression}`.as(`${KEY_PREFIX}${n}`)));
-    for (const key of keys) {
-      const direction = (order: OrderByItemBuilder) => {
-        const ordered = key.descending ? order.desc() : order.asc();
-        if (key.nullsFirst === undefined) return ordered;
-        return key.nullsFirst ? ordered.nullsFirst() : ordered.nullsLast();
-      };
-      query = query.orderBy(key.expression, direction);
-    }
+    for (const key of keys) query = query.orderBy(key.expression, keyOrder(key.descending, key.nullsFirst !== undefined));
     return query;
   };
   const held = batch.after !== null ? await holdRest(rowsAfter(batch.after), hints.hold) : undefined;

@@ -8,7 +8,6 @@ import {
   type Expression,
   type Kysely,
   type OperandValueExpression,
-  type OrderByItemBuilder,
   type SelectQueryBuilder,
   type SqlBool,
 } from 'kysely';
@@ -18,6 +17,7 @@ import { foldedSql } from '../shared/fold-sql.ts';
 import { indexedBy } from '../shared/index-hint.ts';
 import { rowsOf } from '../shared/offloaded-reads.ts';
 import { fetchBatch } from './list-batches.ts';
+import { keyOrder, listIndexes } from './list-order.ts';
 import type { Column, ListDefinition, ListHints, SearchIndex } from './list-definition.ts';
 import type { Database } from '../schema.ts';
 
@@ -193,12 +193,10 @@ export function pageIndex<DB, TB extends keyof DB>(
   hints: ListHints<DB, TB>,
   total?: number,
 ): string | undefined {
-  const { indexes } = def;
-  if (!indexes) return undefined; // PostgreSQL, or a resource that needs no hint
-  const narrow = hints.narrow ?? Object.keys(list.filters).find((name) => indexes.narrow?.[name] !== undefined);
-  if (narrow !== undefined) return hints.narrow ?? indexes.narrow![narrow];
-  const first = list.ordering[0];
-  const ordered = first && !def.nullable?.has(first.field) ? indexes.ordered?.[first.field] : undefined;
+  const found = listIndexes(list, def, hints);
+  if (!found) return undefined; // PostgreSQL, or a resource that needs no hint
+  if (found.narrow !== undefined) return found.narrow;
+  const { ordered } = found;
   if (!ordered || total === undefined || hints.all === undefined || total === 0) return undefined;
   const end = (list.offset ?? (list.page - 1) * list.pageSize) + list.pageSize;
   return (end * hints.all) / total < total ? ordered : undefined;
@@ -229,12 +227,7 @@ async function fetchPageUnguarded<DB, TB extends keyof DB, O, Row>(
   for (const term of list.ordering) {
     const target = def.ordering[term.field];
     if (!target) continue;
-    const nullable = def.nullable?.has(term.field);
-    const direction = (order: OrderByItemBuilder) => {
-      const ordered = term.descending ? order.desc() : order.asc();
-      if (!nullable) return ordered;
-      return term.descending ? ordered.nullsLast() : ordered.nullsFirst();
-    };
+    const direction = keyOrder(term.descending, def.nullable?.has(term.field) === true);
     page = typeof target === 'string' ? page.orderBy(target, direction) : page.orderBy((eb) => target(eb), direction);
   }
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
