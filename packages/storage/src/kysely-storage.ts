@@ -4,7 +4,7 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import { dialectOf } from './shared/dialect.ts';
-import { keepLongest, requestsWaiting, takeTurn, writeLockWanted, type WriterTurns } from './transaction-turns.ts';
+import { keepLongest, requestsWaiting, takeTurn, writeLockWanted, type GivesWay, type WriterTurns } from './transaction-turns.ts';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore, TransactionOptions, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
@@ -142,6 +142,8 @@ export class KyselyStorage implements Storage {
       exportCursors?: { close(): Promise<void> };
       /** SQLite, with a second thread writing to the same file: see WriterTurns */
       writerTurns?: WriterTurns;
+      /** SQLite's background thread: how its long work lets the request thread's writes go first */
+      givingWay?: GivesWay;
       /**
        * Where the longest transaction since it was last taken is kept, in microseconds (one
        * element): a server's threads share it, so /metrics on the request thread sees the
@@ -281,6 +283,11 @@ export class KyselyStorage implements Storage {
     // on the transaction's own connection: another from the pool could be held by work that
     // waits for this very transaction
     return writeLockWanted(transactionConnections.get(tx) ?? this.db, WRITE_LOCK_KEY);
+  }
+
+  giveWayToRequests<T>(tx: Stores, work: (sp: Stores) => Promise<T>): Promise<{ value: T } | undefined> {
+    const { givingWay } = this.options;
+    return givingWay ? givingWay.run((inner) => tx.savepoint(inner), work) : work(tx).then((value) => ({ value }));
   }
 
   takeLongestTransactionSeconds(): number {

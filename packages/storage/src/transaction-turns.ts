@@ -61,6 +61,15 @@ export async function takeTurn<T>(turns: WriterTurns, run: () => Promise<T>): Pr
   }
 }
 
+/**
+ * How work on SQLite's background thread lets one of the request thread's writes stop it part-way
+ * (sqlite/writes-take-turns.ts): `work` runs in a savepoint of the transaction (`savepoint`),
+ * undone when it gives way, and then the answer is undefined.
+ */
+export interface GivesWay {
+  run<S, T>(savepoint: (work: (sp: S) => Promise<T>) => Promise<T>, work: (sp: S) => Promise<T>): Promise<{ value: T } | undefined>;
+}
+
 /** Whether one of the request thread's transactions waits for the background thread's (SQLite). */
 export function requestsWaiting(turns: WriterTurns | undefined): boolean {
   return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;

@@ -235,6 +235,12 @@ export class ImportService {
     return record;
   }
 
+  /** `work` within `tx`, stopped and undone (undefined) when a request's write comes to wait for it. */
+  private giveWay<T>(tx: Stores, work: (stores: Stores) => Promise<T>): Promise<{ value: T } | undefined> {
+    const storage = this.deps.storage;
+    return storage.giveWayToRequests ? storage.giveWayToRequests(tx, work) : work(tx).then((value) => ({ value }));
+  }
+
   /** One chunk of the import's rows; true when none are left (or it was cancelled). */
   private async runChunk(tx: Stores, jobId: number, actor: ImportRecord['actor']): Promise<boolean> {
     const record = await tx.imports.findByJobId(jobId);
@@ -252,12 +258,21 @@ export class ImportService {
     const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;
     // at least one batch a chunk, so that requests writing one after another cannot stop the import
     const mayGoOn = async (done: number) => done === 0 || (performance.now() - started < CHUNK_BUDGET_MS && !(await othersWait()));
-    for (let done = 0; done < IMPORT_CHUNK_ROWS && (await mayGoOn(done));) {
-      const rows = await tx.imports.rowsAfter(record.id, doneThrough, batchRows);
-      if (rows.length === 0) break;
+    const batch = async (stores: Stores) => {
+      const rows = await stores.imports.rowsAfter(record.id, doneThrough, batchRows);
+      if (rows.length === 0) return rows;
       const outcomes =
-        'refusal' in authority ? refusedRows(rows, authority.refusal) : await processRows(tx, authority.ctx, record, rows, writers);
-      await tx.imports.recordOutcomes(record.id, outcomes);
+        'refusal' in authority ? refusedRows(rows, authority.refusal) : await processRows(stores, authority.ctx, record, rows, writers);
+      await stores.imports.recordOutcomes(record.id, outcomes);
+      return rows;
+    };
+    for (let done = 0; done < IMPORT_CHUNK_ROWS && (await mayGoOn(done));) {
+      // after the first, a batch stops part-way, undone, for a request's write that comes to wait
+      // for it, which then waits for one statement rather than the whole batch
+      const taken = done === 0 ? { value: await batch(tx) } : await this.giveWay(tx, batch);
+      if (taken === undefined) break;
+      const rows = taken.value;
+      if (rows.length === 0) break;
       doneThrough = rows[rows.length - 1]!.row;
       done += rows.length;
       if (rows.length < batchRows) break;

@@ -117,6 +117,13 @@ export interface Storage extends Stores {
    * it go first. Asked through `tx`, so that it needs no other connection than the one `tx` holds.
    */
   writersWaiting?(tx: Stores): boolean | Promise<boolean>;
+  /**
+   * Runs `work` within `tx` so that a write that comes to wait for `tx` may stop it part-way:
+   * undefined then, with everything `work` wrote undone, and the caller commits what came before
+   * and lets that write go first; otherwise what `work` answered. On SQLite's background thread
+   * the request thread's writes stop it at its next statement; elsewhere it runs to its end.
+   */
+  giveWayToRequests?<T>(tx: Stores, work: (sp: Stores) => Promise<T>): Promise<{ value: T } | undefined>;
   /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */
   wakeUps?(): WakeUps | null;
   /** Which database this is, for the About page; an embedder's own storage may leave it out. */

@@ -8,7 +8,7 @@ import { allowOffloadedReads, type OffloadedRead } from '../shared/offloaded-rea
 import { allowLoneReads } from '../shared/prepared-query.ts';
 import type { Database } from '../schema.ts';
 import { CachedStatementDatabase } from './statement-cache.ts';
-import { writesTakingTurns } from './writes-take-turns.ts';
+import { GivingWay, writesTakingTurns } from './writes-take-turns.ts';
 
 export interface SqliteStorageOptions {
   /** database file; `:memory:` for a throwaway database */
@@ -66,10 +66,12 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 /** Opens (creating if needed, unless `mustExist`) a SQLite database and migrates it to the current schema. */
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const writerTurns = options.writerTurns && { ...options.writerTurns, waitMs: busyTimeoutMs(options) };
-  const { db } = await openAndMigrate(options, writerTurns);
+  const givingWay = writerTurns?.role === 'after' ? new GivingWay(writerTurns) : undefined;
+  const { db } = await openAndMigrate(options, writerTurns, givingWay);
   if (options.offloadRead) allowOffloadedReads(db, options.offloadRead);
   return new KyselyStorage(db, {
     ...(writerTurns ? { writerTurns } : {}),
+    ...(givingWay ? { givingWay } : {}),
     ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
   });
 }
@@ -81,12 +83,18 @@ export async function migrateSqliteFile(options: SqliteStorageOptions): Promise<
   return applied;
 }
 
-async function openAndMigrate(options: SqliteStorageOptions, turns?: WriterTurns): Promise<{ db: Kysely<Database>; applied: string[] }> {
+async function openAndMigrate(
+  options: SqliteStorageOptions,
+  turns?: WriterTurns,
+  givingWay?: GivingWay,
+): Promise<{ db: Kysely<Database>; applied: string[] }> {
   const database = new CachedStatementDatabase(openSqliteDatabase(options));
   const dialect = new SqliteDialect({ database });
   // the request thread's writes outside a transaction wait for their turn too; the background
   // thread's may wait in the busy handler, which stops only that thread
-  const db = new Kysely<Database>({ dialect: turns?.role === 'first' ? writesTakingTurns(dialect, database, turns) : dialect });
+  const db = new Kysely<Database>({
+    dialect: turns?.role === 'first' ? writesTakingTurns(dialect, database, turns) : (givingWay?.dialect(dialect) ?? dialect),
+  });
   allowLoneReads(db, (sql, parameters, firstOnly) => database.loneRead(sql, parameters, firstOnly));
   try {
     return { db, applied: await migrateToLatest(db) };
