@@ -53,6 +53,11 @@ export interface BackgroundThread {
 /** The background thread's PostgreSQL connections: a third of the request thread's pool, at least two. */
 export const backgroundPoolSize = (requestPoolSize: number): number => Math.max(2, Math.ceil(requestPoolSize / 3));
 
+/** Whether `startBackgroundThread` starts one here: not in the single executable, whose code has no file a thread could load. */
+export function backgroundThreadStarts(): boolean {
+  return !singleExecutable() && Boolean(process.argv[1]);
+}
+
 /**
  * Starts the worker; undefined where the work stays on this thread (the single executable). The
  * server does not wait for it: loading the code again on a thread of its own is most of a server's
@@ -65,10 +70,11 @@ export function startBackgroundThread(
   logger: Logger,
   onDeath: (error: Error) => void,
 ): BackgroundThread | undefined {
-  if (singleExecutable() || !process.argv[1]) return undefined;
+  const script = process.argv[1];
+  if (!script || !backgroundThreadStarts()) return undefined;
   // the script this process started with (the bundle, or the CLI's source under tsx, whose loader
   // the worker inherits with the rest of execArgv) starts the worker too: see runBackgroundThread
-  const worker = new Worker(resolve(process.argv[1]), { workerData: { role: 'lectern-background', ...settings } satisfies WorkerSettings });
+  const worker = new Worker(resolve(script), { workerData: { role: 'lectern-background', ...settings } satisfies WorkerSettings });
   let stopping: (() => void) | undefined;
   const exited = new Promise<void>((done) =>
     worker.once('exit', (code) => {

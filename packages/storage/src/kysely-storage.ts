@@ -144,6 +144,8 @@ export class KyselyStorage implements Storage {
       writerTurns?: WriterTurns;
       /** SQLite's background thread: how its long work lets the request thread's writes go first */
       givingWay?: GivesWay;
+      /** SQLite's background thread: the log's checkpoints, taken after its turns (checkpoints-between-turns.ts) */
+      checkpoints?: { afterTurn(): void; close(): void };
       /**
        * Where the longest transaction since it was last taken is kept, in microseconds (one
        * element): a server's threads share it, so /metrics on the request thread sees the
@@ -235,8 +237,10 @@ export class KyselyStorage implements Storage {
   }
 
   private takingTurns<T>(run: () => Promise<T>): Promise<T> {
-    const turns = this.options.writerTurns;
-    return turns ? takeTurn(turns, run) : run();
+    const { writerTurns, checkpoints } = this.options;
+    if (!writerTurns) return run();
+    const turn = takeTurn(writerTurns, run);
+    return checkpoints ? turn.finally(() => checkpoints.afterTurn()) : turn;
   }
 
   private runSqliteTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
@@ -331,6 +335,7 @@ export class KyselyStorage implements Storage {
   async close(): Promise<void> {
     await this.options.wakeUps?.close();
     await this.options.exportCursors?.close();
+    this.options.checkpoints?.close();
     await this.db.destroy();
   }
 }

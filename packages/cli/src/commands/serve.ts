@@ -8,7 +8,7 @@ import { createLogger } from '../logger.ts';
 import { consoleFiles as findConsoleFiles } from '../console-files.ts';
 import { seaViewerFiles } from '../sea-assets.ts';
 import { openLectern } from '../open-lectern.ts';
-import { backgroundPoolSize, startBackgroundThread } from '../background-thread.ts';
+import { backgroundPoolSize, backgroundThreadStarts, startBackgroundThread } from '../background-thread.ts';
 import { planSearchThreads } from '../search-threads.ts';
 import { serveSettings } from '../serve-settings.ts';
 import { addSettingOptions, resolveSettings, type Resolved } from '../settings.ts';
@@ -88,8 +88,10 @@ async function serve(settings: ServeSettings): Promise<void> {
     },
     oidc: oidcConfig(settings),
   };
-  // shared with the background thread (SQLite): this thread's writes go first
+  // shared with the background thread (SQLite), when there is one: this thread's writes go first,
+  // and it takes the log's checkpoints
   const writerTurns = new Int32Array(new SharedArrayBuffer(4 * WRITER_TURNS_SLOTS));
+  const threaded = backgroundThreadStarts();
   // both threads' transactions: /metrics here shows the longest, import chunks included
   const longestTransaction = new Int32Array(new SharedArrayBuffer(4));
   // the background thread delivers the webhooks; /metrics here reads what it counted
@@ -100,7 +102,7 @@ async function serve(settings: ServeSettings): Promise<void> {
     config,
     logger,
     poolSize: settings.db_pool_size,
-    writerTurns: { counter: writerTurns, role: 'first' },
+    ...(threaded ? { writerTurns: { counter: writerTurns, role: 'first' as const } } : {}),
     longestTransaction,
     deliveryOutcomes: sharedOutcomeCounts(deliveryOutcomes),
     ...(searchThreads.offloadRead ? { offloadRead: searchThreads.offloadRead } : {}),

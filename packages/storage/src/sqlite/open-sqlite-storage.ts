@@ -8,6 +8,7 @@ import { allowOffloadedReads, type OffloadedRead } from '../shared/offloaded-rea
 import { allowLoneReads } from '../shared/prepared-query.ts';
 import type { Database } from '../schema.ts';
 import { CachedStatementDatabase } from './statement-cache.ts';
+import { CheckpointsBetweenTurns, leaveCheckpointsToBackground } from './checkpoints-between-turns.ts';
 import { GivingWay, writesTakingTurns } from './writes-take-turns.ts';
 
 export interface SqliteStorageOptions {
@@ -24,7 +25,9 @@ export interface SqliteStorageOptions {
   nativeBinding?: unknown;
   /**
    * how this connection takes turns at the write lock with another thread's (WriterTurns in
-   * transaction-turns.ts; `counter` has WRITER_TURNS_SLOTS elements)
+   * transaction-turns.ts; `counter` has WRITER_TURNS_SLOTS elements); only when that thread runs,
+   * since the background thread (`after`) then takes every checkpoint of the log
+   * (checkpoints-between-turns.ts)
    */
   writerTurns?: Omit<WriterTurns, 'waitMs'>;
   /** where the longest transaction is kept, shared by a server's threads (KyselyStorage) */
@@ -67,11 +70,14 @@ export function registerSqliteFunctions(raw: BetterSqlite3.Database): void {
 export async function openSqliteStorage(options: SqliteStorageOptions): Promise<KyselyStorage> {
   const writerTurns = options.writerTurns && { ...options.writerTurns, waitMs: busyTimeoutMs(options) };
   const givingWay = writerTurns?.role === 'after' ? new GivingWay(writerTurns) : undefined;
-  const { db } = await openAndMigrate(options, writerTurns, givingWay);
+  const { db, database } = await openAndMigrate(options, writerTurns, givingWay);
   if (options.offloadRead) allowOffloadedReads(db, options.offloadRead);
+  const checkpoints = writerTurns?.role === 'after' ? new CheckpointsBetweenTurns(database.raw) : undefined;
+  if (writerTurns?.role === 'first') leaveCheckpointsToBackground(database.raw);
   return new KyselyStorage(db, {
     ...(writerTurns ? { writerTurns } : {}),
     ...(givingWay ? { givingWay } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
     ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
   });
 }
@@ -87,7 +93,7 @@ async function openAndMigrate(
   options: SqliteStorageOptions,
   turns?: WriterTurns,
   givingWay?: GivingWay,
-): Promise<{ db: Kysely<Database>; applied: string[] }> {
+): Promise<{ db: Kysely<Database>; database: CachedStatementDatabase; applied: string[] }> {
   const database = new CachedStatementDatabase(openSqliteDatabase(options));
   const dialect = new SqliteDialect({ database });
   // the request thread's writes outside a transaction wait for their turn too; the background
@@ -97,7 +103,7 @@ async function openAndMigrate(
   });
   allowLoneReads(db, (sql, parameters, firstOnly) => database.loneRead(sql, parameters, firstOnly));
   try {
-    return { db, applied: await migrateToLatest(db) };
+    return { db, database, applied: await migrateToLatest(db) };
   } catch (error) {
     await db.destroy();
     throw error;

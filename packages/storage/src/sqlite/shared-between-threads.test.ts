@@ -11,14 +11,17 @@
  * Giving way (`giveWayToRequests`): the background thread's long work stops at its next statement
  * once a request's write waits, with what it wrote undone.
  *
+ * Checkpoints of the log: the background thread's, after its turns (checkpoints-between-turns.ts).
+ *
  * The longest transaction (`takeLongestTransactionSeconds`, read by /metrics on the request
  * thread): either thread's transactions count, and taking it starts the window again.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { randomIds } from '@lectern/core';
 import type { Stores } from '@lectern/core';
 import type { KyselyStorage } from '../kysely-storage.ts';
@@ -229,6 +232,24 @@ describe("the background thread's long work giving way to a request's write", ()
     );
     assert.deepEqual(answer, { value: 'finished' });
     assert.equal(await request.users.count(), 1);
+    await Promise.all([request.close(), background.close()]);
+  });
+});
+
+describe("the write-ahead log's checkpoints", () => {
+  it("are taken by the background thread after its turn, never by the request thread's commit", async () => {
+    const { request, background } = await twoThreads(5_000);
+    const file = join(dir, `turns-${files - 1}.db`);
+    await request.db.schema.createTable('filler').addColumn('body', 'blob').execute();
+    const before = statSync(file).size;
+    // about 1 500 pages of 4 KiB into the log: SQLite's own checkpoint (past 1 000) would copy them;
+    // the statement and its commit hold the thread, so no timer of the other storage runs before
+    // the file is looked at
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 1500)
+      insert into filler (body) select randomblob(4000) from n`.execute(request.db);
+    assert.equal(statSync(file).size, before, "the request thread's commit copied nothing into the database file");
+    await background.transaction((tx) => addUser(tx, 'chunk@example.com'));
+    assert.ok(statSync(file).size >= before + 1500 * 4000, "the background thread's turn was followed by a checkpoint");
     await Promise.all([request.close(), background.close()]);
   });
 });
