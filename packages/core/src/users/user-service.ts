@@ -153,8 +153,7 @@ export class UserService extends StoredRecordService<UserRecord, User> {
       }
     });
     const valid = inputs.filter((input): input is BulkUserItem => !isLecternError(input));
-    const taken =
-      valid.length > 0 ? await tx.imports.usersByEmail(valid.map((input) => input.email)) : new Map<string, { publicId: string }>();
+    const taken = valid.length > 0 ? await tx.users.byEmails(valid.map((input) => input.email)) : new Map<string, { publicId: string }>();
     const answers: Array<AppliedItem | LecternError | undefined> = [];
     const fresh: Array<{ index: number; input: BulkUserItem }> = [];
     const seen = new Set<string>();
