@@ -100,6 +100,45 @@ describe('bulk jobs', () => {
       expectError(await api.get(`${jobPath}items/?page=0`), 400, 'bad_request');
     });
 
+    it('fails each repeat of an email as a duplicate of its first item, however many repeats a chunk holds', async () => {
+      // the chunk's batch write leaves repeats to the one-by-one write, which takes 25 to a chunk:
+      // 37 repeats run over two chunks, and each must still name the user the first item created
+      const email = uniqueEmail('repeated');
+      const later = uniqueEmail('later');
+      const users = Array.from({ length: 40 }, (_, i) => {
+        if (i === 20) return { email: later, name: 'Later' };
+        if (i === 30) return { email: 'not-an-email', name: 'Invalid' };
+        return { email: i % 2 ? email.toUpperCase() : email, name: `Repeat ${i}` };
+      });
+      const submitted = await api.post('/api/v2/users/bulk/', { users });
+      assert.equal(submitted.status, 202, submitted.text);
+      const jobPath = `/api/v2/users/bulk/${submitted.body.id}/`;
+      const job = await waitForJob(api, jobPath);
+      assert.deepEqual([job.status, job.processed, job.succeeded, job.failed], ['completed', 40, 2, 38]);
+
+      const first = (await api.get(`/api/v2/users/?email=${encodeURIComponent(email)}`)).body.data;
+      assert.equal(first.length, 1, 'one user for the repeated email');
+      const items = await jobItems(api, jobPath);
+      assert.deepEqual(items[0], { index: 0, status: 'succeeded', public_id: first[0].public_id, created: true, error: null });
+      assert.deepEqual([items[20].status, items[20].created], ['succeeded', true]);
+      assert.deepEqual([items[30].status, items[30].public_id, items[30].error.code], ['failed', null, 'validation_error']);
+      const repeats = items.filter((item) => ![0, 20, 30].includes(item.index));
+      assert.equal(repeats.length, 37);
+      for (const item of repeats) {
+        assert.deepEqual(
+          item,
+          {
+            index: item.index,
+            status: 'failed',
+            public_id: first[0].public_id,
+            created: null,
+            error: { code: 'duplicate', message: 'A user with this email already exists.' },
+          },
+          `item ${item.index}`,
+        );
+      }
+    });
+
     it('validates the envelope up front: 422 and no job', async () => {
       const item = { email: uniqueEmail(), name: 'X' };
       expectFieldError(await api.post('/api/v2/users/bulk/', {}), 'users');

@@ -36,13 +36,7 @@ export {
 export { type EventDetailsRow, type EventStore, type LocationStore, type TimeslotRow } from './ports/event-store.ts';
 export { type GroupStore, type NewGroupRow } from './ports/group-store.ts';
 export { type InsightFilter, type InsightStore } from './ports/insight-store.ts';
-export {
-  type ImportStore,
-  type ImportUser,
-  type NewImportRow,
-  type RowOutcome as ImportRowOutcome,
-  type StagedRow,
-} from './ports/import-store.ts';
+export { type ImportStore, type NewImportRow, type RowOutcome as ImportRowOutcome, type StagedRow } from './ports/import-store.ts';
 export { type JobItemOutcome, type JobStore, type JobSummaryRow, type NewJobRow, type PendingJobItem } from './ports/job-store.ts';
 export { type ListNarrowing } from './ports/list-narrowing.ts';
 export { type OutboxEntry, type OutboxStore } from './ports/outbox-store.ts';
@@ -63,7 +57,7 @@ export { type ScimStore, type ScimUserState } from './ports/scim-store.ts';
 export { type DatabaseStats, type Storage, type Stores, type TransactionOptions } from './ports/storage.ts';
 export { type WakeTopic, type WakeUps } from './ports/wake-ups.ts';
 export { type NewTokenRow, type TokenCredentials, type TokenStore } from './ports/token-store.ts';
-export { type NewUserRow, type UserChanges, type UserStore } from './ports/user-store.ts';
+export { type NewUserRow, type UserByEmail, type UserChanges, type UserStore } from './ports/user-store.ts';
 export {
   type AttemptDelivery,
   type DeliveryProgress,

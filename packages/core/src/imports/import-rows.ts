@@ -149,7 +149,7 @@ async function writeRows(
     if (row.email !== null) emails.add(row.email);
     else if (describesUsers) emails.add(String(row.item.email));
   }
-  const users = emails.size > 0 ? await tx.imports.usersByEmail([...emails]) : new Map();
+  const users = emails.size > 0 ? await tx.users.byEmails([...emails]) : new Map();
 
   const lookupRefusal = emailLookupRefusal(ctx);
   const identified: Array<Checked & { identity: string }> = [];

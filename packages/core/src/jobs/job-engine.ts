@@ -323,7 +323,8 @@ export class JobEngine {
       return done;
     }
     const { chunkSize } = this.options;
-    const items = await tx.jobs.nextItems(job.id, kind.many ? chunkSize * BATCHED_CHUNK_FACTOR : chunkSize);
+    const limit = kind.many ? chunkSize * BATCHED_CHUNK_FACTOR : chunkSize;
+    const items = await tx.jobs.nextItems(job.id, limit);
     if (items.length === 0) {
       await tx.jobs.setStatus(job.id, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });
       return true;
@@ -361,6 +362,12 @@ export class JobEngine {
     }
     await tx.jobs.recordOutcomes(job.id, outcomes);
     await this.deps.audit.writeHeld(tx, entries);
+    // fewer items than asked for were all that was left: when none waits for the next chunk, the
+    // job completes with its last outcomes rather than in a transaction of its own
+    if (items.length < limit && outcomes.length === items.length) {
+      await tx.jobs.setStatus(job.id, 'completed', { at: nowIso(this.deps.clock), errorMessage: null });
+      return true;
+    }
     return false;
   }
 

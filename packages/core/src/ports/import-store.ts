@@ -35,15 +35,6 @@ export interface RowOutcome {
   identity: string | null;
 }
 
-/** The user a row names by email, as `update` compares it. */
-export interface ImportUser {
-  id: number;
-  publicId: string;
-  name: string;
-  role: string;
-  employeeId: string | null;
-}
-
 /** Server-side CSV imports: the import, its uploaded rows and their outcomes. */
 export interface ImportStore {
   /** Stores the import as still receiving its file: no job yet, so not listed nor processed. */
@@ -70,8 +61,6 @@ export interface ImportStore {
   rowsAfter(importId: number, doneThrough: number, limit: number): Promise<StagedRow[]>;
   /** The first processed row with each of these identities. */
   firstRowsOf(importId: number, identities: readonly string[]): Promise<Map<string, number>>;
-  /** Users by folded email, for resolving `user_email` and comparing `update` rows. */
-  usersByEmail(emails: readonly string[]): Promise<Map<string, ImportUser>>;
   /**
    * Records the outcomes of the rows after `doneThrough` (in row order, consecutive), adds them to
    * the counts and moves `doneThrough` to the last one, in one go: the caller's transaction makes

@@ -19,6 +19,15 @@ export type UserChanges = Partial<Pick<NewUserRow, 'email' | 'name' | 'role' | '
   modified: string;
 };
 
+/** A user found by email, with what an import's `update` row compares. */
+export interface UserByEmail {
+  id: number;
+  publicId: string;
+  name: string;
+  role: string;
+  employeeId: string | null;
+}
+
 export interface UserStore {
   insert(row: NewUserRow): Promise<UserRecord>;
   /** Many new users in a few statements (an import's batch), answered in the order given. */
@@ -28,6 +37,8 @@ export interface UserStore {
   findByPublicId(publicId: string): Promise<UserRecord | undefined>;
   /** Case-insensitive. */
   findByEmail(email: string): Promise<UserRecord | undefined>;
+  /** Users by folded email, in one query for a batch (an import's chunk, a bulk job's chunk). */
+  byEmails(emails: readonly string[]): Promise<Map<string, UserByEmail>>;
   /** Internal ids of the given public ids; unknown ones are absent from the map. */
   idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>>;
   /** The managers above a user, nearest first. */

@@ -4,7 +4,7 @@ import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import { ItemFailure, type AppliedItem } from '../jobs/job.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { fieldError } from '../shared/errors.ts';
+import { fieldError, isLecternError, type LecternError } from '../shared/errors.ts';
 import { assertIfMatch } from '../shared/etag.ts';
 import { nowIso } from '../shared/clock.ts';
 import { foldCase } from '../shared/fold-case.ts';
@@ -27,6 +27,11 @@ import { assertKeepsAnAdmin, assertManagerAllowed } from './user-rules.ts';
 export const USERS_JOB = 'users';
 export const MAX_BULK_USERS = 500;
 
+type BulkUserItem = z.output<typeof bulkUserItem>;
+
+/** A bulk item's email is taken: it fails as `duplicate` naming that user, so an importer can link to it. */
+const duplicateUser = (publicId: string) => new ItemFailure('duplicate', 'A user with this email already exists.', publicId);
+
 export class UserService extends StoredRecordService<UserRecord, User> {
   /** `…/bulk/` routes: submit a job of this area's items, read it and its items */
   readonly bulk: BulkJobs<BulkInputOf<'users', typeof bulkUserItem>>;
@@ -44,11 +49,11 @@ export class UserService extends StoredRecordService<UserRecord, User> {
         scope: 'users:write',
         handle: async (tx, ctx, item) => {
           const input = parseInput(bulkUserItem, item);
-          // a bulk item fails as `duplicate` naming the existing user, so an importer can link to it
           const existing = await tx.users.findByEmail(input.email);
-          if (existing) throw new ItemFailure('duplicate', 'A user with this email already exists.', existing.view.public_id);
+          if (existing) throw duplicateUser(existing.view.public_id);
           return { publicId: (await this.insertInTx(tx, ctx, input)).view.public_id, created: true };
         },
+        many: (tx, ctx, items) => this.bulkManyInTx(tx, ctx, items),
       },
       'users:read',
     );
@@ -120,11 +125,66 @@ export class UserService extends StoredRecordService<UserRecord, User> {
    * the users and one for their `user.created` entries. A taken email fails the whole statement;
    * the caller then writes the rows one by one through the bulk item (`bulk`), which says which.
    */
-  async insertManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<AppliedItem[]> {
+  insertManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<AppliedItem[]> {
+    return this.insertParsedInTx(
+      tx,
+      ctx,
+      items.map((item) => parseInput(bulkUserItem, item)),
+    );
+  }
+
+  /**
+   * A bulk job's chunk at once, with the outcomes `handle` gives one by one: an invalid item fails
+   * with its validation error, a taken email (one query for all of them) as `duplicate` naming the
+   * user, and the rest are inserted together. An email an earlier item of the chunk also gives is
+   * left to `handle` (undefined), which runs after the batch and so meets that item's user.
+   */
+  private async bulkManyInTx(
+    tx: Stores,
+    ctx: RequestContext,
+    items: readonly unknown[],
+  ): Promise<Array<AppliedItem | LecternError | undefined>> {
+    const inputs = items.map((item) => {
+      try {
+        return parseInput(bulkUserItem, item);
+      } catch (error) {
+        if (isLecternError(error)) return error;
+        throw error;
+      }
+    });
+    const valid = inputs.filter((input): input is BulkUserItem => !isLecternError(input));
+    const taken = valid.length > 0 ? await tx.users.byEmails(valid.map((input) => input.email)) : new Map<string, { publicId: string }>();
+    const answers: Array<AppliedItem | LecternError | undefined> = [];
+    const fresh: Array<{ index: number; input: BulkUserItem }> = [];
+    const seen = new Set<string>();
+    for (const [index, input] of inputs.entries()) {
+      if (isLecternError(input)) {
+        answers[index] = input;
+        continue;
+      }
+      const email = foldCase(input.email);
+      const existing = taken.get(email);
+      if (existing) answers[index] = duplicateUser(existing.publicId);
+      else if (seen.has(email)) answers[index] = undefined;
+      else {
+        seen.add(email);
+        fresh.push({ index, input });
+      }
+    }
+    const applied = await this.insertParsedInTx(
+      tx,
+      ctx,
+      fresh.map(({ input }) => input),
+    );
+    for (const [i, { index }] of fresh.entries()) answers[index] = applied[i];
+    return answers;
+  }
+
+  private async insertParsedInTx(tx: Stores, ctx: RequestContext, inputs: readonly BulkUserItem[]): Promise<AppliedItem[]> {
+    if (inputs.length === 0) return [];
     const now = nowIso(this.deps.clock);
     const records = await tx.users.insertMany(
-      items.map((item) => {
-        const input = parseInput(bulkUserItem, item);
+      inputs.map((input) => {
         return {
           publicId: this.deps.ids.uuid(),
           email: input.email,

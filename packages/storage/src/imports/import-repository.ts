@@ -1,16 +1,13 @@
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery, type Page, type ReportRow } from '@lectern/core';
-import { foldCase, type ImportRowOutcome, type ImportStore, type ImportUser, type NewImportRow, type StagedRow } from '@lectern/core/ports';
+import { type ImportRowOutcome, type ImportStore, type NewImportRow, type StagedRow } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
-import { valuesList } from '../shared/values-list.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
 import type { ListDefinition } from '../listing/list-definition.ts';
-
-type ImportUserRow = Pick<Selectable<Database['users']>, 'id' | 'email_lower' | 'public_id' | 'name' | 'role' | 'employee_id'>;
 
 /** An import list's table: the import, `i`. */
 type ImportTables = { i: 'imports' };
@@ -230,27 +227,6 @@ export class ImportRepository implements ImportStore {
 
   async preferIndexLookups(): Promise<void> {
     await preferIndexLookups(this.db);
-  }
-
-  async usersByEmail(emails: readonly string[]): Promise<Map<string, ImportUser>> {
-    const found = new Map<string, ImportUser>();
-    const folded = [...new Set(emails.map(foldCase))];
-    for (let start = 0; start < folded.length; start += ROWS_PER_INSERT) {
-      const listed = valuesList(
-        this.db,
-        folded.slice(start, start + ROWS_PER_INSERT).map((email) => [email]),
-        ['text'],
-      );
-      const { rows } = await sql<ImportUserRow>`
-        with e(email) as (${listed})
-        select u.id, u.email_lower, u.public_id, u.name, u.role, u.employee_id from e join users u on u.email_lower = e.email`.execute(
-        this.db,
-      );
-      for (const row of rows) {
-        found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
-      }
-    }
-    return found;
   }
 
   async recordOutcomes(importId: number, outcomes: readonly ImportRowOutcome[]): Promise<void> {

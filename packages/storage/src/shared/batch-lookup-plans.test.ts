@@ -61,8 +61,8 @@ describe('batch lookup plans (SQLite)', () => {
 
   it('finds users by email through the unique email_lower index', async () => {
     const emails = ['ada@example.com', ...Array.from({ length: BATCH - 1 }, (_, i) => `U${i}@Example.com`)];
-    assertSeeks(await plansOf(() => storage.imports.usersByEmail(emails)), 'u', '(COVERING )?INDEX sqlite_autoindex_users_\\d');
-    assert.deepEqual([...(await storage.imports.usersByEmail(emails)).keys()], ['ada@example.com']);
+    assertSeeks(await plansOf(() => storage.users.byEmails(emails)), 'u', '(COVERING )?INDEX sqlite_autoindex_users_\\d');
+    assert.deepEqual([...(await storage.users.byEmails(emails)).keys()], ['ada@example.com']);
   });
 
   it('finds live assignments by user and content through the pair index', async () => {

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { type ListQuery, type Page, type User, type UserRecord, userListSpec, userSchema } from '@lectern/core';
-import { foldCase, type ListNarrowing, type NewUserRow, type UserChanges, type UserStore } from '@lectern/core/ports';
+import { foldCase, type ListNarrowing, type NewUserRow, type UserByEmail, type UserChanges, type UserStore } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import { preparedLookup } from '../shared/prepared-query.ts';
 import { ignoringCase } from '../listing/list-builder.ts';
@@ -10,6 +10,12 @@ import { defineResource, referenceTo, recordOf } from '../listing/resource-defin
 import type { ResourceOptions } from '../listing/resource-types.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
+import { valuesList } from '../shared/values-list.ts';
+
+/** Emails per lookup of `byEmails`: a batch's keys, well under SQLite's bound parameters. */
+const EMAILS_PER_LOOKUP = 500;
+
+type UserByEmailRow = Pick<Selectable<Database['users']>, 'id' | 'email_lower' | 'public_id' | 'name' | 'role' | 'employee_id'>;
 
 /** Users, from core's userSchema: the manager is the user `m`; emails are matched by their folded copy. */
 /** A user's list tables (the user, `u`) and the tables its reads join (the manager, `m`). */
@@ -122,6 +128,27 @@ export class UserRepository implements UserStore {
   async findByEmail(email: string): Promise<UserRecord | undefined> {
     const row = await selectUsers(this.db).where('u.email_lower', '=', foldCase(email)).executeTakeFirst();
     return row ? toUserRecord(row) : undefined;
+  }
+
+  async byEmails(emails: readonly string[]): Promise<Map<string, UserByEmail>> {
+    const found = new Map<string, UserByEmail>();
+    const folded = [...new Set(emails.map(foldCase))];
+    for (let start = 0; start < folded.length; start += EMAILS_PER_LOOKUP) {
+      const listed = valuesList(
+        this.db,
+        folded.slice(start, start + EMAILS_PER_LOOKUP).map((email) => [email]),
+        ['text'],
+      );
+      const { rows } = await sql<UserByEmailRow>`
+        with e(email) as (${listed})
+        select u.id, u.email_lower, u.public_id, u.name, u.role, u.employee_id from e join users u on u.email_lower = e.email`.execute(
+        this.db,
+      );
+      for (const row of rows) {
+        found.set(row.email_lower, { id: row.id, publicId: row.public_id, name: row.name, role: row.role, employeeId: row.employee_id });
+      }
+    }
+    return found;
   }
 
   idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>> {
