@@ -19,11 +19,14 @@ export interface LoadResult {
 export const quantile = (sorted: readonly number[], q: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
 
-/** Sends `paths` round-robin over `connections` keep-alive connections for `seconds`. */
+/**
+ * Sends `paths` round-robin over `connections` keep-alive connections for `seconds`: GETs, or
+ * PATCHes with `patch(n)` as the JSON body of the n-th request when it is given.
+ */
 export async function load(
   url: string,
   paths: string[],
-  options: { token: string; seconds: number; connections: number },
+  options: { token: string; seconds: number; connections: number; patch?: (n: number) => unknown },
 ): Promise<LoadResult> {
   const pool = new Pool(url, { connections: options.connections, pipelining: 1 });
   const latencies: number[] = [];
@@ -32,9 +35,20 @@ export async function load(
   const deadline = performance.now() + options.seconds * 1000;
   const worker = async () => {
     while (performance.now() < deadline) {
-      const path = paths[next++ % paths.length]!;
+      const n = next++;
+      const path = paths[n % paths.length]!;
       const started = performance.now();
-      const response = await pool.request({ method: 'GET', path, headers: { authorization: `Bearer ${options.token}` } });
+      const authorization = `Bearer ${options.token}`;
+      const response = await pool.request(
+        options.patch
+          ? {
+              method: 'PATCH',
+              path,
+              headers: { authorization, 'content-type': 'application/json' },
+              body: JSON.stringify(options.patch(n)),
+            }
+          : { method: 'GET', path, headers: { authorization } },
+      );
       await response.body.text();
       if (response.statusCode !== 200) errors++;
       latencies.push(performance.now() - started);
