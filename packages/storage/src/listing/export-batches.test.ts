@@ -129,12 +129,14 @@ for (const dialect of DIALECTS) {
       const { at, lectern } = await seeded();
       const admin = new pg.Client({ connectionString: at });
       await admin.connect();
-      // the cursors' connections: each idle inside its read-only transaction between two batches
+      // the cursors' connections: each inside its read-only transaction between two batches, idle
+      // or reading the next batch ahead of the export
       const openCursors = async () =>
         Number(
           (
             await admin.query<{ n: string }>(
-              `select count(*) as n from pg_stat_activity where datname = current_database() and state = 'idle in transaction'`,
+              `select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()
+                 and state in ('idle in transaction', 'active')`,
             )
           ).rows[0]!.n,
         );

@@ -267,9 +267,9 @@ export function defineResource<
     // the same rows without the search index's candidates, for a page that walks an index in order
     const walked = definition.searchIndex && query.search !== undefined ? listed({ ...definition, searchIndex: undefined }) : undefined;
     // walking an order's index is costed against the whole table (its size read only when the
-    // page's first sort key has an index to walk)
+    // page's first sort key has an index to walk); an export's batch is not costed (list-batches.ts)
     const first = narrowed.query.ordering[0];
-    const walkable = first !== undefined && definition.indexes?.ordered?.[first.field] !== undefined;
+    const walkable = first !== undefined && definition.indexes?.ordered?.[first.field] !== undefined && !query.batch;
     const all = walkable ? await tableSize() : size;
     const { rows, total } = await fetchPage(
       narrowed.filtered,

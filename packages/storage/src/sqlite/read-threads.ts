@@ -10,7 +10,8 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteDatabase } from './open-sqlite-storage.ts';
-import { KeptByText, rowBuilder } from './statement-cache.ts';
+import { KeptByText } from './statement-cache.ts';
+import { rowBuilder } from '../shared/row-builder.ts';
 import type { RowPieces } from '../shared/offloaded-reads.ts';
 
 const ROLE = 'lectern-read-thread';

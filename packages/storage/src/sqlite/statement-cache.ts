@@ -1,19 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import type { AutocommitWrites } from './writes-take-turns.ts';
+import { rowBuilder } from '../shared/row-builder.ts';
 
 const MAX_CACHED_STATEMENTS = 1000;
 
 type Values = unknown[];
-
-/**
- * A function building one statement's row objects from its values, with the columns as literal
- * keys: later duplicates win, as when better-sqlite3 builds the object itself.
- */
-export function rowBuilder(columns: readonly string[]): (values: Values) => Record<string, unknown> {
-  const properties = columns.map((name, i) => `${JSON.stringify(name)}: values[${i}]`).join(', ');
-  return new Function('values', `return { ${properties} };`) as (values: Values) => Record<string, unknown>;
-}
 
 /**
  * What is made from a text (a statement from its SQL, a row builder from its columns), kept by
