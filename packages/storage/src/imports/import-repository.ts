@@ -4,7 +4,7 @@ import { type ImportRowOutcome, type ImportStore, type NewImportRow, type Staged
 import type { Database, Tables } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
-import { insertRow } from '../shared/insert-row.ts';
+import { appendRows, insertRow } from '../shared/insert-row.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
 import type { ListDefinition } from '../listing/list-definition.ts';
@@ -27,8 +27,8 @@ const withCreatorAndJob = <O>(query: SelectQueryBuilder<Tables<ImportTables>, 'i
       'j.completed_at as job_completed_at',
     ]);
 
-// Rows per multi-row insert: 7 bound values a result, well under SQLite's limit of bound parameters.
-const ROWS_PER_INSERT = 500;
+// Identities per duplicate lookup: one bound value each, well under SQLite's limit of bound parameters.
+const IDENTITIES_PER_LOOKUP = 500;
 
 type ImportRow = Selectable<ImportsTable> & {
   creator_public_id: string | null;
@@ -121,20 +121,17 @@ export class ImportRepository implements ImportStore {
   }
 
   async stageRows(importId: number, rows: readonly StagedRow[]): Promise<void> {
-    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-      await this.db
-        .insertInto('import_rows')
-        .values(
-          rows.slice(start, start + ROWS_PER_INSERT).map((row) => ({
-            import_id: importId,
-            row: row.row,
-            cells: JSON.stringify(row.cells),
-            bad_fields: row.badFields ? JSON.stringify(row.badFields) : null,
-            too_long: row.tooLong ? 1 : null,
-          })),
-        )
-        .execute();
-    }
+    await appendRows(
+      this.db,
+      'import_rows',
+      rows.map((row) => ({
+        import_id: importId,
+        row: row.row,
+        cells: JSON.stringify(row.cells),
+        bad_fields: row.badFields ? JSON.stringify(row.badFields) : null,
+        too_long: row.tooLong ? 1 : null,
+      })),
+    );
   }
 
   async discard(importId: number): Promise<void> {
@@ -212,12 +209,12 @@ export class ImportRepository implements ImportStore {
 
   async firstRowsOf(importId: number, identities: readonly string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();
-    for (let start = 0; start < identities.length; start += ROWS_PER_INSERT) {
+    for (let start = 0; start < identities.length; start += IDENTITIES_PER_LOOKUP) {
       const rows = await this.db
         .selectFrom('import_results')
         .select(['identity', (eb) => eb.fn.min('row').as('first')])
         .where('import_id', '=', importId)
-        .where('identity', 'in', identities.slice(start, start + ROWS_PER_INSERT))
+        .where('identity', 'in', identities.slice(start, start + IDENTITIES_PER_LOOKUP))
         .groupBy('identity')
         .execute();
       for (const row of rows) found.set(row.identity!, Number(row.first));
@@ -231,22 +228,19 @@ export class ImportRepository implements ImportStore {
 
   async recordOutcomes(importId: number, outcomes: readonly ImportRowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    for (let start = 0; start < outcomes.length; start += ROWS_PER_INSERT) {
-      await this.db
-        .insertInto('import_results')
-        .values(
-          outcomes.slice(start, start + ROWS_PER_INSERT).map((outcome) => ({
-            import_id: importId,
-            row: outcome.row,
-            status: outcome.status,
-            public_id: outcome.publicId,
-            error_code: outcome.errorCode,
-            error_message: outcome.errorMessage,
-            identity: outcome.identity,
-          })),
-        )
-        .execute();
-    }
+    await appendRows(
+      this.db,
+      'import_results',
+      outcomes.map((outcome) => ({
+        import_id: importId,
+        row: outcome.row,
+        status: outcome.status,
+        public_id: outcome.publicId,
+        error_code: outcome.errorCode,
+        error_message: outcome.errorMessage,
+        identity: outcome.identity,
+      })),
+    );
     const counts = outcomeCounts(outcomes);
     await this.db
       .updateTable('imports')

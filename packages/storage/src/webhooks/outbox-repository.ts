@@ -9,9 +9,12 @@ import { takesCopy } from '../shared/insert-row.ts';
 
 // Asked on every engine pass (every 25 ms by default, idle or not), so compiled once (see
 // prepared-query.ts). The limit is written in: SQLite plans with a bound LIMIT's value, so binding
-// one makes it prepare the statement again on every run.
+// one makes it prepare the statement again on every run. Ordered, so that PostgreSQL reads the
+// primary key from the cursor on: unordered, with statistics behind a table an import had just
+// grown, it planned a scan of the table, which reaches the newest events last (4.5 ms a pass on
+// average through the import benchmark, whose imports append some 275 000 events).
 const eventAfter = preparedQuery(1, (db: Kysely<Database>, sequence: number) =>
-  db.selectFrom('outbox_events').select('sequence').where('sequence', '>', sequence).limit(sql.lit(1)),
+  db.selectFrom('outbox_events').select('sequence').where('sequence', '>', sequence).orderBy('sequence').limit(sql.lit(1)),
 );
 
 const EVENTS_PER_STATEMENT = 500;
