@@ -80,7 +80,7 @@ export class ExportCursors {
       await end();
       throw error;
     }
-    const fetch = async (rows: number): Promise<unknown[]> => {
+    const fetchForward = async (rows: number): Promise<unknown[]> => {
       const text = `fetch forward ${rows} from ${CURSOR}`;
       // the JSON rows as arrays: pg makes no object a row for their one field
       return (mode === 'array' ? await client.query({ text, rowMode: 'array' }) : await client.query(text)).rows;
@@ -95,14 +95,14 @@ export class ExportCursors {
         if (ended) throw new Error("the export's cursor was closed before the end of the list");
         rows = Math.max(1, Math.floor(rows));
         try {
-          const fetched = await (ahead?.rows === rows ? ahead.fetched : fetch(rows));
+          const fetched = await (ahead?.rows === rows ? ahead.fetched : fetchForward(rows));
           ahead = undefined;
           // the end of the list: the connection is given back at once, not when the export ends
           finished = fetched.length < rows;
           if (finished) await cursor.close();
           else {
             // PostgreSQL reads the next batch while this one is made into rows, encoded and written
-            ahead = { rows, fetched: fetch(rows) };
+            ahead = { rows, fetched: fetchForward(rows) };
             ahead.fetched.catch(() => undefined);
           }
           return rowsOf(fetched);
