@@ -1,7 +1,7 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset; `!substring` leaves files out.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
@@ -135,6 +135,18 @@ runs.sort((a, b) => costRank(a) - costRank(b) || a.label.localeCompare(b.label))
  * first for a PostgreSQL run). A failure still names the test file and line.
  */
 const queueDir = mkdtempSync(join(tmpdir(), 'lectern-test-queue-'));
+
+/**
+ * What a file cost in CPU, its own process and the servers and commands it started (reaped children
+ * count in /proc/self/stat's cutime and cstime): with several files at once, wall time says more
+ * about the neighbours than about the file. Written at the file's exit; Linux only, else nothing.
+ */
+const cpuFile = join(queueDir, 'cpu.tsv');
+const recordCpu = (module) =>
+  `import { appendFileSync as __append, readFileSync as __read } from 'node:fs';\n` +
+  `process.once('exit', () => { try { const f = __read('/proc/self/stat', 'utf8').split(') ')[1].split(' ');` +
+  ` const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(f[i]), 0);` +
+  ` __append(${JSON.stringify(cpuFile)}, ticks * 10 + '\\t' + ${JSON.stringify(module)} + '\\n'); } catch {} });\n`;
 const labels = new Map();
 const queue = runs.map(({ file, label, onPostgres }, place) => {
   const module = join(
@@ -142,7 +154,7 @@ const queue = runs.map(({ file, label, onPostgres }, place) => {
     `${String(place).padStart(4, '0')}-${basename(file, '.test.ts')}${onPostgres ? '-on-postgres' : ''}.test.mjs`,
   );
   const setDatabase = onPostgres ? "process.env.LECTERN_TEST_DATABASE = 'postgres';\n" : '';
-  writeFileSync(module, `${setDatabase}await import(${JSON.stringify(pathToFileURL(join(root, file)).href)});\n`);
+  writeFileSync(module, `${setDatabase}${recordCpu(module)}await import(${JSON.stringify(pathToFileURL(join(root, file)).href)});\n`);
   labels.set(module, label);
   return module;
 });
@@ -194,6 +206,28 @@ if (failed.length > 0) console.log(`\n# files that failed\n${failed.map(({ file 
 const slowest = fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10);
 console.log(`\n# the ten slowest of ${fileTimes.length} files (wall time each, ${concurrency} at a time)`);
 for (const { ms, file } of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+const cpuTimes = existsSync(cpuFile)
+  ? readFileSync(cpuFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => line.split('\t'))
+      .map(([ms, file]) => ({ ms: Number(ms), file: labels.get(file) ?? relative(root, file) }))
+  : [];
+// every file's wall and CPU time, for looking further than the ten printed
+{
+  const cpuOf = new Map(cpuTimes.map(({ ms, file }) => [file, ms]));
+  mkdirSync(join(root, 'test-results'), { recursive: true });
+  writeFileSync(
+    join(root, 'test-results/file-times.tsv'),
+    ['wall_ms\tcpu_ms\tfile', ...fileTimes.map(({ ms, file }) => `${ms}\t${cpuOf.get(file) ?? ''}\t${file}`)].join('\n') + '\n',
+  );
+}
+if (cpuTimes.length > 0) {
+  const total = cpuTimes.reduce((sum, { ms }) => sum + ms, 0);
+  console.log(`\n# the ten costliest files in CPU (their servers and commands included; all files: ${(total / 1000).toFixed(0)} s)`);
+  for (const { ms, file } of cpuTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))
+    console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
+}
 rmSync(dirname(timesFile), { recursive: true, force: true });
 rmSync(queueDir, { recursive: true, force: true });
 await fixtures.cleanup();
