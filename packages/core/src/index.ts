@@ -307,6 +307,7 @@ export {
   unwrapField,
 } from './shared/listed-fields.ts';
 export { emailField, publicIdField } from './shared/schema.ts';
+export { type StoredRecord } from './shared/stored-record.ts';
 export { apiSchemaNames } from './shared/api-schema-names.ts';
 export { batchItemsField, syncBatchResultSchema, type SyncBatchResult } from './shared/sync-batch.ts';
 export { whenSettled, type MaybePromise } from './shared/maybe-promise.ts';

@@ -110,6 +110,34 @@ export function FoldedForm({ summary, ...form }: Omit<FormProps, 'label'> & { su
   );
 }
 
+/**
+ * The form that makes one record beside its list: folded under "New <noun>", sent with "Create
+ * <noun>" and emptied once `create` answered, which `onCreated` then receives (to refresh the
+ * list, open the new record, show a secret once).
+ */
+export function CreateForm<T>({
+  noun,
+  create,
+  onCreated,
+  children,
+}: {
+  noun: string;
+  create: (data: FormData) => Promise<T>;
+  onCreated: (made: T) => void;
+  children: ComponentChildren;
+}) {
+  return (
+    <FoldedForm
+      summary={`New ${noun}`}
+      submitLabel={`Create ${noun}`}
+      resetOnSuccess
+      onSubmit={async (data) => onCreated(await create(data))}
+    >
+      {children}
+    </FoldedForm>
+  );
+}
+
 type InputProps = Omit<LooseInputHTMLAttributes<HTMLInputElement>, 'label' | 'name' | 'children'>;
 
 export interface FieldProps {

@@ -39,7 +39,6 @@ import { applyAction, applyProgress } from './assignment-machine.ts';
 import { type AssignmentWrites } from './assignment-writes.ts';
 import { expandTrack, isTrack } from './track-expansion.ts';
 
-export const ASSIGNMENTS_JOB = 'assignments';
 export const MAX_BULK_ASSIGNMENTS = 200;
 
 /** What learners (role `user`) may do to their own assignments (docs/api.md). */
@@ -71,7 +70,7 @@ export class AssignmentService {
     this.bulk = new BulkJobs(
       jobs,
       {
-        name: ASSIGNMENTS_JOB,
+        name: 'assignments',
         maxItems: MAX_BULK_ASSIGNMENTS,
         scope: 'assignments:write',
         handle: async (tx, ctx, item) => {

@@ -3,6 +3,7 @@ import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { datetimeField, nameField, userRefSchema } from '../shared/schema.ts';
 import { scopes, scopeSchema } from './scopes.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 /** An API token as listed; the secret itself is never stored or shown again. */
 export const apiTokenSchema = z
@@ -22,10 +23,8 @@ export type ApiToken = z.infer<typeof apiTokenSchema>;
 /** The create response: the only place the `token` appears. */
 export type IssuedApiToken = ApiToken & { token: string };
 
-export interface ApiTokenRecord {
-  id: number;
+export interface ApiTokenRecord extends StoredRecord<ApiToken> {
   userId: number;
-  view: ApiToken;
 }
 
 export const createTokenInput = z

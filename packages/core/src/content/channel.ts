@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField } from '../shared/schema.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 /** A channel groups content for browsing; an item belongs to at most one. */
 export const channelSchema = z
@@ -14,10 +15,7 @@ export const channelSchema = z
   .register(apiSchemaNames, { id: 'Channel' });
 export type Channel = z.infer<typeof channelSchema>;
 
-export interface ChannelRecord {
-  id: number;
-  view: Channel;
-}
+export type ChannelRecord = StoredRecord<Channel>;
 
 export const createChannelInput = z.strictObject({ name: nameField() }).register(apiSchemaNames, { id: 'ChannelCreate' });
 export const updateChannelInput = z.strictObject({ name: nameField().optional() }).register(apiSchemaNames, { id: 'ChannelUpdate' });

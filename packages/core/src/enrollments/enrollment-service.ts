@@ -33,7 +33,6 @@ import { ownedAssignmentChange } from './owned-assignment.ts';
 import type { Waitlist } from './waitlist.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 
-export const ENROLLMENTS_JOB = 'enrollments';
 export const MAX_BULK_ENROLLMENTS = 200;
 
 /**
@@ -61,7 +60,7 @@ export class EnrollmentService {
     this.bulk = new BulkJobs(
       jobs,
       {
-        name: ENROLLMENTS_JOB,
+        name: 'enrollments',
         maxItems: MAX_BULK_ENROLLMENTS,
         scope: 'enrollments:write',
         handle: async (tx, ctx, item) => {

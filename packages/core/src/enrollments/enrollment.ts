@@ -8,6 +8,7 @@ import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { publicIdField, userRefSchema } from '../shared/schema.ts';
 import { attendanceMethods, enrollmentStatuses, type AttendanceMethod, type EnrollmentStatus } from './enrollment-rules.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 /** The GET shape, and the payload of every `enrollment.*` webhook event. */
 export const enrollmentSchema = z
@@ -26,8 +27,7 @@ export const enrollmentSchema = z
 export type Enrollment = z.infer<typeof enrollmentSchema>;
 
 /** A stored enrollment: the view plus the internal keys the service works with. */
-export interface EnrollmentRecord {
-  id: number;
+export interface EnrollmentRecord extends StoredRecord<Enrollment> {
   userId: number;
   eventId: number;
   /** the owned assignment's internal id */
@@ -36,7 +36,6 @@ export interface EnrollmentRecord {
   status: EnrollmentStatus;
   checkinDatetime: string | null;
   state: AssignmentState;
-  view: Enrollment;
 }
 
 /** Also the item of `POST /enrollments/bulk/` (docs/assignments.md). */

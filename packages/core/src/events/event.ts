@@ -24,15 +24,20 @@ export type EventKind = (typeof eventKinds)[number];
 /** [spec-gap] A limit above this is a typo, not a venue. */
 export const MAX_ENROLLMENT_LIMIT = 1_000_000;
 
+/** The four limits, in person and online (0 for none), each a `field()`, in the order the view lists them. */
+const limitsOf = <S extends z.ZodType>(field: () => S) => ({
+  enrollment_limit: field(),
+  wait_list_limit: field(),
+  online_enrollment_limit: field(),
+  online_wait_list_limit: field(),
+});
+
 /** What an event or series keeps beside its content row (`is_hidden` and the rest live there). */
 export const eventSettingsSchema = z.object({
   location_id: z.number().int().nullable(),
   is_local: z.boolean(),
   is_online: z.boolean(),
-  enrollment_limit: z.number().int(),
-  wait_list_limit: z.number().int(),
-  online_enrollment_limit: z.number().int(),
-  online_wait_list_limit: z.number().int(),
+  ...limitsOf(() => z.number().int()),
   body_markdown: z.string().nullable(),
   external_link: z.string().nullable(),
   external_link_description: z.string().nullable(),
@@ -73,10 +78,7 @@ export const eventViewSchema = z
     is_local: listed(z.boolean(), { filter: true }),
     is_online: listed(z.boolean(), { filter: true }),
     is_hidden: listed(z.boolean(), { filter: true }),
-    enrollment_limit: z.number().int(),
-    wait_list_limit: z.number().int(),
-    online_enrollment_limit: z.number().int(),
-    online_wait_list_limit: z.number().int(),
+    ...limitsOf(() => z.number().int()),
     body_markdown: z.string().nullable(),
     tags: z.array(z.string()),
     external_link: z.string().nullable(),
@@ -213,10 +215,7 @@ const overridableFields = {
   body_markdown: descriptionField().nullable(),
   tags: tagsField(),
   location_id: z.number().int().positive().max(MAX_INTEGER_ID, { error: 'No location has this id.' }).nullable(),
-  enrollment_limit: limitField(),
-  wait_list_limit: limitField(),
-  online_enrollment_limit: limitField(),
-  online_wait_list_limit: limitField(),
+  ...limitsOf(limitField),
   is_local: z.boolean(),
   is_online: z.boolean(),
   is_hidden: z.boolean(),

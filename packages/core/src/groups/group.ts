@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField, publicIdField, userRefSchema } from '../shared/schema.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 export const NATIVE_SOURCE = 'native';
 
@@ -18,10 +19,7 @@ export const groupSchema = z
   .register(apiSchemaNames, { id: 'Group' });
 export type Group = z.infer<typeof groupSchema>;
 
-export interface GroupRecord {
-  id: number;
-  view: Group;
-}
+export type GroupRecord = StoredRecord<Group>;
 
 export const createGroupInput = z
   .strictObject({

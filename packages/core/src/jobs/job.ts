@@ -5,6 +5,7 @@ import { scopes, roles } from '../auth/scopes.ts';
 import { LecternError, type ErrorCode } from '../shared/errors.ts';
 import type { ListSpec } from '../shared/list-query.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 export const jobStatuses = ['pending', 'processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof jobStatuses)[number];
@@ -102,12 +103,10 @@ export const storeActor = (actor: Actor): StoredActor =>
         ...(actor.tokenId !== undefined ? { tokenId: actor.tokenId } : {}),
       };
 
-export interface JobRecord {
-  id: number;
+export interface JobRecord extends StoredRecord<Job> {
   kind: string;
   actor: StoredActor;
   requestId: string;
-  view: Job;
 }
 
 /**

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { nameField, userRefSchema } from '../shared/schema.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 export const reportResources = ['users', 'groups', 'content_items', 'assignments', 'enrollments', 'events'] as const;
 export type ReportResource = (typeof reportResources)[number];
@@ -30,11 +31,9 @@ export const savedReportSchema = z
   .register(apiSchemaNames, { id: 'SavedReport' });
 export type SavedReport = z.infer<typeof savedReportSchema>;
 
-export interface SavedReportRecord {
-  id: number;
+export interface SavedReportRecord extends StoredRecord<SavedReport> {
   /** internal id of the creator, who may edit the report besides admins */
   createdById: number | null;
-  view: SavedReport;
 }
 
 const expressionField = () => z.string().max(MAX_EXPRESSION_LENGTH);

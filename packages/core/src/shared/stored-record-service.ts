@@ -4,6 +4,7 @@ import type { ListNarrowing } from '../ports/list-narrowing.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { notFound } from './errors.ts';
+import type { StoredRecord } from './stored-record.ts';
 import { parseListQuery, toListResult, type ListQuery, type ListResult, type ListSpec, type Page, type QueryParams } from './list-query.ts';
 
 /** The part of an area's store that its reads use. */
@@ -30,7 +31,7 @@ export interface RecordReads<R> {
  * write works on or a 404. Areas whose records are seen per caller (a learner's own assignments)
  * write their reads themselves.
  */
-export abstract class StoredRecordService<R extends { view: V }, V> {
+export abstract class StoredRecordService<R extends StoredRecord<V>, V> {
   protected constructor(
     protected readonly deps: ServiceDeps,
     private readonly reads: RecordReads<R>,

@@ -24,7 +24,6 @@ import {
 } from './user.ts';
 import { assertKeepsAnAdmin, assertManagerAllowed } from './user-rules.ts';
 
-export const USERS_JOB = 'users';
 export const MAX_BULK_USERS = 500;
 
 type BulkUserItem = z.output<typeof bulkUserItem>;
@@ -44,7 +43,7 @@ export class UserService extends StoredRecordService<UserRecord, User> {
     this.bulk = new BulkJobs(
       jobs,
       {
-        name: USERS_JOB,
+        name: 'users',
         maxItems: MAX_BULK_USERS,
         scope: 'users:write',
         handle: async (tx, ctx, item) => {

@@ -3,6 +3,7 @@ import { roleSchema, roles } from '../auth/scopes.ts';
 import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { emailField, nameField, publicIdField, userRefSchema } from '../shared/schema.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 /** A user as the API returns it. */
 export const userSchema = z
@@ -22,10 +23,8 @@ export const userSchema = z
 export type User = z.infer<typeof userSchema>;
 
 /** A stored user: the public view plus the internal keys other areas join on. */
-export interface UserRecord {
-  id: number;
+export interface UserRecord extends StoredRecord<User> {
   managerId: number | null;
-  view: User;
 }
 
 const employeeIdField = () => z.string().trim().min(1).max(255).nullable();

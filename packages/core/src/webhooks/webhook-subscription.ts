@@ -7,6 +7,7 @@ import { listed, listSpecOf } from '../shared/listed-fields.ts';
 import { descriptionField } from '../shared/schema.ts';
 import { allEventTypes, eventCatalog, expandEventPatterns } from './event-catalog.ts';
 import { apiSchemaNames } from '../shared/api-schema-names.ts';
+import type { StoredRecord } from '../shared/stored-record.ts';
 
 export const WEBHOOK_ID_PREFIX = 'ep_';
 
@@ -38,12 +39,10 @@ export const webhookSubscriptionWithSecretSchema = webhookSubscriptionSchema
 export type WebhookSubscriptionWithSecret = z.infer<typeof webhookSubscriptionWithSecretSchema>;
 
 /** A stored subscription: the public view plus the secret and the delivery engine's bookkeeping. */
-export interface WebhookEndpointRecord {
-  id: number;
+export interface WebhookEndpointRecord extends StoredRecord<WebhookSubscription> {
   secret: string;
   /** start of the current run of failed attempts; null after a success */
   firstFailureAt: string | null;
-  view: WebhookSubscription;
 }
 
 export const withSecret = (record: WebhookEndpointRecord): WebhookSubscriptionWithSecret => ({

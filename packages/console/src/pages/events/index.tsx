@@ -7,7 +7,7 @@ import type { AddressQuery } from '../../api/list.ts';
 import { eventOrderings, seriesOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
-import { checked, Field, FoldedForm, integer, list, nullableText, text } from '../../components/form.tsx';
+import { checked, CreateForm, Field, integer, list, nullableText, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
@@ -38,13 +38,11 @@ function EventList() {
       <h1>Events</h1>
       {writable ? (
         <div class="grid">
-          <FoldedForm
-            summary="New event"
-            submitLabel="Create event"
-            resetOnSuccess
-            onSubmit={async (data) => {
+          <CreateForm
+            noun="event"
+            create={(data) => {
               const startsAt = text(data, 'starts_at');
-              const made = await unwrap(
+              return unwrap(
                 api.POST('/api/v2/events', {
                   body: {
                     name: text(data, 'name'),
@@ -62,6 +60,8 @@ function EventList() {
                   },
                 }),
               );
+            }}
+            onCreated={(made) => {
               refresh();
               navigate(detailAddress('event', made.public_id));
             }}
@@ -83,21 +83,17 @@ function EventList() {
             <Field name="is_local" label="In person" type="checkbox" defaultChecked />
             <Field name="is_online" label="Online" type="checkbox" />
             <Field name="tags" label="Tags" />
-          </FoldedForm>
-          <FoldedForm
-            summary="New series"
-            submitLabel="Create series"
-            resetOnSuccess
-            onSubmit={async (data) => {
-              await unwrap(api.POST('/api/v2/event-series', { body: seriesBody(data) }));
-              refresh();
-            }}
+          </CreateForm>
+          <CreateForm
+            noun="series"
+            create={(data) => unwrap(api.POST('/api/v2/event-series', { body: seriesBody(data) }))}
+            onCreated={refresh}
           >
             <Field name="name" label="Series name" required />
             <Field name="description" label="Description" />
             <Picker name="location_id" label="Location" kind="location" hint="Optional: where it takes place, and on whose clock." />
             <Field name="duration" label="Default length (minutes)" type="number" min={0} />
-          </FoldedForm>
+          </CreateForm>
         </div>
       ) : null}
       <h2>Events</h2>

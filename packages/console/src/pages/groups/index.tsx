@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api/client.ts';
 import type { AddressQuery } from '../../api/list.ts';
 import { groupOrderings } from '../../api/values.ts';
 import { listOrDetail } from '../../components/detail-route.tsx';
-import { Field, FoldedForm, optionalText, text } from '../../components/form.tsx';
+import { CreateForm, Field, optionalText, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress } from '../../components/resource-link.tsx';
 import { useVersion } from '../../components/use-load.ts';
@@ -23,14 +23,12 @@ function GroupList() {
     <>
       <h1>Groups</h1>
       {can('groups:write') && role.value === 'admin' ? (
-        <FoldedForm
-          summary="New group"
-          submitLabel="Create group"
-          resetOnSuccess
-          onSubmit={async (data) => {
-            const group = await unwrap(
-              api.POST('/api/v2/groups', { body: { name: text(data, 'name'), source: optionalText(data, 'source') } }),
-            );
+        <CreateForm
+          noun="group"
+          create={(data) =>
+            unwrap(api.POST('/api/v2/groups', { body: { name: text(data, 'name'), source: optionalText(data, 'source') } }))
+          }
+          onCreated={(group) => {
             refresh();
             navigate(detailAddress('group', group.public_id));
           }}
@@ -41,7 +39,7 @@ function GroupList() {
             label="Source"
             hint="Where the group comes from, for example an HR system. Left empty, the group is native to Lectern."
           />
-        </FoldedForm>
+        </CreateForm>
       ) : null}
       <ListView
         path="/api/v2/groups"

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import { locationOrderings } from '../../api/values.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
-import { Field, FoldedForm, Form, text } from '../../components/form.tsx';
+import { CreateForm, Field, Form, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useLoad, useVersion } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
@@ -23,12 +23,10 @@ export function LocationsPage() {
       <h1>Locations</h1>
       <p>An event's session times are read in its location's time zone. Events pick their location from this list.</p>
       {writable ? (
-        <FoldedForm
-          summary="New location"
-          submitLabel="Create location"
-          resetOnSuccess
-          onSubmit={async (data) => {
-            await unwrap(api.POST('/api/v2/locations', { body: { name: text(data, 'name'), timezone: pickedTimeZone(data) } }));
+        <CreateForm
+          noun="location"
+          create={(data) => unwrap(api.POST('/api/v2/locations', { body: { name: text(data, 'name'), timezone: pickedTimeZone(data) } }))}
+          onCreated={() => {
             refresh();
             // the new location first, whatever the list showed
             setQuery({ search: undefined, timezone: undefined, ordering: '-id', page: undefined });
@@ -36,7 +34,7 @@ export function LocationsPage() {
         >
           <Field name="name" label="Name" required maxLength={255} />
           <TimeZoneField value={browserTimeZone()} />
-        </FoldedForm>
+        </CreateForm>
       ) : null}
       {editing && writable ? <EditLocation id={editing} onSaved={refresh} /> : null}
       <ListView

@@ -5,7 +5,7 @@ import type { Scope } from '../../api/types.ts';
 import { tokenOrderings } from '../../api/values.ts';
 import { ActionButton, SecretOnce } from '../../components/action.tsx';
 import { DateCell } from '../../components/date-cell.tsx';
-import { ErrorsFor, Field, FoldedForm, text } from '../../components/form.tsx';
+import { CreateForm, ErrorsFor, Field, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useVersion } from '../../components/use-load.ts';
 import { can, me } from '../../session/me.ts';
@@ -20,13 +20,11 @@ export function TokensPage() {
       <h1>API tokens</h1>
       {created ? <SecretOnce label={`Token "${created.name}" created.`} value={created.token} /> : null}
       {can('tokens:write') ? (
-        <FoldedForm
-          summary="New token"
-          submitLabel="Create token"
-          resetOnSuccess
-          onSubmit={async (data) => {
+        <CreateForm
+          noun="token"
+          create={(data) => {
             const expires = text(data, 'expires_at');
-            const made = await unwrap(
+            return unwrap(
               api.POST('/api/v2/api-tokens', {
                 body: {
                   name: text(data, 'name'),
@@ -35,6 +33,8 @@ export function TokensPage() {
                 },
               }),
             );
+          }}
+          onCreated={(made) => {
             setCreated({ name: made.name, token: made.token });
             refresh();
           }}
@@ -57,7 +57,7 @@ export function TokensPage() {
             </div>
             <ErrorsFor name="scopes" />
           </fieldset>
-        </FoldedForm>
+        </CreateForm>
       ) : null}
       <ListView
         path="/api/v2/api-tokens"

@@ -7,7 +7,7 @@ import { webhookOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
-import { Field, FoldedForm, text } from '../../components/form.tsx';
+import { CreateForm, Field, text } from '../../components/form.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { detailAddress, ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad, useVersion } from '../../components/use-load.ts';
@@ -24,16 +24,16 @@ function WebhookList() {
     <>
       <h1>Webhooks</h1>
       {writable ? (
-        <FoldedForm
-          summary="New endpoint"
-          submitLabel="Create endpoint"
-          resetOnSuccess
-          onSubmit={async (data) => {
-            const made = await unwrap(
+        <CreateForm
+          noun="endpoint"
+          create={(data) =>
+            unwrap(
               api.POST('/public_api/v2/webhooks', {
                 body: { url: text(data, 'url'), events: eventNames(data), description: text(data, 'description'), is_active: true },
               }),
-            );
+            )
+          }
+          onCreated={(made) => {
             createdSecret.value = { id: made.id, secret: made.secret };
             refresh();
             navigate(detailAddress('webhook', made.id));
@@ -47,7 +47,7 @@ function WebhookList() {
             hint="Event types or families from the catalogue below, separated by commas (for example assignment.*, enrollment.enrolled)."
           />
           <Field name="description" label="Description" />
-        </FoldedForm>
+        </CreateForm>
       ) : null}
       <ListView
         path="/public_api/v2/webhooks"
