@@ -11,7 +11,9 @@
  * On PostgreSQL the driver is asynchronous, but the work is not free: composing an email, a chunk's
  * records and events are CPU on whichever thread runs them, and on one thread a burst of them made
  * GET requests queue behind it (docs/scaling.md). So the worker runs there too, with a pool of its
- * own (`backgroundPoolSize`), which also keeps the request thread's connections for requests. The
+ * own (`backgroundPoolSize`), which also keeps the request thread's connections for requests, and
+ * the same counter (`writerTurns`): the worker begins no transaction while one of the request
+ * thread's waits for the write lock or runs, and an import batch in progress stops for it. The
  * single executable has no file a worker thread could load: there the work stays on the one thread.
  */
 import { resolve } from 'node:path';
@@ -31,7 +33,7 @@ interface WorkerSettings {
   db: string;
   config: LecternConfigInput;
   logLevel: LogLevel;
-  /** the write-turn counter the request thread's storage counts its transactions in (SQLite) */
+  /** the write-turn counter the request thread's storage counts its transactions in (both databases) */
   writerTurns: Int32Array;
   /** the longest transaction, which the request thread's /metrics reads and resets */
   longestTransaction: Int32Array;

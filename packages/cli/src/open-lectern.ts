@@ -28,7 +28,7 @@ export interface OpenOptions {
   logger?: EngineLogger;
   /** PostgreSQL: connections to keep at most */
   poolSize?: number;
-  /** SQLite: how this thread takes turns at the write lock with `serve`'s background thread */
+  /** how this thread takes turns at the write lock with `serve`'s background thread */
   writerTurns?: { counter: Int32Array; role: 'first' | 'after' };
   /** where the longest transaction is kept: `serve`'s threads share it for /metrics */
   longestTransaction?: Int32Array;
@@ -46,6 +46,7 @@ export async function openLectern(target: string, options: OpenOptions = {}): Pr
           url: target,
           ...(options.poolSize ? { poolSize: options.poolSize } : {}),
           ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
+          ...(options.writerTurns ? { writerTurns: options.writerTurns } : {}),
         })
       : openSqliteStorage({
           ...(await storageOptions(target, options.create ?? false)),

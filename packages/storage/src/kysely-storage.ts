@@ -4,7 +4,7 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import { dialectOf } from './shared/dialect.ts';
-import { keepLongest, requestsWaiting, takeTurn, writeLockWanted, type GivesWay, type WriterTurns } from './transaction-turns.ts';
+import { countIn, keepLongest, requestsWaiting, takeTurn, writeLockWanted, type GivesWay, type WriterTurns } from './transaction-turns.ts';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore, TransactionOptions, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
@@ -140,9 +140,12 @@ export class KyselyStorage implements Storage {
       wakeUps?: WakeUps & { close(): Promise<void> };
       /** PostgreSQL: the exports' cursors, ended when the storage closes (postgres/export-cursor.ts) */
       exportCursors?: { close(): Promise<void> };
-      /** SQLite, with a second thread writing to the same file: see WriterTurns */
+      /**
+       * With a second thread writing to the same database: see WriterTurns (SQLite) and `countIn`
+       * (PostgreSQL)
+       */
       writerTurns?: WriterTurns;
-      /** SQLite's background thread: how its long work lets the request thread's writes go first */
+      /** the background thread: how its long work lets the request thread's writes go first */
       givingWay?: GivesWay;
       /** SQLite's background thread: the log's checkpoints, taken after its turns (checkpoints-between-turns.ts) */
       checkpoints?: { afterTurn(): void; close(): void };
@@ -210,7 +213,15 @@ export class KyselyStorage implements Storage {
 
   private async runTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }, unlocked: boolean): Promise<T> {
     if (!this.options.shared) return this.takingTurns(() => this.runSqliteTransaction(work, wait));
-    if (!this.slots || unlocked) return this.runSharedTransaction(work, wait, unlocked);
+    if (unlocked) return this.runSharedTransaction(work, wait, true);
+    const { writerTurns } = this.options;
+    // counted in before the slot and the lock, so that the background thread's batch in progress
+    // stops at its next statement rather than at its end
+    return writerTurns ? countIn(writerTurns, () => this.runLockedTransaction(work, wait)) : this.runLockedTransaction(work, wait);
+  }
+
+  private async runLockedTransaction<T>(work: (tx: Stores) => Promise<T>, wait: { begun(): void }): Promise<T> {
+    if (!this.slots) return this.runSharedTransaction(work, wait, false);
     await this.slots.take();
     try {
       return await this.runSharedTransaction(work, wait, false);
@@ -283,9 +294,12 @@ export class KyselyStorage implements Storage {
   }
 
   writersWaiting(tx: Stores): boolean | Promise<boolean> {
-    if (!this.options.shared) return requestsWaiting(this.options.writerTurns);
-    // on the transaction's own connection: another from the pool could be held by work that
-    // waits for this very transaction
+    // this server's request thread, counted in before it reaches the lock (and on SQLite the only
+    // other writer)
+    const requests = requestsWaiting(this.options.writerTurns);
+    if (requests || !this.options.shared) return requests;
+    // any server's transaction, on the transaction's own connection: another from the pool could
+    // be held by work that waits for this very transaction
     return writeLockWanted(transactionConnections.get(tx) ?? this.db, WRITE_LOCK_KEY);
   }
 

@@ -1,14 +1,16 @@
 /**
- * What a server's threads share about transactions: turns at SQLite's one write lock between the
- * request thread and the background thread, whether a writer waits (which ends an import chunk
- * early), and the longest transaction (for /metrics). KyselyStorage uses them.
+ * What a server's threads share about transactions: turns at the one write lock between the
+ * request thread and the background thread (SQLite's, and PostgreSQL's advisory lock), whether a
+ * writer waits (which ends an import chunk early or stops its batch), and the longest transaction
+ * (for /metrics). KyselyStorage uses them.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
  * How the request thread (`first`) and the background thread (`after`) take turns at SQLite's one
- * write lock, through an Int32Array of two both threads see (`counter`):
+ * write lock, through an Int32Array of two both threads see (`counter`); PostgreSQL uses the first
+ * (`countIn`):
  * - `[REQUESTS]`: the request thread's transactions waiting or running. The background thread
  *   begins none while it is above zero. SQLite's busy handler polls at growing intervals, so
  *   without this a thread that commits and begins again at once (an import's chunks) would keep
@@ -21,6 +23,7 @@ import type { Database } from './schema.ts';
 export interface WriterTurns {
   counter: Int32Array;
   role: 'first' | 'after';
+  /** SQLite: how long a request waits for the background thread's transaction (PostgreSQL's lock_timeout does it there) */
   waitMs: number;
 }
 const REQUESTS = 0;
@@ -62,15 +65,37 @@ export async function takeTurn<T>(turns: WriterTurns, run: () => Promise<T>): Pr
 }
 
 /**
- * How work on SQLite's background thread lets one of the request thread's writes stop it part-way
- * (sqlite/writes-take-turns.ts): `work` runs in a savepoint of the transaction (`savepoint`),
- * undone when it gives way, and then the answer is undefined.
+ * PostgreSQL's turns, where the write lock itself orders the transactions and the waiting is the
+ * server's: the request thread (`first`) only counts its transactions in while they wait and run,
+ * so that the background thread's long work gives way to them (GivesWay), and the background
+ * thread (`after`) begins none while that count is above zero, as on SQLite: a chunk begun after a
+ * request counted itself in, but before that request reached the lock, would otherwise take the
+ * lock first and run a whole batch that cannot give way.
+ */
+export async function countIn<T>(turns: WriterTurns, run: () => Promise<T>): Promise<T> {
+  const { counter } = turns;
+  if (turns.role === 'after') {
+    while (Atomics.load(counter, REQUESTS) > 0) await pause();
+    return run();
+  }
+  Atomics.add(counter, REQUESTS, 1);
+  try {
+    return await run();
+  } finally {
+    Atomics.sub(counter, REQUESTS, 1);
+  }
+}
+
+/**
+ * How work on the background thread lets one of the request thread's writes stop it part-way
+ * (giving-way.ts): `work` runs in a savepoint of the transaction (`savepoint`), undone when it
+ * gives way, and then the answer is undefined.
  */
 export interface GivesWay {
   run<S, T>(savepoint: (work: (sp: S) => Promise<T>) => Promise<T>, work: (sp: S) => Promise<T>): Promise<{ value: T } | undefined>;
 }
 
-/** Whether one of the request thread's transactions waits for the background thread's (SQLite). */
+/** Whether one of the request thread's transactions waits for the background thread's (or runs). */
 export function requestsWaiting(turns: WriterTurns | undefined): boolean {
   return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;
 }

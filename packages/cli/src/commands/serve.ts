@@ -88,8 +88,8 @@ async function serve(settings: ServeSettings): Promise<void> {
     },
     oidc: oidcConfig(settings),
   };
-  // shared with the background thread (SQLite), when there is one: this thread's writes go first,
-  // and it takes the log's checkpoints
+  // shared with the background thread, when there is one: this thread's writes go first (its
+  // import batches give way to them), and on SQLite it takes the log's checkpoints
   const writerTurns = new Int32Array(new SharedArrayBuffer(4 * WRITER_TURNS_SLOTS));
   const threaded = backgroundThreadStarts();
   // both threads' transactions: /metrics here shows the longest, import chunks included

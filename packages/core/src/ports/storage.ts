@@ -123,8 +123,10 @@ export interface Storage extends Stores {
   /**
    * Runs `work` within `tx` so that a write that comes to wait for `tx` may stop it part-way:
    * undefined then, with everything `work` wrote undone, and the caller commits what came before
-   * and lets that write go first; otherwise what `work` answered. On SQLite's background thread
-   * the request thread's writes stop it at its next statement; elsewhere it runs to its end.
+   * and lets that write go first; otherwise what `work` answered. On a server's background thread
+   * (SQLite or PostgreSQL) the same server's request thread's writes stop it at its next statement;
+   * other servers' writes do not (`writersWaiting` sees them between batches); elsewhere it runs
+   * to its end.
    */
   giveWayToRequests?<T>(tx: Stores, work: (sp: Stores) => Promise<T>): Promise<{ value: T } | undefined>;
   /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */

@@ -13,6 +13,8 @@ import { ExportCursors } from './export-cursor.ts';
 import { allowHeldReads } from '../shared/held-reads.ts';
 import type { DatabaseStats } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
+import type { WriterTurns } from '../transaction-turns.ts';
+import { GivingWay } from '../giving-way.ts';
 
 export interface PostgresStorageOptions {
   /** `postgres://user@host:port/database` (or `postgresql://`) */
@@ -21,6 +23,13 @@ export interface PostgresStorageOptions {
   poolSize?: number;
   /** where the longest transaction is kept, shared by a server's threads (KyselyStorage) */
   longestTransaction?: Int32Array;
+  /**
+   * how this process's request thread (`first`) tells its background thread (`after`) that one of
+   * its transactions waits for the write lock (`countIn` in transaction-turns.ts; `counter` has
+   * WRITER_TURNS_SLOTS elements), so that the background thread's long work gives way part-way
+   * (giving-way.ts)
+   */
+  writerTurns?: Omit<WriterTurns, 'waitMs'>;
 }
 
 export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
@@ -89,7 +98,7 @@ function withoutOptions(url: string): string {
 }
 
 /** A pool on the database, as every connection of the adapter is configured; not migrated. */
-export function openPostgres(options: PostgresStorageOptions): Kysely<Database> {
+export function openPostgres(options: PostgresStorageOptions, givingWay?: GivingWay): Kysely<Database> {
   // a lock held elsewhere for longer than SQLite's busy timeout fails the statement (55P03) rather
   // than hanging the request: the API answers 503 with Retry-After, as it does on SQLite
   let opened: pg.Pool | undefined;
@@ -105,7 +114,8 @@ export function openPostgres(options: PostgresStorageOptions): Kysely<Database> 
   };
   const pool = () => (creating ??= loadDriver().then((loaded) => (opened = new loaded.Pool({ ...settings, max }))));
   // kysely's streaming slot runs COPY … FROM STDIN on a transaction's own connection (copy-in.ts)
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, cursor: CopyIn as never }) });
+  const dialect = new PostgresDialect({ pool, cursor: CopyIn as never });
+  const db = new Kysely<Database>({ dialect: givingWay?.dialect(dialect) ?? dialect });
   const named = namedStatements();
   allowLoneReads(db, (text, values) =>
     pool()
@@ -151,7 +161,9 @@ const poolFigures = new WeakMap<Kysely<Database>, () => NonNullable<DatabaseStat
  * kysely's migrator holds a PostgreSQL advisory lock while it runs.
  */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<KyselyStorage> {
-  const db = openPostgres(options);
+  const writerTurns = options.writerTurns && { ...options.writerTurns, waitMs: LOCK_TIMEOUT_MS };
+  const givingWay = writerTurns?.role === 'after' ? new GivingWay(writerTurns) : undefined;
+  const db = openPostgres(options, givingWay);
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -167,6 +179,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     wakeUps,
     exportCursors,
     transactionSlots: transactionSlots(options.poolSize ?? DEFAULT_POOL_SIZE),
+    ...(writerTurns ? { writerTurns } : {}),
+    ...(givingWay ? { givingWay } : {}),
     ...(poolStats ? { poolStats } : {}),
     ...(options.longestTransaction ? { longestTransaction: options.longestTransaction } : {}),
   });

@@ -9,7 +9,8 @@ import { allowLoneReads } from '../shared/prepared-query.ts';
 import type { Database } from '../schema.ts';
 import { CachedStatementDatabase } from './statement-cache.ts';
 import { CheckpointsBetweenTurns, leaveCheckpointsToBackground } from './checkpoints-between-turns.ts';
-import { GivingWay, writesTakingTurns } from './writes-take-turns.ts';
+import { writesTakingTurns } from './writes-take-turns.ts';
+import { GivingWay } from '../giving-way.ts';
 
 export interface SqliteStorageOptions {
   /** database file; `:memory:` for a throwaway database */
