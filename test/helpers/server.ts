@@ -100,9 +100,7 @@ export class ApiClient {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
-    // a Buffer is sent as the view it is: the DOM's fetch types (the console's tests) want an ArrayBuffer's
-    const sent = typeof body === 'string' || body === undefined ? body : (body as Uint8Array<ArrayBuffer>);
-    const response = await send(this.targets.take() + path, method, headers, sent);
+    const response = await send(this.targets.take() + path, method, headers, body);
     const text = response.text;
     let parsed: any = undefined;
     if (text.length > 0) parsed = JSON.parse(text);
