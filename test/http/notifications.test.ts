@@ -345,7 +345,10 @@ describe('email notifications queued before an opt-out', () => {
       body: 'List-Unsubscribe=One-Click',
     });
     assert.equal(clicked.status, 200);
-    smtp().held.clear();
+    // only the control is let through: an attempt begun before an opt-out (its preference read while
+    // email was on) and answered after it would be sent, so the others stay refused until a later
+    // attempt, which reads the new preference, skips them
+    smtp().held.delete(control.email.toLowerCase());
 
     await smtp().waitFor((message) => message.subject === 'New assignment: Held for Still on', 60_000);
     assert.equal((await settled(control, (list) => list[0]?.status !== 'pending'))[0].status, 'sent');
