@@ -5,10 +5,9 @@
  * transaction-turns.ts) only says that one of the request thread's transactions waits for it or
  * runs.
  *
- * Giving way (`giveWayToRequests`): the background thread's long work stops at its next statement
- * (a COPY's stream included) once a request's write counts itself in, with what it wrote undone,
- * so the request waits for one statement rather than the rest of the batch. The background
- * thread's other work on its pool (a transaction without the write lock, a read) is not stopped.
+ * Giving way (`giveWayToRequests`) as both databases do it is tested in ../giving-way.test.ts;
+ * here what only PostgreSQL has: a COPY's stream stops too, and the background thread's other work
+ * on its pool (a transaction without the write lock, a read) is not stopped.
  * Another server's writes are seen between batches only (`writersWaiting`, through pg_locks).
  * The tests assert orders and final rows, never times.
  */
@@ -142,49 +141,6 @@ describe("the background thread's long work giving way to a request's write (Pos
       assert.equal(gaveWay, undefined);
       assert.deepEqual(await emailsOf(request), ['learner@example.com', 'request@example.com']);
       assert.equal((await request.db.selectFrom('notifications').select('id').execute()).length, 0);
-    } finally {
-      await close();
-    }
-  });
-
-  it('runs to its end and answers when no request waits', { skip }, async () => {
-    const { request, background, close } = await oneServer();
-    try {
-      const answer = await background.transaction((tx) =>
-        background.giveWayToRequests(tx, async (sp) => {
-          await addUser(sp, 'alone@example.com');
-          return 'finished';
-        }),
-      );
-      assert.deepEqual(answer, { value: 'finished' });
-      assert.deepEqual(await emailsOf(request), ['alone@example.com']);
-    } finally {
-      await close();
-    }
-  });
-
-  it("lets the background thread begin nothing while a request's transaction waits or runs", { skip }, async () => {
-    const { request, background, close } = await oneServer();
-    try {
-      const order: string[] = [];
-      const [requestBegan, began] = signal();
-      const [released, release] = signal();
-      const write = request.transaction(async (tx) => {
-        await addUser(tx, 'request@example.com');
-        began();
-        await released;
-        order.push('request committed');
-      });
-      await requestBegan;
-      const chunk = background.transaction(async (tx) => {
-        order.push('background began');
-        await addUser(tx, 'chunk@example.com');
-      });
-      // turns of the event loop in which the background thread would have begun, had it not waited
-      await sleep(20);
-      release();
-      await Promise.all([write, chunk]);
-      assert.deepEqual(order, ['request committed', 'background began']);
     } finally {
       await close();
     }

@@ -8,8 +8,7 @@
  * handler, which sleeps on the thread, the other transaction could never finish and the request's
  * would fail with SQLITE_BUSY. The tests assert orders and outcomes, never times.
  *
- * Giving way (`giveWayToRequests`): the background thread's long work stops at its next statement
- * once a request's write waits, with what it wrote undone.
+ * Giving way, on both databases: ../giving-way.test.ts.
  *
  * Checkpoints of the log: the background thread's, after its turns (checkpoints-between-turns.ts).
  *
@@ -122,115 +121,6 @@ describe('SQLite writers taking turns between the request thread and the backgro
       (error: { code?: string }) => error.code === 'SQLITE_BUSY',
     );
     await chunk;
-    assert.equal(await request.users.count(), 1);
-    await Promise.all([request.close(), background.close()]);
-  });
-
-  it("lets the background thread begin nothing while a request's transaction waits or runs", async () => {
-    const { request, background } = await twoThreads(5_000);
-    const order: string[] = [];
-    let began!: () => void;
-    const requestBegan = new Promise<void>((resolve) => (began = resolve));
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const write = request.transaction(async (tx) => {
-      await addUser(tx, 'request@example.com');
-      began();
-      await released;
-      order.push('request committed');
-    });
-    await requestBegan;
-    const chunk = background.transaction(async (tx) => {
-      order.push('background began');
-      await addUser(tx, 'chunk@example.com');
-    });
-    // turns of the event loop in which the background thread would have begun, had it not waited
-    await sleep(20);
-    release();
-    await Promise.all([write, chunk]);
-    assert.deepEqual(order, ['request committed', 'background began']);
-    await Promise.all([request.close(), background.close()]);
-  });
-});
-
-describe("the background thread's long work giving way to a request's write", () => {
-  it('stops at its next statement once a request waits, undoes what it wrote, and commits what came before', async () => {
-    const { request, background } = await twoThreads(5_000);
-    const order: string[] = [];
-    let wrote!: () => void;
-    const wroteFirst = new Promise<void>((resolve) => (wrote = resolve));
-    let goOn!: () => void;
-    const mayGoOn = new Promise<void>((resolve) => (goOn = resolve));
-    let gaveWay: unknown;
-    const chunk = background.transaction(async (tx) => {
-      await addUser(tx, 'earlier-batch@example.com');
-      gaveWay = await background.giveWayToRequests(tx, async (sp) => {
-        await addUser(sp, 'batch-row-1@example.com');
-        wrote();
-        await mayGoOn;
-        // the request counted itself in meanwhile: this statement is where the work stops
-        await addUser(sp, 'batch-row-2@example.com');
-        order.push('batch finished');
-        return 'finished';
-      });
-      order.push('background committed');
-    });
-    await wroteFirst;
-    const write = request.transaction(async (tx) => {
-      order.push('request began');
-      await addUser(tx, 'request@example.com');
-    });
-    // turns of the event loop in which the request counts itself in and starts waiting
-    await sleep(20);
-    goOn();
-    await Promise.all([chunk, write]);
-    assert.equal(gaveWay, undefined);
-    assert.deepEqual(order, ['background committed', 'request began']);
-    const emails = (await request.db.selectFrom('users').select('email').orderBy('email').execute()).map((user) => user.email);
-    assert.deepEqual(emails, ['earlier-batch@example.com', 'request@example.com']);
-    await Promise.all([request.close(), background.close()]);
-  });
-
-  it('undoes work that swallowed the refusal and carried on', async () => {
-    const { request, background } = await twoThreads(5_000);
-    let wrote!: () => void;
-    const wroteFirst = new Promise<void>((resolve) => (wrote = resolve));
-    let goOn!: () => void;
-    const mayGoOn = new Promise<void>((resolve) => (goOn = resolve));
-    let requestDone = false;
-    let gaveWay: unknown;
-    const chunk = background.transaction(async (tx) => {
-      gaveWay = await background.giveWayToRequests(tx, async (sp) => {
-        await addUser(sp, 'first@example.com');
-        wrote();
-        await mayGoOn;
-        // taken for a refusal, as a batch that fails as a whole is: the work carries on
-        await addUser(sp, 'second@example.com').catch(() => undefined);
-        assert.equal(requestDone, false, 'the request still waits for this transaction');
-        await addUser(sp, 'third@example.com').catch(() => undefined);
-        return 'finished';
-      });
-    });
-    await wroteFirst;
-    const write = request.transaction((tx) => addUser(tx, 'request@example.com')).then(() => (requestDone = true));
-    await sleep(20);
-    goOn();
-    await Promise.all([chunk, write]);
-    assert.equal(gaveWay, undefined);
-    const emails = (await request.db.selectFrom('users').select('email').execute()).map((user) => user.email);
-    assert.deepEqual(emails, ['request@example.com']);
-    await Promise.all([request.close(), background.close()]);
-  });
-
-  it('runs to its end and answers when no request waits', async () => {
-    const { request, background } = await twoThreads(5_000);
-    const answer = await background.transaction((tx) =>
-      background.giveWayToRequests(tx, async (sp) => {
-        await addUser(sp, 'alone@example.com');
-        return 'finished';
-      }),
-    );
-    assert.deepEqual(answer, { value: 'finished' });
     assert.equal(await request.users.count(), 1);
     await Promise.all([request.close(), background.close()]);
   });
