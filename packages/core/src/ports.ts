@@ -33,7 +33,7 @@ export {
   type EnrollmentStore,
   type NewEnrollmentRow,
 } from './ports/enrollment-store.ts';
-export { type EventDetailsRow, type EventStore, type LocationStore, type TimeslotRow } from './ports/event-store.ts';
+export { type EventDetailsRow, type EventSeats, type EventStore, type LocationStore, type TimeslotRow } from './ports/event-store.ts';
 export { type GroupStore, type NewGroupRow } from './ports/group-store.ts';
 export { type InsightFilter, type InsightStore } from './ports/insight-store.ts';
 export { type ImportStore, type NewImportRow, type RowOutcome as ImportRowOutcome, type StagedRow } from './ports/import-store.ts';

@@ -1,6 +1,6 @@
 import { BulkJobs } from '../jobs/bulk-jobs.ts';
 import { requireUserReference } from '../users/user-references.ts';
-import { findEventAnyVisibility, findEventReferences, requireEventReference } from '../events/event-references.ts';
+import { findEventAnyVisibility, findEventSeats, requireEventReference } from '../events/event-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import { lifecycleOf } from '../assignments/assignment.ts';
 import type { AssignmentWrites } from '../assignments/assignment-writes.ts';
@@ -9,6 +9,7 @@ import type { EventRecord } from '../events/event.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { AppliedItem } from '../jobs/job.ts';
 
+import type { EventSeats } from '../ports/event-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
 import { nowIso } from '../shared/clock.ts';
@@ -187,13 +188,13 @@ export class EnrollmentService {
     const inputs = parseEach(createEnrollmentInput, items);
     const given = inputs.filter((input): input is CreateEnrollmentInput => input !== undefined);
     const userIds = await tx.users.idsByPublicIds([...new Set(given.map((input) => input.user_id))]);
-    const events = await findEventReferences(tx, ctx.actor, [...new Set(given.map((input) => input.event_id))]);
-    for (const [publicId, event] of events) if (event.content.summary.is_archived) events.delete(publicId);
+    const events = await findEventSeats(tx, ctx.actor, [...new Set(given.map((input) => input.event_id))]);
+    for (const [publicId, event] of events) if (event.isArchived) events.delete(publicId);
     const held = await tx.assignments.heldByTracks([...events.values()].map((event) => event.id));
 
     // a second item of the same user and event is left to the item write, which answers it after
     // the first: it leaves its event, since it may take a wait-list place the first was refused
-    type Candidate = { index: number; input: CreateEnrollmentInput; userId: number; event: EventRecord; repeated: boolean };
+    type Candidate = { index: number; input: CreateEnrollmentInput; userId: number; event: EventSeats; repeated: boolean };
     const candidates: Candidate[] = [];
     const seen = new Set<string>();
     inputs.forEach((input, index) => {

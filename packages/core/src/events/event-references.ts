@@ -2,6 +2,7 @@
 import type { Actor } from '../auth/actor.ts';
 import { viewerFor } from '../content/content-rules.ts';
 import { everyItem } from '../ports/content-store.ts';
+import type { EventSeats } from '../ports/event-store.ts';
 import type { Stores } from '../ports/storage.ts';
 import { fieldError } from '../shared/errors.ts';
 import { isUuid } from '../shared/ids.ts';
@@ -18,8 +19,8 @@ export async function requireEventReference(stores: Stores, actor: Actor, public
 export const findEventAnyVisibility = (stores: Stores, id: number): Promise<EventRecord | undefined> =>
   stores.events.findById(id, everyItem);
 
-/** The events of `publicIds` that `actor` may see, by public id, in a few queries for all; the others are absent. */
-export async function findEventReferences(stores: Stores, actor: Actor, publicIds: readonly string[]): Promise<Map<string, EventRecord>> {
-  const events = await stores.events.findByPublicIds(publicIds.filter(isUuid), 'event', viewerFor(actor));
-  return new Map(events.map((event) => [event.content.summary.public_id, event]));
+/** The seats of the events of `publicIds` that `actor` may see, by public id, in two queries for all; the others are absent. */
+export async function findEventSeats(stores: Stores, actor: Actor, publicIds: readonly string[]): Promise<Map<string, EventSeats>> {
+  const events = await stores.events.seatsByPublicIds(publicIds.filter(isUuid), 'event', viewerFor(actor));
+  return new Map(events.map((event) => [event.publicId, event]));
 }

@@ -81,9 +81,11 @@ export interface TransactionOptions {
    * UPDATE) or rows of something not yet visible to anyone else (an upload's staged rows). The
    * database's row locks are then all the order such work needs, across servers too; anything
    * that reads rows to decide what to write, or whose commit order matters, must leave this unset.
-   * One reader is let off: the webhook dispatcher's pass (webhooks/delivery-dispatcher.ts), which
-   * reads only committed outbox events, which writers commit in the order of their sequence under
-   * the lock, and takes turns with other dispatchers on its cursor row's lock.
+   * Two movers of committed rows are let off, both relying on writers taking ids and committing
+   * one after another under the lock: the webhook dispatcher's pass (webhooks/delivery-dispatcher.ts),
+   * which reads only committed outbox events and takes turns with other dispatchers on its cursor
+   * row's lock; and the audit settle (audit/audit-service.ts), which moves the oldest committed
+   * entries in one statement whose row locks keep two servers from moving a row twice.
    */
   withoutWriteLock?: boolean;
 }

@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { AuditRecorder, parseAuditQuery, randomIds, type Clock, type RequestContext, type Storage } from '@lectern/core';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
+import type { KyselyStorage } from '../kysely-storage.ts';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-audit-'));
@@ -132,6 +133,63 @@ for (const dialect of DIALECTS) {
       assert.equal(await storage.audit.pruneBefore('2026-01-03T00:00:00.000Z', 10), 1);
       assert.deepEqual(await ids({}), ['r4', 'r3', 'r2']);
       await storage.close();
+    });
+  });
+}
+
+if (postgresServerUrl) {
+  describe('audit store: postgres, settling beside the writers', () => {
+    it('moves committed entries while a writer holds the write lock, and two servers settling at once move each entry once', async () => {
+      const url = await freshPostgresDatabase();
+      const [one, two] = [await openPostgresStorage({ url }), await openPostgresStorage({ url })];
+      const audit = new AuditRecorder(clockAt('2026-02-01T00:00:00.000Z'), randomIds);
+      const system: RequestContext = { actor: { kind: 'system' }, requestId: 'req_settle' };
+      await one.transaction((tx) =>
+        audit.recordMany(
+          tx,
+          system,
+          'user.created',
+          Array.from({ length: 300 }, (_, i) => `r${i}`),
+        ),
+      );
+      const unlocked = { withoutWriteLock: true };
+
+      // a writer holds the lock with an entry not yet committed; the settle neither waits for it nor moves it
+      let releaseWriter!: () => void;
+      let writerStarted!: () => void;
+      const started = new Promise<void>((resolve) => (writerStarted = resolve));
+      const writer = one.transaction(async (tx) => {
+        await audit.record(tx, system, 'user.created', 'late');
+        writerStarted();
+        await new Promise<void>((resolve) => (releaseWriter = resolve));
+      });
+      await started;
+      assert.equal(await two.transaction((tx) => tx.audit.settle(1000), unlocked), 300);
+      releaseWriter();
+      await writer;
+
+      // the late entry and a new batch, settled by both servers at once, in small batches
+      await one.transaction((tx) =>
+        audit.recordMany(
+          tx,
+          system,
+          'user.created',
+          Array.from({ length: 300 }, (_, i) => `s${i}`),
+        ),
+      );
+      const settleAll = async (storage: KyselyStorage) => {
+        let moved = 0;
+        for (let batch = -1; batch !== 0; moved += batch) batch = await storage.transaction((tx) => tx.audit.settle(50), unlocked);
+        return moved;
+      };
+      const [movedByOne, movedByTwo] = await Promise.all([settleAll(one), settleAll(two)]);
+      assert.equal(movedByOne + movedByTwo + (await settleAll(one)), 301);
+      assert.equal(await one.audit.hasStaged(), false);
+      const entries = await one.db.selectFrom('audit_log').select(['resource_id']).execute();
+      assert.equal(entries.length, 601);
+      assert.equal(new Set(entries.map((entry) => entry.resource_id)).size, 601, 'no entry moved twice');
+      await one.close();
+      await two.close();
     });
   });
 }

@@ -5,6 +5,7 @@ import type { Database } from '../schema.ts';
 import { preparedLookup, preparedQuery } from '../shared/prepared-query.ts';
 import { appendRows } from '../shared/insert-row.ts';
 import { offloadedReadOf, rowsOf } from '../shared/offloaded-reads.ts';
+import { dialectOf } from '../shared/dialect.ts';
 
 // Written by every change, into the table without indexes (migration 0016): compiled once rather
 // than built per write (see prepared-query.ts).
@@ -37,6 +38,20 @@ const insertEntry = preparedQuery(
 
 // Asked every maintenance pass (5 s), busy or idle; the limit is written in (see prepared-query.ts).
 const anyStaged = preparedLookup(0, (db: Kysely<Database>) => db.selectFrom('audit_log_recent').select('id').limit(sql.lit(1)));
+
+// every column of an entry, as settle moves it from audit_log_recent into audit_log
+const MOVED_COLUMNS = [
+  'id',
+  'public_id',
+  'occurred_at',
+  'action',
+  'actor_user_id',
+  'token_id',
+  'request_id',
+  'resource_type',
+  'resource_id',
+  'changes',
+] as const;
 
 export class AuditRepository implements AuditStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -146,7 +161,22 @@ export class AuditRepository implements AuditStore {
     return whenSettled(found, (row) => row !== undefined);
   }
 
+  /**
+   * On PostgreSQL one statement deletes the oldest staged rows and inserts what it deleted, and
+   * runs without the write lock (audit-service.ts `settle`): the rows it can see are committed,
+   * and no entry still to commit can have a lower id than they do, since every writer of entries
+   * takes its ids and commits under the write lock, one after another. Two servers settling at
+   * once take no row twice: the second's DELETE waits for the first's row locks, then finds those
+   * rows gone and skips them. SQLite serialises every writer anyway and takes the two statements.
+   */
   async settle(limit?: number): Promise<number> {
+    if (dialectOf(this.db).deleteFeedsInsert) {
+      const columns = sql.join(MOVED_COLUMNS.map((column) => sql.ref(column)));
+      const oldest = limit === undefined ? sql`` : sql`where id in (select id from audit_log_recent order by id limit ${sql.lit(limit)})`;
+      const result = await sql`with moved as (delete from audit_log_recent ${oldest} returning ${columns})
+        insert into audit_log (${columns}) select ${columns} from moved`.execute(this.db);
+      return Number(result.numAffectedRows ?? 0);
+    }
     // the newest of the oldest `limit` staged (of all of them without a limit)
     const staged = this.db.selectFrom('audit_log_recent').select('id');
     const newest = await this.db
@@ -155,22 +185,10 @@ export class AuditRepository implements AuditStore {
       .executeTakeFirst();
     const upTo = newest?.id;
     if (upTo === null || upTo === undefined) return 0;
-    const columns = [
-      'id',
-      'public_id',
-      'occurred_at',
-      'action',
-      'actor_user_id',
-      'token_id',
-      'request_id',
-      'resource_type',
-      'resource_id',
-      'changes',
-    ] as const;
     await this.db
       .insertInto('audit_log')
-      .columns(columns)
-      .expression((eb) => eb.selectFrom('audit_log_recent').select(columns).where('id', '<=', upTo))
+      .columns(MOVED_COLUMNS)
+      .expression((eb) => eb.selectFrom('audit_log_recent').select(MOVED_COLUMNS).where('id', '<=', upTo))
       .execute();
     const moved = await this.db.deleteFrom('audit_log_recent').where('id', '<=', upTo).executeTakeFirst();
     return Number(moved.numDeletedRows);

@@ -17,6 +17,7 @@ import {
   everyItem,
   type ContentViewer,
   type EventDetailsRow,
+  type EventSeats,
   type EventStore,
   type FacilitatorEntry,
   type FacilitatorRole,
@@ -227,14 +228,41 @@ export class EventRepository implements EventStore {
     return this.findOne((eb) => eb.and([eb('ci.public_id', '=', publicId), eb('ci.content_type', '=', kind)]), viewer);
   }
 
-  async findByPublicIds(publicIds: readonly string[], kind: EventKind, viewer: ContentViewer): Promise<EventRecord[]> {
+  async seatsByPublicIds(publicIds: readonly string[], kind: EventKind, viewer: ContentViewer): Promise<EventSeats[]> {
     if (publicIds.length === 0) return [];
     const rows = await this.items(viewer)
-      .select('ci.id')
+      .select([
+        'ci.id',
+        'ci.public_id',
+        'ci.is_archived',
+        'ed.is_local',
+        'ed.is_online',
+        'ed.enrollment_limit',
+        'ed.wait_list_limit',
+        'ed.online_enrollment_limit',
+        'ed.online_wait_list_limit',
+      ])
       .where('ci.public_id', 'in', publicIds)
       .where('ci.content_type', '=', kind)
       .execute();
-    return this.records(rows.map((row) => row.id));
+    const counts = await seatCountsOf(
+      this.db,
+      rows.map((row) => row.id),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      publicId: row.public_id,
+      isArchived: toBool(row.is_archived),
+      settings: {
+        is_local: toBool(row.is_local),
+        is_online: toBool(row.is_online),
+        enrollment_limit: row.enrollment_limit,
+        wait_list_limit: row.wait_list_limit,
+        online_enrollment_limit: row.online_enrollment_limit,
+        online_wait_list_limit: row.online_wait_list_limit,
+      },
+      enrollmentCounts: counts.get(row.id)!,
+    }));
   }
 
   /** A saved report's narrowing joins the series, location or channel only when its fields read them. */

@@ -25,6 +25,8 @@ export interface Dialect {
   readonly commitNotifications: boolean;
   /** Many rows can be sent as one block of text (`COPY … FROM STDIN`, postgres/copy-in.ts). */
   readonly copyIn: boolean;
+  /** A DELETE's RETURNING can feed an INSERT in the same statement (`WITH moved AS (DELETE …) INSERT …`). */
+  readonly deleteFeedsInsert: boolean;
 }
 
 const sqlite: Dialect = {
@@ -35,6 +37,7 @@ const sqlite: Dialect = {
   trigramSearch: false,
   commitNotifications: false,
   copyIn: false,
+  deleteFeedsInsert: false,
 };
 
 const postgres: Dialect = {
@@ -45,6 +48,7 @@ const postgres: Dialect = {
   trigramSearch: true,
   commitNotifications: true,
   copyIn: true,
+  deleteFeedsInsert: true,
 };
 
 // any database's Kysely: the capabilities do not depend on its tables
