@@ -13,8 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { randomIds } from '@lectern/core';
-import type { Stores } from '@lectern/core';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../test/helpers/postgres.ts';
+import { addUser, emailsOf, signal } from '../../../test/helpers/writer-threads.ts';
 import type { KyselyStorage } from './kysely-storage.ts';
 import { openPostgresStorage } from './postgres/open-postgres-storage.ts';
 import { openSqliteStorage } from './sqlite/open-sqlite-storage.ts';
@@ -29,11 +29,18 @@ const dir = mkdtempSync(join(tmpdir(), 'lectern-giving-way-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let files = 0;
 
-const databases: Array<{
+interface Database {
   name: string;
   skip: string | false;
   open: (turns: (role: WriterTurns['role']) => Omit<WriterTurns, 'waitMs'>) => Promise<Threads>;
-}> = [
+  /**
+   * What else the background thread does while its batch is paused, checked not to be stopped: on
+   * PostgreSQL its pool serves other work beside the batch; SQLite's one connection does not
+   */
+  besidePausedBatch?: (background: KyselyStorage) => Promise<void>;
+}
+
+const databases: Database[] = [
   {
     name: 'SQLite',
     skip: false,
@@ -55,32 +62,16 @@ const databases: Array<{
         background: await openPostgresStorage({ url, writerTurns: turns('after') }),
       };
     },
+    // reads: a write there could wait for a row the paused batch holds
+    besidePausedBatch: async (background) => {
+      const seen = await background.transaction((tx) => tx.users.count(), { withoutWriteLock: true });
+      assert.equal(seen, 0, 'a transaction beside the batch ran, seeing nothing uncommitted');
+      assert.equal(await background.users.count(), 0, 'a read beside the batch ran too');
+    },
   },
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const addUser = (tx: Stores, email: string) =>
-  tx.users.insert({
-    publicId: randomIds.uuid(),
-    email,
-    name: email,
-    role: 'user',
-    employeeId: null,
-    managerId: null,
-    isActive: true,
-    dateJoined: '2026-01-01T00:00:00.000Z',
-  });
-
-const emailsOf = async (storage: KyselyStorage) =>
-  (await storage.db.selectFrom('users').select('email').orderBy('email').execute()).map((user) => user.email);
-
-/** A promise and the function that settles it. */
-function signal(): [Promise<void>, () => void] {
-  let settle!: () => void;
-  const settled = new Promise<void>((resolve) => (settle = resolve));
-  return [settled, settle];
-}
 
 for (const database of databases) {
   /** Runs `test` on a request thread and a background thread sharing one counter, closing both after. */
@@ -121,6 +112,7 @@ for (const database of databases) {
         });
         // turns of the event loop in which the request counts itself in and starts waiting
         await sleep(20);
+        await database.besidePausedBatch?.(background);
         goOn();
         await Promise.all([chunk, write]);
         assert.equal(gaveWay, undefined);
@@ -128,8 +120,10 @@ for (const database of databases) {
         assert.deepEqual(await emailsOf(request), ['earlier-batch@example.com', 'request@example.com']);
       }));
 
-    it('undoes work that swallowed the refusal and carried on', () =>
+    it('undoes work that swallowed the refusal and carried on, a batch write refused before its rows are sent', () =>
       withThreads(async ({ request, background }) => {
+        const learner = await request.transaction((tx) => addUser(tx, 'learner@example.com'));
+        let batchWriteRefused: boolean | undefined;
         const [wroteFirst, wrote] = signal();
         const [mayGoOn, goOn] = signal();
         let requestDone = false;
@@ -139,8 +133,22 @@ for (const database of databases) {
             await addUser(sp, 'first@example.com');
             wrote();
             await mayGoOn;
-            // taken for a refusal, as a batch that fails as a whole is: the work carries on
-            await addUser(sp, 'second@example.com').catch(() => undefined);
+            // a batch write (on PostgreSQL one COPY … FROM STDIN, its rows sent as a stream), taken
+            // for a refusal, as a batch that fails as a whole is: the work carries on
+            const notifications = Array.from({ length: 60 }, () => ({
+              kind: 'enrolled' as const,
+              userId: learner.id,
+              subject: 'Enrolled',
+              payload: '{}',
+              status: 'pending' as const,
+              nextAttemptAt: '2026-01-01T00:00:00.000Z',
+              unsubscribeKey: randomIds.uuid(),
+              createdAt: '2026-01-01T00:00:00.000Z',
+            }));
+            batchWriteRefused = await sp.notifications.insertMany(notifications).then(
+              () => false,
+              () => true,
+            );
             assert.equal(requestDone, false, 'the request still waits for this transaction');
             await addUser(sp, 'third@example.com').catch(() => undefined);
             return 'finished';
@@ -152,7 +160,9 @@ for (const database of databases) {
         goOn();
         await Promise.all([chunk, write]);
         assert.equal(gaveWay, undefined);
-        assert.deepEqual(await emailsOf(request), ['request@example.com']);
+        assert.deepEqual(await emailsOf(request), ['learner@example.com', 'request@example.com']);
+        assert.equal(batchWriteRefused, true, 'the batch write itself was refused, not a later statement');
+        assert.equal((await request.db.selectFrom('notifications').select('id').execute()).length, 0);
       }));
 
     it('runs to its end and answers when no request waits', () =>

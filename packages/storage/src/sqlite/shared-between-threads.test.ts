@@ -21,8 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { randomIds } from '@lectern/core';
-import type { Stores } from '@lectern/core';
+import { addUser } from '../../../../test/helpers/writer-threads.ts';
 import type { KyselyStorage } from '../kysely-storage.ts';
 import { WRITER_TURNS_SLOTS } from '../transaction-turns.ts';
 import { openSqliteStorage } from './open-sqlite-storage.ts';
@@ -41,18 +40,6 @@ async function twoThreads(busyTimeoutMs: number): Promise<{ request: KyselyStora
   const background = await openSqliteStorage({ ...shared, writerTurns: { counter, role: 'after' } });
   return { request, background };
 }
-
-const addUser = (tx: Stores, email: string) =>
-  tx.users.insert({
-    publicId: randomIds.uuid(),
-    email,
-    name: email,
-    role: 'user',
-    employeeId: null,
-    managerId: null,
-    isActive: true,
-    dateJoined: '2026-01-01T00:00:00.000Z',
-  });
 
 describe('SQLite writers taking turns between the request thread and the background thread', () => {
   it("waits on a timer for the background thread's transaction, then writes", async () => {
