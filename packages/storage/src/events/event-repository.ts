@@ -253,14 +253,7 @@ export class EventRepository implements EventStore {
       id: row.id,
       publicId: row.public_id,
       isArchived: toBool(row.is_archived),
-      settings: {
-        is_local: toBool(row.is_local),
-        is_online: toBool(row.is_online),
-        enrollment_limit: row.enrollment_limit,
-        wait_list_limit: row.wait_list_limit,
-        online_enrollment_limit: row.online_enrollment_limit,
-        online_wait_list_limit: row.online_wait_list_limit,
-      },
+      settings: seatSettingsOf(row),
       enrollmentCounts: counts.get(row.id)!,
     }));
   }
@@ -344,6 +337,23 @@ export class EventRepository implements EventStore {
   }
 }
 
+/** The settings a seat decision reads (EventSeats), in the order an event's settings list them. */
+function seatSettingsOf(
+  row: Pick<
+    DetailsRow,
+    'is_local' | 'is_online' | 'enrollment_limit' | 'wait_list_limit' | 'online_enrollment_limit' | 'online_wait_list_limit'
+  >,
+): EventSeats['settings'] {
+  return {
+    is_local: toBool(row.is_local),
+    is_online: toBool(row.is_online),
+    enrollment_limit: row.enrollment_limit,
+    wait_list_limit: row.wait_list_limit,
+    online_enrollment_limit: row.online_enrollment_limit,
+    online_wait_list_limit: row.online_wait_list_limit,
+  };
+}
+
 function toEventRecord(
   content: ContentRecord,
   row: DetailsRow,
@@ -357,12 +367,7 @@ function toEventRecord(
     content,
     settings: {
       location_id: row.location_id,
-      is_local: toBool(row.is_local),
-      is_online: toBool(row.is_online),
-      enrollment_limit: row.enrollment_limit,
-      wait_list_limit: row.wait_list_limit,
-      online_enrollment_limit: row.online_enrollment_limit,
-      online_wait_list_limit: row.online_wait_list_limit,
+      ...seatSettingsOf(row),
       body_markdown: row.body_markdown,
       external_link: row.external_link,
       external_link_description: row.external_link_description,
