@@ -140,6 +140,7 @@ const queueDir = mkdtempSync(join(tmpdir(), 'lectern-test-queue-'));
  * What a file cost in CPU, its own process and the servers and commands it started (reaped children
  * count in /proc/self/stat's cutime and cstime): with several files at once, wall time says more
  * about the neighbours than about the file. Written at the file's exit; Linux only, else nothing.
+ * The four fields are in clock ticks, which /proc counts 100 a second (USER_HZ).
  */
 const cpuFile = join(queueDir, 'cpu.tsv');
 const recordCpu = (module) =>

@@ -41,15 +41,16 @@ class Targets {
   }
 }
 
+// Bounded: a server takes at most 100 connections from one address (--max-connections-per-address)
+// and refuses the next, and a test's own fetch() calls share that address with this client.
+const agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+
 /**
  * One request over node:http with kept-alive connections, answered as fetch would (status, Headers,
  * text). The black-box files send tens of thousands of requests, and the test process's fetch
  * (undici: web streams, a destroy hook and a transferable per request) cost more CPU than the
  * server answering them: 15 of robustness.test.ts's 19 CPU-seconds.
  */
-// a few kept connections: a test's own fetch() beside them must stay under a server's
-// --max-connections-per-address (100), or the server sheds idle ones that fetch is about to reuse
-const agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
 function send(url: string, method: string, headers: Record<string, string>, body: string | Buffer | undefined) {
   return new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
     // said outright: node:http sends a DELETE's body only with a length
