@@ -63,19 +63,16 @@ export class ExportCursors {
     const end = () => (ended ??= client.end().catch(() => undefined));
     // a connection lost between two reads fails the next read, not the process
     client.on('error', () => void end());
-    let rowsOf: (fetched: unknown[]) => unknown[];
-    let mode: 'array' | undefined;
+    let json: ReturnType<typeof jsonRows>;
     try {
       await client.query('begin isolation level repeatable read read only');
       // the list's columns, to know whether its rows can come as JSON text (jsonRows)
       const { fields } = await client.query({ text: `select * from (${text}) as lectern_list limit 0`, values: parameters as unknown[] });
-      const json = jsonRows(fields, client);
+      json = jsonRows(fields, client);
       await client.query({
         text: `declare ${CURSOR} no scroll cursor for ${json ? json.select(text) : text}`,
         values: parameters as unknown[],
       });
-      rowsOf = json ? json.rowsOf : (fetched) => fetched;
-      mode = json ? 'array' : undefined;
     } catch (error) {
       await end();
       throw error;
@@ -83,7 +80,7 @@ export class ExportCursors {
     const fetchForward = async (rows: number): Promise<unknown[]> => {
       const text = `fetch forward ${rows} from ${CURSOR}`;
       // the JSON rows as arrays: pg makes no object a row for their one field
-      return (mode === 'array' ? await client.query({ text, rowMode: 'array' }) : await client.query(text)).rows;
+      return (json ? await client.query({ text, rowMode: 'array' }) : await client.query(text)).rows;
     };
     /** the next batch's FETCH, sent as soon as the last one came back; its failure is met where it is awaited */
     let ahead: { rows: number; fetched: Promise<unknown[]> } | undefined;
@@ -105,7 +102,7 @@ export class ExportCursors {
             ahead = { rows, fetched: fetchForward(rows) };
             ahead.fetched.catch(() => undefined);
           }
-          return rowsOf(fetched);
+          return json ? json.rowsOf(fetched) : fetched;
         } catch (error) {
           await cursor.close();
           throw error;
