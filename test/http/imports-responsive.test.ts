@@ -75,10 +75,11 @@ describe('requests during an import', () => {
   });
 
   it('keeps every row and its outcome exactly once while writes come and go between and within its batches', async () => {
-    // a rename after another, for as long as the import runs: on SQLite each comes to wait for the
-    // import's transaction, which then stops its batch part-way, undoes it and does it again in
-    // the next chunk (docs/scaling.md, "Long work gives way"); on PostgreSQL the chunk ends after
-    // the batch. Either way nothing may be lost, doubled or reported twice.
+    // a rename after another, for as long as the import runs: each comes to wait for the import's
+    // transaction, which then stops its batch part-way, undoes it and does it again in the next
+    // chunk (docs/scaling.md, "Long work gives way"); a rename sent to the other of the two
+    // PostgreSQL servers ends the chunk after the batch instead. Either way nothing may be lost,
+    // doubled or reported twice.
     const { api, dbFile } = server!;
     const me = await api.get('/api/v2/me/');
     const userPath = `/api/v2/users/${me.body.user.public_id}/`;
