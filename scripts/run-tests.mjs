@@ -1,7 +1,7 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset; `!substring` leaves files out.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
@@ -160,6 +160,28 @@ const queue = runs.map(({ file, label, onPostgres }, place) => {
   return module;
 });
 
+/**
+ * A second run beside this one (CI runs the tests again on the Node LTS: .ci/run, .ci/tests-on-lts):
+ * the shell command LECTERN_TEST_BESIDE names, started now that this run's fixtures are ready, so
+ * after `npm test` has built the bundle both runs start their servers from. It runs at a lower CPU
+ * priority (nice 10), so that it takes the time this run leaves idle (files waiting on their
+ * servers, the long files running alone at the end) instead of slowing it; run one after the
+ * other, the two left a core idle for minutes. It shares this run's PostgreSQL server. Its output
+ * follows this run's, and its failure fails the run.
+ */
+let beside;
+if (process.env.LECTERN_TEST_BESIDE) {
+  const logDir = mkdtempSync(join(tmpdir(), 'lectern-test-beside-'));
+  const log = join(logDir, 'output.txt');
+  const out = openSync(log, 'w');
+  const env = { ...process.env, ...(postgresUrl ? { LECTERN_TEST_POSTGRES_URL: postgresUrl } : {}) };
+  delete env.LECTERN_TEST_BESIDE;
+  const child = spawn('nice', ['-n', '10', 'bash', '-c', process.env.LECTERN_TEST_BESIDE], { cwd: root, stdio: ['ignore', out, out], env });
+  closeSync(out);
+  const ended = new Promise((resolve) => child.once('close', (code) => resolve(code ?? 1)));
+  beside = { logDir, log, ended };
+}
+
 // Each file's time (scripts/file-times-reporter.mjs) lands here; the slowest are printed at the end.
 const timesFile = join(mkdtempSync(join(tmpdir(), 'lectern-test-times-')), 'times.tsv');
 const status = await new Promise((resolve) => {
@@ -214,12 +236,14 @@ const cpuTimes = existsSync(cpuFile)
       .map((line) => line.split('\t'))
       .map(([ms, file]) => ({ ms: Number(ms), file: labels.get(file) ?? relative(root, file) }))
   : [];
-// every file's wall and CPU time, for looking further than the ten printed
+// every file's wall and CPU time, for looking further than the ten printed (LECTERN_TEST_TIMES names
+// another file, for a second run beside this one)
 {
   const cpuOf = new Map(cpuTimes.map(({ ms, file }) => [file, ms]));
-  mkdirSync(join(root, 'test-results'), { recursive: true });
+  const timesTable = join(root, process.env.LECTERN_TEST_TIMES ?? 'test-results/file-times.tsv');
+  mkdirSync(dirname(timesTable), { recursive: true });
   writeFileSync(
-    join(root, 'test-results/file-times.tsv'),
+    timesTable,
     ['wall_ms\tcpu_ms\tfile', ...fileTimes.map(({ ms, file }) => `${ms}\t${cpuOf.get(file) ?? ''}\t${file}`)].join('\n') + '\n',
   );
 }
@@ -231,10 +255,17 @@ if (cpuTimes.length > 0) {
 }
 rmSync(dirname(timesFile), { recursive: true, force: true });
 rmSync(queueDir, { recursive: true, force: true });
+let besideStatus = 0;
+if (beside) {
+  besideStatus = await beside.ended;
+  console.log(`\n${readFileSync(beside.log, 'utf8')}`);
+  if (besideStatus !== 0) console.log(`# the run beside this one (LECTERN_TEST_BESIDE) failed: exit ${besideStatus}`);
+  rmSync(beside.logDir, { recursive: true, force: true });
+}
 await fixtures.cleanup();
 await browser?.close();
 if (postgres) {
   spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'stop', postgres.dir]);
   rmSync(postgres.dir, { recursive: true, force: true });
 }
-process.exit(status);
+process.exit(status || besideStatus);
