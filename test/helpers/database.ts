@@ -4,6 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { WRITE_LOCK_KEY } from '../../packages/storage/src/kysely-storage.ts';
 
 const isUrl = (target: string) => /^postgres(ql)?:\/\//.test(target);
 
@@ -29,4 +30,32 @@ export async function queryDatabase<Row = any>(target: string, statement: string
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Whether a transaction holds the database's write lock at this moment: on SQLite, a write
+ * transaction of its own cannot begin without waiting (begun, it is rolled back at once); on
+ * PostgreSQL, the advisory lock every write transaction takes is granted to someone.
+ */
+export async function writeLockHeld(target: string): Promise<boolean> {
+  if (!isUrl(target)) {
+    const db = new Database(target, { fileMustExist: true, timeout: 0 });
+    try {
+      db.exec('begin immediate');
+      db.exec('rollback');
+      return false;
+    } catch (error) {
+      if ((error as { code?: string }).code === 'SQLITE_BUSY') return true;
+      throw error;
+    } finally {
+      db.close();
+    }
+  }
+  const [row] = await queryDatabase<{ held: boolean }>(
+    target,
+    `select exists (select 1 from pg_locks where locktype = 'advisory' and granted and classid = 0 and objid = ? and objsubid = 1
+       and database = (select oid from pg_database where datname = current_database())) as held`,
+    [WRITE_LOCK_KEY],
+  );
+  return row?.held === true;
 }

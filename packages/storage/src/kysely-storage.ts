@@ -39,7 +39,7 @@ type Savepoint = Stores['savepoint'];
  * The PostgreSQL advisory lock every write transaction holds until it ends ('Lect' in ASCII): the
  * one writer at a time that SQLite has by nature, across every server sharing the database.
  */
-const WRITE_LOCK_KEY = 0x4c656374;
+export const WRITE_LOCK_KEY = 0x4c656374;
 
 /** How often a PostgreSQL transaction is tried when the server broke a deadlock by failing it. */
 const MAX_DEADLOCK_ATTEMPTS = 5;

@@ -42,6 +42,14 @@ const ROWS_PER_BATCH = { batched: 500, oneByOne: 50 };
  * (`writersWaiting`: a request's write, on PostgreSQL any server's).
  */
 const CHUNK_BUDGET_MS = 250;
+/**
+ * How many of an import's chunks in a row may give way to a request's write in their first batch
+ * (undone, nothing of the chunk's rows done). A request that arrived during a first batch used to
+ * wait for the whole batch (tens of milliseconds); the bound keeps the import going when requests
+ * write one after another without a pause: the chunk after that many runs its first batch whatever
+ * waits.
+ */
+const FIRST_BATCHES_GIVING_WAY = 3;
 /** An upload still receiving after this long was left by a process that died mid-upload. */
 const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 export const REPORT_COLUMNS = ['row', 'status', 'public_id', 'error_code', 'error_message'] as const;
@@ -63,6 +71,12 @@ function flag(name: string, value: string | undefined): boolean {
 }
 
 export class ImportService {
+  /**
+   * Per import (by id), how many of its chunks in a row gave way in their first batch; in memory,
+   * since it only bounds how often a chunk yields (a restart begins again at none).
+   */
+  private readonly firstBatchesGivenWay = new Map<number, number>();
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly jobs: JobEngine,
@@ -244,7 +258,10 @@ export class ImportService {
   /** One chunk of the import's rows; true when none are left (or it was cancelled). */
   private async runChunk(tx: Stores, jobId: number, actor: ImportRecord['actor']): Promise<boolean> {
     const record = await tx.imports.findByJobId(jobId);
-    if (!record || isFinished(record.view.status)) return true;
+    if (!record || isFinished(record.view.status)) {
+      if (record) this.firstBatchesGivenWay.delete(record.id);
+      return true;
+    }
     const now = nowIso(this.deps.clock);
     if (record.view.status === 'pending') await tx.imports.setStatus(record.id, 'running', { startedAt: now });
     const authority = await this.jobs.authorityFor(tx, actor, record.requestId, IMPORT_KINDS[record.kind].scope);
@@ -256,7 +273,8 @@ export class ImportService {
     let doneThrough = record.doneThrough;
     const writers = this.writers[record.kind];
     const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;
-    // at least one batch a chunk, so that requests writing one after another cannot stop the import
+    // a chunk always begins a batch; only FIRST_BATCHES_GIVING_WAY of them in a row may give way in
+    // it, so that requests writing one after another cannot stop the import
     const mayGoOn = async (done: number) => done === 0 || (performance.now() - started < CHUNK_BUDGET_MS && !(await othersWait()));
     const batch = async (stores: Stores) => {
       const rows = await stores.imports.rowsAfter(record.id, doneThrough, batchRows);
@@ -266,10 +284,16 @@ export class ImportService {
       await stores.imports.recordOutcomes(record.id, outcomes);
       return rows;
     };
+    const givenWay = this.firstBatchesGivenWay.get(record.id) ?? 0;
     for (let done = 0; done < IMPORT_CHUNK_ROWS && (await mayGoOn(done));) {
-      // after the first, a batch stops part-way, undone, for a request's write that comes to wait
-      // for it, which then waits for one statement rather than the whole batch
-      const taken = done === 0 ? { value: await batch(tx) } : await this.giveWay(tx, batch);
+      // a batch stops part-way, undone, for a request's write that comes to wait for it, which then
+      // waits for one statement rather than the whole batch; a first batch only so many times in a row
+      const first = done === 0;
+      const taken = first && givenWay >= FIRST_BATCHES_GIVING_WAY ? { value: await batch(tx) } : await this.giveWay(tx, batch);
+      if (first) {
+        if (taken === undefined) this.firstBatchesGivenWay.set(record.id, givenWay + 1);
+        else this.firstBatchesGivenWay.delete(record.id);
+      }
       if (taken === undefined) break;
       const rows = taken.value;
       if (rows.length === 0) break;
