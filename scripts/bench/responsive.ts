@@ -7,7 +7,9 @@
  * with quantile 1) and its longest database transaction on either thread
  * (`lectern_db_longest_transaction_seconds`), both read from /metrics before and after, and how
  * long a write waits: a second client renames the same user every 200 ms, one PATCH at a time;
- * then import and export rows per second.
+ * then import and export rows per second. On PostgreSQL one more import runs with the writer sent to
+ * a second server on the same database (a write of another server, which shares no memory with the
+ * one importing, waits for the import's batch until that server sees it in pg_locks).
  *
  * Sizes (scaled down for a quick look): BENCH_RESPONSIVE_ROWS assignments per import (200 000),
  * BENCH_RESPONSIVE_USERS users (300 000; the imports name the first ROWS / 50 of them).
@@ -36,6 +38,7 @@ const learners = Math.ceil(ROWS / CONTENT_PER_IMPORT);
 const sizes = `${ROWS} rows per import, ${USERS} users`;
 
 const exportOnly = process.env.BENCH_RESPONSIVE_EXPORT_ONLY === '1';
+const onPostgres = Boolean(process.env.LECTERN_BENCH_POSTGRES);
 const seeded = exportOnly
   ? await seededDatabase(
       'assignments',
@@ -50,7 +53,7 @@ let admin = seeded?.meta.token ?? '';
 if (!seeded) {
   const seeding = createLectern({ storage: await database.open() });
   admin = (await seeding.bootstrapAdmin({ email: 'bench@example.com', name: 'Bench' }))!.token.token;
-  for (let i = 0; i < CONTENT_PER_IMPORT * 3; i++)
+  for (let i = 0; i < CONTENT_PER_IMPORT * (onPostgres ? 4 : 3); i++)
     items.push((await seeding.content.create(seeding.context(), 'article', { name: `Course ${i}` })).public_id);
   await seeding.close();
 }
@@ -106,8 +109,9 @@ async function timeRequests(
   work: Promise<unknown>,
   request: (n: number) => Omit<Dispatcher.RequestOptions, 'origin'>,
   pauseMs = 0,
+  server = url,
 ): Promise<number[]> {
-  const client = new Pool(url, { connections: 1 });
+  const client = new Pool(server, { connections: 1 });
   const latencies: number[] = [];
   let done = false;
   void work.finally(() => (done = true)).catch(() => undefined);
@@ -125,7 +129,8 @@ async function timeRequests(
   return latencies.sort((a, b) => a - b);
 }
 
-async function measure(label: string, userPath: string, work: () => Promise<unknown>): Promise<void> {
+/** `writer`: the server the PATCHes go to, when not the one the reader reads from */
+async function measure(label: string, userPath: string, work: () => Promise<unknown>, writer = url): Promise<void> {
   await longest();
   const running = work();
   const [latencies, writes] = await Promise.all([
@@ -142,6 +147,7 @@ async function measure(label: string, userPath: string, work: () => Promise<unkn
         body: JSON.stringify({ name: `Reader renamed ${n}` }),
       }),
       WRITE_EVERY_MS,
+      writer,
     ),
   ]);
   const { stall, transaction } = await longest();
@@ -217,7 +223,23 @@ async function fullRun(): Promise<void> {
     reported: true,
   });
 
-  await exportPhase(userPath, ROWS * 3);
+  if (onPostgres) {
+    const second = await startBenchServer(database.target, ['--log-level', 'warn'], '0,1');
+    try {
+      let run = { rows: 0, perSecond: 0 };
+      await measure(
+        `one import, writes on a second server (${ROWS} rows)`,
+        userPath,
+        async () => (run = await runImport('assignments', assignmentsCsv(items.slice(150, 200)))),
+        second.url,
+      );
+      report('one import, writes on a second server: rows/s', run.perSecond, 'rows/s', `${run.rows} rows`, { reported: true });
+    } finally {
+      await stopBenchServer(second.child);
+    }
+  }
+
+  await exportPhase(userPath, ROWS * (onPostgres ? 4 : 3));
 
   const searchPath = '/api/v2/users/?search=a&ordering=-name&page_size=100';
   let searches = 0;

@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { WRITE_LOCK_KEY } from '../../packages/storage/src/kysely-storage.ts';
+import { WRITE_LOCK_KEY } from '../../packages/storage/src/transaction-turns.ts';
 
 const isUrl = (target: string) => /^postgres(ql)?:\/\//.test(target);
 

@@ -4,7 +4,16 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import { dialectOf } from './shared/dialect.ts';
-import { countIn, keepLongest, requestsWaiting, takeTurn, writeLockWanted, type GivesWay, type WriterTurns } from './transaction-turns.ts';
+import {
+  WRITE_LOCK_KEY,
+  countIn,
+  keepLongest,
+  requestsWaiting,
+  takeTurn,
+  writeLockWanted,
+  type GivesWay,
+  type WriterTurns,
+} from './transaction-turns.ts';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore, TransactionOptions, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';
@@ -34,12 +43,6 @@ import { RateCounterRepository } from './rate-limits/rate-counter-repository.ts'
 import { ScimRepository } from './scim/scim-repository.ts';
 
 type Savepoint = Stores['savepoint'];
-
-/**
- * The PostgreSQL advisory lock every write transaction holds until it ends ('Lect' in ASCII): the
- * one writer at a time that SQLite has by nature, across every server sharing the database.
- */
-export const WRITE_LOCK_KEY = 0x4c656374;
 
 /** How often a PostgreSQL transaction is tried when the server broke a deadlock by failing it. */
 const MAX_DEADLOCK_ATTEMPTS = 5;
@@ -300,7 +303,7 @@ export class KyselyStorage implements Storage {
     if (requests || !this.options.shared) return requests;
     // any server's transaction, on the transaction's own connection: another from the pool could
     // be held by work that waits for this very transaction
-    return writeLockWanted(transactionConnections.get(tx) ?? this.db, WRITE_LOCK_KEY);
+    return writeLockWanted(transactionConnections.get(tx) ?? this.db);
   }
 
   giveWayToRequests<T>(tx: Stores, work: (sp: Stores) => Promise<T>): Promise<{ value: T } | undefined> {

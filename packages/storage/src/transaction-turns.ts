@@ -101,14 +101,20 @@ export function requestsWaiting(turns: WriterTurns | undefined): boolean {
 }
 
 /**
+ * The PostgreSQL advisory lock every write transaction holds until it ends ('Lect' in ASCII): the
+ * one writer at a time that SQLite has by nature, across every server sharing the database.
+ */
+export const WRITE_LOCK_KEY = 0x4c656374;
+
+/**
  * Whether a transaction of any server waits for PostgreSQL's write lock: an advisory lock on one
  * bigint key shows in pg_locks as its high and low 32 bits (classid, objid) with objsubid 1, in
  * its database (other databases of the cluster have their own lock of the same key).
  */
-export async function writeLockWanted(db: Kysely<Database>, key: number): Promise<boolean> {
+export async function writeLockWanted(db: Kysely<Database>): Promise<boolean> {
   const { rows } = await sql<{ wanted: boolean }>`select exists (
       select 1 from pg_locks
-      where locktype = 'advisory' and not granted and classid = 0 and objid = ${key} and objsubid = 1
+      where locktype = 'advisory' and not granted and classid = 0 and objid = ${WRITE_LOCK_KEY} and objsubid = 1
         and database = (select oid from pg_database where datname = current_database())
     ) as wanted`.execute(db);
   return rows[0]?.wanted === true;

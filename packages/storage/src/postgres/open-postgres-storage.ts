@@ -13,7 +13,7 @@ import { ExportCursors } from './export-cursor.ts';
 import { allowHeldReads } from '../shared/held-reads.ts';
 import type { DatabaseStats } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import type { WriterTurns } from '../transaction-turns.ts';
+import { writeLockWanted, type WriterTurns } from '../transaction-turns.ts';
 import { GivingWay } from '../giving-way.ts';
 
 export interface PostgresStorageOptions {
@@ -164,6 +164,8 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const writerTurns = options.writerTurns && { ...options.writerTurns, waitMs: LOCK_TIMEOUT_MS };
   const givingWay = writerTurns?.role === 'after' ? new GivingWay(writerTurns) : undefined;
   const db = openPostgres(options, givingWay);
+  // other servers on the database share no counter with this one: their writes are seen in pg_locks
+  givingWay?.seeOtherServers(() => writeLockWanted(db));
   try {
     await migrateToLatest(db);
   } catch (error) {
