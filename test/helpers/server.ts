@@ -51,8 +51,14 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 })
  * (undici: web streams, a destroy hook and a transferable per request) cost more CPU than the
  * server answering them: 15 of robustness.test.ts's 19 CPU-seconds.
  */
-function send(url: string, method: string, headers: Record<string, string>, body: string | Buffer | undefined) {
-  return new Promise<{ status: number; headers: Headers; text: string }>((resolve, reject) => {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+  retried = false,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  return new Promise((resolve, reject) => {
     // said outright: node:http sends a DELETE's body only with a length
     const sized = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const request = httpRequest(url, { method, headers: sized, agent }, (response) => {
@@ -66,7 +72,12 @@ function send(url: string, method: string, headers: Record<string, string>, body
         resolve({ status: response.statusCode!, headers: answered, text: Buffer.concat(chunks).toString('utf8') });
       });
     });
-    request.once('error', reject);
+    request.once('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection the server closed as idle (its keep-alive timeout) just as this
+      // request went out on it: the server read none of it, so it is sent again, once, on another.
+      if (request.reusedSocket && error.code === 'ECONNRESET' && !retried) send(url, method, headers, body, true).then(resolve, reject);
+      else reject(error);
+    });
     request.end(body);
   });
 }
