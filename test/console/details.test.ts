@@ -34,6 +34,17 @@ describe('console detail pages', () => {
 
   const made = (path: string, body: unknown) => created(server.api, path, body);
 
+  /** An admin's page of the event named `name`, found by searching the Events list for it. */
+  async function eventPage(name: string): Promise<Page> {
+    const page = await adminPage();
+    await openPage(page, 'Events');
+    await page.getByLabel('Search').fill(name);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByRole('table', { name: 'Events' }).getByRole('link', { name, exact: true }).click();
+    await page.getByRole('heading', { level: 1, name }).waitFor();
+    return page;
+  }
+
   /** Types into a combobox key by key and picks the option naming `option` (never an id). */
   async function pick(scope: Locator | Page, label: string, typed: string, option: string | RegExp): Promise<void> {
     assert.doesNotMatch(typed, UUID, 'a test typed an id');
@@ -282,17 +293,31 @@ describe('console detail pages', () => {
     assert.equal(stored.description, 'Every first Monday');
   });
 
+  it('edits an event from its page: its name and seats, and only those', async () => {
+    const event = await made('/api/v2/events/', {
+      name: `Seats${run} event`,
+      enrollment_limit: 5,
+      timeslots: [{ starts_at: '2030-04-01T09:00:00Z', duration: 'PT1H' }],
+    });
+    const page = await eventPage(event.name);
+    await page.getByText('Edit event', { exact: true }).click();
+    await page.getByLabel('Event name').fill(`Seats${run} renamed`);
+    await page.getByLabel('In-person seats').fill('12');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    // the event is read again: the page takes its new name
+    await page.getByRole('heading', { level: 1, name: `Seats${run} renamed` }).waitFor();
+    const stored = (await server.api.get(`/api/v2/events/${event.public_id}/`)).body;
+    assert.equal(stored.name, `Seats${run} renamed`);
+    assert.equal(stored.enrollment_limit, 12);
+    assert.equal(stored.timeslots.length, 1);
+  });
+
   it("edits an event's timeslots from its page: changes one and adds another", async () => {
     const event = await made('/api/v2/events/', {
       name: `Slots${run} event`,
       timeslots: [{ starts_at: '2030-03-01T09:00:00Z', duration: 'PT1H' }],
     });
-    const page = await adminPage();
-    await openPage(page, 'Events');
-    await page.getByLabel('Search').fill(`Slots${run}`);
-    await page.getByRole('button', { name: 'Apply' }).click();
-    await page.getByRole('table', { name: 'Events' }).getByRole('link', { name: event.name, exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: event.name }).waitFor();
+    const page = await eventPage(event.name);
     await page.getByText('Edit timeslots', { exact: true }).click();
     const first = page.getByRole('group', { name: 'Timeslot 1' });
     await first.getByLabel('Starts at').fill('2030-03-02T10:00');

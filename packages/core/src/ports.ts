@@ -49,6 +49,7 @@ export {
   type NotificationStore,
   type MarkedReminders,
   type ReminderAssignment,
+  type ReminderBatch,
   type ReminderPosition,
 } from './ports/notification-store.ts';
 export { type CalendarSlotSource, type CalendarStore, type FeedDue, type FeedSlot } from './ports/calendar-store.ts';

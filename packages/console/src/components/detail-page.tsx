@@ -9,9 +9,12 @@ import { ErrorBanner } from './error-banner.tsx';
 import { Link } from './link.tsx';
 import type { Loaded } from './use-load.ts';
 
+/** The page's h1: the record's `name`, so only a record without one (an import, a job) says how it is titled. */
+type Heading<T> = T extends { name: string } ? { title?: (record: T) => string } : { title: (record: T) => string };
+
 export function DetailPage<T>({
   loaded,
-  title,
+  title = nameOf,
   back,
   id,
   summary,
@@ -19,14 +22,13 @@ export function DetailPage<T>({
 }: {
   /** the record's load: until it has data the page says it is loading (or not found) and shows nothing else */
   loaded: Loaded<T>;
-  title: (record: T) => string;
   /** the list's address and name ('groups', 'Groups') */
   back: readonly [string, string];
   id: string;
   summary?: (record: T) => ComponentChildren;
   /** the page's sections, drawn once the record is there */
   children?: (record: T) => ComponentChildren;
-}) {
+} & Heading<T>) {
   const record = loaded.data;
   const heading = record !== undefined ? title(record) : loaded.loading ? 'Loading…' : 'Not found';
   const shownSummary = record !== undefined && summary ? summary(record) : null;
@@ -48,4 +50,9 @@ export function DetailPage<T>({
       {record !== undefined && children ? children(record) : null}
     </section>
   );
+}
+
+/** A named record's name (the props' type sees that a record without a `title` has one). */
+function nameOf(record: unknown): string {
+  return typeof record === 'object' && record !== null && 'name' in record ? String(record.name) : '';
 }

@@ -1,4 +1,4 @@
-import { BulkJobs } from '../jobs/bulk-jobs.ts';
+import { BulkJobs, type BulkFamily } from '../jobs/bulk-jobs.ts';
 import { requireUserReference } from '../users/user-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ContentRecord } from '../content/content-item.ts';
@@ -40,6 +40,11 @@ import { type AssignmentWrites } from './assignment-writes.ts';
 import { expandTrack, isTrack } from './track-expansion.ts';
 
 export const MAX_BULK_ASSIGNMENTS = 200;
+const assignmentBulk: BulkFamily = {
+  name: 'assignments',
+  maxItems: MAX_BULK_ASSIGNMENTS,
+  scopes: { write: 'assignments:write', read: 'assignments:read' },
+};
 
 /** What learners (role `user`) may do to their own assignments (docs/api.md). */
 type LearnerOperation = 'create' | 'drop' | 'progress' | 'feedback';
@@ -67,19 +72,12 @@ export class AssignmentService {
     private readonly writes: AssignmentWrites,
     private readonly jobs: JobEngine,
   ) {
-    this.bulk = new BulkJobs(
-      jobs,
-      {
-        name: 'assignments',
-        maxItems: MAX_BULK_ASSIGNMENTS,
-        scope: 'assignments:write',
-        handle: async (tx, ctx, item) => {
-          const { record, created } = await this.createInTx(tx, ctx, parseInput(createAssignmentInput, item));
-          return { publicId: record.data.public_id, created };
-        },
+    this.bulk = new BulkJobs(jobs, assignmentBulk, {
+      handle: async (tx, ctx, item) => {
+        const { record, created } = await this.createInTx(tx, ctx, parseInput(createAssignmentInput, item));
+        return { publicId: record.data.public_id, created };
       },
-      'assignments:read',
-    );
+    });
   }
 
   private today(): string {

@@ -1,4 +1,4 @@
-import { BulkJobs } from '../jobs/bulk-jobs.ts';
+import { BulkJobs, type BulkFamily } from '../jobs/bulk-jobs.ts';
 import { requireUserReference } from '../users/user-references.ts';
 import { findEventAnyVisibility, findEventSeats, requireEventReference } from '../events/event-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
@@ -35,6 +35,11 @@ import type { Waitlist } from './waitlist.ts';
 import type { ListNarrowing } from '../ports/list-narrowing.ts';
 
 export const MAX_BULK_ENROLLMENTS = 200;
+const enrollmentBulk: BulkFamily = {
+  name: 'enrollments',
+  maxItems: MAX_BULK_ENROLLMENTS,
+  scopes: { write: 'enrollments:write', read: 'enrollments:read' },
+};
 
 /**
  * What role `user` may do to its own enrollments. Attendance is staff's record: taking it and
@@ -58,20 +63,13 @@ export class EnrollmentService {
     private readonly waitlist: Waitlist,
     private readonly jobs: JobEngine,
   ) {
-    this.bulk = new BulkJobs(
-      jobs,
-      {
-        name: 'enrollments',
-        maxItems: MAX_BULK_ENROLLMENTS,
-        scope: 'enrollments:write',
-        handle: async (tx, ctx, item) => {
-          const { record, created } = await this.enrollInTx(tx, ctx, parseInput(createEnrollmentInput, item));
-          return { publicId: record.view.public_id, created };
-        },
-        many: (tx, ctx, items) => this.enrollManyInTx(tx, ctx, items),
+    this.bulk = new BulkJobs(jobs, enrollmentBulk, {
+      handle: async (tx, ctx, item) => {
+        const { record, created } = await this.enrollInTx(tx, ctx, parseInput(createEnrollmentInput, item));
+        return { publicId: record.view.public_id, created };
       },
-      'enrollments:read',
-    );
+      many: (tx, ctx, items) => this.enrollManyInTx(tx, ctx, items),
+    });
   }
 
   /** `narrowing` is a saved report's (see SavedReportService.results); learners still see only their own. */

@@ -1,4 +1,4 @@
-import { BulkJobs } from '../jobs/bulk-jobs.ts';
+import { BulkJobs, type BulkFamily } from '../jobs/bulk-jobs.ts';
 import type { z } from 'zod';
 import { authorize, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
@@ -53,16 +53,12 @@ export abstract class EventLikeService<
     private readonly jobs: JobEngine,
     private readonly shape: EventLikeKind<V, W, U, B, K>,
   ) {
-    this.bulk = new BulkJobs(
-      jobs,
-      {
-        name: shape.jobKind,
-        maxItems: MAX_BULK_EVENT_UPDATES,
-        scope: 'events:write',
-        handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx, item),
-      },
-      'events:read',
-    );
+    const family: BulkFamily = {
+      name: shape.jobKind,
+      maxItems: MAX_BULK_EVENT_UPDATES,
+      scopes: { write: 'events:write', read: 'events:read' },
+    };
+    this.bulk = new BulkJobs(jobs, family, { handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx, item) });
   }
 
   /** Applies a validated PATCH body to `current` and answers the stored result. */

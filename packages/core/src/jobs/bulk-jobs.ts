@@ -1,7 +1,7 @@
 /**
  * A bulk route family (`POST|PATCH …/bulk/`, `GET …/bulk/<id>/`, `GET …/bulk/<id>/items/`) for one
  * job kind: registers the kind on the engine, and offers the three use cases, the caller's scope
- * checked first (the kind's `scope` to submit, `readScope` to read).
+ * checked first (the family's `scopes`: one to submit, one to read).
  */
 import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { Scope } from '../auth/scopes.ts';
@@ -9,18 +9,29 @@ import type { ListResult, QueryParams } from '../shared/list-query.ts';
 import type { JobEngine, JobKind } from './job-engine.ts';
 import type { Job, JobItem } from './job.ts';
 
+/**
+ * A bulk family: its job kind (also the body's wrapper key), how many items one body may carry,
+ * and the scopes to submit a job and to read one.
+ */
+export interface BulkFamily {
+  name: string;
+  maxItems: number;
+  scopes: { write: Scope; read: Scope };
+}
+
 export class BulkJobs<Body> {
   private readonly kind: string;
   private readonly scopes: { read: Scope; write: Scope };
 
+  /** `apply`: how the family's items are written (the kind's `handle`, and `many` where it has one). */
   constructor(
     private readonly jobs: JobEngine,
-    kind: JobKind,
-    readScope: Scope,
+    family: BulkFamily,
+    apply: Pick<JobKind, 'handle' | 'many'>,
   ) {
-    jobs.register(kind);
-    this.kind = kind.name;
-    this.scopes = { read: readScope, write: kind.scope };
+    jobs.register({ name: family.name, maxItems: family.maxItems, scope: family.scopes.write, ...apply });
+    this.kind = family.name;
+    this.scopes = family.scopes;
   }
 
   /** Stores the job and answers it (the route's 202); items run in the background. */

@@ -60,7 +60,14 @@ async function remindOfKind(
   for (;;) {
     const wanted = Math.min(REMINDER_BATCH, limit - recorded);
     const batch = await storage.transaction(async (tx) => {
-      const { assignments: marked, next } = await tx.notifications.markReminders(kind, from, to, nowIso(clock), wanted, after);
+      const { assignments: marked, next } = await tx.notifications.markReminders({
+        kind,
+        from,
+        to,
+        now: nowIso(clock),
+        limit: wanted,
+        after,
+      });
       const users = new Map(
         (await tx.notifications.recipients([...new Set(marked.map((m) => m.user_public_id))])).map((u) => [u.public_id, u]),
       );

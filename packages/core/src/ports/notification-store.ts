@@ -51,6 +51,20 @@ export interface ReminderPosition {
   id: number;
 }
 
+/**
+ * Which open assignments one batch of a sweep marks: up to `limit` whose due date lies in
+ * [from, to] (`from` null: any date before `to`), taken in (due date, row) order after `after`
+ * (null: from the first); `now` is when they were marked.
+ */
+export interface ReminderBatch {
+  kind: 'assignment_due' | 'assignment_overdue';
+  from: string | null;
+  to: string;
+  now: string;
+  limit: number;
+  after: ReminderPosition | null;
+}
+
 /** One batch of a sweep: the assignments it marked and where the next batch starts. */
 export interface MarkedReminders {
   assignments: ReminderAssignment[];
@@ -84,17 +98,8 @@ export interface NotificationStore {
   /** Turns email off for the user a message's key belongs to; false for an unknown key. */
   unsubscribe(key: string): Promise<boolean>;
   /**
-   * Marks, once per assignment and `kind`, up to `limit` open assignments whose due date lies in
-   * [from, to] (`from` null: any date before `to`), taken in (due date, row) order after `after`
-   * (null: from the first), and answers the ones this call marked: the marker's primary key lets
-   * two processes never both take one.
+   * Marks the batch's assignments once per assignment and `kind`, and answers the ones this call
+   * marked: the marker's primary key lets two processes never both take one.
    */
-  markReminders(
-    kind: 'assignment_due' | 'assignment_overdue',
-    from: string | null,
-    to: string,
-    now: string,
-    limit: number,
-    after: ReminderPosition | null,
-  ): Promise<MarkedReminders>;
+  markReminders(batch: ReminderBatch): Promise<MarkedReminders>;
 }

@@ -1,4 +1,4 @@
-import { BulkJobs } from '../jobs/bulk-jobs.ts';
+import { BulkJobs, type BulkFamily } from '../jobs/bulk-jobs.ts';
 import type { z } from 'zod';
 import { authorize, type RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
@@ -25,6 +25,7 @@ import {
 import { assertKeepsAnAdmin, assertManagerAllowed } from './user-rules.ts';
 
 export const MAX_BULK_USERS = 500;
+const userBulk: BulkFamily = { name: 'users', maxItems: MAX_BULK_USERS, scopes: { write: 'users:write', read: 'users:read' } };
 
 type BulkUserItem = z.output<typeof bulkUserItem>;
 
@@ -40,22 +41,15 @@ export class UserService extends StoredRecordService<UserRecord, User> {
     private readonly jobs: JobEngine,
   ) {
     super(deps, { readScope: 'users:read', listSpec: userListSpec, noun: 'User', store: (stores) => stores.users });
-    this.bulk = new BulkJobs(
-      jobs,
-      {
-        name: 'users',
-        maxItems: MAX_BULK_USERS,
-        scope: 'users:write',
-        handle: async (tx, ctx, item) => {
-          const input = parseInput(bulkUserItem, item);
-          const existing = await tx.users.findByEmail(input.email);
-          if (existing) throw duplicateUser(existing.view.public_id);
-          return { publicId: (await this.insertInTx(tx, ctx, input)).view.public_id, created: true };
-        },
-        many: (tx, ctx, items) => this.bulkManyInTx(tx, ctx, items),
+    this.bulk = new BulkJobs(jobs, userBulk, {
+      handle: async (tx, ctx, item) => {
+        const input = parseInput(bulkUserItem, item);
+        const existing = await tx.users.findByEmail(input.email);
+        if (existing) throw duplicateUser(existing.view.public_id);
+        return { publicId: (await this.insertInTx(tx, ctx, input)).view.public_id, created: true };
       },
-      'users:read',
-    );
+      many: (tx, ctx, items) => this.bulkManyInTx(tx, ctx, items),
+    });
   }
 
   async create(ctx: RequestContext, body: InputOf<typeof createUserInput>): Promise<User> {

@@ -14,7 +14,7 @@ import type {
   NotificationOutcome,
   MarkedReminders,
   NotificationStore,
-  ReminderPosition,
+  ReminderBatch,
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { toBool } from '../listing/list-builder.ts';
@@ -183,14 +183,7 @@ export class NotificationRepository implements NotificationStore {
     return true;
   }
 
-  async markReminders(
-    kind: 'assignment_due' | 'assignment_overdue',
-    from: string | null,
-    to: string,
-    now: string,
-    limit: number,
-    after: ReminderPosition | null,
-  ): Promise<MarkedReminders> {
+  async markReminders({ kind, from, to, now, limit, after }: ReminderBatch): Promise<MarkedReminders> {
     // The states are written into the statement, not bound: bound, SQLite's planner read every
     // outstanding assignment through the (state, created) index and probed and sorted them all for
     // each batch, from the first row again each time (the first sweep over a million assignments

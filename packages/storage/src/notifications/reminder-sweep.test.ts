@@ -132,7 +132,14 @@ async function sweep(storage: KyselyStorage): Promise<Array<{ ids: string[]; nex
   const batches = [];
   for (let after: ReminderPosition | null = null; ;) {
     const batch = await storage.transaction((tx) =>
-      tx.notifications.markReminders('assignment_overdue', null, '2027-03-01', new Date().toISOString(), BATCH, after),
+      tx.notifications.markReminders({
+        kind: 'assignment_overdue',
+        from: null,
+        to: '2027-03-01',
+        now: new Date().toISOString(),
+        limit: BATCH,
+        after,
+      }),
     );
     batches.push({ ids: batch.assignments.map((a) => a.assignment_public_id), next: batch.next });
     if (batch.assignments.length < BATCH) return batches;
@@ -172,7 +179,14 @@ for (const dialect of DIALECTS) {
       try {
         await seed(storage);
         const batch = await storage.transaction((tx) =>
-          tx.notifications.markReminders('assignment_due', '2027-03-02', '2027-12-31', stamp, 10, null),
+          tx.notifications.markReminders({
+            kind: 'assignment_due',
+            from: '2027-03-02',
+            to: '2027-12-31',
+            now: stamp,
+            limit: 10,
+            after: null,
+          }),
         );
         assert.equal(batch.assignments.length, 1);
         const [reminder] = batch.assignments;
@@ -196,7 +210,14 @@ describe('reminder sweep plan (SQLite)', () => {
     const storage = new KyselyStorage(plans.db);
     try {
       await storage.transaction((tx) =>
-        tx.notifications.markReminders('assignment_overdue', null, '2027-03-01', stamp, BATCH, { due_date: '2026-01-01', id: 7 }),
+        tx.notifications.markReminders({
+          kind: 'assignment_overdue',
+          from: null,
+          to: '2027-03-01',
+          now: stamp,
+          limit: BATCH,
+          after: { due_date: '2026-01-01', id: 7 },
+        }),
       );
       const insert = plans.sent.find((query) => /insert into "assignment_reminders"/i.test(query.sql));
       assert.ok(insert, plans.sent.map((query) => query.sql).join('\n'));

@@ -1,5 +1,6 @@
 /** Bulk jobs: every job the caller may see (admins all, others their own); a job's page (bulk-jobs/<kind>/<id>) is detail.tsx. */
 import { api } from '../../api/client.ts';
+import type { AddressQuery } from '../../api/list.ts';
 import { bulkJobKinds, bulkJobOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { listOrDetail } from '../../components/detail-route.tsx';
@@ -9,6 +10,13 @@ import { JobDetail, jobStatuses, StatusBadge } from './detail.tsx';
 
 export const BulkJobsPage = listOrDetail(BulkJobList, JobDetail);
 
+/** The list's filters and order, read from the address. */
+const jobsQuery = (q: AddressQuery) => ({
+  kind: q.oneOf('kind', bulkJobKinds),
+  status: q.oneOf('status', jobStatuses),
+  ordering: q.oneOf('ordering', bulkJobOrderings),
+});
+
 function BulkJobList() {
   return (
     <>
@@ -16,18 +24,7 @@ function BulkJobList() {
       <ListView
         path="/api/v2/bulk-jobs"
         empty="No bulk jobs yet. They start when many users, assignments, enrollments or events are sent at once, through the API or this console."
-        load={(q, path) =>
-          api.GET(path, {
-            params: {
-              query: {
-                ...q.paging,
-                kind: q.oneOf('kind', bulkJobKinds),
-                status: q.oneOf('status', jobStatuses),
-                ordering: q.oneOf('ordering', bulkJobOrderings),
-              },
-            },
-          })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...jobsQuery(q) } } })}
         prefix="jobs_"
         caption="Bulk jobs, newest first"
         filters={[

@@ -6,7 +6,7 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
 import type { ContentItem } from '../../api/types.ts';
-import { assignmentOrderings, assignmentStates } from '../../api/values.ts';
+import { assignmentStates } from '../../api/values.ts';
 import { BarChart } from '../../components/bar-chart.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -17,6 +17,7 @@ import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad, useRecord } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentDue, assignmentEmail, assignmentPerson, assignmentState } from '../assignments/columns.tsx';
+import { assignmentsQuery } from '../assignments/list-load.ts';
 import { ArchiveToggle } from './archive-toggle.tsx';
 import { bodyFrom, ContentFields, label } from './fields.tsx';
 import { writesFor } from './writes.ts';
@@ -30,7 +31,6 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
   return (
     <DetailPage
       loaded={loaded}
-      title={(item) => item.name}
       back={['content', 'Content']}
       id={id}
       summary={(item) =>
@@ -88,18 +88,7 @@ export function ContentDetail({ segments: [id = ''] }: { segments: string[] }) {
               <ListView
                 path="/api/v2/assignments"
                 empty="Not assigned to anyone yet. Assign it on the Assignments page, to a person or a whole group."
-                load={(q, path) =>
-                  api.GET(path, {
-                    params: {
-                      query: {
-                        ...q.paging,
-                        content_item: id,
-                        state: q.someOf('state', assignmentStates),
-                        ordering: q.oneOf('ordering', assignmentOrderings),
-                      },
-                    },
-                  })
-                }
+                load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...assignmentsQuery(q), content_item: id } } })}
                 scope={id}
                 prefix="a_"
                 caption="Its assignments"

@@ -1,8 +1,7 @@
 /** Enrollments: who is enrolled or waiting where, enrolling, check-in and its undo, dropping. */
 import { inConsoleWords } from '../../api/console-wording.ts';
 import { api, unwrap } from '../../api/client.ts';
-import type { AddressQuery } from '../../api/list.ts';
-import { attendanceMethods, enrollmentOrderings, enrollmentStatuses } from '../../api/values.ts';
+import { attendanceMethods, enrollmentStatuses } from '../../api/values.ts';
 import { checked, Field, FoldedForm, SelectField, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 import { ListView } from '../../components/list-view.tsx';
@@ -18,15 +17,7 @@ import {
   enrollmentStatus,
   enrollmentUser,
 } from './columns.tsx';
-
-/** The list's filters and order, read from the address. */
-const enrollmentsQuery = (q: AddressQuery) => ({
-  status: q.someOf('status', enrollmentStatuses),
-  attendance_method: q.oneOf('attendance_method', attendanceMethods),
-  event: q.text('event'),
-  user: q.text('user'),
-  ordering: q.oneOf('ordering', enrollmentOrderings),
-});
+import { enrollmentsQuery } from './list-query.ts';
 
 const WAITLIST_LABEL = 'Join the wait list if the event is full';
 

@@ -38,7 +38,6 @@ function EventDetail({ id }: { id: string }) {
   return (
     <DetailPage
       loaded={loaded}
-      title={(event) => event.name}
       back={['events', 'Events']}
       id={id}
       summary={(event) => (

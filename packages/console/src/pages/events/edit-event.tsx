@@ -1,6 +1,10 @@
-/** The event's edit form on its page: name, series, location, seats and wait-list places, how it is held. */
+/**
+ * The event's edit forms on its page: the frame each one sends its part of the event with, and the
+ * form for its name, series, location, seats and wait-list places and how it is held.
+ */
+import type { ComponentChildren } from 'preact';
 import { api, unwrap } from '../../api/client.ts';
-import type { Event } from '../../api/types.ts';
+import type { BodyOf, Event } from '../../api/types.ts';
 import { checked, Field, FoldedForm, integer, nullableText, text } from '../../components/form.tsx';
 import { Picker } from '../../components/picker.tsx';
 
@@ -12,33 +16,60 @@ const limits: readonly { name: keyof Event & `${string}_limit`; label: string; h
   { name: 'online_wait_list_limit', label: 'Online wait list places' },
 ];
 
-export function EditEvent({ event, done }: { event: Event; done: () => void }) {
-  const id = event.public_id;
+/**
+ * A folded form on the event's page that sends a part of the event (a PATCH: only the fields `body`
+ * answers change), then tells the page (`done`); the event the page loads again, with its new
+ * `modified`, resets the fields to what was saved.
+ */
+export function PatchEventForm({
+  event,
+  summary,
+  submitLabel,
+  body,
+  done,
+  children,
+}: {
+  event: Event;
+  summary: string;
+  submitLabel: string;
+  body: (data: FormData) => BodyOf<'/api/v2/events/{id}', 'patch'>;
+  done: () => void;
+  children: ComponentChildren;
+}) {
   return (
     <FoldedForm
-      summary="Edit event"
+      summary={summary}
       resetKey={event.modified}
-      submitLabel="Save"
+      submitLabel={submitLabel}
       onSubmit={async (data) => {
-        await unwrap(
-          api.PATCH('/api/v2/events/{id}', {
-            params: { path: { id } },
-            body: {
-              name: text(data, 'name'),
-              enrollment_limit: integer(data, 'enrollment_limit') ?? 0,
-              wait_list_limit: integer(data, 'wait_list_limit') ?? 0,
-              online_enrollment_limit: integer(data, 'online_enrollment_limit') ?? 0,
-              online_wait_list_limit: integer(data, 'online_wait_list_limit') ?? 0,
-              is_local: checked(data, 'is_local'),
-              is_online: checked(data, 'is_online'),
-              is_hidden: checked(data, 'is_hidden'),
-              event_series_id: nullableText(data, 'event_series_id'),
-              location_id: integer(data, 'location_id') ?? null,
-            },
-          }),
-        );
+        await unwrap(api.PATCH('/api/v2/events/{id}', { params: { path: { id: event.public_id } }, body: body(data) }));
         done();
       }}
+    >
+      {children}
+    </FoldedForm>
+  );
+}
+
+export function EditEvent({ event, done }: { event: Event; done: () => void }) {
+  return (
+    <PatchEventForm
+      event={event}
+      summary="Edit event"
+      submitLabel="Save"
+      body={(data) => ({
+        name: text(data, 'name'),
+        enrollment_limit: integer(data, 'enrollment_limit') ?? 0,
+        wait_list_limit: integer(data, 'wait_list_limit') ?? 0,
+        online_enrollment_limit: integer(data, 'online_enrollment_limit') ?? 0,
+        online_wait_list_limit: integer(data, 'online_wait_list_limit') ?? 0,
+        is_local: checked(data, 'is_local'),
+        is_online: checked(data, 'is_online'),
+        is_hidden: checked(data, 'is_hidden'),
+        event_series_id: nullableText(data, 'event_series_id'),
+        location_id: integer(data, 'location_id') ?? null,
+      })}
+      done={done}
     >
       <Field name="name" label="Event name" defaultValue={event.name} />
       <Picker
@@ -59,6 +90,6 @@ export function EditEvent({ event, done }: { event: Event; done: () => void }) {
       <Field name="is_local" label="In person" type="checkbox" defaultChecked={event.is_local} />
       <Field name="is_online" label="Online" type="checkbox" defaultChecked={event.is_online} />
       <Field name="is_hidden" label="Hidden" type="checkbox" defaultChecked={event.is_hidden} />
-    </FoldedForm>
+    </PatchEventForm>
   );
 }

@@ -23,7 +23,6 @@ export function SeriesDetail({ id }: { id: string }) {
   return (
     <DetailPage
       loaded={loaded}
-      title={(series) => series.name}
       back={['events', 'Events']}
       id={id}
       summary={(series) => (series.location ? `${series.location.name} (${series.location.timezone})` : 'no location')}

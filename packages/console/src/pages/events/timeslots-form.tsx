@@ -3,9 +3,9 @@
  * room, plus an empty row to add one; a row left without a start is removed. The API replaces the
  * whole list, so the form sends every row it shows.
  */
-import { api, unwrap } from '../../api/client.ts';
 import type { Event } from '../../api/types.ts';
-import { Field, FoldedForm } from '../../components/form.tsx';
+import { Field } from '../../components/form.tsx';
+import { PatchEventForm } from './edit-event.tsx';
 
 /** A wall-clock time as the API writes it (`…Z` meaning the location's clock) → a datetime-local value. */
 const localValue = (wall: string) => wall.slice(0, 16);
@@ -14,20 +14,20 @@ const minutesBetween = (from: string, to: string) => Math.round((Date.parse(to) 
 export function EditTimeslots({ event, done }: { event: Event; done: () => void }) {
   const rows = [...event.timeslots.map((slot) => ({ ...slot })), null];
   return (
-    <FoldedForm
+    <PatchEventForm
+      event={event}
       summary="Edit timeslots"
-      resetKey={event.modified}
       submitLabel="Save timeslots"
-      onSubmit={async (data) => {
+      body={(data) => {
         const starts = data.getAll('starts_at').map(String);
         const durations = data.getAll('duration').map(String);
         const rooms = data.getAll('rooms_info').map(String);
         const timeslots = starts.flatMap((start, index) =>
           start ? [{ starts_at: `${start}:00Z`, duration: durations[index] || 'PT1H', rooms_info: rooms[index] || null }] : [],
         );
-        await unwrap(api.PATCH('/api/v2/events/{id}', { params: { path: { id: event.public_id } }, body: { timeslots } }));
-        done();
+        return { timeslots };
       }}
+      done={done}
     >
       {rows.map((slot, index) => (
         <fieldset key={slot ? `slot-${slot.id}` : 'new'}>
@@ -49,6 +49,6 @@ export function EditTimeslots({ event, done }: { event: Event; done: () => void 
           <Field name="rooms_info" label="Room" defaultValue={slot?.rooms_info ?? ''} />
         </fieldset>
       ))}
-    </FoldedForm>
+    </PatchEventForm>
   );
 }

@@ -20,7 +20,6 @@ export function GroupDetail({ segments: [id = ''] }: { segments: string[] }) {
   return (
     <DetailPage
       loaded={loaded}
-      title={(group) => group.name}
       back={['groups', 'Groups']}
       id={id}
       summary={(group) => `${group.member_count} members · source ${group.source ?? 'native'}`}

@@ -5,6 +5,7 @@
  */
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api/client.ts';
+import type { AddressQuery } from '../../api/list.ts';
 import { locationOrderings } from '../../api/values.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { CreateForm, Field, Form, text } from '../../components/form.tsx';
@@ -13,6 +14,13 @@ import { useLoad, useVersion } from '../../components/use-load.ts';
 import { query, setQuery } from '../../router.ts';
 import { can } from '../../session/me.ts';
 import { browserTimeZone, pickedTimeZone, TimeZoneField } from './time-zone-field.tsx';
+
+/** The list's search, filter and order, read from the address. */
+const locationsQuery = (q: AddressQuery) => ({
+  search: q.text('search'),
+  timezone: q.text('timezone'),
+  ordering: q.oneOf('ordering', locationOrderings),
+});
 
 export function LocationsPage() {
   const [version, refresh] = useVersion();
@@ -40,18 +48,7 @@ export function LocationsPage() {
       <ListView
         path="/api/v2/locations"
         empty="No locations yet. Add the first above; events then pick it and take its time zone."
-        load={(q, path) =>
-          api.GET(path, {
-            params: {
-              query: {
-                ...q.paging,
-                search: q.text('search'),
-                timezone: q.text('timezone'),
-                ordering: q.oneOf('ordering', locationOrderings),
-              },
-            },
-          })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...locationsQuery(q) } } })}
         caption="Locations"
         search
         version={version}

@@ -3,16 +3,18 @@
  * tokens, the groups they are in, and their audit trail (audit-trail.tsx).
  */
 import { api, unwrap } from '../../api/client.ts';
-import { assignmentOrderings, enrollmentOrderings, groupOrderings, tokenOrderings } from '../../api/values.ts';
+import { groupOrderings, tokenOrderings } from '../../api/values.ts';
 import { DateCell } from '../../components/date-cell.tsx';
 import { DetailPage } from '../../components/detail-page.tsx';
 import { ListView } from '../../components/list-view.tsx';
 import { useRecord } from '../../components/use-load.ts';
 import { can } from '../../session/me.ts';
 import { assignmentCompleted, assignmentContent, assignmentDue, assignmentState } from '../assignments/columns.tsx';
+import { assignmentsQuery } from '../assignments/list-load.ts';
 import { groupMembers, groupName, groupSource } from '../groups/columns.tsx';
 import { enrollmentAttendance, enrollmentCheckedIn, enrollmentEvent, enrollmentStatus } from '../enrollments/columns.tsx';
 import { enrollmentBulkActions } from '../enrollments/bulk-actions.tsx';
+import { enrollmentsQuery } from '../enrollments/list-query.ts';
 import { ActiveToggle } from './active-toggle.tsx';
 import { AuditTrail } from './audit-trail.tsx';
 import { EditUser } from './edit-user.tsx';
@@ -22,7 +24,6 @@ export function UserDetail({ segments: [id = ''] }: { segments: string[] }) {
   return (
     <DetailPage
       loaded={loaded}
-      title={(user) => user.name}
       back={['users', 'Users']}
       id={id}
       summary={(user) => `${user.email} · ${user.role} · ${user.is_active ? 'active' : 'deactivated'}`}
@@ -53,11 +54,7 @@ function Assignments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/assignments"
         empty="Nothing assigned to them yet. Give them content on the Assignments page."
-        load={(q, path) =>
-          api.GET(path, {
-            params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', assignmentOrderings) } },
-          })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...assignmentsQuery(q), user: userId } } })}
         scope={userId}
         prefix="a_"
         caption="Their assignments"
@@ -95,11 +92,7 @@ function Enrollments({ userId }: { userId: string }) {
       <ListView
         path="/api/v2/enrollments"
         empty="Not enrolled in any event yet. Enroll them on the Enrollments page or from an event’s page."
-        load={(q, path) =>
-          api.GET(path, {
-            params: { query: { ...q.paging, user: userId, ordering: q.oneOf('ordering', enrollmentOrderings) } },
-          })
-        }
+        load={(q, path) => api.GET(path, { params: { query: { ...q.paging, ...enrollmentsQuery(q), user: userId } } })}
         scope={userId}
         prefix="e_"
         caption="Their enrollments"
