@@ -10,121 +10,109 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { queryDatabase, writeLockHeld } from '../helpers/database.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
+import { startServer, type ApiClient, type TestServer } from '../helpers/server.ts';
 
 // enough chunks that the samples below fit in the import even when sampling is slow (a busy machine)
 const ROWS = 40_000;
 const SAMPLES = 10;
 
+/** Uploads `rows` users to import, their emails `<prefix>.<n>@…`; answers the import's id and the prefix. */
+async function uploadUsers(api: ApiClient, rows: number, tag: string): Promise<{ id: string; prefix: string }> {
+  const prefix = `${tag}${Date.now()}`;
+  const csv = `email,name\n${Array.from({ length: rows }, (_, i) => `${prefix}.${i}@${tag}.example.com,Row ${i}`).join('\n')}\n`;
+  const upload = await api.request('POST', '/api/v2/imports/?kind=users', { raw: csv, headers: { 'content-type': 'text/csv' } });
+  assert.equal(upload.status, 202, upload.text);
+  return { id: upload.body.id, prefix };
+}
+
+/**
+ * Imports ROWS users and, each time a chunk has committed (the next one starts then), sends
+ * `request`, up to SAMPLES times; answers how many were answered before the import's progress moved
+ * again. With `inChunk`, the request waits first until a transaction holds the write lock (the next
+ * chunk, which the background thread may begin after other work, such as a checkpoint).
+ */
+async function sampleDuringImport(
+  { api, dbFile }: TestServer,
+  request: (n: number) => Promise<void>,
+  { inChunk = false } = {},
+): Promise<{ first: number; samples: number }> {
+  const { id } = await uploadUsers(api, ROWS, inChunk ? 'chunk' : 'order');
+  const progress = async () =>
+    Number(
+      (await queryDatabase<{ done_through: number }>(dbFile, 'select done_through from imports where public_id = ?', [id]))[0]!
+        .done_through,
+    );
+  // the import's state, for a message when it stops moving
+  const stuck = async () => JSON.stringify((await api.get(`/api/v2/imports/${id}/`)).body);
+  let before = 0;
+  let first = 0;
+  let samples = 0;
+  while (samples < SAMPLES && before < ROWS) {
+    // the last chunk may have committed during the request below, and then nothing moves again
+    const deadline = Date.now() + 60_000;
+    let now = await progress();
+    while (now === before) {
+      if (Date.now() > deadline) assert.fail(`the import stopped at row ${now}: ${await stuck()}`);
+      now = await progress();
+    }
+    if (inChunk) {
+      while (!(await writeLockHeld(dbFile))) if (Date.now() > deadline) assert.fail(`no chunk took the write lock: ${await stuck()}`);
+      now = await progress();
+    }
+    if (now >= ROWS) break;
+    before = now;
+    await request(samples);
+    const after = await progress();
+    samples++;
+    if (after === before) first++;
+    before = after;
+  }
+  assert.ok(samples >= SAMPLES / 2, `the import finished after ${samples} samples: too few chunks to tell`);
+  for (let state = await api.get(`/api/v2/imports/${id}/`); ; state = await api.get(`/api/v2/imports/${id}/`)) {
+    if (state.body.status === 'completed') {
+      assert.deepEqual([state.body.created, state.body.failed], [ROWS, 0]);
+      return { first, samples };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('requests during an import', () => {
   let server: TestServer | undefined;
   after(async () => server?.stop());
+  const userPath = async () => {
+    const me = await server!.api.get('/api/v2/me/');
+    assert.equal(me.status, 200, me.text);
+    return `/api/v2/users/${me.body.user.public_id}/`;
+  };
 
   it('a GET by id completes before the running chunk commits', async () => {
     server = await startServer({ instances: 1 });
-    const { api, dbFile } = server;
-    const me = await api.get('/api/v2/me/');
-    assert.equal(me.status, 200, me.text);
-    const userPath = `/api/v2/users/${me.body.user.public_id}/`;
-    const prefix = `r${Date.now()}`;
-    const csv = `email,name\n${Array.from({ length: ROWS }, (_, i) => `${prefix}.${i}@order.example.com,Row ${i}`).join('\n')}\n`;
-    const upload = await api.request('POST', '/api/v2/imports/?kind=users', { raw: csv, headers: { 'content-type': 'text/csv' } });
-    assert.equal(upload.status, 202, upload.text);
-    const progress = async () =>
-      Number(
-        (
-          await queryDatabase<{ done_through: number }>(dbFile, 'select done_through from imports where public_id = ?', [upload.body.id])
-        )[0]!.done_through,
-      );
-
-    let before = 0;
-    let answeredFirst = 0;
-    let samples = 0;
-    // the import's state, for a message when it stops moving
-    const stuck = async () => JSON.stringify((await api.get(`/api/v2/imports/${upload.body.id}/`)).body);
-    while (samples < SAMPLES && before < ROWS) {
-      // wait for a chunk to commit: the next one starts at once. The last one may have committed
-      // during the read below, and then nothing moves again.
-      const deadline = Date.now() + 60_000;
-      let now = await progress();
-      while (now === before) {
-        if (Date.now() > deadline) assert.fail(`the import stopped at row ${now}: ${await stuck()}`);
-        now = await progress();
-      }
-      if (now >= ROWS) break;
-      before = now;
-      const read = await api.get(userPath);
+    const path = await userPath();
+    const { first, samples } = await sampleDuringImport(server, async () => {
+      const read = await server!.api.get(path);
       assert.equal(read.status, 200, read.text);
-      const afterRead = await progress();
-      samples++;
-      if (afterRead === before) answeredFirst++;
-      before = afterRead;
-    }
-    assert.ok(samples >= SAMPLES / 2, `the import finished after ${samples} samples: too few chunks to tell`);
+    });
     // every read should come first; a machine too busy to schedule the request thread for a whole
     // chunk may lose one, while a server that runs chunks on that thread loses all of them
-    assert.ok(answeredFirst >= samples - 1, `${answeredFirst} of ${samples} reads answered before the chunk committed`);
-
-    for (let state = await api.get(`/api/v2/imports/${upload.body.id}/`); ; state = await api.get(`/api/v2/imports/${upload.body.id}/`)) {
-      if (state.body.status === 'completed') {
-        assert.equal(state.body.created, ROWS);
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    assert.ok(first >= samples - 1, `${first} of ${samples} reads answered before the chunk committed`);
   });
 
   it("a write sent while a chunk runs its first batch goes first: the chunk gives way and commits none of that batch's rows", async () => {
-    // Each time a chunk commits, the test waits for the next to take the write lock (the background
-    // thread may first do other work, such as a checkpoint, which a write does not wait for) and
-    // renames a user then, during the chunk's first batch. A chunk that gives way there commits none
-    // of its rows before the rename is answered; one that does not commits that batch first.
-    const { api, dbFile } = server!;
-    const me = await api.get('/api/v2/me/');
-    const userPath = `/api/v2/users/${me.body.user.public_id}/`;
-    const prefix = `f${Date.now()}`;
-    const csv = `email,name\n${Array.from({ length: ROWS }, (_, i) => `${prefix}.${i}@first.example.com,Row ${i}`).join('\n')}\n`;
-    const upload = await api.request('POST', '/api/v2/imports/?kind=users', { raw: csv, headers: { 'content-type': 'text/csv' } });
-    assert.equal(upload.status, 202, upload.text);
-    const progress = async () =>
-      Number(
-        (
-          await queryDatabase<{ done_through: number }>(dbFile, 'select done_through from imports where public_id = ?', [upload.body.id])
-        )[0]!.done_through,
-      );
-    let before = 0;
-    let wentFirst = 0;
-    let samples = 0;
-    for (let n = 0; samples < SAMPLES && before < ROWS; n++) {
-      const deadline = Date.now() + 60_000;
-      let now = await progress();
-      while (now === before) {
-        if (Date.now() > deadline) assert.fail(`the import stopped at row ${now}`);
-        now = await progress();
-      }
-      if (now >= ROWS) break;
-      while (!(await writeLockHeld(dbFile))) if (Date.now() > deadline) assert.fail('no chunk took the write lock');
-      before = await progress();
-      if (before >= ROWS) break;
-      const renamed = await api.patch(userPath, { name: `First ${n}` });
-      assert.equal(renamed.status, 200, renamed.text);
-      const afterWrite = await progress();
-      samples++;
-      if (afterWrite === before) wentFirst++;
-      before = afterWrite;
-    }
-    assert.ok(samples >= SAMPLES / 2, `the import finished after ${samples} samples: too few chunks to tell`);
+    // A chunk that gives way in its first batch commits none of its rows before the rename is
+    // answered; one that does not commits that batch first.
+    const path = await userPath();
+    const { first, samples } = await sampleDuringImport(
+      server!,
+      async (n) => {
+        const renamed = await server!.api.patch(path, { name: `First ${n}` });
+        assert.equal(renamed.status, 200, renamed.text);
+      },
+      { inChunk: true },
+    );
     // a sample is lost when the lock seen was another write's, or the rename came after the first
     // batch (a busy machine); a chunk that never gives way in its first batch loses nearly all
-    assert.ok(wentFirst >= samples / 2, `${wentFirst} of ${samples} renames answered before the chunk's first batch committed`);
-    for (let state = await api.get(`/api/v2/imports/${upload.body.id}/`); ; state = await api.get(`/api/v2/imports/${upload.body.id}/`)) {
-      if (state.body.status === 'completed') {
-        assert.equal(state.body.created, ROWS);
-        assert.equal(state.body.failed, 0);
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    assert.ok(first >= samples / 2, `${first} of ${samples} renames answered before the chunk's first batch committed`);
   });
 
   it('keeps every row and its outcome exactly once while writes come and go between and within its batches', async () => {
@@ -134,22 +122,19 @@ describe('requests during an import', () => {
     // PostgreSQL servers ends the chunk after the batch instead. Either way nothing may be lost,
     // doubled or reported twice.
     const { api, dbFile } = server!;
-    const me = await api.get('/api/v2/me/');
-    const userPath = `/api/v2/users/${me.body.user.public_id}/`;
+    const path = await userPath();
     const rows = 20_000;
-    const prefix = `w${Date.now()}`;
-    const csv = `email,name\n${Array.from({ length: rows }, (_, i) => `${prefix}.${i}@writes.example.com,Row ${i}`).join('\n')}\n`;
-    const upload = await api.request('POST', '/api/v2/imports/?kind=users', { raw: csv, headers: { 'content-type': 'text/csv' } });
-    assert.equal(upload.status, 202, upload.text);
+    const { id, prefix } = await uploadUsers(api, rows, 'writes');
     let renames = 0;
     let finished: { created: number; failed: number; status: string } | undefined;
     for (let n = 0; !finished; n++) {
-      const renamed = await api.patch(userPath, { name: `Renamed ${n}` });
+      const renamed = await api.patch(path, { name: `Renamed ${n}` });
       assert.equal(renamed.status, 200, renamed.text);
       renames++;
-      const state = await api.get(`/api/v2/imports/${upload.body.id}/`);
+      const state = await api.get(`/api/v2/imports/${id}/`);
       if (state.body.status === 'completed' || state.body.status === 'failed') finished = state.body;
-      // spaced so that some arrive after a chunk's first batch, which never gives way
+      // spaced so that they come at every point of a chunk: in its first batch, which gives way
+      // only so many chunks in a row, and in the batches after it
       else await new Promise((resolve) => setTimeout(resolve, 20 + (n % 5) * 30));
     }
     assert.equal(finished.status, 'completed');
@@ -164,7 +149,7 @@ describe('requests during an import', () => {
       stored.map((row) => ({ users: Number(row.users), emails: Number(row.emails) })),
       [{ users: rows, emails: rows }],
     );
-    const report = await fetch(`${api.baseUrl}/api/v2/imports/${upload.body.id}/report/`, {
+    const report = await fetch(`${api.baseUrl}/api/v2/imports/${id}/report/`, {
       headers: { authorization: `Bearer ${api.token}` },
     });
     const lines = (await report.text()).trim().split('\n').slice(1);
