@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { WRITE_LOCK_KEY } from '../../packages/storage/src/transaction-turns.ts';
+import { WRITE_LOCK_KEY } from '../../packages/storage/src/write-lock-key.ts';
 
 const isUrl = (target: string) => /^postgres(ql)?:\/\//.test(target);
 

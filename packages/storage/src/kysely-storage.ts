@@ -4,16 +4,8 @@
  */
 import { Migrator, sql, type Kysely } from 'kysely';
 import { dialectOf } from './shared/dialect.ts';
-import {
-  WRITE_LOCK_KEY,
-  countIn,
-  keepLongest,
-  requestsWaiting,
-  takeTurn,
-  writeLockWanted,
-  type GivesWay,
-  type WriterTurns,
-} from './transaction-turns.ts';
+import { WRITE_LOCK_KEY } from './write-lock-key.ts';
+import { countIn, keepLongest, requestsWaiting, takeTurn, writeLockWanted, type GivesWay, type WriterTurns } from './transaction-turns.ts';
 import type { Storage, Stores } from '@lectern/core';
 import type { DatabaseStats, RateCounterStore, TransactionOptions, WakeUps } from '@lectern/core/ports';
 import { AssignmentRepository } from './assignments/assignment-repository.ts';

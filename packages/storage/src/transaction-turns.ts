@@ -6,6 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import { WRITE_LOCK_KEY } from './write-lock-key.ts';
 
 /**
  * How the request thread (`first`) and the background thread (`after`) take turns at SQLite's one
@@ -99,12 +100,6 @@ export interface GivesWay {
 export function requestsWaiting(turns: WriterTurns | undefined): boolean {
   return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;
 }
-
-/**
- * The PostgreSQL advisory lock every write transaction holds until it ends ('Lect' in ASCII): the
- * one writer at a time that SQLite has by nature, across every server sharing the database.
- */
-export const WRITE_LOCK_KEY = 0x4c656374;
 
 /**
  * Whether a transaction of any server waits for PostgreSQL's write lock: an advisory lock on one
