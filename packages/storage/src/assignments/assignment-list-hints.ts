@@ -9,7 +9,8 @@ import { sql, type Kysely } from 'kysely';
 import type { FilterValue, ListQuery } from '@lectern/core';
 import type { AssignmentListOptions, RqlFilter, RqlTest } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
-import type { ListHints } from '../listing/list-definition.ts';
+import type { ListHints, TotalQuery } from '../listing/list-definition.ts';
+import { dialectOf } from '../shared/dialect.ts';
 import { fieldsOf } from '../listing/rql-list.ts';
 import { rqlDialectOf, rqlToSql } from '../listing/rql-to-sql.ts';
 import { assignmentResource, type AssignmentTables } from './assignment-resource.ts';
@@ -62,15 +63,13 @@ const namesOneUser = (conjunct: RqlFilter) =>
  * A report that reads only the user's fields matches every live assignment of the users it
  * matches: their kept live assignments (`user_assignment_counts`) added up, without reading an assignment.
  */
-async function usersReportTotal(db: Kysely<Database>, filter: RqlFilter, today: string): Promise<number | undefined> {
+function usersReportTotal(db: Kysely<Database>, filter: RqlFilter, today: string): TotalQuery | undefined {
   if (![...fieldsOf(filter)].every((field) => field.startsWith('user.'))) return undefined;
-  const row = await db
+  return db
     .selectFrom('users as u')
     .where(rqlToSql(filter, assignmentResource.rql({ today }), rqlDialectOf(db)))
     .leftJoin('user_assignment_counts as k', 'k.user_id', 'u.id')
-    .select(sql<number>`coalesce(sum(k.n), 0)`.as('n'))
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+    .select(sql<number>`coalesce(sum(k.n), 0)`.as('total'));
 }
 
 export async function assignmentListHints(
@@ -84,15 +83,16 @@ export async function assignmentListHints(
   // an export's batch is neither counted nor costed against the table (listing/list-batches.ts):
   // on PostgreSQL the kept counts cost two round trips on the pool a batch, for nothing
   if (query.batch) return narrow === undefined ? {} : { narrow };
-  const all = await allAssignments(db);
+  // the size of the table only costs an index hint, which a planner with statistics needs not
+  const all = dialectOf(db).plannerStatistics ? undefined : await allAssignments(db);
   const plain = query.search === undefined && Object.keys(query.ranges).length === 0 && Object.keys(query.filters).length === 0;
-  const usersTotal = rql !== null && plain ? await usersReportTotal(db, rql, options.today) : undefined;
-  const total = usersTotal ?? (narrow === undefined ? await keptTotalOf(db, query, rql, options.today) : undefined);
-  return { all, ...(total === undefined ? {} : { total }), ...(narrow === undefined ? {} : { narrow }) };
+  const usersTotal = rql !== null && plain ? usersReportTotal(db, rql, options.today) : undefined;
+  const total = usersTotal ?? (narrow === undefined ? keptTotalOf(db, query, rql, options.today) : undefined);
+  return { ...(all === undefined ? {} : { all }), ...(total === undefined ? {} : { total }), ...(narrow === undefined ? {} : { narrow }) };
 }
 
 /** The kept total of the list with the report's filter read as list filters, when it reads as them. */
-async function keptTotalOf(db: Kysely<Database>, query: ListQuery, rql: RqlFilter | null, today: string): Promise<number | undefined> {
+function keptTotalOf(db: Kysely<Database>, query: ListQuery, rql: RqlFilter | null, today: string): TotalQuery | undefined {
   const filters = reportAsFilters(rql, query.filters);
   return filters && keptTotal(db, { ...query, filters }, today);
 }

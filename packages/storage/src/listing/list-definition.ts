@@ -8,9 +8,9 @@
  * a filter, bound, sort key or searched column naming a column the list does not read, or
  * comparing it with a value of another type, is a compile error in the repository declaring it.
  */
-import type { Expression, ExpressionBuilder, SqlBool, StringReference } from 'kysely';
+import type { Expression, ExpressionBuilder, OperationNodeSource, SqlBool, StringReference } from 'kysely';
 import type { FilterValue } from '@lectern/core';
-import type { OffloadedRead } from '../shared/offloaded-reads.ts';
+import type { OffloadedRead, ReadQuery } from '../shared/offloaded-reads.ts';
 import type { OpenHeldRead } from '../shared/held-reads.ts';
 
 /**
@@ -67,8 +67,12 @@ export interface ListDefinition<DB, TB extends keyof DB> {
 
 /** What a repository knows of a list beyond its SQL, for counting and planning it. */
 export interface ListHints<DB, TB extends keyof DB> {
-  /** the exact number of matches, from counts kept per write: no COUNT is run */
-  total?: number;
+  /**
+   * The exact number of matches from counts kept per write, as a query of one row: no COUNT of the
+   * list's rows is run. Read with the page (as a subquery of its statement) or, where the page's
+   * index depends on it, just before.
+   */
+  total?: TotalQuery;
   /** the number of rows in the whole table, from counts kept per write, or an estimate (its largest id) */
   all?: number;
   /** an index that finds few rows for a condition the repository added itself (a learner's own rows) */
@@ -83,6 +87,9 @@ export interface ListHints<DB, TB extends keyof DB> {
   /** an export's batches: how the rest of the list is held open after its first (a cursor on PostgreSQL) */
   hold?: OpenHeldRead;
 }
+
+/** A query of one row holding a list's total: run alone, or a scalar subquery of the page's statement. */
+export type TotalQuery = ReadQuery<{ total: number }> & OperationNodeSource;
 
 /** A searched column: its name, or, as `{ folded }`, a column that already holds foldCase of the text. */
 export type SearchColumn<DB, TB extends keyof DB> = Column<DB, TB> | { folded: Column<DB, TB> };

@@ -1,0 +1,200 @@
+/**
+ * What an assignments list sends, on both databases: on PostgreSQL, where the list names no index
+ * for the planner, one statement reads the page and carries its total (the kept counts, or a COUNT
+ * of the same rows, as a subquery), and the page walks an index in its order rather than sorting
+ * every match. On SQLite the total is read first, since the page's index may depend on it
+ * (assignment-plans.test.ts reads those plans). Plans are read with EXPLAIN, never timed.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { assignmentListSpec, compileRql, parseListQuery, reportResourceDefinitions } from '@lectern/core';
+import type { ListNarrowing } from '@lectern/core/ports';
+import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
+import { KyselyStorage } from '../kysely-storage.ts';
+import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
+import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
+import type { Database } from '../schema.ts';
+import { recountAssignments } from './assignment-counts.ts';
+
+const TODAY = '2026-06-01';
+const USERS = 200;
+const PER_USER = 10;
+const USER = '00000000-0000-4000-8000-000000000042';
+
+const dir = mkdtempSync(join(tmpdir(), 'lectern-list-statements-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A database with its schema, and a Kysely over it that keeps every statement it sends. */
+const DIALECTS: Array<{ name: 'sqlite' | 'postgres'; open: (log: (query: CompiledQuery) => void) => Promise<Kysely<Database>> }> = [
+  {
+    name: 'sqlite',
+    open: async (log) => {
+      const file = join(dir, 'statements.db');
+      await (await openSqliteStorage({ file })).close();
+      return new Kysely<Database>({
+        dialect: new SqliteDialect({ database: openSqliteDatabase({ file }) }),
+        log: (event) => {
+          if (event.level === 'query') log(event.query);
+        },
+      });
+    },
+  },
+  ...(postgresServerUrl
+    ? [
+        {
+          name: 'postgres' as const,
+          open: async (log: (query: CompiledQuery) => void) => {
+            const url = await freshPostgresDatabase({ migrated: true });
+            await (await openPostgresStorage({ url })).close();
+            return new Kysely<Database>({
+              dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+              log: (event) => {
+                if (event.level === 'query') log(event.query);
+              },
+            });
+          },
+        },
+      ]
+    : []),
+];
+
+for (const dialect of DIALECTS) {
+  describe(`assignment list statements: ${dialect.name}`, () => {
+    const sent: CompiledQuery[] = [];
+    let db: Kysely<Database>;
+    let storage: KyselyStorage;
+
+    before(async () => {
+      db = await dialect.open((query) => sent.push(query));
+      const digits = (n: number) => String(n).padStart(12, '0');
+      await db
+        .insertInto('users')
+        .values(
+          Array.from({ length: USERS }, (_, i) => ({
+            public_id: `00000000-0000-4000-8000-${digits(i + 1)}`,
+            email: `u${i + 1}@example.com`,
+            email_lower: `u${i + 1}@example.com`,
+            name: `User ${i + 1}`,
+            name_folded: `user ${i + 1}`,
+            role: 'user',
+            is_active: 1,
+            date_joined: '2025-01-01T00:00:00.000Z',
+            modified: '2025-01-01T00:00:00.000Z',
+          })),
+        )
+        .execute();
+      await db
+        .insertInto('content_items')
+        .values(
+          Array.from({ length: 20 }, (_, i) => ({
+            public_id: `10000000-0000-4000-8000-${digits(i + 1)}`,
+            content_type: i % 2 === 0 ? 'article' : 'video',
+            name: `Item ${i + 1}`,
+            name_folded: `item ${i + 1}`,
+            description: '',
+            media_status: 'none',
+            is_hidden: 0,
+            is_completable: 1,
+            is_self_assignable: 1,
+            duration_minutes: 0,
+            created: '2025-01-01T00:00:00.000Z',
+            modified: '2025-01-01T00:00:00.000Z',
+          })),
+        )
+        .execute();
+      const rows = Array.from({ length: USERS * PER_USER }, (_, n) => ({
+        public_id: `20000000-0000-4000-8000-${digits(n)}`,
+        user_id: 1 + Math.floor(n / PER_USER),
+        content_id: 1 + (((n % PER_USER) * 2 + Math.floor(n / PER_USER)) % 20),
+        state: n % 3 === 0 ? 'completed' : 'not_started',
+        progress: 0,
+        attempt: 1,
+        due_date: n % 2 === 0 ? `2026-0${1 + (n % 9)}-15` : null,
+        created: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),
+        modified: '2025-01-01T00:00:00.000Z',
+      }));
+      for (let i = 0; i < rows.length; i += 500)
+        await db
+          .insertInto('assignments')
+          .values(rows.slice(i, i + 500))
+          .execute();
+      await recountAssignments(db);
+      if (dialect.name === 'postgres') await sql`analyze`.execute(db);
+      storage = new KyselyStorage(db);
+    });
+    after(() => db.destroy());
+
+    /** The list's page and the statements it sent that read assignments (the kept totals read tables of their own). */
+    async function list(params: Record<string, string>, expression = '') {
+      const narrowing: ListNarrowing = expression ? { rql: compileRql(expression, reportResourceDefinitions.assignments!.catalogue) } : {};
+      sent.length = 0;
+      const page = await storage.assignments.list(parseListQuery(assignmentListSpec, params), {
+        ownerId: null,
+        today: TODAY,
+        ...narrowing,
+      });
+      return { page, statements: [...sent] };
+    }
+
+    /** The same list's total as a COUNT of its rows. */
+    async function counted(where: string) {
+      const { rows } = await sql<{ n: number }>`select count(*) as n from assignments a join users u on u.id = a.user_id
+        join content_items c on c.id = a.content_id where a.deleted_at is null and ${sql.raw(where)}`.execute(db);
+      return Number(rows[0]!.n);
+    }
+
+    const cases: Array<{ params: Record<string, string>; expression?: string; where: string; index: RegExp }> = [
+      { params: {}, where: 'true', index: /Index Scan using assignments_created_idx/ },
+      { params: { ordering: '-created' }, where: 'true', index: /Index Scan Backward using assignments_created_idx/ },
+      { params: { state: 'completed' }, where: "a.state = 'completed'", index: /assignments_(state_)?created_idx/ },
+      { params: { user: USER }, where: 'a.user_id = 42', index: /assignments_pair_idx/ },
+      {
+        params: { created__gte: '2025-01-02T00:00:00Z' },
+        where: "a.created >= '2025-01-02T00:00:00.000Z'",
+        index: /assignments_created_idx/,
+      },
+      { params: { due_date__lte: '2026-03-01' }, where: "a.due_date <= '2026-03-01'", index: /assignments_(due_date|created)_idx/ },
+      { params: {}, expression: 'ilike(user.email,*@example.com)', where: 'true', index: /assignments_created_idx/ },
+    ];
+
+    for (const { params, expression, where, index } of cases) {
+      const name = `${new URLSearchParams(params).toString() || '(no filter)'}${expression ? ` with ${expression}` : ''}`;
+      it(`lists ${name} with its exact total`, async () => {
+        const { page, statements } = await list(params, expression);
+        assert.equal(page.total, await counted(where));
+        assert.ok(page.items.length > 0);
+        const reads = statements.filter(({ sql: text }) => /from "assignments" as "a"/.test(text));
+        if (dialect.name === 'sqlite') return;
+        assert.equal(statements.length, 1, `one statement: ${statements.map((s) => s.sql).join('\n')}`);
+        assert.equal(reads.length, 1);
+        // the planner may read a table this small whole: the question is whether an index serves the page in its order
+        const plan = await db.connection().execute(async (connection) => {
+          await connection.executeQuery(sql`set enable_seqscan = off`.compile(db));
+          await connection.executeQuery(sql`set enable_bitmapscan = off`.compile(db));
+          try {
+            const explained = await connection.executeQuery<{ 'QUERY PLAN': string }>({ ...reads[0]!, sql: `explain ${reads[0]!.sql}` });
+            return explained.rows.map((row) => row['QUERY PLAN']).join('\n');
+          } finally {
+            await connection.executeQuery(sql`reset all`.compile(db));
+          }
+        });
+        assert.match(plan, index, plan);
+        assert.doesNotMatch(plan, /Seq Scan on assignments/, plan);
+      });
+    }
+
+    it('answers a page past the end with the exact total', async () => {
+      const { page } = await list({ created__gte: '2025-01-02T00:00:00Z', page: '1000', page_size: '100' });
+      assert.deepEqual(page.items, []);
+      assert.equal(page.total, await counted("a.created >= '2025-01-02T00:00:00.000Z'"));
+      const kept = await list({ state: 'completed', page: '1000', page_size: '100' });
+      assert.deepEqual(kept.page.items, []);
+      assert.equal(kept.page.total, await counted("a.state = 'completed'"));
+    });
+  });
+}
