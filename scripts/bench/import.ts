@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createLectern } from '@lectern/core';
 import { benchDatabase } from './_database.ts';
-import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
+import { cpuSeconds, pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
 
 const USERS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
@@ -128,22 +128,24 @@ interface ImportRun {
   seconds: number;
   peakMb: number;
   /** from the import's own times: received and processed (created to completed), and processed alone */
-  server: { seconds: number; processing: number };
+  server: { seconds: number; processing: number; cpu: number };
 }
 
 /** Runs the built importer; resolves with its summary, the seconds it took and its peak RSS. */
 async function runImport(kind: string, file: string): Promise<ImportRun> {
   const before = await statementTotals();
+  const cpuBefore = cpuSeconds(child.pid!);
   const run = await runImporter(kind, file);
+  const cpu = cpuSeconds(child.pid!) - cpuBefore;
   printTop(`import ${kind}`, before, await statementTotals());
-  return { ...run, server: await serverTimes() };
+  return { ...run, server: { ...(await serverTimes()), cpu } };
 }
 
 /**
  * The newest import's times as the server recorded them: the importer's own time adds its start,
  * the report's download and up to a second of its status polling (at 1 s intervals once running).
  */
-async function serverTimes(): Promise<ImportRun['server']> {
+async function serverTimes(): Promise<Omit<ImportRun['server'], 'cpu'>> {
   const check = createLectern({ storage: await database.open() });
   try {
     const [newest] = (await check.imports.list(check.context(), { ordering: '-created_at', page_size: '1' })).data;
@@ -194,7 +196,7 @@ const print = (label: string, r: ImportRun, target: number) =>
     label,
     Math.round(r.summary.total / r.seconds),
     'rows/s',
-    `${r.seconds.toFixed(1)} s (server ${r.server.seconds.toFixed(1)} s, ${Math.round(r.summary.total / r.server.seconds)} rows/s; processing ${r.server.processing.toFixed(1)} s); created ${r.summary.created}, existing ${r.summary.existing}, failed ${r.summary.failed}; importer peak RSS ${r.peakMb} MB, server ${serverPeakMb()} MB`,
+    `${r.seconds.toFixed(1)} s (server ${r.server.seconds.toFixed(1)} s, ${Math.round(r.summary.total / r.server.seconds)} rows/s; processing ${r.server.processing.toFixed(1)} s, its CPU ${r.server.cpu.toFixed(1)} s); created ${r.summary.created}, existing ${r.summary.existing}, failed ${r.summary.failed}; importer peak RSS ${r.peakMb} MB, server ${serverPeakMb()} MB`,
     { atLeast: target },
   );
 
