@@ -8,6 +8,8 @@
  * PostgreSQL server that loads pg_stat_statements, also the statements each enrollment row cost.
  * BENCH_IMPORT_ROWS scales the users file (and the others with it) down for a quick look;
  * BENCH_IMPORT_ASSIGNMENTS=0 leaves the assignments file out (the enrollments alone);
+ * BENCH_IMPORT_TOP=N prints, after each import on PostgreSQL with pg_stat_statements, the N
+ * statements that took the most time in it (calls, summed and mean time, rows);
  * LECTERN_BENCH_SERVER_BIN runs another build (before and after a change).
  */
 import { spawn } from 'node:child_process';
@@ -16,7 +18,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createLectern } from '@lectern/core';
 import { benchDatabase } from './_database.ts';
-import { pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
+import { cpuSeconds, pinSelf, startBenchServer, stopBenchServer } from './_load.ts';
 import { report } from './_report.ts';
 
 const USERS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
@@ -76,6 +78,47 @@ async function statementsSoFar(): Promise<number | undefined> {
   }
 }
 
+const TOP = Number(process.env.BENCH_IMPORT_TOP ?? 0);
+interface StatementTotals {
+  query: string;
+  calls: number;
+  ms: number;
+  rows: number;
+}
+/** Each statement's totals so far in the bench's database (pg_stat_statements), by query id. */
+async function statementTotals(): Promise<Map<string, StatementTotals> | undefined> {
+  if (TOP === 0 || database.dialect !== 'postgres') return undefined;
+  const client = new pg.Client({ connectionString: database.target });
+  await client.connect();
+  try {
+    const result = await client.query(
+      'select queryid::text as id, query, calls::float8 as calls, total_exec_time as ms, rows::float8 as rows from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())',
+    );
+    return new Map(result.rows.map((r) => [r.id as string, { query: r.query, calls: r.calls, ms: r.ms, rows: r.rows }]));
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+/** The TOP statements by time spent between two `statementTotals`. */
+function printTop(label: string, before: Map<string, StatementTotals> | undefined, after: Map<string, StatementTotals> | undefined) {
+  if (!before || !after) return;
+  const spent = [...after].map(([id, a]) => {
+    const b = before.get(id);
+    return { query: a.query, calls: a.calls - (b?.calls ?? 0), ms: a.ms - (b?.ms ?? 0), rows: a.rows - (b?.rows ?? 0) };
+  });
+  const calls = spent.reduce((sum, s) => sum + s.calls, 0);
+  const ms = spent.reduce((sum, s) => sum + s.ms, 0);
+  console.log(`  ${label}: ${calls} statements, ${(ms / 1000).toFixed(2)} s of statement time`);
+  for (const s of spent.sort((x, y) => y.ms - x.ms).slice(0, TOP)) {
+    const text = s.query.replace(/\s+/g, ' ').slice(0, 110);
+    console.log(
+      `  ${s.ms.toFixed(0).padStart(7)} ms ${String(s.calls).padStart(6)} calls ${(s.ms / Math.max(s.calls, 1)).toFixed(2).padStart(7)} ms ${String(s.rows).padStart(8)} rows  ${text}`,
+    );
+  }
+}
+
 pinSelf();
 const { url, child } = await startBenchServer(database.target);
 const serverPeakMb = () => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
@@ -84,10 +127,39 @@ interface ImportRun {
   summary: { total: number; created: number; existing: number; failed: number };
   seconds: number;
   peakMb: number;
+  /** from the import's own times: received and processed (created to completed), and processed alone */
+  server: { seconds: number; processing: number; cpu: number };
 }
 
 /** Runs the built importer; resolves with its summary, the seconds it took and its peak RSS. */
-function runImport(kind: string, file: string): Promise<ImportRun> {
+async function runImport(kind: string, file: string): Promise<ImportRun> {
+  const before = await statementTotals();
+  const cpuBefore = cpuSeconds(child.pid!);
+  const run = await runImporter(kind, file);
+  const cpu = cpuSeconds(child.pid!) - cpuBefore;
+  printTop(`import ${kind}`, before, await statementTotals());
+  return { ...run, server: { ...(await serverTimes()), cpu } };
+}
+
+/**
+ * The newest import's times as the server recorded them: the importer's own time adds its start,
+ * the report's download and up to a second of its status polling (at 1 s intervals once running).
+ */
+async function serverTimes(): Promise<Omit<ImportRun['server'], 'cpu'>> {
+  const check = createLectern({ storage: await database.open() });
+  try {
+    const [newest] = (await check.imports.list(check.context(), { ordering: '-created_at', page_size: '1' })).data;
+    const at = (iso: string | null | undefined) => Date.parse(iso ?? '');
+    return {
+      seconds: (at(newest?.completed_at) - at(newest?.created_at)) / 1000,
+      processing: (at(newest?.completed_at) - at(newest?.started_at)) / 1000,
+    };
+  } finally {
+    await check.close();
+  }
+}
+
+function runImporter(kind: string, file: string): Promise<Omit<ImportRun, 'server'>> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const args = [
@@ -124,7 +196,7 @@ const print = (label: string, r: ImportRun, target: number) =>
     label,
     Math.round(r.summary.total / r.seconds),
     'rows/s',
-    `${r.seconds.toFixed(1)} s; created ${r.summary.created}, existing ${r.summary.existing}, failed ${r.summary.failed}; importer peak RSS ${r.peakMb} MB, server ${serverPeakMb()} MB`,
+    `${r.seconds.toFixed(1)} s (server ${r.server.seconds.toFixed(1)} s, ${Math.round(r.summary.total / r.server.seconds)} rows/s; processing ${r.server.processing.toFixed(1)} s, its CPU ${r.server.cpu.toFixed(1)} s); created ${r.summary.created}, existing ${r.summary.existing}, failed ${r.summary.failed}; importer peak RSS ${r.peakMb} MB, server ${serverPeakMb()} MB`,
     { atLeast: target },
   );
 

@@ -15,7 +15,8 @@ import {
   type CounterDeltas,
 } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { addToCounts } from '../shared/add-to-counts.ts';
+import { countsAdded } from '../shared/add-to-counts.ts';
+import { writeTogether } from '../shared/write-together.ts';
 import { toBool } from '../listing/list-builder.ts';
 
 /** The stored columns the counted facts come from, as the row has them. */
@@ -75,7 +76,8 @@ export const applyCounts = (db: Kysely<Database>, before: CountedFacts | null, a
 
 /**
  * Applies counter deltas (one write's, or many writes' merged with core's mergeCounterDeltas) with
- * one statement per table of counts, and one per distinct change to users and content items.
+ * one write per table of counts, and one per distinct change to content items: on PostgreSQL all
+ * of them as one statement (shared/write-together.ts).
  */
 export async function applyCounterDeltas(db: Kysely<Database>, deltas: CounterDeltas): Promise<void> {
   const byType = new Map<string, { combination: Record<string, string | number>; by: number }>();
@@ -86,45 +88,13 @@ export async function applyCounterDeltas(db: Kysely<Database>, deltas: CounterDe
     if (entry) entry.by += by;
     else byType.set(key, { combination: { content_type: facts.contentType, state, rating, success, reviewed }, by });
   }
-  await addToCounts(
-    db,
-    'assignment_stats',
-    deltas.stats.map(({ facts: { contentId, state, rating, success, reviewed } }) => ({
-      content_id: contentId,
-      state,
-      rating,
-      success,
-      reviewed,
-    })),
-    deltas.stats.map((entry) => entry.by),
-  );
   const totals = [...byType.values()].filter((entry) => entry.by !== 0);
-  await addToCounts(
-    db,
-    'assignment_totals',
-    totals.map((entry) => entry.combination),
-    totals.map((entry) => entry.by),
-  );
-  await addToCounts(
-    db,
-    'assignment_due_totals',
-    deltas.due.map(({ facts }) => ({ content_type: facts.contentType, state: facts.state, due_date: facts.dueDate })),
-    deltas.due.map((entry) => entry.by),
-  );
-  // a user's count is a narrow row of its own (migration 0024), not the wide users row: one
-  // statement for the whole batch (the deltas name each user once)
-  await addToCounts(
-    db,
-    'user_assignment_counts',
-    deltas.users.map((change) => ({ user_id: change.userId })),
-    deltas.users.map((change) => change.by),
-  );
   // content items that change alike are changed by one statement
   const contentKey = (change: CounterDeltas['content'][number]) =>
     [change.total, change.completed, change.ratingSum, change.ratingCount].join('|');
-  for (const [key, contentIds] of groupBy(deltas.content, contentKey, (change) => change.contentId)) {
+  const contentUpdates = [...groupBy(deltas.content, contentKey, (change) => change.contentId)].map(([key, contentIds]) => {
     const [total, completed, ratingSum, ratingCount] = key.split('|').map(Number) as [number, number, number, number];
-    await db
+    return db
       .updateTable('content_items')
       .set((eb) => ({
         total_assignments: eb('total_assignments', '+', total),
@@ -132,8 +102,49 @@ export async function applyCounterDeltas(db: Kysely<Database>, deltas: CounterDe
         rating_sum: eb('rating_sum', '+', ratingSum),
         rating_count: eb('rating_count', '+', ratingCount),
       }))
-      .where('id', 'in', contentIds)
-      .execute();
+      .where('id', 'in', contentIds);
+  });
+  const writes = [
+    countsAdded(
+      db,
+      'assignment_stats',
+      deltas.stats.map(({ facts: { contentId, state, rating, success, reviewed } }) => ({
+        content_id: contentId,
+        state,
+        rating,
+        success,
+        reviewed,
+      })),
+      deltas.stats.map((entry) => entry.by),
+    ),
+    countsAdded(
+      db,
+      'assignment_totals',
+      totals.map((entry) => entry.combination),
+      totals.map((entry) => entry.by),
+    ),
+    countsAdded(
+      db,
+      'assignment_due_totals',
+      deltas.due.map(({ facts }) => ({ content_type: facts.contentType, state: facts.state, due_date: facts.dueDate })),
+      deltas.due.map((entry) => entry.by),
+    ),
+    // a user's count is a narrow row of its own (migration 0024), not the wide users row: one
+    // statement for the whole batch (the deltas name each user once)
+    countsAdded(
+      db,
+      'user_assignment_counts',
+      deltas.users.map((change) => ({ user_id: change.userId })),
+      deltas.users.map((change) => change.by),
+    ),
+  ];
+  // one statement when no two writes share a row: each table of counts is written once, and each
+  // content item must be in one update only (merged deltas name each item once)
+  if (new Set(deltas.content.map((change) => change.contentId)).size === deltas.content.length) {
+    await writeTogether(db, [...writes, ...contentUpdates]);
+  } else {
+    await writeTogether(db, writes);
+    for (const update of contentUpdates) await update.execute();
   }
 }
 

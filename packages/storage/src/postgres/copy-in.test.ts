@@ -1,7 +1,8 @@
 /**
- * Rows written by COPY (a batch of COPY_FROM_ROWS or more: users, assignments, webhook events,
- * audit entries, notifications) must be exactly the rows the one-row INSERT writes, for every value
- * COPY's text format gives a meaning to, inside the caller's transaction: they roll back with it.
+ * Rows written in a batch of COPY_FROM_ROWS or more (by COPY: webhook events, audit entries,
+ * notifications; as one JSON parameter: users, assignments) must be exactly the rows the one-row
+ * INSERT writes, for every value COPY's text format or JSON gives a meaning to, inside the
+ * caller's transaction: they roll back with it.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -163,7 +164,7 @@ describe('rows written by COPY on PostgreSQL', { skip: !postgresServerUrl && 'no
     });
   });
 
-  it('rolls back with the transaction, fails a batch on a unique index as the INSERT does, and stages the next', async () => {
+  it('rolls back with the transaction, fails a batch on a unique index as the INSERT does, and takes the next', async () => {
     await withDatabase(async (storage, query) => {
       const rows = Array.from({ length: batch }, (_, i) => userRow(i, 'gone'));
       await assert.rejects(
@@ -186,7 +187,7 @@ describe('rows written by COPY on PostgreSQL', { skip: !postgresServerUrl && 'no
       );
       assert.deepEqual(await query('select count(*)::int from users'), [[0]]);
 
-      // and the next batch on the same connections still works (the staging table is emptied)
+      // and the next batch on the same connections still works
       const after = await storage.transaction((tx) => tx.users.insertMany(rows));
       assert.equal(after.length, batch);
       assert.deepEqual(await query('select count(*)::int from users'), [[batch]]);

@@ -18,12 +18,16 @@ export async function addToCounts(
   entries: Array<Record<string, string | number>>,
   by: number[],
 ): Promise<void> {
-  if (entries.length === 0) return;
-  await db
+  await countsAdded(db, table, entries, by)?.execute();
+}
+
+/** addToCounts' statement, not yet run (undefined for no entries): for writeTogether. */
+export function countsAdded(db: Kysely<Database>, table: CountTable, entries: Array<Record<string, string | number>>, by: number[]) {
+  if (entries.length === 0) return undefined;
+  return db
     .insertInto(table)
     .values(entries.map((combination, i) => ({ ...combination, n: by[i] })) as never)
     .onConflict((oc) =>
       oc.columns(Object.keys(entries[0]!) as never).doUpdateSet({ n: sql`${sql.ref(`${table}.n`)} + excluded.n` } as never),
-    )
-    .execute();
+    );
 }

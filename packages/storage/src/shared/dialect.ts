@@ -27,6 +27,8 @@ export interface Dialect {
   readonly copyIn: boolean;
   /** A DELETE's RETURNING can feed an INSERT in the same statement (`WITH moved AS (DELETE …) INSERT …`). */
   readonly deleteFeedsInsert: boolean;
+  /** Writes to different tables can run as one statement, each a query of its WITH (shared/write-together.ts). */
+  readonly writesInWith: boolean;
 }
 
 const sqlite: Dialect = {
@@ -38,6 +40,7 @@ const sqlite: Dialect = {
   commitNotifications: false,
   copyIn: false,
   deleteFeedsInsert: false,
+  writesInWith: false,
 };
 
 const postgres: Dialect = {
@@ -49,6 +52,7 @@ const postgres: Dialect = {
   commitNotifications: true,
   copyIn: true,
   deleteFeedsInsert: true,
+  writesInWith: true,
 };
 
 // any database's Kysely: the capabilities do not depend on its tables

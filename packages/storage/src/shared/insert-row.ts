@@ -1,7 +1,7 @@
 import type { InsertObject, Kysely, OnConflictBuilder, OnConflictDoNothingBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import { copyRows, sameColumns } from '../postgres/copy-in.ts';
-import { stagedInsert } from '../postgres/staged-insert.ts';
+import { jsonInsert } from '../postgres/json-insert.ts';
 import { dialectOf } from './dialect.ts';
 
 /** Tables whose rows have an internal integer `id`. */
@@ -28,9 +28,10 @@ export async function insertRow<T extends TableWithId>(
 const ROWS_PER_STATEMENT = 500;
 
 /**
- * From this many rows, PostgreSQL takes them by COPY through a staging table (staged-insert.ts):
- * three round trips however many rows, where a multi-row INSERT makes the server parse and bind
- * thousands of parameters. Fewer rows (a request's one) keep the single INSERT.
+ * From this many rows, PostgreSQL takes them by COPY (appendRows) or as one JSON parameter
+ * (insertRows, postgres/json-insert.ts): one statement however many rows, where a multi-row INSERT
+ * makes the server parse and bind thousands of parameters. Fewer rows (a request's one) keep the
+ * single INSERT.
  */
 export const COPY_FROM_ROWS = 50;
 
@@ -70,7 +71,7 @@ export async function insertRows<T extends TableWithId>(
 ): Promise<Array<number | undefined>> {
   const ids = new Map<string, number>();
   if (takesCopy(db, values)) {
-    for (const row of await stagedInsert(db, table, values, skipping)) ids.set(row.public_id, row.id);
+    for (const row of await jsonInsert(db, table, values, skipping)) ids.set(row.public_id, row.id);
     return values.map((row) => ids.get(row.public_id));
   }
   for (let start = 0; start < values.length; start += ROWS_PER_STATEMENT) {
