@@ -7,6 +7,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ImportKindName } from '@lectern/core';
 import { sleepUnless, StopError, type ApiAnswer, type ImportApiClient } from './api-client.ts';
+import { nextPollDelay, type ProgressSeen } from './poll-delay.ts';
 import type { Progress } from './progress.ts';
 
 export interface ImportSummary {
@@ -37,8 +38,6 @@ export interface ServerImport {
 
 /** The upload was refused before anything was stored (a bad header, not CSV, too large…): exit 2. */
 export class RefusedUpload extends Error {}
-
-const POLL_DELAYS_MS = [100, 200, 300, 500, 750, 1000];
 
 interface ImportView {
   id: string;
@@ -71,6 +70,7 @@ export async function runServerImport(run: ServerImport): Promise<ImportSummary>
   let view = answer.body as ImportView;
   const progress = run.progress(view.total_rows ?? 0);
   let shown = 0;
+  let polls: Array<ProgressSeen | undefined> = [undefined, undefined];
   let stopped: string | null = null;
   let cancelled = false;
   try {
@@ -86,10 +86,12 @@ export async function runServerImport(run: ServerImport): Promise<ImportSummary>
         stopped = `the run stopped waiting for import ${view.id}; its report is on the server`;
         break;
       }
-      await sleepUnless(POLL_DELAYS_MS[Math.min(attempt, POLL_DELAYS_MS.length - 1)]!, run.cancel.aborted ? run.stopWaiting : run.cancel);
+      const delay = nextPollDelay(attempt, view.total_rows ?? 0, polls[0], polls[1]);
+      await sleepUnless(delay, run.cancel.aborted ? run.stopWaiting : run.cancel);
       const polled = await run.client.get(`/api/v2/imports/${view.id}/`);
       if (polled.status !== 200) throw new StopError(`reading import ${view.id} answered ${polled.status}`);
       view = polled.body;
+      polls = [polls[1], { at: performance.now(), processed: view.processed }];
       progress.advance(view.processed - shown);
       shown = view.processed;
     }
