@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { createLectern, fieldError, type Lectern, type Storage, type Stores } from '@lectern/core';
 import { openSqliteStorage } from '@lectern/storage';
+import { writeLockHeld } from '../helpers/database.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-jobs-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,6 +85,40 @@ describe('job engine', () => {
     assert.deepEqual([done.status, done.processed, done.succeeded], ['completed', 4, 4]);
     assert.deepEqual(seen, [1, 2, 3, 4]);
     await second.close();
+  });
+
+  it("runs a kind's work before each chunk outside the chunk's transaction, with the write lock free", async () => {
+    // an import analyzes its grown tables there: inside the chunk, every write waited for it
+    const file = join(dir, 'd.db');
+    const lectern = createLectern({ storage: await openSqliteStorage({ file }), config: { jobs: { retryDelaysMs: [0] } } });
+    const steps: string[] = [];
+    let chunks = 0;
+    lectern.jobs.register({
+      name: 'chunked',
+      maxItems: 0,
+      scope: 'content:read',
+      handle: () => {
+        throw new Error('runs by chunk');
+      },
+      beforeChunk: async () => void steps.push(`before, lock held: ${await writeLockHeld(file)}`),
+      runChunk: async () => {
+        steps.push(`chunk, lock held: ${await writeLockHeld(file)}`);
+        return ++chunks === 3;
+      },
+    });
+    await lectern.start();
+    const job = await lectern.storage.transaction((tx) => lectern.jobs.enqueue(tx, lectern.context(), 'chunked'));
+    lectern.jobs.wake(job.id);
+    await lectern.jobs.idle();
+    assert.deepEqual(steps, [
+      'before, lock held: false',
+      'chunk, lock held: true',
+      'before, lock held: false',
+      'chunk, lock held: true',
+      'before, lock held: false',
+      'chunk, lock held: true',
+    ]);
+    await lectern.close();
   });
 });
 

@@ -91,6 +91,7 @@ export class ImportService {
         throw new Error('an import runs its rows by chunk');
       },
       runChunk: (tx, job) => this.runChunk(tx, job.id, job.actor),
+      beforeChunk: () => this.deps.storage.imports.analyzeGrownTables(),
       failed: async (jobId, message) => {
         const record = await this.deps.storage.imports.findByJobId(jobId);
         if (record)

@@ -68,6 +68,8 @@ export interface JobKind {
    * authority with `authorityFor` as the items' chunks do; true when nothing is left.
    */
   runChunk?(tx: Stores, job: JobRecord): Promise<boolean>;
+  /** Work before each chunk that must not hold the chunk's write lock, outside any transaction. */
+  beforeChunk?(job: JobRecord): Promise<void>;
   /** Told, outside any transaction, when the engine gives the job up after unexpected errors. */
   failed?(jobId: number, message: string): Promise<void>;
 }
@@ -292,6 +294,7 @@ export class JobEngine {
     while (this.running) {
       let finished: boolean;
       try {
+        await kind.beforeChunk?.(job);
         finished = await storage.transaction((tx) => this.runChunk(tx, job, kind));
         failures = 0;
       } catch (error) {

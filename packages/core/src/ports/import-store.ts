@@ -53,8 +53,13 @@ export interface ImportStore {
   /** Submitted imports of these kinds; `createdById` narrows to one submitter's. */
   list(query: ListQuery, createdById: number | null, kinds: readonly ImportKindName[]): Promise<Page<ImportRecord>>;
   /**
+   * Before a chunk, outside its transaction: refreshes the statistics of the tables its lookups
+   * read that the import has grown, on a database whose statistics lag them (PostgreSQL's).
+   */
+  analyzeGrownTables(): Promise<void>;
+  /**
    * Readies a chunk's transaction, whose every read is a lookup by key, for a database whose
-   * statistics lag the tables the import is filling (PostgreSQL's).
+   * planner would otherwise scan (PostgreSQL's).
    */
   preferIndexLookups(): Promise<void>;
   /** The next `limit` rows after `doneThrough`, in row order. */

@@ -5,7 +5,7 @@ import type { Database, Tables } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
 import { appendRows, insertRow } from '../shared/insert-row.ts';
-import { preferIndexLookups } from './prefer-index-lookups.ts';
+import { analyzeGrownTables, preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
 import type { ListDefinition } from '../listing/list-definition.ts';
 
@@ -220,6 +220,10 @@ export class ImportRepository implements ImportStore {
       for (const row of rows) found.set(row.identity!, Number(row.first));
     }
     return found;
+  }
+
+  async analyzeGrownTables(): Promise<void> {
+    await analyzeGrownTables(this.db);
   }
 
   async preferIndexLookups(): Promise<void> {

@@ -13,7 +13,7 @@ import { freshPostgresDatabase } from '../../../../test/helpers/postgres.ts';
 import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
 import { openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import type { Database } from '../schema.ts';
-import { preferIndexLookups } from './prefer-index-lookups.ts';
+import { analyzeGrownTables, preferIndexLookups } from './prefer-index-lookups.ts';
 
 const USERS = 20_000;
 
@@ -38,7 +38,7 @@ const planOf = async (db: Kysely<Database>, query: string): Promise<string> =>
 const lookup = `select u.id from users u where u.email_lower in (${Array.from({ length: 500 }, (_, i) => `'u${i * 37}@example.com'`).join(', ')})`;
 
 describe('an import chunk’s plans on PostgreSQL', () => {
-  it('analyzes the grown table, seeks indexes, and leaves both to the transaction', async () => {
+  it('analyzes the grown table before the chunk, seeks indexes, and leaves the settings to the transaction', async () => {
     const storage = await openPostgresStorage({ url: await freshPostgresDatabase() });
     try {
       const db = storage.db;
@@ -48,6 +48,7 @@ describe('an import chunk’s plans on PostgreSQL', () => {
           current_setting('max_parallel_workers_per_gather') as parallel`;
       const before = (await settings.execute(db)).rows[0]!;
       assert.notEqual(before.parallel, '0', 'the server plans with parallel workers');
+      await analyzeGrownTables(db);
       await db.transaction().execute(async (trx) => {
         await preferIndexLookups(trx);
         assert.deepEqual((await settings.execute(trx)).rows[0], { seq: 'off', bitmap: 'off', parallel: '0' });
@@ -72,7 +73,7 @@ describe('an import chunk’s plans on PostgreSQL', () => {
       const before = await sql<{ n: number }>`select analyze_count::integer as n from pg_stat_user_tables where relname = 'users'`.execute(
         db,
       );
-      await db.transaction().execute((trx) => preferIndexLookups(trx));
+      await analyzeGrownTables(db);
       // the statistics system reports a backend's counts at its transaction's end, within a second
       await sql`select pg_stat_clear_snapshot()`.execute(db);
       const later = await sql<{ n: number }>`select analyze_count::integer as n from pg_stat_user_tables where relname = 'users'`.execute(
@@ -100,6 +101,7 @@ describe('an import chunk’s plans on SQLite', () => {
         },
         transformResult: async (args) => args.result,
       });
+      await analyzeGrownTables(logged);
       await preferIndexLookups(logged);
       assert.deepEqual(sent, []);
     } finally {

@@ -3,16 +3,32 @@ import { dialectOf } from '../shared/dialect.ts';
 import type { Database } from '../schema.ts';
 
 /**
- * Readies an import chunk's transaction on PostgreSQL, whose reads are all lookups by key (rows by
- * id, users by email, counts by event) in tables the import itself is filling.
+ * Before an import chunk on PostgreSQL, whose reads are all lookups by key (rows by id, users by
+ * email, counts by event) in tables the import itself is filling: analyzes each table it looks
+ * rows up in that changed by at least as many rows as its statistics say it holds (grown to
+ * double, for an import), as autovacuum would at a tenth but without its wait, a few times an
+ * import, each a sample of the table.
  *
  * PostgreSQL plans from statistics that autovacuum refreshes a minute apart at best, so a table
  * that had a thousand rows when the import began is still planned as one while it grows to a
- * hundred thousand. The lookups are then read with sequential scans, hash joins and merge joins
- * over whole tables, each a read of the table per batch of rows. So the chunk:
- * - analyzes each table it looks rows up in that changed by at least as many rows as its
- *   statistics say it holds (grown to double, for an import), as autovacuum would at a tenth but
- *   without its wait: a few times an import, each a sample of the table;
+ * hundred thousand: the lookups are then read with sequential scans, hash joins and merge joins
+ * over whole tables, each a read of the table per batch of rows.
+ *
+ * Run outside the chunk's transaction: ANALYZE takes no lock that stops other writers, but inside
+ * the chunk it ran while the chunk held the write lock, and a write waited for it whole (a
+ * statement cannot give way part-way), up to a second on a grown table.
+ */
+export async function analyzeGrownTables(db: Kysely<Database>): Promise<void> {
+  if (!dialectOf(db).plannerStatistics) return;
+  const { rows } = await sql<{ relname: string }>`
+    select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    where s.schemaname = current_schema() and s.relname in (${sql.join(LOOKED_UP)})
+      and s.n_mod_since_analyze >= greatest(${STALE_AFTER_ROWS}, c.reltuples)`.execute(db);
+  for (const { relname } of rows) await sql`analyze ${sql.id(relname)}`.execute(db);
+}
+
+/**
+ * Readies an import chunk's transaction on PostgreSQL (after analyzeGrownTables):
  * - turns sequential and bitmap scans off for the rest of its transaction. Bitmap scans go because
  *   the trigram search index on users' emails is read only through them, and while an import fills
  *   that index's pending list, each such read reads the whole list;
@@ -23,11 +39,6 @@ import type { Database } from '../schema.ts';
  */
 export async function preferIndexLookups(db: Kysely<Database>): Promise<void> {
   if (!dialectOf(db).plannerStatistics) return;
-  const { rows } = await sql<{ relname: string }>`
-    select s.relname from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-    where s.schemaname = current_schema() and s.relname in (${sql.join(LOOKED_UP)})
-      and s.n_mod_since_analyze >= greatest(${STALE_AFTER_ROWS}, c.reltuples)`.execute(db);
-  for (const { relname } of rows) await sql`analyze ${sql.id(relname)}`.execute(db);
   await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
     set_config('max_parallel_workers_per_gather', '0', true)`.execute(db);
 }
