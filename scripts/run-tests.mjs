@@ -215,27 +215,25 @@ const status = await new Promise((resolve) => {
   child.once('close', (code) => resolve(code ?? 1));
 });
 
+/** A tab-separated file the queued files appended to, as rows of fields; none when no file wrote it. */
+const tsvRows = (file) =>
+  existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split('\t'))
+    : [];
+const labelOf = (file) => labels.get(file) ?? relative(root, file);
+
 // where the run's time went: wall time per file, start-up of its process and servers included
-const fileTimes = existsSync(timesFile)
-  ? readFileSync(timesFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split('\t'))
-      .map(([ms, outcome, file]) => ({ ms: Number(ms), failed: outcome === 'failed', file: labels.get(file) ?? relative(root, file) }))
-  : [];
+const fileTimes = tsvRows(timesFile).map(([ms, outcome, file]) => ({ ms: Number(ms), failed: outcome === 'failed', file: labelOf(file) }));
 // a black-box file's failure names its source file and line either way: this says which database
 const failed = fileTimes.filter((time) => time.failed);
 if (failed.length > 0) console.log(`\n# files that failed\n${failed.map(({ file }) => `# ${file}`).join('\n')}`);
 const slowest = fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10);
 console.log(`\n# the ten slowest of ${fileTimes.length} files (wall time each, ${concurrency} at a time)`);
 for (const { ms, file } of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
-const cpuTimes = existsSync(cpuFile)
-  ? readFileSync(cpuFile, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => line.split('\t'))
-      .map(([ms, file]) => ({ ms: Number(ms), file: labels.get(file) ?? relative(root, file) }))
-  : [];
+const cpuTimes = tsvRows(cpuFile).map(([ms, file]) => ({ ms: Number(ms), file: labelOf(file) }));
 // every file's wall and CPU time, for looking further than the ten printed (LECTERN_TEST_TIMES names
 // another file, for a second run beside this one)
 {
