@@ -165,9 +165,9 @@ const queue = runs.map(({ file, label, onPostgres }, place) => {
  * the shell command LECTERN_TEST_BESIDE names, started now that this run's fixtures are ready, so
  * after `npm test` has built the bundle both runs start their servers from. It runs at a lower CPU
  * priority (nice 10), so that it takes the time this run leaves idle (files waiting on their
- * servers, the long files running alone at the end) instead of slowing it; run one after the
- * other, the two left a core idle for minutes. It shares this run's PostgreSQL server. Its output
- * follows this run's, and its failure fails the run.
+ * servers, the long files running alone at the end) rather than slowing it. In CI that came to
+ * 20-30 s of 800: the cores were busy through most of the run already. It shares this run's
+ * PostgreSQL server. Its output follows this run's, and its failure fails the run.
  */
 let beside;
 if (process.env.LECTERN_TEST_BESIDE) {
