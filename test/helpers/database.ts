@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { WRITE_LOCK_KEY } from '../../packages/storage/src/write-lock-key.ts';
+import { writeLockQuery } from '../../packages/storage/src/write-lock-key.ts';
 
 const isUrl = (target: string) => /^postgres(ql)?:\/\//.test(target);
 
@@ -51,11 +51,6 @@ export async function writeLockHeld(target: string): Promise<boolean> {
       db.close();
     }
   }
-  const [row] = await queryDatabase<{ held: boolean }>(
-    target,
-    `select exists (select 1 from pg_locks where locktype = 'advisory' and granted and classid = 0 and objid = ? and objsubid = 1
-       and database = (select oid from pg_database where datname = current_database())) as held`,
-    [WRITE_LOCK_KEY],
-  );
+  const [row] = await queryDatabase<{ held: boolean }>(target, writeLockQuery('granted', 'held'));
   return row?.held === true;
 }

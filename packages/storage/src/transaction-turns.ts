@@ -6,7 +6,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './schema.ts';
-import { WRITE_LOCK_KEY } from './write-lock-key.ts';
+import { writeLockQuery } from './write-lock-key.ts';
 
 /**
  * How the request thread (`first`) and the background thread (`after`) take turns at SQLite's one
@@ -101,17 +101,9 @@ export function requestsWaiting(turns: WriterTurns | undefined): boolean {
   return turns?.role === 'after' && Atomics.load(turns.counter, REQUESTS) > 0;
 }
 
-/**
- * Whether a transaction of any server waits for PostgreSQL's write lock: an advisory lock on one
- * bigint key shows in pg_locks as its high and low 32 bits (classid, objid) with objsubid 1, in
- * its database (other databases of the cluster have their own lock of the same key).
- */
+/** Whether a transaction of any server waits for PostgreSQL's write lock. */
 export async function writeLockWanted(db: Kysely<Database>): Promise<boolean> {
-  const { rows } = await sql<{ wanted: boolean }>`select exists (
-      select 1 from pg_locks
-      where locktype = 'advisory' and not granted and classid = 0 and objid = ${WRITE_LOCK_KEY} and objsubid = 1
-        and database = (select oid from pg_database where datname = current_database())
-    ) as wanted`.execute(db);
+  const { rows } = await sql.raw<{ wanted: boolean }>(writeLockQuery('not granted', 'wanted')).execute(db);
   return rows[0]?.wanted === true;
 }
 
