@@ -72,8 +72,8 @@ function flag(name: string, value: string | undefined): boolean {
 
 export class ImportService {
   /**
-   * Per import (by id), how many of its chunks in a row gave way in their first batch; in memory,
-   * since it only bounds how often a chunk yields (a restart begins again at none).
+   * Per import (by its job's id), how many of its chunks in a row gave way in their first batch; in
+   * memory, since it only bounds how often a chunk yields (a restart begins again at none).
    */
   private readonly firstBatchesGivenWay = new Map<number, number>();
 
@@ -93,6 +93,7 @@ export class ImportService {
       runChunk: (tx, job) => this.runChunk(tx, job.id, job.actor),
       beforeChunk: () => this.deps.storage.imports.analyzeGrownTables(),
       failed: async (jobId, message) => {
+        this.firstBatchesGivenWay.delete(jobId);
         const record = await this.deps.storage.imports.findByJobId(jobId);
         if (record)
           await this.deps.storage.imports.setStatus(record.id, 'failed', {
@@ -260,7 +261,7 @@ export class ImportService {
   private async runChunk(tx: Stores, jobId: number, actor: ImportRecord['actor']): Promise<boolean> {
     const record = await tx.imports.findByJobId(jobId);
     if (!record || isFinished(record.view.status)) {
-      if (record) this.firstBatchesGivenWay.delete(record.id);
+      this.firstBatchesGivenWay.delete(jobId);
       return true;
     }
     const now = nowIso(this.deps.clock);
@@ -285,15 +286,15 @@ export class ImportService {
       await stores.imports.recordOutcomes(record.id, outcomes);
       return rows;
     };
-    const givenWay = this.firstBatchesGivenWay.get(record.id) ?? 0;
+    const givenWay = this.firstBatchesGivenWay.get(jobId) ?? 0;
     for (let done = 0; done < IMPORT_CHUNK_ROWS && (await mayGoOn(done));) {
       // a batch stops part-way, undone, for a request's write that comes to wait for it, which then
       // waits for one statement rather than the whole batch; a first batch only so many times in a row
       const first = done === 0;
       const taken = first && givenWay >= FIRST_BATCHES_GIVING_WAY ? { value: await batch(tx) } : await this.giveWay(tx, batch);
       if (first) {
-        if (taken === undefined) this.firstBatchesGivenWay.set(record.id, givenWay + 1);
-        else this.firstBatchesGivenWay.delete(record.id);
+        if (taken === undefined) this.firstBatchesGivenWay.set(jobId, givenWay + 1);
+        else this.firstBatchesGivenWay.delete(jobId);
       }
       if (taken === undefined) break;
       const rows = taken.value;
