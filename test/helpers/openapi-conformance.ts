@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { errorSchema, resolveRef as resolve, responseValidators } from './openapi-validators.ts';
+import { errorSchema, resolveRef as resolve, schemaValidators } from './openapi-validators.ts';
 // server.ts imports this module too; lecternBin is only read when the first response arrives
 import { lecternBin } from './server.ts';
 
@@ -22,7 +22,7 @@ interface Operation {
 // test/http/openapi.test.ts checks that what a server serves is exactly this document. Reading
 // it from a server instead would tie the hook to that server's state (shutdown, locks). The test
 // runner writes it once for the run (scripts/run-fixtures.mjs); a file run on its own asks the CLI.
-let loaded: { doc: Json; operations: Operation[]; validatorOf: ReturnType<typeof responseValidators> } | undefined;
+let loaded: { doc: Json; operations: Operation[]; validatorOf: ReturnType<typeof schemaValidators> } | undefined;
 function load() {
   if (loaded) return loaded;
   const written = process.env.LECTERN_TEST_OPENAPI_DOCUMENT;
@@ -39,7 +39,7 @@ function load() {
       spec: spec as Json,
     })),
   );
-  return (loaded = { doc, operations, validatorOf: responseValidators(doc) });
+  return (loaded = { doc, operations, validatorOf: schemaValidators(doc) });
 }
 
 const literalWeight = (template: string) => template.replace(/\{[^}]+\}/g, '').length;

@@ -84,8 +84,11 @@ export function writeResponseValidators(doc: Json, file: string): void {
   writeFileSync(`${file}.json`, JSON.stringify(index));
 }
 
-/** Answers the validator of one response schema of `doc`, made once per schema. */
-export function responseValidators(doc: Json): (schema: Json) => ValidateFunction {
+/**
+ * Answers the validator of a schema of `doc` (a response's, a request body's), made once per
+ * schema: the run's module has every response schema; any other is compiled on first use.
+ */
+export function schemaValidators(doc: Json): (schema: Json) => ValidateFunction {
   const made = new WeakMap<object, ValidateFunction>();
   // the run's module, when scripts/run-fixtures.mjs wrote one for this document
   const file = process.env.LECTERN_TEST_OPENAPI_VALIDATORS;
