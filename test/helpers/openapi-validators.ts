@@ -1,6 +1,7 @@
 /**
- * The validators of the OpenAPI document's response bodies (test/helpers/openapi-conformance.ts).
- * Compiling them cost each black-box file 0.3–0.6 CPU-seconds, the same schemas every file, so the
+ * The validators of the OpenAPI document's schemas: response bodies for the conformance check
+ * (test/helpers/openapi-conformance.ts), response and request bodies for the contract fuzzer.
+ * Compiling them cost each black-box file 0.2–0.4 CPU-seconds, the same schemas every file, so the
  * test runner compiles every one once per run into a module (ajv's standalone code, written by
  * scripts/run-fixtures.mjs) that each file loads; a file run on its own, or a schema the module
  * lacks, compiles on first use as before. Either way the same ajv options and the same schemas.
