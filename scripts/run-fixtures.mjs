@@ -5,13 +5,15 @@
 //   the schema is the one the servers under test would have made. Tests about migrating itself
 //   name their own empty database and are not affected;
 // - the OpenAPI document (`lectern openapi`) the black-box suite checks every response against
-//   (test/helpers/openapi-conformance.ts), which each file had asked a process of its own for.
+//   (test/helpers/openapi-conformance.ts), which each file had asked a process of its own for,
+//   and the validators of its response bodies, which each file had compiled (0.3–0.6 CPU-s each).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { tsImport } from 'tsx/esm/api';
 
 const lectern = (root, ...args) =>
   spawnSync(process.execPath, [join(root, 'packages/cli/bin/lectern.cjs'), ...args], {
@@ -44,6 +46,14 @@ export async function makeRunFixtures(root, postgresUrl) {
   if (document.status === 0) {
     env.LECTERN_TEST_OPENAPI_DOCUMENT = join(dir, 'openapi.json');
     writeFileSync(env.LECTERN_TEST_OPENAPI_DOCUMENT, document.stdout);
+    try {
+      const { writeResponseValidators } = await tsImport('../test/helpers/openapi-validators.ts', import.meta.url);
+      const validators = join(dir, 'response-validators.cjs');
+      writeResponseValidators(JSON.parse(document.stdout), validators);
+      env.LECTERN_TEST_OPENAPI_VALIDATORS = validators;
+    } catch (error) {
+      console.warn(`the response validators could not be compiled (each file compiles its own): ${error.message}`);
+    }
   } else console.warn(`the OpenAPI document could not be made: ${document.stderr}`);
 
   if (postgresUrl) {

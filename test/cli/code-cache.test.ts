@@ -41,6 +41,29 @@ describe('the bundle loaded through a code cache', () => {
     assert.equal(statSync(join(root, 'dist/code-cache', cache!)).mtimeMs, written.mtimeMs);
   });
 
+  it('keeps a cache for threads apart, so a server that changed a V8 flag before starting them rewrites neither', () => {
+    const { root, run, caches } = standIn();
+    // as `serve` does: a V8 flag changed (heap-growth.ts) once the top level has returned (after the
+    // main thread's cache was written), then a thread running the same script
+    writeFileSync(
+      join(root, 'dist/lectern.cjs'),
+      `const { isMainThread, Worker } = require('node:worker_threads');\n` +
+        `if (isMainThread) setImmediate(() => { require('node:v8').setFlagsFromString('--heap-growing-percent=150'); new Worker(process.argv[1]); });\n` +
+        `else console.log('thread');\n`,
+    );
+    assert.equal(run('serve'), 'thread\n');
+    const written = caches().sort();
+    assert.equal(written.length, 2);
+    assert.match(written[0]!, new RegExp(`^lectern-[0-9a-f]{16}-${process.version}-${process.arch}-thread\\.bin$`));
+    const mtimes = () => written.map((name) => statSync(join(root, 'dist/code-cache', name)).mtimeMs);
+    const before = mtimes();
+    // V8 took both, the main thread's under the flags of a fresh process, the thread's under the changed one
+    assert.equal(run('serve'), 'thread\n');
+    assert.equal(run('tokens'), 'thread\n');
+    assert.deepEqual(caches().sort(), written);
+    assert.deepEqual(mtimes(), before);
+  });
+
   it('runs a rebuilt bundle of the same length as it is, not from the old cache, and drops the old cache', () => {
     const { writeBundle, run, caches } = standIn();
     writeBundle('build one');

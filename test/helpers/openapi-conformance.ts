@@ -4,10 +4,9 @@
  * JSON body valid against the described schema. A mismatch throws, naming route, status and what
  * differs, so the description cannot drift from the server.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { errorSchema, resolveRef as resolve, schemaValidators } from './openapi-validators.ts';
 // server.ts imports this module too; lecternBin is only read when the first response arrives
 import { lecternBin } from './server.ts';
 
@@ -19,15 +18,11 @@ interface Operation {
   spec: Json;
 }
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-(addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-const validators = new WeakMap<object, ValidateFunction>();
-
 // The document of the built server, read once: every test server runs the same bundle, and
 // test/http/openapi.test.ts checks that what a server serves is exactly this document. Reading
 // it from a server instead would tie the hook to that server's state (shutdown, locks). The test
 // runner writes it once for the run (scripts/run-fixtures.mjs); a file run on its own asks the CLI.
-let loaded: { doc: Json; operations: Operation[] } | undefined;
+let loaded: { doc: Json; operations: Operation[]; validatorOf: ReturnType<typeof schemaValidators> } | undefined;
 function load() {
   if (loaded) return loaded;
   const written = process.env.LECTERN_TEST_OPENAPI_DOCUMENT;
@@ -44,20 +39,10 @@ function load() {
       spec: spec as Json,
     })),
   );
-  return (loaded = { doc, operations });
+  return (loaded = { doc, operations, validatorOf: schemaValidators(doc) });
 }
-
-const errorSchema = { $ref: '#/components/schemas/Error' };
 
 const literalWeight = (template: string) => template.replace(/\{[^}]+\}/g, '').length;
-
-function resolve(doc: Json, node: Json): Json {
-  if (typeof node?.$ref !== 'string') return node;
-  return node.$ref
-    .slice(2)
-    .split('/')
-    .reduce((at: Json, key: string) => at[key], doc);
-}
 
 export function checkConformance(method: string, path: string, status: number, headers: Headers, body: unknown): void {
   const { doc, operations } = load();
@@ -76,7 +61,7 @@ export function checkConformance(method: string, path: string, status: number, h
       method === 'HEAD' ||
       method === 'OPTIONS'
     ) {
-      if (body !== undefined) validateBody(doc, errorSchema, body, where);
+      if (body !== undefined) validateBody(errorSchema, body, where);
       return;
     }
     throw new Error(`OpenAPI mismatch: ${where}: no operation describes this route`);
@@ -93,30 +78,11 @@ export function checkConformance(method: string, path: string, status: number, h
   const schema = response.content?.['application/json']?.schema;
   if (schema && body === undefined) throw new Error(`OpenAPI mismatch: ${where}: a JSON body is described but none was sent`);
   if (!schema && body !== undefined) throw new Error(`OpenAPI mismatch: ${where}: a body was sent but none is described`);
-  if (schema) validateBody(doc, schema, body, where);
+  if (schema) validateBody(schema, body, where);
 }
 
-/** The `$id` the document's components are added to ajv under, once. */
-const COMPONENTS_ID = 'lectern-openapi-components';
-
-/**
- * The validator of a response schema, compiled once per schema. The document's components are
- * added to ajv once, and the schema's references point into them (`…#/components/schemas/X`), so
- * a component is compiled once for the file; compiled beside a copy of the components each time,
- * every response schema traversed and compiled them all again (0.5–0.9 CPU-seconds a test file).
- */
-function validatorOf(doc: Json, schema: Json): ValidateFunction {
-  let validator = validators.get(schema);
-  if (validator) return validator;
-  if (!ajv.getSchema(COMPONENTS_ID)) ajv.addSchema({ $id: COMPONENTS_ID, components: doc.components });
-  const pointed = JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/components/', `"$ref":"${COMPONENTS_ID}#/components/`));
-  validator = ajv.compile(pointed);
-  validators.set(schema, validator);
-  return validator;
-}
-
-function validateBody(doc: Json, schema: Json, body: unknown, where: string): void {
-  const validator = validatorOf(doc, schema);
+function validateBody(schema: Json, body: unknown, where: string): void {
+  const validator = load().validatorOf(schema);
   if (!validator(body)) {
     const errors = (validator.errors ?? [])
       .slice(0, 5)

@@ -3,7 +3,6 @@
  * LECTERN_TEST_POSTGRES_URL names): each call creates an empty database and answers its URL.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 
 export const postgresServerUrl = process.env.LECTERN_TEST_POSTGRES_URL;
 
@@ -18,6 +17,7 @@ export async function freshPostgresDatabase({ migrated = false } = {}): Promise<
   if (!postgresServerUrl) throw new Error('LECTERN_TEST_POSTGRES_URL is not set: run the tests with scripts/run-tests.mjs');
   const name = `lectern_test_${randomBytes(6).toString('hex')}`;
   const template = migrated && migratedTemplate && /^[a-z0-9_]+$/.test(migratedTemplate) ? ` template ${migratedTemplate}` : '';
+  const { default: pg } = await import('pg');
   const admin = new pg.Client({ connectionString: postgresServerUrl });
   await admin.connect();
   try {

@@ -251,6 +251,8 @@ async function spawnInstance(dbFile: string, options: StartOptions, index: numbe
       const match = /"url":"(http:\/\/[^"]+)"/.exec(own);
       if (match) {
         clearTimeout(timer);
+        // not searched again at every later chunk of a server that logs for minutes
+        child.stdout!.off('data', check);
         resolve(match[1]!);
       }
     };

@@ -14,13 +14,18 @@ const { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync 
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
+const { isMainThread } = require('node:worker_threads');
 
 const bundle = join(__dirname, '../../../dist/lectern.cjs');
 const bytes = readFileSync(bundle);
 const source = bytes.toString('utf8');
 const build = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 const cacheDir = join(dirname(bundle), 'code-cache');
-const cacheName = `lectern-${build}-${process.version}-${process.arch}.bin`;
+// A server's threads (background-thread.ts, the search threads) load the bundle after `serve` has
+// changed a V8 flag (--heap-growing-percent, heap-growth.ts), and V8 rejects a cache made under other
+// flags. With one cache for both, every start rejected and rewrote it twice, and every command after
+// a start once: about 0.1 s of CPU each time. The threads keep a cache of their own.
+const cacheName = `lectern-${build}-${process.version}-${process.arch}${isMainThread ? '' : '-thread'}.bin`;
 let cachedData;
 try {
   cachedData = readFileSync(join(cacheDir, cacheName));

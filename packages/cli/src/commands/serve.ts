@@ -64,7 +64,6 @@ function oidcConfig(settings: ServeSettings) {
 const defaultInstanceId = (port: number) => (port === 0 ? `${hostname()}:pid-${process.pid}` : `${hostname()}:${port}`);
 
 async function serve(settings: ServeSettings): Promise<void> {
-  limitHeapGrowth();
   const logger = createLogger(settings.log_level);
   const config = {
     instanceId: settings.instance_id ?? defaultInstanceId(settings.port),
@@ -107,6 +106,10 @@ async function serve(settings: ServeSettings): Promise<void> {
     deliveryOutcomes: sharedOutcomeCounts(deliveryOutcomes),
     ...(searchThreads.offloadRead ? { offloadRead: searchThreads.offloadRead } : {}),
   });
+  // Not before the first await: packages/cli/bin/lectern.cjs writes the main thread's code cache
+  // when the bundle's top level returns, and V8 rejects a cache made under other flags, so one
+  // made after this flag changed would be rejected and rewritten by the next command.
+  limitHeapGrowth();
   const viewerFiles = await seaViewerFiles();
   const consoleFiles = await findConsoleFiles();
   const app = createApp(lectern, {
