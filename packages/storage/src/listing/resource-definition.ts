@@ -294,8 +294,8 @@ export function defineResource<
  * how many rows a value selects. A search's term (commonSearch) and a range's bound can select a
  * handful of rows or most of the table, and PostgreSQL, once it keeps a plan made for any value
  * (`plan_cache_mode = auto`, after five runs), assumes a third for a bound: a count of a range it
- * planned that way read the index in parallel workers, 30 ms against 7 ms for the plan made for
- * the bound. An offloaded export also reads ahead (list-batches.ts). An export's batches after the
+ * planned that way read the index in parallel workers, 8.5–30 ms against 5–7 ms for the plan made
+ * for the bound (docs/scaling.md). An offloaded export also reads ahead (list-batches.ts). An export's batches after the
  * first may come from a read held open for them (shared/held-reads.ts: a cursor on PostgreSQL).
  * The hints of every list read on `db` with fetchPage, defined here or not (jobs, imports, events).
  */
