@@ -238,7 +238,11 @@ async function fetchPageUnguarded<DB, TB extends keyof DB, O, Row>(
     page = typeof target === 'string' ? page.orderBy(target, direction) : page.orderBy((eb) => target(eb), direction);
   }
   const tiebreakDirection = list.ordering[0]?.descending ? 'desc' : 'asc';
-  page = page.orderBy(def.tiebreak, tiebreakDirection).limit(list.pageSize).offset(offset);
+  page = page.orderBy(def.tiebreak, tiebreakDirection);
+  // a kept plan knows its page's size from its text (ListHints.keptPlan); with an offset (a page
+  // past the first) it cannot know how many rows the page skips, so it keeps planning each run
+  page = hints.keptPlan ? page.limit(sql.lit(list.pageSize)) : page.limit(list.pageSize);
+  if (offset > 0 || !hints.keptPlan) page = page.offset(offset);
   if (total !== undefined) return { rows: await rowsOf(page, hints.offload), total };
 
   const rows = await rowsOf(page.select(sql<number>`(${totalQuery})`.as(TOTAL)), hints.offload);

@@ -86,6 +86,13 @@ export interface ListHints<DB, TB extends keyof DB> {
   offload?: OffloadedRead;
   /** an export's batches: how the rest of the list is held open after its first (a cursor on PostgreSQL) */
   hold?: OpenHeldRead;
+  /**
+   * `offload` runs the page as a statement whose plan the database may keep for every run (a named
+   * statement on PostgreSQL, planned for any values): the page's size is written into its text,
+   * since a plan made without it assumes a tenth of the matches is wanted, never the page of 25
+   * an ordered index walk answers at once.
+   */
+  keptPlan?: boolean;
 }
 
 /** A query of one row holding a list's total: run alone, or a scalar subquery of the page's statement. */

@@ -117,10 +117,13 @@ export function openPostgres(options: PostgresStorageOptions, givingWay?: Giving
   const dialect = new PostgresDialect({ pool, cursor: CopyIn as never });
   const db = new Kysely<Database>({ dialect: givingWay?.dialect(dialect) ?? dialect });
   const named = namedStatements();
-  allowLoneReads(db, (text, values) =>
-    pool()
-      .then((ready) => ready.query({ name: named(text), text, values: values as unknown[] }))
-      .then((result) => result.rows),
+  allowLoneReads(
+    db,
+    (text, values) =>
+      pool()
+        .then((ready) => ready.query({ name: named(text), text, values: values as unknown[] }))
+        .then((result) => result.rows),
+    { pages: true },
   );
   connectionsOutsideThePool.set(db, async () => {
     const client = new (await loadDriver()).Client(settings);
@@ -134,12 +137,13 @@ export function openPostgres(options: PostgresStorageOptions, givingWay?: Giving
 const MAX_NAMED_STATEMENTS = 500;
 
 /**
- * Names for the prepared queries' SQL (shared/prepared-query.ts), one per text. A named statement
- * is parsed and planned once per connection, then each run sends only its values; through kysely
- * every run sent its text to be parsed again, and went through kysely's executor and connection
- * handling, which cost Lectern more CPU than the lookup cost the server. pg refuses a name reused
- * for another text on a connection, so names are never reused: past the bound, texts beyond it
- * run unnamed.
+ * Names for the lone reads' SQL (shared/prepared-query.ts: the prepared queries and list pages),
+ * one per text. A named statement is parsed and planned once per connection, then each run sends
+ * only its values; through kysely every run sent its text to be parsed and planned again, and went
+ * through kysely's executor and connection handling, which cost Lectern more CPU than the lookup
+ * cost the server. pg refuses a name reused for another text on a connection, so names are never
+ * reused: past the bound (a list's text differs with its filters and order, a report's with its
+ * expression), texts beyond it run unnamed.
  */
 function namedStatements(): (text: string) => string | undefined {
   const names = new Map<string, string>();

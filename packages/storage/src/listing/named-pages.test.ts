@@ -1,0 +1,146 @@
+/**
+ * On PostgreSQL a list's page read outside a transaction runs as a named statement, whose plan the
+ * server may keep, with its page size in its text; a list whose best plan depends on a value's
+ * share of the rows (a range's bound, a search, a report's pattern or bound) stays unnamed
+ * (readElsewhere). Read from pg_prepared_statements on a pool of one connection.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { assignmentListSpec, compileRql, parseListQuery, reportResourceDefinitions } from '@lectern/core';
+import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
+import type { KyselyStorage } from '../kysely-storage.ts';
+import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
+import { recountAssignments } from '../assignments/assignment-counts.ts';
+import { boundsRows, readElsewhere } from './resource-definition.ts';
+
+const ASSIGNMENTS = 30;
+/** one learner, one assignment per content item */
+const EMAIL = 'learner@example.com';
+
+const rql = (expression: string) => compileRql(expression, reportResourceDefinitions.assignments!.catalogue);
+
+describe('named list pages', () => {
+  it('are decided by a rule: bounds and patterns stay unnamed, equalities do not', () => {
+    assert.equal(boundsRows(rql(`eq(user.email,${EMAIL})`).filter), false);
+    assert.equal(boundsRows(rql(`ilike(user.email,${EMAIL})`).filter), false, 'a pattern without a wildcard is an equality');
+    assert.equal(boundsRows(rql('in(state,(completed,in_progress))').filter), false);
+    assert.equal(boundsRows(rql('ilike(user.email,*@example.com)').filter), true);
+    assert.equal(boundsRows(rql('and(eq(state,completed),not(gt(created,2025-01-01T00:00:00Z)))').filter), true);
+    assert.equal(boundsRows(null), false);
+  });
+});
+
+describe('named list pages on PostgreSQL', { skip: postgresServerUrl ? false : 'no PostgreSQL server' }, () => {
+  let storage: KyselyStorage;
+
+  before(async () => {
+    storage = await openPostgresStorage({ url: await freshPostgresDatabase({ migrated: true }), poolSize: 1 });
+    const { db } = storage;
+    await db
+      .insertInto('users')
+      .values({
+        public_id: '00000000-0000-4000-8000-000000000001',
+        email: EMAIL,
+        email_lower: EMAIL,
+        name: 'Learner',
+        name_folded: 'learner',
+        role: 'user',
+        is_active: 1,
+        date_joined: '2025-01-01T00:00:00.000Z',
+        modified: '2025-01-01T00:00:00.000Z',
+      })
+      .execute();
+    await db
+      .insertInto('content_items')
+      .values(
+        Array.from({ length: ASSIGNMENTS }, (_, n) => ({
+          public_id: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          content_type: 'video',
+          name: `Item ${n}`,
+          name_folded: `item ${n}`,
+          description: '',
+          media_status: 'none',
+          is_hidden: 0,
+          is_completable: 1,
+          is_self_assignable: 1,
+          duration_minutes: 0,
+          created: '2025-01-01T00:00:00.000Z',
+          modified: '2025-01-01T00:00:00.000Z',
+        })),
+      )
+      .execute();
+    await db
+      .insertInto('assignments')
+      .values(
+        Array.from({ length: ASSIGNMENTS }, (_, n) => ({
+          public_id: `20000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+          user_id: 1,
+          content_id: n + 1,
+          state: n % 3 === 0 ? 'completed' : 'not_started',
+          progress: 0,
+          attempt: 1,
+          due_date: null,
+          created: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),
+          modified: '2025-01-01T00:00:00.000Z',
+        })),
+      )
+      .execute();
+    await recountAssignments(db);
+  });
+  after(() => storage?.close());
+
+  const list = (params: Record<string, string>, expression?: string) =>
+    storage.assignments.list(parseListQuery(assignmentListSpec, params), {
+      ownerId: null,
+      today: '2026-06-01',
+      ...(expression ? { rql: rql(expression) } : {}),
+    });
+
+  /** The statements prepared on the pool's one connection that read assignments. */
+  const preparedNow = async () =>
+    (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(storage.db)).rows
+      .map((row) => row.statement)
+      .filter((text) => text.includes('from "assignments" as "a"'));
+
+  it('read a first page by name, its size in its text, and later pages by name with their offset bound', async () => {
+    const first = await list({});
+    assert.equal(first.total, ASSIGNMENTS);
+    assert.equal(first.items.length, 25);
+    const second = await list({ page: '2' });
+    assert.equal(second.total, ASSIGNMENTS);
+    assert.equal(second.items.length, ASSIGNMENTS - 25);
+    const past = await list({ page: '3' });
+    assert.deepEqual([past.total, past.items.length], [ASSIGNMENTS, 0], 'a page past the end counts on its own');
+    const texts = await preparedNow();
+    assert.ok(
+      texts.some((text) => /limit 25$/.test(text)),
+      `the first page with its size written in: ${texts.join('\n')}`,
+    );
+    assert.ok(texts.some((text) => /limit 25 offset \$\d+$/.test(text)));
+    const completed = await list({ state: 'completed' });
+    assert.equal(completed.total, ASSIGNMENTS / 3);
+    const report = await list({}, `eq(user.email,${EMAIL})`);
+    assert.equal(report.total, ASSIGNMENTS);
+    assert.equal((await preparedNow()).length, texts.length + 2, 'a filter and a report of equalities are named too');
+  });
+
+  it('leave ranges, searches and patterns unnamed', async () => {
+    const before = await preparedNow();
+    const ranged = await list({ created__gte: '2025-01-01T00:10:00Z' });
+    assert.equal(ranged.total, ASSIGNMENTS - 10);
+    const patterned = await list({}, 'ilike(user.email,*@example.com)');
+    assert.equal(patterned.total, ASSIGNMENTS);
+    const query = parseListQuery(assignmentListSpec, {});
+    assert.deepEqual(readElsewhere(storage.db, { ...query, search: 'item' }), {}, 'assignments have no search; other lists do');
+    assert.deepEqual(await preparedNow(), before);
+  });
+
+  it('leave a transaction’s lists to kysely', async () => {
+    const query = parseListQuery(assignmentListSpec, {});
+    assert.equal(readElsewhere(storage.db, query).keptPlan, true);
+    await storage.db.transaction().execute(async (trx) => {
+      assert.deepEqual(readElsewhere(trx, query), {});
+    });
+  });
+});
