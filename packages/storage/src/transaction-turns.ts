@@ -39,7 +39,15 @@ export const WRITER_TURNS_SLOTS = 2;
  */
 async function changeFrom(counter: Int32Array, slot: number, value: number, ms = Infinity): Promise<void> {
   const waited = Atomics.waitAsync(counter, slot, value, ms);
-  if (waited.async) await waited.value;
+  if (!waited.async) return;
+  // a pending waitAsync does not keep Node's event loop alive: a process with nothing else to do
+  // (a script embedding the storage) would exit mid-wait; a timer held meanwhile keeps it
+  const alive = setInterval(() => undefined, 1 << 30);
+  try {
+    await waited.value;
+  } finally {
+    clearInterval(alive);
+  }
 }
 
 /** Waits until none of the request thread's transactions waits or runs. */
