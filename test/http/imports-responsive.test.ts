@@ -77,6 +77,7 @@ async function sampleDuringImport(
   }
 }
 
+const onPostgres = process.env.LECTERN_TEST_DATABASE === 'postgres';
 /** Rows an import of users reads, checks and writes together in a chunk (docs/imports.md). */
 const BATCH_ROWS = 500;
 
@@ -161,22 +162,28 @@ describe('requests during an import', () => {
     assert.ok(first >= samples / 2, `${first} of ${samples} renames answered before the chunk's first batch committed`);
   });
 
-  it('after a write met a chunk, the next chunk commits one batch, so a write that comes during it waits for one batch', async () => {
-    // A chunk otherwise takes batches for a quarter of a second and a write arriving during it waits
-    // for the commit of all of them (docs/scaling.md, "Long work gives way").
-    const path = await userPath();
-    const committed = await chunksAfterWrites(server!, async (n) => {
-      const renamed = await server!.api.patch(path, { name: `Met ${n}` });
-      assert.equal(renamed.status, 200, renamed.text);
-    });
-    // a sample is lost when the lock seen was another write's (the rename then met no chunk) or the
-    // next chunk began over a second later (a busy machine); without the rule nearly all are
-    const oneBatch = committed.filter((rows) => rows <= BATCH_ROWS).length;
-    assert.ok(
-      oneBatch >= committed.length / 2,
-      `${oneBatch} of ${committed.length} chunks after a write committed one batch: ${committed.join(', ')}`,
-    );
-  });
+  // SQLite's rule: its COMMIT writes out every page the chunk changed, which PostgreSQL's does not
+  // (docs/scaling.md, "After a write, a chunk is one batch"); there a chunk keeps its budget
+  it(
+    'after a write met a chunk, the next chunk commits one batch, so a write that comes during it waits for one batch (SQLite)',
+    { skip: onPostgres && 'a rule of SQLite only' },
+    async () => {
+      // A chunk otherwise takes batches for a quarter of a second and a write arriving during it waits
+      // for the commit of all of them.
+      const path = await userPath();
+      const committed = await chunksAfterWrites(server!, async (n) => {
+        const renamed = await server!.api.patch(path, { name: `Met ${n}` });
+        assert.equal(renamed.status, 200, renamed.text);
+      });
+      // a sample is lost when the lock seen was another write's (the rename then met no chunk) or the
+      // next chunk began over a second later (a busy machine); without the rule nearly all are
+      const oneBatch = committed.filter((rows) => rows <= BATCH_ROWS).length;
+      assert.ok(
+        oneBatch >= committed.length / 2,
+        `${oneBatch} of ${committed.length} chunks after a write committed one batch: ${committed.join(', ')}`,
+      );
+    },
+  );
 
   it('keeps every row and its outcome exactly once while writes come and go between and within its batches', async () => {
     // a rename after another, for as long as the import runs: each comes to wait for the import's

@@ -52,13 +52,16 @@ const CHUNK_BUDGET_MS = 250;
 const FIRST_BATCHES_GIVING_WAY = 3;
 /**
  * For this long after a chunk of an import met a request's write (it gave way to it, or stopped
- * between batches for it), its chunks run one batch each. A write that arrives mid-chunk waits for
- * the chunk's commit, and on SQLite a commit writes out every page the chunk changed: 7 ms at the
+ * between batches for it), its chunks run one batch each where a commit takes longer the more the
+ * chunk wrote (`commitsGrowWithWrites`: SQLite). A write that arrives mid-chunk waits for the
+ * chunk's commit, and on SQLite that commit writes out every page the chunk changed: 7 ms at the
  * median after a full chunk (CHUNK_BUDGET_MS), measured during an import of 200 000 assignments
  * while a client renamed a user five times a second. Committed after each batch, a chunk leaves a
  * write one batch's pages to wait for. An import that meets no writes keeps its long chunks, and so
  * the per-chunk costs (its own bookkeeping, a commit of pages that later batches change again)
- * stay as rare as they were.
+ * stay as rare as they were. On PostgreSQL a commit costs about the same after one batch as after
+ * many, and one-batch chunks only added their round trips: the import ran a third slower while
+ * the writes came, and the writes waited no less.
  */
 const WRITES_RECENT_MS = 1000;
 /** An upload still receiving after this long was left by a process that died mid-upload. */
@@ -289,7 +292,7 @@ export class ImportService {
     const met = this.writesMet.get(jobId) ?? { firstBatchesGivenWay: 0, lastAt: -Infinity };
     // a chunk always begins a batch; only FIRST_BATCHES_GIVING_WAY of them in a row may give way in
     // it, so that requests writing one after another cannot stop the import
-    const oneBatch = performance.now() - met.lastAt < WRITES_RECENT_MS;
+    const oneBatch = this.deps.storage.commitsGrowWithWrites?.() === true && performance.now() - met.lastAt < WRITES_RECENT_MS;
     const mayGoOn = async (done: number) => {
       if (done === 0) return true;
       if (oneBatch || performance.now() - started >= CHUNK_BUDGET_MS) return false;
