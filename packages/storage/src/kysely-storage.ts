@@ -302,6 +302,9 @@ export class KyselyStorage implements Storage {
     const { givingWay } = this.options;
     return givingWay ? givingWay.run((inner) => tx.savepoint(inner), work) : work(tx).then((value) => ({ value }));
   }
+  commitsGrowWithWrites(): boolean {
+    return dialectOf(this.db).commitWritesPages;
+  }
 
   takeLongestTransactionSeconds(): number {
     return Atomics.exchange(this.longestTransaction, 0, 0) / 1e6;

@@ -31,7 +31,40 @@ const REQUESTS = 0;
 const AFTER_WRITING = 1;
 /** the length of `WriterTurns.counter` */
 export const WRITER_TURNS_SLOTS = 2;
-const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
+/**
+ * Waits until `counter[slot]` no longer holds `value`, or `ms` have passed. The other thread wakes
+ * it as it changes the slot (`Atomics.notify`), where a 1 ms timer polled before: a request's write
+ * then began about a millisecond after the import's transaction ended, and the import's next chunk
+ * a millisecond after the request's.
+ */
+async function changeFrom(counter: Int32Array, slot: number, value: number, ms = Infinity): Promise<void> {
+  const waited = Atomics.waitAsync(counter, slot, value, ms);
+  if (!waited.async) return;
+  // a pending waitAsync does not keep Node's event loop alive: a process with nothing else to do
+  // (a script embedding the storage) would exit mid-wait; a timer held meanwhile keeps it
+  const alive = setInterval(() => undefined, 1 << 30);
+  try {
+    await waited.value;
+  } finally {
+    clearInterval(alive);
+  }
+}
+
+/** Waits until none of the request thread's transactions waits or runs. */
+async function noRequests(counter: Int32Array): Promise<void> {
+  for (let requests; (requests = Atomics.load(counter, REQUESTS)) > 0;) await changeFrom(counter, REQUESTS, requests);
+}
+
+/** The request thread's transaction is done; the last one to leave wakes the background thread. */
+function leave(counter: Int32Array): void {
+  if (Atomics.sub(counter, REQUESTS, 1) === 1) Atomics.notify(counter, REQUESTS);
+}
+
+/** The background thread's transaction is done (or never began); a request waiting for it goes. */
+function endWriting(counter: Int32Array): void {
+  Atomics.store(counter, AFTER_WRITING, 0);
+  Atomics.notify(counter, AFTER_WRITING);
+}
 
 /** Runs `run` when it is this thread's turn (see WriterTurns). */
 export async function takeTurn<T>(turns: WriterTurns, run: () => Promise<T>): Promise<T> {
@@ -40,28 +73,29 @@ export async function takeTurn<T>(turns: WriterTurns, run: () => Promise<T>): Pr
     // says it is writing, then looks again: a request thread that counted itself in between
     // goes first, and one that counts itself later sees the flag and waits
     for (;;) {
-      while (Atomics.load(counter, REQUESTS) > 0) await pause();
+      await noRequests(counter);
       Atomics.store(counter, AFTER_WRITING, 1);
       if (Atomics.load(counter, REQUESTS) === 0) break;
-      Atomics.store(counter, AFTER_WRITING, 0);
+      endWriting(counter);
     }
     try {
       return await run();
     } finally {
-      Atomics.store(counter, AFTER_WRITING, 0);
+      endWriting(counter);
     }
   }
   Atomics.add(counter, REQUESTS, 1);
   try {
     const deadline = performance.now() + turns.waitMs;
     while (Atomics.load(counter, AFTER_WRITING) !== 0) {
+      const left = deadline - performance.now();
       // refused as the busy handler would refuse it (503 with Retry-After), not served late
-      if (performance.now() >= deadline) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
-      await pause();
+      if (left <= 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      await changeFrom(counter, AFTER_WRITING, 1, left);
     }
     return await run();
   } finally {
-    Atomics.sub(counter, REQUESTS, 1);
+    leave(counter);
   }
 }
 
@@ -76,14 +110,14 @@ export async function takeTurn<T>(turns: WriterTurns, run: () => Promise<T>): Pr
 export async function countIn<T>(turns: WriterTurns, run: () => Promise<T>): Promise<T> {
   const { counter } = turns;
   if (turns.role === 'after') {
-    while (Atomics.load(counter, REQUESTS) > 0) await pause();
+    await noRequests(counter);
     return run();
   }
   Atomics.add(counter, REQUESTS, 1);
   try {
     return await run();
   } finally {
-    Atomics.sub(counter, REQUESTS, 1);
+    leave(counter);
   }
 }
 

@@ -50,6 +50,20 @@ const CHUNK_BUDGET_MS = 250;
  * waits.
  */
 const FIRST_BATCHES_GIVING_WAY = 3;
+/**
+ * For this long after a chunk of an import met a request's write (it gave way to it, or stopped
+ * between batches for it), its chunks run one batch each where a commit takes longer the more the
+ * chunk wrote (`commitsGrowWithWrites`: SQLite). A write that arrives mid-chunk waits for the
+ * chunk's commit, and on SQLite that commit writes out every page the chunk changed: 7 ms at the
+ * median after a full chunk (CHUNK_BUDGET_MS), measured during an import of 200 000 assignments
+ * while a client renamed a user five times a second. Committed after each batch, a chunk leaves a
+ * write one batch's pages to wait for. An import that meets no writes keeps its long chunks, and so
+ * the per-chunk costs (its own bookkeeping, a commit of pages that later batches change again)
+ * stay as rare as they were. On PostgreSQL a commit costs about the same after one batch as after
+ * many, and one-batch chunks only added their round trips: the import ran a third slower while
+ * the writes came, and the writes waited no less.
+ */
+const WRITES_RECENT_MS = 1000;
 /** An upload still receiving after this long was left by a process that died mid-upload. */
 const ABANDONED_UPLOAD_MS = 24 * 60 * 60 * 1000;
 export const REPORT_COLUMNS = ['row', 'status', 'public_id', 'error_code', 'error_message'] as const;
@@ -72,10 +86,10 @@ function flag(name: string, value: string | undefined): boolean {
 
 export class ImportService {
   /**
-   * Per import (by its job's id), how many of its chunks in a row gave way in their first batch; in
-   * memory, since it only bounds how often a chunk yields (a restart begins again at none).
+   * Per import (by its job's id), how its chunks met requests' writes; in memory, since it only
+   * decides how often a chunk yields and how long it runs (a restart begins again at none).
    */
-  private readonly firstBatchesGivenWay = new Map<number, number>();
+  private readonly writesMet = new Map<number, WritesMet>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -93,7 +107,7 @@ export class ImportService {
       runChunk: (tx, job) => this.runChunk(tx, job.id, job.actor),
       beforeChunk: () => this.deps.storage.imports.analyzeGrownTables(),
       failed: async (jobId, message) => {
-        this.firstBatchesGivenWay.delete(jobId);
+        this.writesMet.delete(jobId);
         const record = await this.deps.storage.imports.findByJobId(jobId);
         if (record)
           await this.deps.storage.imports.setStatus(record.id, 'failed', {
@@ -261,7 +275,7 @@ export class ImportService {
   private async runChunk(tx: Stores, jobId: number, actor: ImportRecord['actor']): Promise<boolean> {
     const record = await tx.imports.findByJobId(jobId);
     if (!record || isFinished(record.view.status)) {
-      this.firstBatchesGivenWay.delete(jobId);
+      this.writesMet.delete(jobId);
       return true;
     }
     const now = nowIso(this.deps.clock);
@@ -275,9 +289,17 @@ export class ImportService {
     let doneThrough = record.doneThrough;
     const writers = this.writers[record.kind];
     const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;
+    const met = this.writesMet.get(jobId) ?? { firstBatchesGivenWay: 0, lastAt: -Infinity };
     // a chunk always begins a batch; only FIRST_BATCHES_GIVING_WAY of them in a row may give way in
     // it, so that requests writing one after another cannot stop the import
-    const mayGoOn = async (done: number) => done === 0 || (performance.now() - started < CHUNK_BUDGET_MS && !(await othersWait()));
+    const oneBatch = this.deps.storage.commitsGrowWithWrites?.() === true && performance.now() - met.lastAt < WRITES_RECENT_MS;
+    const mayGoOn = async (done: number) => {
+      if (done === 0) return true;
+      if (oneBatch || performance.now() - started >= CHUNK_BUDGET_MS) return false;
+      if (!(await othersWait())) return true;
+      this.writesMet.set(jobId, { ...met, lastAt: performance.now() });
+      return false;
+    };
     const batch = async (stores: Stores) => {
       const rows = await stores.imports.rowsAfter(record.id, doneThrough, batchRows);
       if (rows.length === 0) return rows;
@@ -286,17 +308,17 @@ export class ImportService {
       await stores.imports.recordOutcomes(record.id, outcomes);
       return rows;
     };
-    const givenWay = this.firstBatchesGivenWay.get(jobId) ?? 0;
     for (let done = 0; done < IMPORT_CHUNK_ROWS && (await mayGoOn(done));) {
       // a batch stops part-way, undone, for a request's write that comes to wait for it, which then
       // waits for one statement rather than the whole batch; a first batch only so many times in a row
       const first = done === 0;
-      const taken = first && givenWay >= FIRST_BATCHES_GIVING_WAY ? { value: await batch(tx) } : await this.giveWay(tx, batch);
-      if (first) {
-        if (taken === undefined) this.firstBatchesGivenWay.set(jobId, givenWay + 1);
-        else this.firstBatchesGivenWay.delete(jobId);
+      const yields = !first || met.firstBatchesGivenWay < FIRST_BATCHES_GIVING_WAY;
+      const taken = yields ? await this.giveWay(tx, batch) : { value: await batch(tx) };
+      if (taken === undefined) {
+        this.writesMet.set(jobId, { firstBatchesGivenWay: first ? met.firstBatchesGivenWay + 1 : 0, lastAt: performance.now() });
+        break;
       }
-      if (taken === undefined) break;
+      if (first && met.firstBatchesGivenWay > 0) this.writesMet.set(jobId, { ...met, firstBatchesGivenWay: 0 });
       const rows = taken.value;
       if (rows.length === 0) break;
       doneThrough = rows[rows.length - 1]!.row;
@@ -307,6 +329,14 @@ export class ImportService {
     await tx.imports.setStatus(record.id, 'completed', { completedAt: nowIso(this.deps.clock) });
     return true;
   }
+}
+
+/** How an import's chunks met requests' writes (ImportService.writesMet). */
+interface WritesMet {
+  /** how many chunks in a row gave way in their first batch (at most FIRST_BATCHES_GIVING_WAY) */
+  firstBatchesGivenWay: number;
+  /** when a chunk last gave way or stopped for a write (performance.now()), -Infinity for never */
+  lastAt: number;
 }
 
 function readKind(kind: string | undefined): ImportKindName {

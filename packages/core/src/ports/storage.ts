@@ -131,6 +131,12 @@ export interface Storage extends Stores {
    * to its end.
    */
   giveWayToRequests?<T>(tx: Stores, work: (sp: Stores) => Promise<T>): Promise<{ value: T } | undefined>;
+  /**
+   * Whether a commit takes longer the more its transaction wrote, so that a write waiting for long
+   * work waits for its commit too (SQLite writes every changed page at COMMIT; PostgreSQL wrote its
+   * log as the statements ran). Long work that meets writes then commits sooner.
+   */
+  commitsGrowWithWrites?(): boolean;
   /** Announcements of other processes' work, when the database carries them (ports/wake-ups.ts). */
   wakeUps?(): WakeUps | null;
   /** Which database this is, for the About page; an embedder's own storage may leave it out. */

@@ -29,6 +29,11 @@ export interface Dialect {
   readonly deleteFeedsInsert: boolean;
   /** Writes to different tables can run as one statement, each a query of its WITH (shared/write-together.ts). */
   readonly writesInWith: boolean;
+  /**
+   * COMMIT writes every page the transaction changed (into SQLite's log), so it takes longer the
+   * more the transaction wrote; PostgreSQL wrote its log as the statements ran.
+   */
+  readonly commitWritesPages: boolean;
 }
 
 const sqlite: Dialect = {
@@ -41,6 +46,7 @@ const sqlite: Dialect = {
   copyIn: false,
   deleteFeedsInsert: false,
   writesInWith: false,
+  commitWritesPages: true,
 };
 
 const postgres: Dialect = {
@@ -53,6 +59,7 @@ const postgres: Dialect = {
   copyIn: true,
   deleteFeedsInsert: true,
   writesInWith: true,
+  commitWritesPages: false,
 };
 
 // any database's Kysely: the capabilities do not depend on its tables
