@@ -41,6 +41,20 @@ class Targets {
   }
 }
 
+/**
+ * How each server the tests started ended, by its origin, told with a request it refused: a
+ * refused connection (ECONNREFUSED) in a long file said nothing of whether the server had crashed,
+ * been killed by the test or never listened there.
+ */
+const endings = new Map<string, string>();
+
+/** `error` (a refused connection to `url`), saying how the server there ended, if it has. */
+function withEnding(error: NodeJS.ErrnoException, url: string): NodeJS.ErrnoException {
+  const origin = new URL(url).origin;
+  error.message += `; the server at ${origin} ${endings.get(origin) ?? 'has not exited'}`;
+  return error;
+}
+
 // Bounded: a server takes at most 100 connections from one address (--max-connections-per-address)
 // and refuses the next, and a test's own fetch() calls share that address with this client.
 const agent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
@@ -76,7 +90,7 @@ function send(
       // A kept-alive connection the server closed as idle (its keep-alive timeout) just as this
       // request went out on it: the server read none of it, so it is sent again, once, on another.
       if (request.reusedSocket && error.code === 'ECONNRESET' && !retried) send(url, method, headers, body, true).then(resolve, reject);
-      else reject(error);
+      else reject(error.code === 'ECONNREFUSED' ? withEnding(error, url) : error);
     });
     request.end(body);
   });
@@ -259,6 +273,10 @@ async function spawnInstance(dbFile: string, options: StartOptions, index: numbe
     child.stdout!.on('data', check);
     void exited.then((code) => reject(new Error(`server exited with ${code}:\n${own}`)));
   });
+  const ended = () =>
+    endings.set(new URL(url).origin, `exited (${child.signalCode ?? `code ${child.exitCode}`}); its output ends:\n${own.slice(-4000)}`);
+  if (child.exitCode !== null || child.signalCode !== null) ended();
+  else child.once('exit', ended);
   return { child, url, exited };
 }
 
