@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import { savedReportListSpec, savedReportSchema, type ListQuery, type Page, type SavedReport, type SavedReportRecord } from '@lectern/core';
 import { type NewSavedReportRow, type SavedReportChanges, type SavedReportStore } from '@lectern/core/ports';
-import type { Database, Tables } from '../schema.ts';
+import type { Database } from '../schema.ts';
 import { ignoringCase } from '../listing/list-builder.ts';
-import type { Condition } from '../listing/list-definition.ts';
 import { defineResource, referenceTo, recordOf } from '../listing/resource-definition.ts';
 import { insertRow } from '../shared/insert-row.ts';
+import { preparedLookup } from '../shared/prepared-query.ts';
 
 /** Saved reports, from core's savedReportSchema: the creator is the user `c`, absent for the system's reports. */
 const savedReportResource = defineResource<SavedReport, Omit<SavedReportRecord, 'view'>, { r: 'saved_reports' }, { c: 'users' }>(
@@ -27,6 +27,13 @@ function toSavedReportRecord(row: Record<string, unknown>): SavedReportRecord {
   return recordOf(savedReportResource.toRecord(row));
 }
 
+const liveReports = (db: Kysely<Database>) => savedReportResource.read(db).where('r.deleted_at', 'is', null);
+// compiled once (see prepared-query.ts): a report's rows are read after its definition, at every run
+const reportById = preparedLookup<Record<string, unknown>, [id: number]>(1, (db, id) => liveReports(db).where('r.id', '=', id));
+const reportByPublicId = preparedLookup<Record<string, unknown>, [publicId: string]>(1, (db, publicId) =>
+  liveReports(db).where('r.public_id', '=', publicId),
+);
+
 export class SavedReportRepository implements SavedReportStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -47,22 +54,19 @@ export class SavedReportRepository implements SavedReportStore {
     await this.db.updateTable('saved_reports').set({ deleted_at: at, modified: at }).where('id', '=', id).execute();
   }
 
-  findById(id: number): Promise<SavedReportRecord | undefined> {
-    return this.findOne((eb) => eb('r.id', '=', id));
+  async findById(id: number): Promise<SavedReportRecord | undefined> {
+    const row = await reportById(this.db, id);
+    return row ? toSavedReportRecord(row) : undefined;
   }
 
-  findByPublicId(publicId: string): Promise<SavedReportRecord | undefined> {
-    return this.findOne((eb) => eb('r.public_id', '=', publicId));
+  async findByPublicId(publicId: string): Promise<SavedReportRecord | undefined> {
+    const row = await reportByPublicId(this.db, publicId);
+    return row ? toSavedReportRecord(row) : undefined;
   }
 
   async list(query: ListQuery): Promise<Page<SavedReportRecord>> {
     const live = this.db.selectFrom('saved_reports as r').where('r.deleted_at', 'is', null);
     const { total, records } = await savedReportResource.page(this.db, live, query);
     return { total, items: records.map(recordOf) };
-  }
-
-  private async findOne(where: Condition<Tables<{ r: 'saved_reports' }>, 'r'>): Promise<SavedReportRecord | undefined> {
-    const row = await savedReportResource.read(this.db).where('r.deleted_at', 'is', null).where(where).executeTakeFirst();
-    return row ? toSavedReportRecord(row) : undefined;
   }
 }
