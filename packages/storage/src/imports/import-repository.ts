@@ -4,7 +4,7 @@ import { type ImportRowOutcome, type ImportStore, type NewImportRow, type Staged
 import type { Database, Tables } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
-import { appendRows, appendRowsWith, insertRow } from '../shared/insert-row.ts';
+import { appendRows, insertRow } from '../shared/insert-row.ts';
 import { analyzeGrownTables, preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
 import type { ListDefinition } from '../listing/list-definition.ts';
@@ -232,9 +232,7 @@ export class ImportRepository implements ImportStore {
 
   async recordOutcomes(importId: number, outcomes: readonly ImportRowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    const counts = outcomeCounts(outcomes);
-    // the import's progress goes with its rows' results: one statement on PostgreSQL
-    await appendRowsWith(
+    await appendRows(
       this.db,
       'import_results',
       outcomes.map((outcome) => ({
@@ -246,19 +244,21 @@ export class ImportRepository implements ImportStore {
         error_message: outcome.errorMessage,
         identity: outcome.identity,
       })),
-      this.db
-        .updateTable('imports')
-        .set((eb) => ({
-          done_through: outcomes[outcomes.length - 1]!.row,
-          processed: eb('processed', '+', outcomes.length),
-          created: eb('created', '+', counts.created),
-          existing: eb('existing', '+', counts.existing),
-          updated: eb('updated', '+', counts.updated),
-          valid: eb('valid', '+', counts.valid),
-          failed: eb('failed', '+', counts.failed),
-        }))
-        .where('id', '=', importId),
     );
+    const counts = outcomeCounts(outcomes);
+    await this.db
+      .updateTable('imports')
+      .set((eb) => ({
+        done_through: outcomes[outcomes.length - 1]!.row,
+        processed: eb('processed', '+', outcomes.length),
+        created: eb('created', '+', counts.created),
+        existing: eb('existing', '+', counts.existing),
+        updated: eb('updated', '+', counts.updated),
+        valid: eb('valid', '+', counts.valid),
+        failed: eb('failed', '+', counts.failed),
+      }))
+      .where('id', '=', importId)
+      .execute();
   }
 
   async cancelRemaining(importId: number, message: string): Promise<void> {

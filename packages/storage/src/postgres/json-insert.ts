@@ -9,14 +9,7 @@
  * INSERT … SELECT), and emptying it (TRUNCATE) cost 1.5–2.5 ms of its own; the JSON text is built
  * natively, where a multi-row INSERT's thousands of parameters are compiled and bound one by one.
  */
-import {
-  sql,
-  type InsertQueryBuilder,
-  type InsertResult,
-  type Kysely,
-  type OnConflictBuilder,
-  type OnConflictDoNothingBuilder,
-} from 'kysely';
+import { sql, type Kysely, type OnConflictBuilder, type OnConflictDoNothingBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 
 export async function jsonInsert<T extends keyof Database & string>(
@@ -25,26 +18,13 @@ export async function jsonInsert<T extends keyof Database & string>(
   values: ReadonlyArray<Readonly<Record<string, unknown>> & { public_id: string }>,
   skipping?: (conflict: OnConflictBuilder<Database, T>) => OnConflictDoNothingBuilder<Database, T>,
 ): Promise<Array<{ id: number; public_id: string }>> {
-  let insert = jsonRows(db, table, values);
-  if (skipping) insert = insert.onConflict(skipping as never);
-  return (await insert.returning(['id', 'public_id'] as never).execute()) as unknown as Array<{ id: number; public_id: string }>;
-}
-
-/**
- * The `INSERT … SELECT … FROM json_populate_recordset` of `values` (objects naming the same
- * columns), not yet run: for a caller that adds a clause, or sends it with other writes as one
- * statement (shared/write-together.ts).
- */
-export function jsonRows<T extends keyof Database & string>(
-  db: Kysely<Database>,
-  table: T,
-  values: ReadonlyArray<Readonly<Record<string, unknown>>>,
-): InsertQueryBuilder<Database, T, InsertResult> {
   // as kysely does, a key whose value is undefined is no column at all (the row takes its default)
   const columns = Object.keys(values[0]!).filter((column) => values[0]![column] !== undefined);
   const rows = sql`json_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(values)}::json)`;
-  return db
+  let insert = db
     .insertInto(table)
     .columns(columns as never)
     .expression(sql`select ${sql.join(columns.map((column) => sql.ref(column)))} from ${rows}` as never);
+  if (skipping) insert = insert.onConflict(skipping as never);
+  return (await insert.returning(['id', 'public_id'] as never).execute()) as unknown as Array<{ id: number; public_id: string }>;
 }

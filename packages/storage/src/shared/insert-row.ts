@@ -1,9 +1,8 @@
 import type { InsertObject, Kysely, OnConflictBuilder, OnConflictDoNothingBuilder } from 'kysely';
 import type { Database } from '../schema.ts';
 import { copyRows, sameColumns } from '../postgres/copy-in.ts';
-import { jsonInsert, jsonRows } from '../postgres/json-insert.ts';
+import { jsonInsert } from '../postgres/json-insert.ts';
 import { dialectOf } from './dialect.ts';
-import { writeTogether, type Write } from './write-together.ts';
 
 /** Tables whose rows have an internal integer `id`. */
 type TableWithId = { [T in keyof Database]: Database[T] extends { id: unknown } ? T : never }[keyof Database];
@@ -56,22 +55,6 @@ export async function appendRows(
       .values(values.slice(start, start + ROWS_PER_STATEMENT) as never)
       .execute();
   }
-}
-
-/**
- * `appendRows`, then `also` (a write elsewhere that reads nothing the rows write): on PostgreSQL,
- * where the rows would go by COPY, they go as one JSON parameter in the same statement as `also`
- * (write-together.ts), one round trip where COPY and the write took two.
- */
-export async function appendRowsWith(
-  db: Kysely<Database>,
-  table: keyof Database & string,
-  values: ReadonlyArray<Readonly<Record<string, unknown>>>,
-  also: Write,
-): Promise<void> {
-  if (takesCopy(db, values) && dialectOf(db).writesInWith) return writeTogether(db, [jsonRows(db, table, values), also]);
-  await appendRows(db, table, values);
-  await also.execute();
 }
 
 /**

@@ -10,8 +10,7 @@ import { sql, type Compilable, type Kysely, type OperationNodeSource } from 'kys
 import type { Database } from '../schema.ts';
 import { dialectOf } from './dialect.ts';
 
-/** A write not yet run: a kysely query builder (insert, update, delete). */
-export type Write = Compilable & OperationNodeSource & { execute(): Promise<unknown> };
+type Write = Compilable & OperationNodeSource & { execute(): Promise<unknown> };
 
 export async function writeTogether(db: Kysely<Database>, writes: ReadonlyArray<Write | undefined>): Promise<void> {
   const present = writes.filter((write): write is Write => write !== undefined);
