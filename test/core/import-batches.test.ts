@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Lectern } from '@lectern/core';
+import { bulkUserItem, type Lectern } from '@lectern/core';
 import type { KyselyStorage } from '@lectern/storage';
 import { assertCountsMatchRecount } from '../helpers/kept-counts.ts';
 import { startInMemoryLectern } from '../helpers/in-memory-lectern.ts';
@@ -116,10 +116,15 @@ describe('import batch writes', () => {
   it('users: writes new users with their audit entries; a taken email fails the whole statement', async () => {
     const ctx = lectern.context();
     const answers = await storage.transaction((tx) =>
-      lectern.users.insertManyInTx(tx, ctx, [
-        { email: 'fresh1@example.com', name: 'Fresh', role: 'organizer' },
-        { email: 'fresh2@example.com', name: 'Fresh', employee_id: 'E9' },
-      ]),
+      // as the import hands them over: through the row's schema already
+      lectern.users.insertManyInTx(
+        tx,
+        ctx,
+        [
+          { email: 'fresh1@example.com', name: 'Fresh', role: 'organizer' },
+          { email: 'fresh2@example.com', name: 'Fresh', employee_id: 'E9' },
+        ].map((item) => bulkUserItem.parse(item)),
+      ),
     );
     assert.equal(answers.length, 2);
     const second = await lectern.users.get(ctx, answers[1]!.publicId);
@@ -129,7 +134,9 @@ describe('import batch writes', () => {
       ['user.created'],
     );
     await assert.rejects(
-      storage.transaction((tx) => lectern.users.insertManyInTx(tx, ctx, [{ email: 'FRESH1@example.com', name: 'Again' }])),
+      storage.transaction((tx) =>
+        lectern.users.insertManyInTx(tx, ctx, [bulkUserItem.parse({ email: 'FRESH1@example.com', name: 'Again' })]),
+      ),
     );
   });
 });

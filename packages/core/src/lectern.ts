@@ -231,17 +231,18 @@ export class Lectern {
     this.imports = new ImportService(deps, this.jobs, {
       users: {
         item: this.jobs.itemHandler('users'),
-        many: (tx, ctx, items) => this.users.insertManyInTx(tx, ctx, items),
+        // a batch's items passed the kind's schema in the row check (imports/row-check.ts)
+        many: (tx, ctx, items) => this.users.insertManyInTx(tx, ctx, items as never),
         updateUser: (tx, ctx, publicId, changes) => this.users.updateInTx(tx, ctx, publicId, changes),
       },
       assignments: {
         item: this.jobs.itemHandler('assignments'),
-        many: (tx, ctx, items) => this.assignments.createManyInTx(tx, ctx, items),
+        many: (tx, ctx, items) => this.assignments.createManyInTx(tx, ctx, items as never),
         updateUser: notUpdating,
       },
       enrollments: {
         item: this.jobs.itemHandler('enrollments'),
-        many: (tx, ctx, items) => this.enrollments.enrollManyInTx(tx, ctx, items),
+        many: (tx, ctx, items) => this.enrollments.enrollParsedManyInTx(tx, ctx, items as never),
         updateUser: notUpdating,
       },
     });

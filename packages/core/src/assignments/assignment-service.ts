@@ -17,7 +17,7 @@ import { assertIfMatch } from '../shared/etag.ts';
 import { isUuid } from '../shared/ids.ts';
 import { parseListQuery, toListResult, type ListResult, type QueryParams } from '../shared/list-query.ts';
 import { noBodyInput } from '../shared/schema.ts';
-import { parseArgument, parseEach, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
+import { parseArgument, parseInput, type InputOf, type BulkInputOf } from '../shared/validation.ts';
 import type { WriteOptions } from '../shared/write-options.ts';
 import {
   assignmentListSpec,
@@ -242,11 +242,12 @@ export class AssignmentService {
    * user and content exist, whose content is neither a track nor held by one, and which a staff
    * member assigns. Those are answered (found, for a pair with a live assignment); the rest
    * are left undefined, for the bulk item's write (`bulk`) to decide one by one, errors included.
+   * The items have passed `createAssignmentInput` already (the import's row check, its user named
+   * by public id), so they are not parsed again.
    */
-  async createManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | undefined>> {
-    const answers: Array<AppliedItem | undefined> = items.map(() => undefined);
+  async createManyInTx(tx: Stores, ctx: RequestContext, inputs: readonly CreateAssignmentInput[]): Promise<Array<AppliedItem | undefined>> {
+    const answers: Array<AppliedItem | undefined> = inputs.map(() => undefined);
     if (isLearner(ctx.actor)) return answers;
-    const inputs = parseEach(createAssignmentInput, items);
     const userIds = await tx.users.idsByPublicIds([...new Set(inputs.flatMap((input) => (input ? [input.user_id] : [])))]);
     const named = [...new Set(inputs.flatMap((input) => (input ? [input.content_item_id] : [])))];
     const contents = await this.content.findVisible(tx, ctx.actor, named);

@@ -180,10 +180,18 @@ export class EnrollmentService {
    * undefined for the item write (`bulk`), and once an item of an event is left, so are the event's
    * later items, so seats still go in the chunk's order.
    */
-  async enrollManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | LecternError | undefined>> {
-    const answers: Array<AppliedItem | LecternError | undefined> = items.map(() => undefined);
+  enrollManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<Array<AppliedItem | LecternError | undefined>> {
+    return this.enrollParsedManyInTx(tx, ctx, parseEach(createEnrollmentInput, items));
+  }
+
+  /** `enrollManyInTx` for items through `createEnrollmentInput` already (an import's rows); undefined for one that failed it. */
+  async enrollParsedManyInTx(
+    tx: Stores,
+    ctx: RequestContext,
+    inputs: ReadonlyArray<CreateEnrollmentInput | undefined>,
+  ): Promise<Array<AppliedItem | LecternError | undefined>> {
+    const answers: Array<AppliedItem | LecternError | undefined> = inputs.map(() => undefined);
     if (isLearner(ctx.actor)) return answers;
-    const inputs = parseEach(createEnrollmentInput, items);
     const given = inputs.filter((input): input is CreateEnrollmentInput => input !== undefined);
     const userIds = await tx.users.idsByPublicIds([...new Set(given.map((input) => input.user_id))]);
     const events = await findEventSeats(tx, ctx.actor, [...new Set(given.map((input) => input.event_id))]);

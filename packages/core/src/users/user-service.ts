@@ -117,13 +117,10 @@ export class UserService extends StoredRecordService<UserRecord, User> {
    * An import's batch of new users, as bulk items whose emails the caller found free: one INSERT for
    * the users and one for their `user.created` entries. A taken email fails the whole statement;
    * the caller then writes the rows one by one through the bulk item (`bulk`), which says which.
+   * The items have passed `bulkUserItem` already (the import's row check), so they are not parsed again.
    */
-  insertManyInTx(tx: Stores, ctx: RequestContext, items: readonly unknown[]): Promise<AppliedItem[]> {
-    return this.insertParsedInTx(
-      tx,
-      ctx,
-      items.map((item) => parseInput(bulkUserItem, item)),
-    );
+  insertManyInTx(tx: Stores, ctx: RequestContext, items: readonly BulkUserItem[]): Promise<AppliedItem[]> {
+    return this.insertParsedInTx(tx, ctx, items);
   }
 
   /**

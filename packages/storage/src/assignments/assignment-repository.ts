@@ -59,14 +59,16 @@ export class AssignmentRepository implements AssignmentStore {
     const ids = await insertRows(
       this.db,
       'assignments',
-      rows.map((row) => ({
-        ...assignmentResource.toColumns(row),
-        public_id: row.publicId,
-        state: 'not_started',
-        progress: 0,
-        attempt: 1,
-        modified: row.created,
-      })),
+      // added to toColumns' fresh object, not spread into a new one: a spread of it cost ~5 µs a row
+      rows.map((row) =>
+        Object.assign(assignmentResource.toColumns(row), {
+          public_id: row.publicId,
+          state: 'not_started',
+          progress: 0,
+          attempt: 1,
+          modified: row.created,
+        }),
+      ),
       skipLive ? (conflict) => conflict.columns(['user_id', 'content_id']).where('deleted_at', 'is', null).doNothing() : undefined,
     );
     const written = rows.filter((_, i) => ids[i] !== undefined);

@@ -90,12 +90,14 @@ export class EnrollmentRepository implements EnrollmentStore {
     await insertRows(
       this.db,
       'enrollments',
-      rows.map((row) => ({
-        ...enrollmentResource.toColumns({ ...row, method: undefined }),
-        public_id: row.publicId,
-        attendance_method: row.method,
-        modified: row.created,
-      })),
+      // added to toColumns' fresh object, not spread into a new one (assignment-repository.ts)
+      rows.map((row) =>
+        Object.assign(enrollmentResource.toColumns({ ...row, method: undefined }), {
+          public_id: row.publicId,
+          attendance_method: row.method,
+          modified: row.created,
+        }),
+      ),
     );
     await changeSeatCounts(
       this.db,

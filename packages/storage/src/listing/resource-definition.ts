@@ -212,11 +212,18 @@ export function defineResource<
       return folded && column ? [[column, folded.split('.')[1]!] as const] : [];
     }),
   );
+  // a batch write turns hundreds of rows with the same few keys: each key's column is found once
+  // (the keys are the record's and the schemas' own; the bound only guards against a surprise)
+  const columnOfKey = new Map<string, string>();
   const toColumns = (changed: object) => {
     const set: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(changed)) {
       if (value === undefined) continue;
-      const column = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+      let column = columnOfKey.get(key);
+      if (column === undefined) {
+        column = key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+        if (columnOfKey.size < 256) columnOfKey.set(key, column);
+      }
       if (jsonColumns.has(column)) set[column] = JSON.stringify(value);
       else set[column] = booleanColumns.has(column) && typeof value === 'boolean' ? fromBool(value) : value;
       const folded = foldedColumns.get(column);

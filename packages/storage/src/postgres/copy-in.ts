@@ -42,12 +42,14 @@ export const CopyIn = function (text: string, parameters: unknown[]) {
 
 // the four characters COPY's text format gives a meaning: escaped, so a value arrives as it was
 const SPECIAL = /[\\\n\r\t]/g;
+// tested first (no global state to reset): most values have none, and replace() would copy them
+const HAS_SPECIAL = /[\\\n\r\t]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /** One value in COPY's text format: `\N` is NULL, so an empty string stays an empty string. */
 export function copyValue(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
-  if (typeof value === 'string') return value.replace(SPECIAL, (c) => ESCAPES[c]!);
+  if (typeof value === 'string') return HAS_SPECIAL.test(value) ? value.replace(SPECIAL, (c) => ESCAPES[c]!) : value;
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new Error(`cannot store the number ${value}`);
     return String(value);
@@ -61,7 +63,10 @@ export function copyValue(value: unknown): string {
 /** Rows in COPY's text format: tab between values, a newline after each row. */
 export function copyText(rows: ReadonlyArray<readonly unknown[]>): string {
   let text = '';
-  for (const row of rows) text += `${row.map(copyValue).join('\t')}\n`;
+  for (const row of rows) {
+    for (let i = 0; i < row.length; i++) text += i === 0 ? copyValue(row[i]) : `\t${copyValue(row[i])}`;
+    text += '\n';
+  }
   return text;
 }
 
@@ -91,8 +96,16 @@ const definedColumns = (row: Readonly<Record<string, unknown>>) => Object.keys(r
 export function sameColumns(rows: ReadonlyArray<Readonly<Record<string, unknown>>>): boolean {
   if (rows.length === 0) return true;
   const columns = definedColumns(rows[0]!);
-  return rows.every((row) => {
-    const keys = definedColumns(row);
-    return keys.length === columns.length && keys.every((key, i) => key === columns[i]);
-  });
+  // key by key without building each row's list: every batch row passes through here
+  for (let r = 1; r < rows.length; r++) {
+    const row = rows[r]!;
+    let i = 0;
+    for (const key in row) {
+      if (row[key] === undefined) continue;
+      if (key !== columns[i]) return false;
+      i++;
+    }
+    if (i !== columns.length) return false;
+  }
+  return true;
 }

@@ -103,7 +103,8 @@ export class UserRepository implements UserStore {
     const ids = (await insertRows(
       this.db,
       'users',
-      rows.map((row) => ({ ...userResource.toColumns(row), modified: row.dateJoined, public_id: row.publicId })),
+      // added to toColumns' fresh object, not spread into a new one (assignment-repository.ts)
+      rows.map((row) => Object.assign(userResource.toColumns(row), { modified: row.dateJoined, public_id: row.publicId })),
     )) as number[];
     const records = new Map(
       (await selectUsers(this.db).where('u.id', 'in', ids).execute()).map((row) => toUserRecord(row)).map((record) => [record.id, record]),
