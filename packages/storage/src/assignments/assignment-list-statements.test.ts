@@ -15,6 +15,7 @@ import pg from 'pg';
 import { assignmentListSpec, compileRql, parseListQuery, reportResourceDefinitions } from '@lectern/core';
 import type { ListNarrowing } from '@lectern/core/ports';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
+import { storedContentItem, storedUser } from '../../../../test/helpers/stored-rows.ts';
 import { KyselyStorage } from '../kysely-storage.ts';
 import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
 import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
@@ -75,36 +76,27 @@ for (const dialect of DIALECTS) {
       await db
         .insertInto('users')
         .values(
-          Array.from({ length: USERS }, (_, i) => ({
-            public_id: `00000000-0000-4000-8000-${digits(i + 1)}`,
-            email: `u${i + 1}@example.com`,
-            email_lower: `u${i + 1}@example.com`,
-            name: `User ${i + 1}`,
-            name_folded: `user ${i + 1}`,
-            role: 'user',
-            is_active: 1,
-            date_joined: '2025-01-01T00:00:00.000Z',
-            modified: '2025-01-01T00:00:00.000Z',
-          })),
+          Array.from({ length: USERS }, (_, i) =>
+            storedUser({
+              public_id: `00000000-0000-4000-8000-${digits(i + 1)}`,
+              email: `u${i + 1}@example.com`,
+              name: `User ${i + 1}`,
+              date_joined: '2025-01-01T00:00:00.000Z',
+            }),
+          ),
         )
         .execute();
       await db
         .insertInto('content_items')
         .values(
-          Array.from({ length: 20 }, (_, i) => ({
-            public_id: `10000000-0000-4000-8000-${digits(i + 1)}`,
-            content_type: i % 2 === 0 ? 'article' : 'video',
-            name: `Item ${i + 1}`,
-            name_folded: `item ${i + 1}`,
-            description: '',
-            media_status: 'none',
-            is_hidden: 0,
-            is_completable: 1,
-            is_self_assignable: 1,
-            duration_minutes: 0,
-            created: '2025-01-01T00:00:00.000Z',
-            modified: '2025-01-01T00:00:00.000Z',
-          })),
+          Array.from({ length: 20 }, (_, i) =>
+            storedContentItem({
+              public_id: `10000000-0000-4000-8000-${digits(i + 1)}`,
+              content_type: i % 2 === 0 ? 'article' : 'video',
+              name: `Item ${i + 1}`,
+              created: '2025-01-01T00:00:00.000Z',
+            }),
+          ),
         )
         .execute();
       const rows = Array.from({ length: USERS * PER_USER }, (_, n) => ({

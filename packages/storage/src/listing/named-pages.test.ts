@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { assignmentListSpec, compileRql, parseListQuery, reportResourceDefinitions } from '@lectern/core';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
+import { storedContentItem, storedUser } from '../../../../test/helpers/stored-rows.ts';
 import type { KyselyStorage } from '../kysely-storage.ts';
 import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
 import { recountAssignments } from '../assignments/assignment-counts.ts';
@@ -39,35 +40,26 @@ describe('named list pages on PostgreSQL', { skip: postgresServerUrl ? false : '
     const { db } = storage;
     await db
       .insertInto('users')
-      .values({
-        public_id: '00000000-0000-4000-8000-000000000001',
-        email: EMAIL,
-        email_lower: EMAIL,
-        name: 'Learner',
-        name_folded: 'learner',
-        role: 'user',
-        is_active: 1,
-        date_joined: '2025-01-01T00:00:00.000Z',
-        modified: '2025-01-01T00:00:00.000Z',
-      })
+      .values(
+        storedUser({
+          public_id: '00000000-0000-4000-8000-000000000001',
+          email: EMAIL,
+          name: 'Learner',
+          date_joined: '2025-01-01T00:00:00.000Z',
+        }),
+      )
       .execute();
     await db
       .insertInto('content_items')
       .values(
-        Array.from({ length: ASSIGNMENTS }, (_, n) => ({
-          public_id: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-          content_type: 'video',
-          name: `Item ${n}`,
-          name_folded: `item ${n}`,
-          description: '',
-          media_status: 'none',
-          is_hidden: 0,
-          is_completable: 1,
-          is_self_assignable: 1,
-          duration_minutes: 0,
-          created: '2025-01-01T00:00:00.000Z',
-          modified: '2025-01-01T00:00:00.000Z',
-        })),
+        Array.from({ length: ASSIGNMENTS }, (_, n) =>
+          storedContentItem({
+            public_id: `10000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+            content_type: 'video',
+            name: `Item ${n}`,
+            created: '2025-01-01T00:00:00.000Z',
+          }),
+        ),
       )
       .execute();
     await db

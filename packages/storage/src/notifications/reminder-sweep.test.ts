@@ -19,6 +19,7 @@ import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-sto
 import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
 import { recordPlans } from '../../../../test/helpers/sqlite-plans.ts';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
+import { storedContentItem, storedUser } from '../../../../test/helpers/stored-rows.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-reminders-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,41 +42,24 @@ async function seed(storage: KyselyStorage): Promise<Set<string>> {
   const users = await db
     .insertInto('users')
     .values(
-      Array.from({ length: 40 }, (_, n) => ({
-        public_id: randomIds.uuid(),
-        email: `learner${n}@example.com`,
-        email_lower: `learner${n}@example.com`,
-        name: `Learner ${n}`,
-        role: 'user',
-        is_active: 1,
-        date_joined: stamp,
-        modified: stamp,
-      })),
+      Array.from({ length: 40 }, (_, n) =>
+        storedUser({ public_id: randomIds.uuid(), email: `learner${n}@example.com`, name: `Learner ${n}`, date_joined: stamp }),
+      ),
     )
     .returning('id')
     .execute();
   const items = await db
     .insertInto('content_items')
     .values(
-      Array.from({ length: 31 }, () => ({
-        public_id: randomIds.uuid(),
-        content_type: 'article',
-        name: 'Safety basics',
-        name_folded: 'safety basics',
-        description: '',
-        is_hidden: 0,
-        is_completable: 1,
-        is_self_assignable: 0,
-        duration_minutes: 5,
-        channel_id: null,
-        url: null,
-        media_asset_id: null,
-        media_status: 'none',
-        starts_on: null,
-        ends_on: null,
-        created: stamp,
-        modified: stamp,
-      })),
+      Array.from({ length: 31 }, () =>
+        storedContentItem({
+          public_id: randomIds.uuid(),
+          name: 'Safety basics',
+          is_self_assignable: 0,
+          duration_minutes: 5,
+          created: stamp,
+        }),
+      ),
     )
     .returning('id')
     .execute();
