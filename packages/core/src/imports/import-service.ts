@@ -289,7 +289,8 @@ export class ImportService {
     let doneThrough = record.doneThrough;
     const writers = this.writers[record.kind];
     const batchRows = writers.many ? ROWS_PER_BATCH.batched : ROWS_PER_BATCH.oneByOne;
-    const met = this.writesMet.get(jobId) ?? { firstBatchesGivenWay: 0, lastAt: -Infinity };
+    // this chunk's copy, changed as it meets writes and kept for the import's next chunk
+    const met: WritesMet = { ...(this.writesMet.get(jobId) ?? { firstBatchesGivenWay: 0, lastAt: -Infinity }) };
     // a chunk always begins a batch; only FIRST_BATCHES_GIVING_WAY of them in a row may give way in
     // it, so that requests writing one after another cannot stop the import
     const oneBatch = this.deps.storage.commitsGrowWithWrites?.() === true && performance.now() - met.lastAt < WRITES_RECENT_MS;
@@ -297,7 +298,7 @@ export class ImportService {
       if (done === 0) return true;
       if (oneBatch || performance.now() - started >= CHUNK_BUDGET_MS) return false;
       if (!(await othersWait())) return true;
-      this.writesMet.set(jobId, { ...met, lastAt: performance.now() });
+      met.lastAt = performance.now();
       return false;
     };
     const batch = async (stores: Stores) => {
@@ -314,18 +315,22 @@ export class ImportService {
       const first = done === 0;
       const yields = !first || met.firstBatchesGivenWay < FIRST_BATCHES_GIVING_WAY;
       const taken = yields ? await this.giveWay(tx, batch) : { value: await batch(tx) };
+      if (first) met.firstBatchesGivenWay = taken === undefined ? met.firstBatchesGivenWay + 1 : 0;
       if (taken === undefined) {
-        this.writesMet.set(jobId, { firstBatchesGivenWay: first ? met.firstBatchesGivenWay + 1 : 0, lastAt: performance.now() });
+        met.lastAt = performance.now();
         break;
       }
-      if (first && met.firstBatchesGivenWay > 0) this.writesMet.set(jobId, { ...met, firstBatchesGivenWay: 0 });
       const rows = taken.value;
       if (rows.length === 0) break;
       doneThrough = rows[rows.length - 1]!.row;
       done += rows.length;
       if (rows.length < batchRows) break;
     }
-    if (doneThrough < (record.view.total_rows ?? 0)) return false;
+    if (doneThrough < (record.view.total_rows ?? 0)) {
+      this.writesMet.set(jobId, met);
+      return false;
+    }
+    this.writesMet.delete(jobId);
     await tx.imports.setStatus(record.id, 'completed', { completedAt: nowIso(this.deps.clock) });
     return true;
   }
