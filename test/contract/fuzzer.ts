@@ -16,8 +16,8 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { contentTypeCollections } from '@lectern/core';
-import { schemaValidators } from '../helpers/openapi-validators.ts';
-import { arbitraryOf, resolveRef, wrongTypeValue, type GenerateContext } from './generate.ts';
+import { resolveRef, schemaValidators } from '../helpers/openapi-validators.ts';
+import { arbitraryOf, wrongTypeValue, type GenerateContext } from './generate.ts';
 
 type Json = Record<string, any>;
 

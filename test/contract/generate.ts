@@ -5,6 +5,7 @@
  * Public ids come from `pool` (real resources) most of the time, so references resolve.
  */
 import fc from 'fast-check';
+import { resolveRef } from '../helpers/openapi-validators.ts';
 
 type Json = Record<string, any>;
 
@@ -23,17 +24,6 @@ const word = (min: number, max: number) =>
   fc.string({ unit: fc.constantFrom(...alphabet), minLength: Math.max(min, 1), maxLength: Math.max(max, 1) });
 let unique = 0;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function resolveRef(doc: Json, node: Json): Json {
-  let current = node;
-  while (typeof current?.$ref === 'string') {
-    current = (current.$ref as string)
-      .slice(2)
-      .split('/')
-      .reduce((at: Json, key: string) => at[key], doc);
-  }
-  return current;
-}
 
 const dateArb = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-12-31T00:00:00Z'), noInvalidDate: true });
 

@@ -40,12 +40,16 @@ const pointed = (schema: Json): Json =>
 /** What a schema is known by in the run's module: its text, the same for the same schema in any document. */
 const keyOf = (schema: Json) => JSON.stringify(schema);
 
+/** `node`, or what its `$ref` (and that one's, in turn) points at in `doc`. */
 export function resolveRef(doc: Json, node: Json): Json {
-  if (typeof node?.$ref !== 'string') return node;
-  return node.$ref
-    .slice(2)
-    .split('/')
-    .reduce((at: Json, key: string) => at[key], doc);
+  let current = node;
+  while (typeof current?.$ref === 'string') {
+    current = (current.$ref as string)
+      .slice(2)
+      .split('/')
+      .reduce((at: Json, key: string) => at[key], doc);
+  }
+  return current;
 }
 
 /** Every JSON response body schema the document describes, and the error envelope's. */
