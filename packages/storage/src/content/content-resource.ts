@@ -6,6 +6,7 @@
 import { expressionBuilder, sql, type ExpressionBuilder } from 'kysely';
 import { contentListSpec, contentSummarySchema, type ContentSummary } from '@lectern/core';
 import { rqlList } from '../listing/rql-list.ts';
+import { liveGroupId } from '../groups/live-group.ts';
 import type { Tables } from '../schema.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
@@ -88,10 +89,8 @@ export const contentResource = defineResource<ContentSummary, ContentInternals, 
           'in',
           eb
             .selectFrom('content_groups as gf')
-            .innerJoin('groups as gg', 'gg.id', 'gf.group_id')
             .select('gf.content_id')
-            .where('gg.public_id', '=', String(value))
-            .where('gg.deleted_at', 'is', null),
+            .where('gf.group_id', '=', liveGroupId(String(value))),
         ),
       tag: (eb, value) => taggedWith(eb, String(value)),
       tag_all: (eb, value) => eb.and((value as string[]).map((name) => taggedWith(eb, name))),
