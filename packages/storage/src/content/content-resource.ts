@@ -6,7 +6,7 @@
 import { expressionBuilder, sql, type ExpressionBuilder } from 'kysely';
 import { contentListSpec, contentSummarySchema, type ContentSummary } from '@lectern/core';
 import { rqlList } from '../listing/rql-list.ts';
-import { liveGroupId } from '../groups/live-group.ts';
+import { liveGroupId } from '../shared/live-group-id.ts';
 import type { Tables } from '../schema.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 

@@ -11,7 +11,7 @@ import type { ResourceOptions } from '../listing/resource-types.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 import { valuesList } from '../shared/values-list.ts';
-import { liveGroupId } from '../groups/live-group.ts';
+import { liveGroupId } from '../shared/live-group-id.ts';
 
 /** Emails per lookup of `byEmails`: a batch's keys, well under SQLite's bound parameters. */
 const EMAILS_PER_LOOKUP = 500;
