@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { userWithToken, useServer } from '../helpers/server.ts';
+import { created, userWithToken, useServer } from '../helpers/server.ts';
 import { accessibilityProblems, assertAccessible, openPage, screenshot, signInWithToken, useBrowser } from './browser.ts';
 import { PAGES } from './page-list.ts';
 
@@ -56,6 +56,12 @@ describe('console pages', () => {
 
   it('a learner sees only what its token allows, and a 403 explained on an admin page', async () => {
     const learner = await userWithToken(server, 'user');
+    const article = await created(server.api, '/api/v2/articles/', { name: 'Late reading' });
+    await created(server.api, '/api/v2/assignments/', {
+      user_id: learner.user.public_id,
+      content_item_id: article.public_id,
+      due_date: '2020-01-31',
+    });
     const page = await browser.newPage();
     await signInWithToken(page, server.url, learner.token);
     const nav = page.getByRole('navigation', { name: 'Console' });
@@ -63,6 +69,17 @@ describe('console pages', () => {
     const links = await nav.getByRole('link').allTextContents();
     for (const name of ADMIN_ONLY) assert.ok(!links.includes(name), `a learner's navigation shows ${name}: ${links.join(', ')}`);
     assert.ok(links.includes('Assignments'), links.join(', '));
+    // the overview's open assignments read as every assignment table does: the state, and a due date past says so
+    const open = page.getByRole('table', { name: 'Open assignments' });
+    await open.getByRole('row', { name: /Late reading/ }).waitFor();
+    assert.deepEqual(
+      await open
+        .getByRole('row', { name: /Late reading/ })
+        .getByRole('cell')
+        .allTextContents(),
+      ['Late reading', 'not started', '2020-01-31 overdue'],
+    );
+    await assertAccessible(page, "a learner's overview");
 
     // an address typed or bookmarked: the page says why instead of failing silently
     await page.goto(`${server.url}/console/users`);

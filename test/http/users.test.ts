@@ -135,6 +135,9 @@ describe('users', () => {
     // LIKE wildcards in search are literal
     assert.deepEqual(await ids(`search=${tag}%25`), []);
     assert.deepEqual(await ids(`search=${tag}_`), []);
+    // a deleted group keeps its links, and its public id then filters to nobody
+    assert.equal((await server.api.delete(`/api/v2/groups/${group.public_id}/`)).status, 204);
+    assert.deepEqual(await ids(`group=${group.public_id}`), []);
   });
 
   it('orders by one or several fields, descending with -', async () => {

@@ -87,17 +87,9 @@ export function assignmentView(record: AssignmentRecord, today: string): Assignm
 }
 
 /** The lifecycle columns of a record, as the state machine reads them. */
-export function lifecycleOf(record: AssignmentRecord): AssignmentLifecycle {
-  const { data } = record;
-  return {
-    state: data.state,
-    progress: data.progress,
-    started_at: data.started_at,
-    completed_datetime: data.completed_datetime,
-    dropped_at: data.dropped_at,
-    exempted_at: data.exempted_at,
-    progress_before_completion: record.progressBeforeCompletion,
-  };
+export function lifecycleOf({ data, progressBeforeCompletion }: AssignmentRecord): AssignmentLifecycle {
+  const { state, progress, started_at, completed_datetime, dropped_at, exempted_at } = data;
+  return { state, progress, started_at, completed_datetime, dropped_at, exempted_at, progress_before_completion: progressBeforeCompletion };
 }
 
 /**

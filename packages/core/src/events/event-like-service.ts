@@ -61,6 +61,18 @@ export abstract class EventLikeService<
     this.bulk = new BulkJobs(jobs, family, { handle: (tx, ctx, item) => this.bulkUpdateItem(tx, ctx, item) });
   }
 
+  /** A create: the events scope, the body read with `input`, then `insert` in one transaction, as the kind's view. */
+  protected createWith<I extends z.ZodType>(
+    ctx: RequestContext,
+    input: I,
+    body: unknown,
+    insert: (tx: Stores, input: z.output<I>) => Promise<EventRecord>,
+  ): Promise<V> {
+    authorize(ctx.actor, 'events:write');
+    const parsed = parseInput(input, body);
+    return this.deps.storage.transaction(async (tx) => this.shape.view(await insert(tx, parsed)));
+  }
+
   /** Applies a validated PATCH body to `current` and answers the stored result. */
   protected abstract applyUpdate(tx: Stores, ctx: RequestContext, current: EventRecord, input: W): Promise<EventRecord>;
 

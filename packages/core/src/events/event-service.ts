@@ -1,9 +1,9 @@
-import { authorize, type RequestContext } from '../auth/actor.ts';
+import type { RequestContext } from '../auth/actor.ts';
 import type { Waitlist } from '../enrollments/waitlist.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { parseInput, type InputOf } from '../shared/validation.ts';
+import type { InputOf } from '../shared/validation.ts';
 import {
   bulkEventItemInput,
   createEventInput,
@@ -41,10 +41,8 @@ export class EventService extends EventLikeService<EventView, EventWrite, typeof
     });
   }
 
-  async create(ctx: RequestContext, body: InputOf<typeof createEventInput>): Promise<EventView> {
-    authorize(ctx.actor, 'events:write');
-    const input = parseInput(createEventInput, body);
-    return this.deps.storage.transaction(async (tx) => {
+  create(ctx: RequestContext, body: InputOf<typeof createEventInput>): Promise<EventView> {
+    return this.createWith(ctx, createEventInput, body, async (tx, input) => {
       const series = input.event_series_id ? await this.items.requireSeries(tx, ctx.actor, input.event_series_id) : null;
       const event = inheritFromSeries(input, series && seriesTemplateOf(series));
       const location = await this.items.requireLocation(tx, event.settings.location_id);
@@ -56,7 +54,7 @@ export class EventService extends EventLikeService<EventView, EventWrite, typeof
         channel_id: event.channelId,
         is_hidden: event.is_hidden,
       };
-      const record = await this.items.insert(
+      return this.items.insert(
         tx,
         ctx,
         'event',
@@ -65,7 +63,6 @@ export class EventService extends EventLikeService<EventView, EventWrite, typeof
         event.facilitators,
         schedule.slots,
       );
-      return eventViewOf(record);
     });
   }
 

@@ -1,8 +1,8 @@
-import { authorize, type RequestContext } from '../auth/actor.ts';
+import type { RequestContext } from '../auth/actor.ts';
 import type { JobEngine } from '../jobs/job-engine.ts';
 import type { Stores } from '../ports/storage.ts';
 import type { ServiceDeps } from '../service-deps.ts';
-import { parseInput, type InputOf } from '../shared/validation.ts';
+import type { InputOf } from '../shared/validation.ts';
 import {
   bulkSeriesItemInput,
   createSeriesInput,
@@ -41,13 +41,11 @@ export class EventSeriesService extends EventLikeService<
     });
   }
 
-  async create(ctx: RequestContext, body: InputOf<typeof createSeriesInput>): Promise<SeriesView> {
-    authorize(ctx.actor, 'events:write');
-    const input = parseInput(createSeriesInput, body);
-    return this.deps.storage.transaction(async (tx) => {
+  create(ctx: RequestContext, body: InputOf<typeof createSeriesInput>): Promise<SeriesView> {
+    return this.createWith(ctx, createSeriesInput, body, async (tx, input) => {
       await this.items.requireLocation(tx, input.location_id ?? null);
       const facilitators = input.facilitators ? await resolveFacilitators(tx, input.facilitators, 'facilitators.') : [];
-      const record = await this.items.insert(
+      return this.items.insert(
         tx,
         ctx,
         'event_type',
@@ -55,7 +53,6 @@ export class EventSeriesService extends EventLikeService<
         { ...STANDALONE_DEFAULTS.settings, ...settingsChanges(input), seriesId: null, span: null },
         facilitators,
       );
-      return seriesViewOf(record);
     });
   }
 

@@ -89,11 +89,12 @@ export async function processRows(
   rows: readonly StagedRow[],
   writers: RowWriters,
 ): Promise<RowOutcome[]> {
-  if (!record.view.dry_run) return writeRows(tx, ctx, record, rows, writers);
+  const chunk: Chunk = { ctx, record, rows, writers };
+  if (!record.view.dry_run) return writeRows(tx, chunk);
   let outcomes: RowOutcome[] = [];
   try {
     await tx.savepoint(async (sp) => {
-      outcomes = await writeRows(sp, ctx, record, rows, writers);
+      outcomes = await writeRows(sp, chunk);
       throw DRY_RUN_UNDONE;
     });
   } catch (error) {
@@ -117,13 +118,15 @@ function emailLookupRefusal(ctx: RequestContext): LecternError | undefined {
   }
 }
 
-async function writeRows(
-  tx: Stores,
-  ctx: RequestContext,
-  record: ImportRecord,
-  rows: readonly StagedRow[],
-  writers: RowWriters,
-): Promise<RowOutcome[]> {
+/** A chunk's rows and what writing them reads, but the transaction: a dry run writes them in a savepoint. */
+interface Chunk {
+  ctx: RequestContext;
+  record: ImportRecord;
+  rows: readonly StagedRow[];
+  writers: RowWriters;
+}
+
+async function writeRows(tx: Stores, { ctx, record, rows, writers }: Chunk): Promise<RowOutcome[]> {
   const kind = IMPORT_KINDS[record.kind];
   const columns = mapColumns(kind, record.header);
   const outcomes = new Map<number, RowOutcome>();

@@ -89,6 +89,15 @@ function contentFamily(type: ContentType): EventFamilyInfo {
   };
 }
 
+/** A family whose events are named `<family>.<action>`, from its actions and what each says, in order. */
+function actionFamily(family: string, description: string, actions: Readonly<Record<string, string>>): EventFamilyInfo {
+  return {
+    family,
+    description,
+    event_types: Object.entries(actions).map(([action, says]) => ({ name: `${family}.${action}`, description: says })),
+  };
+}
+
 const families: readonly EventFamilyInfo[] = [
   {
     family: 'content_item',
@@ -101,31 +110,23 @@ const families: readonly EventFamilyInfo[] = [
     ),
   },
   ...contentTypes.map(contentFamily),
-  {
-    family: 'assignment',
-    description: 'Assignments of content to users, with the full assignment as payload.',
-    event_types: [
-      { name: 'assignment.created', description: 'Content was assigned to a user.' },
-      { name: 'assignment.updated', description: "An assignment's metadata (such as its due date) changed." },
-      { name: 'assignment.completed', description: 'An assignment was completed.' },
-      { name: 'assignment.dropped', description: 'An assignment was dropped.' },
-      { name: 'assignment.exempted', description: 'A user was exempted from an assignment.' },
-      { name: 'assignment.completion_undone', description: 'A completed assignment was reopened.' },
-      { name: 'assignment.exemption_undone', description: 'An exemption was reverted and the assignment reinstated.' },
-      { name: 'assignment.deleted', description: 'An assignment was removed.' },
-    ],
-  },
-  {
-    family: 'enrollment',
-    description: 'Enrollments in events, with the full enrollment (including user and event references) as payload.',
-    event_types: [
-      { name: 'enrollment.enrolled', description: 'A user was enrolled in an event, newly or promoted from the waitlist.' },
-      { name: 'enrollment.waitlisted', description: "A user was added to an event's waitlist." },
-      { name: 'enrollment.checked_in', description: 'An enrolled user was checked in.' },
-      { name: 'enrollment.checkin_undone', description: 'A check-in was reverted.' },
-      { name: 'enrollment.dropped', description: 'An enrollment was dropped.' },
-    ],
-  },
+  actionFamily('assignment', 'Assignments of content to users, with the full assignment as payload.', {
+    created: 'Content was assigned to a user.',
+    updated: "An assignment's metadata (such as its due date) changed.",
+    completed: 'An assignment was completed.',
+    dropped: 'An assignment was dropped.',
+    exempted: 'A user was exempted from an assignment.',
+    completion_undone: 'A completed assignment was reopened.',
+    exemption_undone: 'An exemption was reverted and the assignment reinstated.',
+    deleted: 'An assignment was removed.',
+  }),
+  actionFamily('enrollment', 'Enrollments in events, with the full enrollment (including user and event references) as payload.', {
+    enrolled: 'A user was enrolled in an event, newly or promoted from the waitlist.',
+    waitlisted: "A user was added to an event's waitlist.",
+    checked_in: 'An enrolled user was checked in.',
+    checkin_undone: 'A check-in was reverted.',
+    dropped: 'An enrollment was dropped.',
+  }),
 ];
 
 function deepFreeze<T>(value: T): T {

@@ -6,6 +6,7 @@
 import { expressionBuilder, sql, type ExpressionBuilder } from 'kysely';
 import { contentListSpec, contentSummarySchema, type ContentSummary } from '@lectern/core';
 import { rqlList } from '../listing/rql-list.ts';
+import { liveGroupId } from '../shared/live-group-id.ts';
 import type { Tables } from '../schema.ts';
 import { defineResource, referenceTo } from '../listing/resource-definition.ts';
 
@@ -30,18 +31,20 @@ export const taggedWith = (eb: ExpressionBuilder<Tables<ContentTables>, 'ci'>, n
 /** A report's list fields, correlated with the item of the list's row. */
 const reportEb = expressionBuilder<Tables<ContentTables>, 'ci'>();
 
-/** The live access groups an item shows, as a report list field. */
-function accessGroupList(element: string) {
-  return rqlList(
-    reportEb
-      .selectFrom('content_groups as rcg')
-      .innerJoin('groups as rg', 'rg.id', 'rcg.group_id')
-      .select('rcg.group_id')
-      .whereRef('rcg.content_id', '=', 'ci.id')
-      .where('rg.deleted_at', 'is', null),
-    element,
-  );
-}
+/** The live access groups of the list's item, for the report fields `groups.*`. */
+const accessGroupsOfItem = reportEb
+  .selectFrom('content_groups as rcg')
+  .innerJoin('groups as rg', 'rg.id', 'rcg.group_id')
+  .select('rcg.group_id')
+  .whereRef('rcg.content_id', '=', 'ci.id')
+  .where('rg.deleted_at', 'is', null);
+
+/** The tags of the list's item. */
+const tagsOfItem = reportEb
+  .selectFrom('content_tags as rt')
+  .innerJoin('tags as rtn', 'rtn.id', 'rt.tag_id')
+  .select('rt.tag_id')
+  .whereRef('rt.content_id', '=', 'ci.id');
 
 type ContentInternals = {
   id: number;
@@ -75,16 +78,9 @@ export const contentResource = defineResource<ContentSummary, ContentInternals, 
       channel: referenceTo('channels', 'ch', 'ci.channel_id', 'left'),
     },
     rql: {
-      'groups.public_id': accessGroupList('rg.public_id'),
-      'groups.name': accessGroupList('rg.name'),
-      tags: rqlList(
-        reportEb
-          .selectFrom('content_tags as rt')
-          .innerJoin('tags as rtn', 'rtn.id', 'rt.tag_id')
-          .select('rt.tag_id')
-          .whereRef('rt.content_id', '=', 'ci.id'),
-        'rtn.name',
-      ),
+      'groups.public_id': rqlList(accessGroupsOfItem, 'rg.public_id'),
+      'groups.name': rqlList(accessGroupsOfItem, 'rg.name'),
+      tags: rqlList(tagsOfItem, 'rtn.name'),
     },
     filters: {
       group: (eb, value) =>
@@ -93,10 +89,8 @@ export const contentResource = defineResource<ContentSummary, ContentInternals, 
           'in',
           eb
             .selectFrom('content_groups as gf')
-            .innerJoin('groups as gg', 'gg.id', 'gf.group_id')
             .select('gf.content_id')
-            .where('gg.public_id', '=', String(value))
-            .where('gg.deleted_at', 'is', null),
+            .where('gf.group_id', '=', liveGroupId(String(value))),
         ),
       tag: (eb, value) => taggedWith(eb, String(value)),
       tag_all: (eb, value) => eb.and((value as string[]).map((name) => taggedWith(eb, name))),

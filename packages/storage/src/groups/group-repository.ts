@@ -31,17 +31,14 @@ const memberCount = (eb: GroupEb) =>
     .where('gc.relation', '=', 'member');
 
 const reportEb: GroupEb = expressionBuilder<Tables<GroupTables>, 'g'>();
-/** An RQL list field over a group's owners or members: one of their user columns. */
-const relatedUsers = (relation: 'owner' | 'member', column: 'public_id' | 'name' | 'email') =>
-  rqlList(
-    reportEb
-      .selectFrom('group_users as rg')
-      .innerJoin('users as ru', 'ru.id', 'rg.user_id')
-      .select('rg.user_id')
-      .whereRef('rg.group_id', '=', 'g.id')
-      .where('rg.relation', '=', relation),
-    `ru.${column}`,
-  );
+/** The owners or the members of the list's group, for the report fields `owners.*` and `members.*`. */
+const usersOfGroup = (relation: 'owner' | 'member') =>
+  reportEb
+    .selectFrom('group_users as rg')
+    .innerJoin('users as ru', 'ru.id', 'rg.user_id')
+    .select('rg.user_id')
+    .whereRef('rg.group_id', '=', 'g.id')
+    .where('rg.relation', '=', relation);
 
 /** The groups a user (by public id) is a member or an owner of, as a condition on `g.id`. */
 const groupsOf = (eb: GroupEb, relation: 'owner' | 'member', user: string) =>
@@ -70,12 +67,12 @@ export const groupResource = defineResource<Group, Omit<GroupRecord, 'view'>, Gr
     owner: (eb, value) => groupsOf(eb, 'owner', String(value)),
   },
   rql: {
-    'owners.public_id': relatedUsers('owner', 'public_id'),
-    'owners.name': relatedUsers('owner', 'name'),
-    'owners.email': relatedUsers('owner', 'email'),
+    'owners.public_id': rqlList(usersOfGroup('owner'), 'ru.public_id'),
+    'owners.name': rqlList(usersOfGroup('owner'), 'ru.name'),
+    'owners.email': rqlList(usersOfGroup('owner'), 'ru.email'),
     // not API fields: what SCIM filters resolve to (core's scim/scim-filter.ts), never in a report's catalogue
     external_id: rqlColumn('g.external_id'),
-    'members.public_id': relatedUsers('member', 'public_id'),
+    'members.public_id': rqlList(usersOfGroup('member'), 'ru.public_id'),
   },
   tiebreak: 'g.id',
 });

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withoutRowid } from './dialect.ts';
+import { createCountTable } from './count-table.ts';
 
 /**
  * Totals kept per write, so that lists and insights over all assignments add up a few hundred rows
@@ -13,22 +13,14 @@ import { withoutRowid } from './dialect.ts';
  * All start from the live assignments, counted here in the migration's transaction.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create table assignment_totals (
-    content_type text not null,
-    state text not null,
-    rating integer not null,
-    success integer not null,
-    reviewed integer not null,
-    n integer not null,
-    primary key (content_type, state, rating, success, reviewed)
-  )${withoutRowid(db)}`.execute(db);
-  await sql`create table assignment_due_totals (
-    content_type text not null,
-    state text not null,
-    due_date text not null,
-    n integer not null,
-    primary key (content_type, state, due_date)
-  )${withoutRowid(db)}`.execute(db);
+  await createCountTable(db, 'assignment_totals', {
+    content_type: 'text',
+    state: 'text',
+    rating: 'integer',
+    success: 'integer',
+    reviewed: 'integer',
+  });
+  await createCountTable(db, 'assignment_due_totals', { content_type: 'text', state: 'text', due_date: 'text' });
 
   await sql`insert into assignment_totals (content_type, state, rating, success, reviewed, n)
     select c.content_type, s.state, s.rating, s.success, s.reviewed, sum(s.n)

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { withoutRowid } from './dialect.ts';
+import { createCountTable } from './count-table.ts';
 
 /**
  * Seats kept per write (docs/scaling.md, "Counts kept per write"): the enrolled and waitlisted
@@ -10,13 +10,7 @@ import { withoutRowid } from './dialect.ts';
  * transaction.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await sql`create table event_seat_counts (
-    event_id integer not null,
-    attendance_method text not null,
-    status text not null,
-    n integer not null,
-    primary key (event_id, attendance_method, status)
-  )${withoutRowid(db)}`.execute(db);
+  await createCountTable(db, 'event_seat_counts', { event_id: 'integer', attendance_method: 'text', status: 'text' });
   await sql`insert into event_seat_counts (event_id, attendance_method, status, n)
     select event_id, attendance_method, status, count(*) from enrollments
     where status in ('enrolled', 'waitlisted')

@@ -11,6 +11,7 @@ import type { ResourceOptions } from '../listing/resource-types.ts';
 import { insertRows } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
 import { valuesList } from '../shared/values-list.ts';
+import { liveGroupId } from '../shared/live-group-id.ts';
 
 /** Emails per lookup of `byEmails`: a batch's keys, well under SQLite's bound parameters. */
 const EMAILS_PER_LOOKUP = 500;
@@ -42,11 +43,9 @@ export const userResourceOptions: ResourceOptions<UserTables, UserJoins> = {
         'in',
         eb
           .selectFrom('group_users as gf')
-          .innerJoin('groups as g', 'g.id', 'gf.group_id')
           .select('gf.user_id')
-          .where('gf.relation', '=', 'member')
-          .where('g.public_id', '=', String(value))
-          .where('g.deleted_at', 'is', null),
+          .where('gf.group_id', '=', liveGroupId(String(value)))
+          .where('gf.relation', '=', 'member'),
       ),
   },
   // not API fields: what SCIM filters resolve to (core's scim/scim-filter.ts), never in a report's catalogue

@@ -1,4 +1,4 @@
-/** The columns of a table of assignments, written once for the Assignments list, a user's page and a content item's page. */
+/** The columns of a table of assignments, written once for the Assignments list, a user's page, a content item's page and the overview. */
 import type { Assignment } from '../../api/types.ts';
 import type { Column } from '../../components/data-table.tsx';
 import { DateCell } from '../../components/date-cell.tsx';

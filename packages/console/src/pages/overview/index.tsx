@@ -12,6 +12,7 @@ import { Link } from '../../components/link.tsx';
 import { RecentJobs } from '../../components/recent-jobs.tsx';
 import { ResourceLink } from '../../components/resource-link.tsx';
 import { useLoad } from '../../components/use-load.ts';
+import { assignmentContent, assignmentDue, assignmentState } from '../assignments/columns.tsx';
 import { can, me, role } from '../../session/me.ts';
 import { WeeklyCompletions } from './weekly-completions.tsx';
 
@@ -149,11 +150,7 @@ function MyWork() {
         loaded={loaded}
         rowKey={(a) => a.public_id}
         empty="Nothing open."
-        columns={[
-          { header: 'Content', cell: (a) => a.content_item.name },
-          { header: 'State', cell: (a) => a.state.replace('_', ' ') },
-          { header: 'Due', cell: (a) => a.due_date ?? '' },
-        ]}
+        columns={[assignmentContent, assignmentState, assignmentDue]}
       />
       <p>
         <Link to="assignments">All assignments</Link>
