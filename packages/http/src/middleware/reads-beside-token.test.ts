@@ -108,6 +108,8 @@ describe('recent callers', () => {
     assert.equal(recent.guess('GET', 'Bearer b'), undefined);
     recent.learn('Bearer a', { actor: admin, hits: hits(-1) });
     assert.equal(recent.guess('GET', 'Bearer a'), undefined, 'a caller past its limit is not guessed');
+    recent.learn('Bearer a', { actor: admin, hits: hits(0) });
+    assert.equal(recent.guess('GET', 'Bearer a'), undefined, 'nor one that used its last request');
     recent.learn('Bearer a', { actor: admin, hits: hits(5) });
     recent.learn('Bearer a', {});
     assert.equal(recent.guess('GET', 'Bearer a'), undefined, 'a refused token is not guessed');

@@ -29,6 +29,7 @@ export function sameCaller(a: Actor, b: Actor): boolean {
 }
 
 const withinLimits = (hits: Hits | undefined): hits is Hits => !!hits && hits[0].allowed && (hits[1] === null || hits[1].allowed);
+const requestsLeft = (hits: Hits) => hits[0].remaining > 0 && (hits[1] === null || hits[1].remaining > 0);
 
 /** A caller the token statement accepted, and the windows' counts it answered with. */
 export type Guess = { actor: Actor; hits: Hits };
@@ -43,10 +44,13 @@ export class RecentCallers {
     return this.byHeader.get(header);
   }
 
-  /** Remembers a caller the statement accepted within both windows; forgets one it refused. */
+  /**
+   * Remembers a caller the statement accepted with requests left in both windows; forgets one it
+   * refused or that used its last: a client at its limit gets no read run that its count refuses.
+   */
   learn(header: string | undefined, counted: Counted): void {
     if (header === undefined) return;
-    if (!counted.actor || !withinLimits(counted.hits)) {
+    if (!counted.actor || !withinLimits(counted.hits) || !requestsLeft(counted.hits)) {
       this.byHeader.delete(header);
       return;
     }
