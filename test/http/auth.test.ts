@@ -106,6 +106,34 @@ describe('authentication, scopes and roles', () => {
     expectError(await reader.api.get('/api/v2/groups/'), 403, 'insufficient_scope');
   });
 
+  it('answers a read as the caller is now, right after its role was lowered or its token revoked', async () => {
+    // on a shared database a read of a recent caller runs beside its token's statement: what it
+    // answers must still be what the statement finds, on whichever server
+    const organizer = await userWithToken(server, 'organizer');
+    for (let i = 0; i < 4; i++) assert.equal((await organizer.api.get('/api/v2/users/')).status, 200);
+    const lowered = await server.api.patch(`/api/v2/users/${organizer.user.public_id}/`, { role: 'user' });
+    assert.equal(lowered.status, 200, lowered.text);
+    for (let i = 0; i < 4; i++) expectError(await organizer.api.get('/api/v2/users/'), 403, 'forbidden');
+
+    // an export's answer streams: one thrown away is ended (reads-beside-token.test.ts checks that
+    // its stream gives back what it holds)
+    const created = await server.api.post('/api/v2/api-tokens/', { name: 'revoked while reading' });
+    const exported = async (token: string) => {
+      const response = await fetch(`${server.url}/api/v2/users/?format=csv`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, text: await response.text() };
+    };
+    for (let i = 0; i < 4; i++) assert.equal((await exported(created.body.token)).status, 200);
+    assert.equal((await server.api.delete(`/api/v2/api-tokens/${created.body.public_id}/`)).status, 204);
+    for (let i = 0; i < 8; i++) {
+      const refused = await exported(created.body.token);
+      assert.equal(refused.status, 401);
+      assert.equal(JSON.parse(refused.text).error.code, 'invalid_token');
+    }
+    const after = await exported(server.adminToken);
+    assert.equal(after.status, 200, 'exports still answer after those thrown away');
+    assert.match(after.text, /^public_id,/);
+  });
+
   it('shows users only their own tokens; admins see all and can filter by user', async () => {
     const first = await userWithToken(server, 'user');
     const second = await userWithToken(server, 'user');

@@ -12,6 +12,7 @@ import { isLecternError, LecternError, type Lectern } from '@lectern/core';
 import { errorReply, type ErrorLogger } from './error-response.ts';
 import { AdmissionGate, searchAdmission, searchShedding, type AdmissionLimits } from './middleware/admission.ts';
 import { authentication } from './middleware/authenticate.ts';
+import { RecentCallers } from './middleware/reads-beside-token.ts';
 import { CorsPolicy, isPreflight } from './middleware/cors.ts';
 import { dispatch } from './middleware/dispatch.ts';
 import { pipeline, type Exchange } from './middleware/pipeline.ts';
@@ -167,7 +168,10 @@ export function createApp(lectern: Lectern, options: AppOptions = {}): App {
     [
       probes(probeRoutes(lectern)),
       searchShedding(searches),
-      authentication(tokenResolver(lectern.tokens, requestLimiter, userLimiter, WINDOW_PREFIXES)),
+      authentication(
+        tokenResolver(lectern.tokens, requestLimiter, userLimiter, WINDOW_PREFIXES),
+        sharedCounters ? new RecentCallers() : undefined,
+      ),
       rateLimits(requestLimiter, userLimiter),
       requestChecks(cors),
       routeContext(),

@@ -2,6 +2,7 @@ import { LecternError, whenSettled, type Actor } from '@lectern/core';
 import { headerValue } from '../plain.ts';
 import type { Step } from './pipeline.ts';
 import type { Hits } from './rate-limit-state.ts';
+import { besideToken, type RecentCallers } from './reads-beside-token.ts';
 
 /** A token's actor, and its rate windows when they were counted as it was found (tokenResolver). */
 export type Resolved = { actor: Actor; hits?: Hits };
@@ -39,12 +40,25 @@ export function authenticate(
   }
 }
 
-/** The step that resolves the caller for the steps after it (unknown routes still answer 404). */
+/**
+ * The step that resolves the caller for the steps after it (unknown routes still answer 404).
+ * With `recent` (a database shared by several servers, where finding the token is a round trip),
+ * a read by a recently accepted caller runs beside its token statement (reads-beside-token.ts).
+ */
 export const authentication =
-  (resolve: (token: string) => Resolved | Promise<Resolved>): Step =>
+  (resolve: (token: string) => Resolved | Promise<Resolved>, recent?: RecentCallers): Step =>
   async (exchange, next) => {
-    const resolution = await authenticate(resolve, headerValue(exchange.request.headers, 'authorization'));
-    exchange.auth = resolution.error ? { error: resolution.error } : { actor: resolution.actor };
-    if (resolution.hits) exchange.countedWindows = resolution.hits;
+    const header = headerValue(exchange.request.headers, 'authorization');
+    const settle = (resolution: Resolution) => {
+      exchange.auth = resolution.error ? { error: resolution.error } : { actor: resolution.actor };
+      if (resolution.hits) exchange.countedWindows = resolution.hits;
+    };
+    const counting = (resolution: Resolution) => {
+      recent?.learn(header, resolution);
+      return resolution;
+    };
+    const guess = recent?.guess(exchange.request.method, header);
+    if (guess) return besideToken(exchange, next, guess, Promise.resolve(authenticate(resolve, header)).then(counting), settle);
+    settle(counting(await authenticate(resolve, header)));
     return next();
   };

@@ -6,6 +6,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { CopyIn } from './copy-in.ts';
+import { coalescedLookups } from './coalesced-lookups.ts';
 import { KyselyStorage, migrateToLatest } from '../kysely-storage.ts';
 import { allowLoneReads } from '../shared/prepared-query.ts';
 import { PostgresWakeUps } from './postgres-wake-ups.ts';
@@ -117,14 +118,12 @@ export function openPostgres(options: PostgresStorageOptions, givingWay?: Giving
   const dialect = new PostgresDialect({ pool, cursor: CopyIn as never });
   const db = new Kysely<Database>({ dialect: givingWay?.dialect(dialect) ?? dialect });
   const named = namedStatements();
-  allowLoneReads(
-    db,
-    (text, values) =>
-      pool()
-        .then((ready) => ready.query({ name: named(text), text, values: values as unknown[] }))
-        .then((result) => result.rows),
-    { pages: true },
-  );
+  const run = (text: string, values: readonly unknown[]) =>
+    pool()
+      .then((ready) => ready.query({ name: named(text), text, values: values as unknown[] }))
+      .then((result) => result.rows as Record<string, unknown>[]);
+  const lookups = coalescedLookups(pool, run);
+  allowLoneReads(db, (text, values, firstOnly) => (firstOnly ? lookups(text, values) : run(text, values)), { pages: true });
   connectionsOutsideThePool.set(db, async () => {
     const client = new (await loadDriver()).Client(settings);
     await client.connect();

@@ -1,8 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { CountedCredentials, RateCounterStore, TokenWindows } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
-import { toCredentials, type CredentialsRow } from '../auth/token-repository.ts';
-import { preparedLookup } from '../shared/prepared-query.ts';
+import { toCredentials } from '../auth/token-repository.ts';
+import { preparedLookup, preparedQuery } from '../shared/prepared-query.ts';
+import { coalescer } from '../shared/coalescer.ts';
+import { dialectOf } from '../shared/dialect.ts';
+import { countsOfTokenCalls, type CountedRow, type TokenCall, type TokenCallsRow } from './token-calls.ts';
 
 /** Ended windows are dropped once per this many hits: one cheap DELETE amortised over many requests. */
 const SWEEP_EVERY = 1000;
@@ -26,11 +29,11 @@ const countHit = preparedLookup<{ hits: number }, [key: string, windowStart: num
  * keeps a refused token from counting, and must say the same.
  */
 const countToken = preparedLookup<
-  CredentialsRow & { token_hits: number | null; user_hits: number | null },
+  CountedRow,
   [tokenHash: string, now: string, tokenPrefix: string, userPrefix: string, windowStart: number, tokenLimit: number]
 >(6, (db: Kysely<Database>, tokenHash, now, tokenPrefix, userPrefix, windowStart, tokenLimit) => ({
   compile: () =>
-    sql<CredentialsRow & { token_hits: number | null; user_hits: number | null }>`with c as (
+    sql<CountedRow>`with c as (
         select t.id, t.scopes, t.expires_at, u.id as user_id, u.public_id, u.role, u.is_active
         from api_tokens t join users u on u.id = t.user_id
         where t.token_hash = ${tokenHash} and t.revoked_at is null),
@@ -50,6 +53,53 @@ const countToken = preparedLookup<
       select c.*, (select f.hits from f) as token_hits, (select s.hits from s) as user_hits from c`.compile(db),
 }));
 
+/**
+ * countToken for several calls at once (coalesced, see the repository): each distinct token once,
+ * with how many of the calls carry it (`n`), counted by `n` in its window and, for the calls its
+ * limit allows, in its user's. Tokens of one user add to the user's window in one row. What each
+ * call's counts were, as if the calls had run one after the other in their order, is worked out
+ * from the windows' totals (token-calls.ts).
+ */
+const countTokens = preparedQuery<
+  TokenCallsRow,
+  [
+    tokenHashes: readonly string[],
+    calls: readonly number[],
+    now: string,
+    tokenPrefix: string,
+    userPrefix: string,
+    windowStart: number,
+    tokenLimit: number,
+  ]
+>(7, (db: Kysely<Database>, tokenHashes, calls, now, tokenPrefix, userPrefix, windowStart, tokenLimit) => ({
+  compile: () =>
+    sql<TokenCallsRow>`with i as (
+        select * from unnest(cast(${tokenHashes} as text[]), cast(${calls} as bigint[])) as i(token_hash, n)),
+      c as (
+        select i.token_hash, i.n, t.id, t.scopes, t.expires_at, u.id as user_id, u.public_id, u.role, u.is_active
+        from i join api_tokens t on t.token_hash = i.token_hash join users u on u.id = t.user_id
+        where t.revoked_at is null),
+      live as (
+        select id, user_id, n from c where c.is_active <> 0 and (c.expires_at is null or c.expires_at > ${now})),
+      f as (
+        insert into rate_limit_windows (key, window_start, hits)
+        select cast(${tokenPrefix} as text) || live.id, cast(${windowStart} as bigint), live.n from live
+        on conflict (key, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
+        returning key, hits),
+      a as (
+        select live.user_id, cast(sum(least(live.n, greatest(0, cast(${tokenLimit} as bigint) - (f.hits - live.n)))) as bigint) as allowed
+        from live join f on f.key = cast(${tokenPrefix} as text) || live.id
+        group by live.user_id),
+      s as (
+        insert into rate_limit_windows (key, window_start, hits)
+        select cast(${userPrefix} as text) || a.user_id, cast(${windowStart} as bigint), a.allowed from a where a.allowed > 0
+        on conflict (key, window_start) do update set hits = rate_limit_windows.hits + excluded.hits
+        returning key, hits)
+      select c.*, f.hits as token_hits, s.hits as user_hits
+      from c left join f on f.key = cast(${tokenPrefix} as text) || c.id
+      left join s on s.key = cast(${userPrefix} as text) || c.user_id`.compile(db),
+}));
+
 const readCount = preparedLookup<{ hits: number }, [key: string, windowStart: number]>(2, (db: Kysely<Database>, key, windowStart) =>
   db
     .selectFrom('rate_limit_windows')
@@ -58,10 +108,33 @@ const readCount = preparedLookup<{ hits: number }, [key: string, windowStart: nu
     .where('window_start', '=', sql<number>`cast(${windowStart} as bigint)`),
 );
 
+/** token calls one statement carries at most, and such statements on their way at once */
+const MOST_TOKEN_CALLS = 200;
+const TOKEN_STATEMENTS_IN_FLIGHT = 2;
+
 export class RateCounterRepository implements RateCounterStore {
   private hits = 0;
+  private readonly countCall: (call: TokenCall) => Promise<CountedRow | undefined>;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>) {
+    const one = async (call: TokenCall) => {
+      const { tokenPrefix, userPrefix, windowStart, tokenLimit } = call.windows;
+      return countToken(db, call.tokenHash, call.now, tokenPrefix, userPrefix, windowStart, tokenLimit);
+    };
+    // where each statement is a round trip (PostgreSQL), the requests that come while one is out go
+    // together: every authenticated request runs this
+    this.countCall = dialectOf(db).roundTrips
+      ? coalescer({
+          one,
+          many: (calls) =>
+            countsOfTokenCalls(calls, async (hashes, counts, now, w) =>
+              countTokens(db, hashes, counts, now, w.tokenPrefix, w.userPrefix, w.windowStart, w.tokenLimit),
+            ),
+          inFlight: TOKEN_STATEMENTS_IN_FLIGHT,
+          most: MOST_TOKEN_CALLS,
+        })
+      : one;
+  }
 
   async hit(key: string, windowStart: number): Promise<number> {
     const row = await countHit(this.db, key, windowStart);
@@ -70,12 +143,11 @@ export class RateCounterRepository implements RateCounterStore {
   }
 
   async hitByToken(tokenHash: string, now: string, windows: TokenWindows): Promise<CountedCredentials | undefined> {
-    const { tokenPrefix, userPrefix, windowStart, tokenLimit } = windows;
-    const row = await countToken(this.db, tokenHash, now, tokenPrefix, userPrefix, windowStart, tokenLimit);
+    const row = await this.countCall({ tokenHash, now, windows });
     if (!row) return undefined;
     const credentials = toCredentials(row);
     if (row.token_hits === null) return { credentials, hits: null };
-    await this.counted(windowStart);
+    await this.counted(windows.windowStart);
     return { credentials, hits: [Number(row.token_hits), row.user_hits === null ? null : Number(row.user_hits)] };
   }
 

@@ -1,6 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 
-type BindValue = string | number | null;
+type BindValue = string | number | null | readonly string[] | readonly number[];
 type BindValues = readonly BindValue[];
 
 /**
