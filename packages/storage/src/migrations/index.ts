@@ -28,7 +28,6 @@ import * as webhookRecoveryJobList from './0022-webhook-recovery-job-list.ts';
 import * as scimIdentities from './0023-scim-identities.ts';
 import * as userAssignmentCounts from './0024-user-assignment-counts.ts';
 import * as completionsIndex from './0025-completions-index.ts';
-import * as contentListIndexes from './0026-content-list-indexes.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -56,7 +55,6 @@ const migrations: Record<string, Migration> = {
   '0023-scim-identities': scimIdentities,
   '0024-user-assignment-counts': userAssignmentCounts,
   '0025-completions-index': completionsIndex,
-  '0026-content-list-indexes': contentListIndexes,
 };
 
 export const migrationProvider: MigrationProvider = {
