@@ -2,7 +2,8 @@
  * Assignments at scale, on the cached data set of `_assignments-data.ts` (1 000 000 assignments,
  * 50 000 users, 1 000 content items, 20 groups of 500 members): measures over HTTP, one connection
  * at a time, the insights, every list filter alone and in pairs, and saved-report results, each
- * against its target.
+ * against its target. `BENCH_ONLY` (a regular expression) measures only the lines whose label it
+ * matches, e.g. `BENCH_ONLY='created|report ilike'`, to compare two builds line by line.
  */
 import { ASSIGNMENTS, seedAssignments } from './_assignments-data.ts';
 import { seededDatabase } from './_database.ts';
@@ -11,6 +12,7 @@ import type { Target } from './_report.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const keep = process.env.BENCH_KEEP === '1';
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 
 const { database, meta } = await seededDatabase(
   'assignments',
@@ -26,7 +28,9 @@ const server = await startBenchServer(database.target);
 try {
   // latency, not throughput: one request at a time
   const options = { token, seconds: SECONDS, connections: 1 };
-  const run = async (label: string, path: string, target?: Target) => {
+  const run = async (label: string, path: string | (() => Promise<string>), target?: Target) => {
+    if (only && !only.test(label)) return;
+    if (typeof path !== 'string') path = await path();
     await load(server.url, [path], { ...options, seconds: 0.5 });
     reportLoad(label, await load(server.url, [path], options), 'latency', target);
   };
@@ -67,7 +71,7 @@ try {
   ];
   for (const [label, query] of pairs) await run(`GET /assignments/?${label}`, `/api/v2/assignments/?${query}`, { below: 25 });
   // saved reports run the list query with the expression as one more condition
-  const report = async (expression: string) => {
+  const report = (expression: string) => async () => {
     const response = await fetch(`${server.url}/api/v2/saved-reports/`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -76,18 +80,18 @@ try {
     return `/api/v2/saved-reports/${((await response.json()) as { public_id: string }).public_id}/results/`;
   };
   const fast = { below: 50 };
-  await run('report eq(user.email,…)', await report(`eq(user.email,${probe.email})`), fast);
+  await run('report eq(user.email,…)', report(`eq(user.email,${probe.email})`), fast);
   await run(
     'report ilike(user.email,…),eq(state,completed)',
-    await report(`ilike(user.email,${probe.email.toUpperCase()}),eq(state,completed)`),
+    report(`ilike(user.email,${probe.email.toUpperCase()}),eq(state,completed)`),
     fast,
   );
   await run(
     'report in(content_item.content_type,(video,guide)),state=in_progress',
-    await report('in(content_item.content_type,(video,guide)),state=in_progress'),
+    report('in(content_item.content_type,(video,guide)),state=in_progress'),
     fast,
   );
-  await run('report ilike(user.email,*@example.com) (every row matches)', await report('ilike(user.email,*@example.com)'), fast);
+  await run('report ilike(user.email,*@example.com) (every row matches)', report('ilike(user.email,*@example.com)'), fast);
 } finally {
   await stopBenchServer(server.child);
   if (keep) console.log(`kept ${database.target}`);

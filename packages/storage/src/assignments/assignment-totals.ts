@@ -27,12 +27,14 @@ export const allAssignments = async (db: Kysely<Database>): Promise<number> =>
 /**
  * The number of live assignments `query` matches, as a query over the kept counts, when its filters
  * are among those counted per write (a content item's with its state at most, since per-item due
- * dates are not kept); undefined when they are not, or when ranges or search narrow it.
+ * dates are not kept); undefined when they are not, or when search or a range other than an
+ * outstanding assignment's due date (dueRangeTotal) narrows it.
  */
 export function keptTotal(db: Kysely<Database>, query: ListQuery, today: string): TotalQuery | undefined {
   const { filters } = query;
-  if (query.search !== undefined || Object.keys(query.ranges).length > 0) return undefined;
+  if (query.search !== undefined) return undefined;
   if (!Object.keys(filters).every((name) => COUNTED_FILTERS.has(name))) return undefined;
+  if (Object.keys(query.ranges).length > 0) return dueRangeTotal(db, query, today);
   const states = filters.state === undefined ? undefined : filterValues(filters.state);
   const types = filters.content_type === undefined ? undefined : filterValues(filters.content_type);
 
@@ -58,4 +60,29 @@ export function keptTotal(db: Kysely<Database>, query: ListQuery, today: string)
   if (types) due = due.where('content_type', 'in', types);
   const overdue = overdueStates.length === 0 ? sql<number>`0` : sumOf(due.where('state', 'in', overdueStates));
   return totalOf(db, filters.is_overdue === true ? overdue : sql<number>`${sumOf(totals)} - ${overdue}`);
+}
+
+/**
+ * A due date range's total from the outstanding assignments kept per content type, state and due
+ * date (`assignment_due_totals`), when the list's state filter or `is_overdue=true` keeps it to
+ * outstanding states: the kept rows (under 3 000 at a million assignments) instead of the range's
+ * index entries (7 000 for the bench's first 5 % of not-started ones). The kept due date is the
+ * row's own text, so the range compares it exactly as the list's condition does.
+ */
+function dueRangeTotal(db: Kysely<Database>, query: ListQuery, today: string): TotalQuery | undefined {
+  const { filters, ranges } = query;
+  const bounds = ranges.due_date;
+  if (bounds === undefined || Object.keys(ranges).length > 1) return undefined;
+  if (filters.content_item !== undefined || filters.is_overdue === false) return undefined;
+  const states = filters.state === undefined ? undefined : filterValues(filters.state);
+  const outstanding = outstandingStates.filter((state) => !states || states.includes(state));
+  // without is_overdue=true, every state the list keeps must be one whose due dates are kept
+  if (filters.is_overdue !== true && (states === undefined || outstanding.length < states.length)) return undefined;
+  if (outstanding.length === 0) return totalOf(db, sql<number>`0`);
+  let due = db.selectFrom('assignment_due_totals').where('state', 'in', outstanding);
+  if (filters.content_type !== undefined) due = due.where('content_type', 'in', filterValues(filters.content_type));
+  if (filters.is_overdue === true) due = due.where('due_date', '<', today);
+  if (bounds.gte !== undefined) due = due.where('due_date', '>=', bounds.gte);
+  if (bounds.lte !== undefined) due = due.where('due_date', '<=', bounds.lte);
+  return totalOf(db, sumOf(due));
 }

@@ -117,6 +117,18 @@ describe('named list pages on PostgreSQL', { skip: postgresServerUrl ? false : '
     assert.equal((await preparedNow()).length, texts.length + 2, 'a filter and a report of equalities are named too');
   });
 
+  it('write core’s states into the text, so a kept plan is costed for the state asked for', async () => {
+    const item = '10000000-0000-4000-8000-000000000003';
+    for (let run = 0; run < 7; run++) assert.equal((await list({ content_item: item, state: 'completed' })).total, 1);
+    const { rows } = await sql<{
+      statement: string;
+      generic_plans: number;
+    }>`select statement, generic_plans from pg_prepared_statements`.execute(storage.db);
+    const page = rows.find((row) => row.statement.includes("a.state in ('completed')") && row.statement.includes('c_by_public_id'));
+    assert.ok(page, rows.map((row) => row.statement).join('\n'));
+    assert.ok(Number(page.generic_plans) > 0, 'PostgreSQL keeps the generic plan after five custom ones');
+  });
+
   it('leave ranges, searches and patterns unnamed', async () => {
     const before = await preparedNow();
     const ranged = await list({ created__gte: '2025-01-01T00:10:00Z' });
