@@ -21,19 +21,11 @@ describe('opening a database', () => {
       name: string;
       timestamp: string;
     };
-    // a migration recorded as not applied goes to the migrator, which runs it: the open is not taken
-    // for current. Run again, it fails where its tables are there, or records itself again where it
-    // changes nothing on SQLite (a PostgreSQL-only index)
-    const recorded = raw.prepare('select 1 from kysely_migration where name = ?');
+    // a migration recorded as not applied goes to the migrator, which runs it (and here fails, since
+    // its tables are there): the open is not taken for current
     raw.prepare('delete from kysely_migration where name = ?').run(last.name);
-    const failure = await openSqliteStorage({ file }).then(
-      (storage) => storage.close().then(() => undefined),
-      (error: Error) => error,
-    );
-    if (failure) {
-      assert.match(failure.message, new RegExp(`migration ${last.name} failed`));
-      raw.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(last.name, last.timestamp);
-    } else assert.ok(recorded.get(last.name), 'the migrator ran it again');
+    await assert.rejects(openSqliteStorage({ file }), new RegExp(`migration ${last.name} failed`));
+    raw.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run(last.name, last.timestamp);
 
     // a migration this build does not know (a newer build's) is refused by the migrator
     raw.prepare('insert into kysely_migration (name, timestamp) values (?, ?)').run('9999-from-the-future', last.timestamp);
