@@ -2,7 +2,8 @@
  * On PostgreSQL a list's page read outside a transaction runs as a named statement, whose plan the
  * server may keep, with its page size in its text; a list whose best plan depends on a value's
  * share of the rows (a range's bound, a search, a report's pattern or bound) stays unnamed
- * (readElsewhere). Read from pg_prepared_statements on a pool of one connection.
+ * (readElsewhere). An insight's statement is named the same way. Read from pg_prepared_statements on
+ * a pool of one connection.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -127,6 +128,24 @@ describe('named list pages on PostgreSQL', { skip: postgresServerUrl ? false : '
     const page = rows.find((row) => row.statement.includes("a.state in ('completed')") && row.statement.includes('c_by_public_id'));
     assert.ok(page, rows.map((row) => row.statement).join('\n'));
     assert.ok(Number(page.generic_plans) > 0, 'PostgreSQL keeps the generic plan after five custom ones');
+  });
+
+  it("name an insight's statement too, and leave a creation range's unnamed", async () => {
+    const statements = async () =>
+      (await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(storage.db)).rows.map((row) => row.statement);
+    const before = await statements();
+    const all = { completed: ASSIGNMENTS / 3, not_started: (ASSIGNMENTS * 2) / 3 };
+    assert.deepEqual(await storage.insights.countsByState({}), all);
+    assert.deepEqual(await storage.insights.countsByState({ user: '00000000-0000-4000-8000-000000000001' }), all);
+    const named = (await statements()).filter((text) => !before.includes(text));
+    assert.equal(named.length, 2, named.join('\n'));
+    assert.ok(
+      named.some((text) => text.includes('"assignment_totals"')),
+      'the kept totals, by name',
+    );
+    const now = await statements();
+    assert.deepEqual(await storage.insights.countsByState({ createdGte: '2025-01-01T00:10:00.000Z' }), { completed: 6, not_started: 14 });
+    assert.deepEqual(await statements(), now, 'a creation range is planned for its bounds');
   });
 
   it('leave ranges, searches and patterns unnamed', async () => {
