@@ -237,12 +237,12 @@ export class Lectern {
       },
       assignments: {
         item: this.jobs.itemHandler('assignments'),
-        many: (tx, ctx, items) => this.assignments.createManyInTx(tx, ctx, items as never),
+        many: (tx, ctx, items, knownUsers) => this.assignments.createManyInTx(tx, ctx, items as never, knownUsers),
         updateUser: notUpdating,
       },
       enrollments: {
         item: this.jobs.itemHandler('enrollments'),
-        many: (tx, ctx, items) => this.enrollments.enrollParsedManyInTx(tx, ctx, items as never),
+        many: (tx, ctx, items, knownUsers) => this.enrollments.enrollParsedManyInTx(tx, ctx, items as never, knownUsers),
         updateUser: notUpdating,
       },
     });

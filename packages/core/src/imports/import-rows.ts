@@ -34,6 +34,8 @@ export interface RowWriters {
     tx: Stores,
     ctx: RequestContext,
     items: ReadonlyArray<Record<string, unknown>>,
+    /** the users the chunk looked up by email, public id to internal id: not looked up again */
+    knownUsers: ReadonlyMap<string, number>,
   ): Promise<ReadonlyArray<AppliedItem | LecternError | undefined>>;
   /** `update=true` on a users import: the PATCH rules and write, in the caller's transaction */
   updateUser(tx: Stores, ctx: RequestContext, publicId: string, changes: z.output<typeof updateUserInput>): Promise<unknown>;
@@ -211,12 +213,15 @@ async function writeRows(
   return rows.map((row) => outcomes.get(row.row)!);
 
   async function writeMany(many: NonNullable<RowWriters['many']>, batch: ReadonlyArray<Checked>) {
+    const knownUsers = new Map<string, number>();
+    for (const user of users.values()) knownUsers.set(user.publicId, user.id);
     try {
       return await tx.savepoint((sp) =>
         many(
           sp,
           ctx,
           batch.map((row) => row.item),
+          knownUsers,
         ),
       );
     } catch {

@@ -1,10 +1,11 @@
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery, type Page, type ReportRow } from '@lectern/core';
 import { type ImportRowOutcome, type ImportStore, type NewImportRow, type StagedRow } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
-import { appendRows, insertRow } from '../shared/insert-row.ts';
+import { appendRows, insertRow, takesCopy } from '../shared/insert-row.ts';
+import { jsonRows } from '../postgres/json-insert.ts';
 import { analyzeGrownTables, preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
 import type { ListDefinition } from '../listing/list-definition.ts';
@@ -232,33 +233,45 @@ export class ImportRepository implements ImportStore {
 
   async recordOutcomes(importId: number, outcomes: readonly ImportRowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await appendRows(
-      this.db,
-      'import_results',
-      outcomes.map((outcome) => ({
-        import_id: importId,
-        row: outcome.row,
-        status: outcome.status,
-        public_id: outcome.publicId,
-        error_code: outcome.errorCode,
-        error_message: outcome.errorMessage,
-        identity: outcome.identity,
-      })),
-    );
+    const results = outcomes.map((outcome) => ({
+      import_id: importId,
+      row: outcome.row,
+      status: outcome.status,
+      public_id: outcome.publicId,
+      error_code: outcome.errorCode,
+      error_message: outcome.errorMessage,
+      identity: outcome.identity,
+    }));
     const counts = outcomeCounts(outcomes);
-    await this.db
-      .updateTable('imports')
-      .set((eb) => ({
-        done_through: outcomes[outcomes.length - 1]!.row,
-        processed: eb('processed', '+', outcomes.length),
-        created: eb('created', '+', counts.created),
-        existing: eb('existing', '+', counts.existing),
-        updated: eb('updated', '+', counts.updated),
-        valid: eb('valid', '+', counts.valid),
-        failed: eb('failed', '+', counts.failed),
-      }))
-      .where('id', '=', importId)
-      .execute();
+    const progress = (db: QueryCreator<Database>) =>
+      db
+        .updateTable('imports')
+        .set((eb) => ({
+          done_through: outcomes[outcomes.length - 1]!.row,
+          processed: eb('processed', '+', outcomes.length),
+          created: eb('created', '+', counts.created),
+          existing: eb('existing', '+', counts.existing),
+          updated: eb('updated', '+', counts.updated),
+          valid: eb('valid', '+', counts.valid),
+          failed: eb('failed', '+', counts.failed),
+        }))
+        .where('id', '=', importId);
+    if (takesCopy(this.db, results)) {
+      // one round trip on PostgreSQL: the outcomes, one JSON parameter, are inserted by a WITH of
+      // the import's update (a data-modifying WITH runs whether or not the update reads it)
+      const { columns, rows } = jsonRows('import_results', results);
+      const written = this.db.with('written', (db) =>
+        db
+          .insertInto('import_results')
+          .columns(columns as never)
+          .expression(rows as never),
+      );
+      // the update reads none of the WITH's tables, so it is typed as one without it
+      await progress(written as unknown as QueryCreator<Database>).execute();
+      return;
+    }
+    await appendRows(this.db, 'import_results', results);
+    await progress(this.db).execute();
   }
 
   async cancelRemaining(importId: number, message: string): Promise<void> {
