@@ -20,6 +20,15 @@ import { toBool } from '../listing/list-builder.ts';
 
 type ContentRead = ReturnType<typeof contentResource.toRecord>;
 
+/** The links of items (`ti.item_id`) to the live tracks and scheduled tracks holding them. */
+const holdingTracks = (db: Kysely<Database>) =>
+  db
+    .selectFrom('content_track_items as ti')
+    .innerJoin('content_items as t', 't.id', 'ti.parent_id')
+    .select('ti.parent_id')
+    .where('t.content_type', 'in', ['track', 'scheduled_track'])
+    .where('t.deleted_at', 'is', null);
+
 export class ContentRepository implements ContentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -113,8 +122,8 @@ export class ContentRepository implements ContentStore {
   async assignTargets(publicIds: readonly string[], viewer: ContentViewer): Promise<Map<string, AssignTarget>> {
     const found = new Map<string, AssignTarget>();
     if (publicIds.length === 0) return found;
-    // heldByTrack's rule, per item, in the same statement: a batch used to read the ids, the
-    // records (and their track items) and the holding tracks in four round trips
+    // heldByTrack per item, in the same statement: a batch used to read the ids, the records (and
+    // their track items) and the holding tracks in four round trips
     const rows = await this.db
       .selectFrom('content_items as ci')
       .select((eb) => [
@@ -122,17 +131,7 @@ export class ContentRepository implements ContentStore {
         'ci.public_id',
         'ci.content_type',
         'ci.is_archived',
-        eb
-          .exists(
-            eb
-              .selectFrom('content_track_items as ti')
-              .innerJoin('content_items as t', 't.id', 'ti.parent_id')
-              .select('ti.parent_id')
-              .whereRef('ti.item_id', '=', 'ci.id')
-              .where('t.content_type', 'in', ['track', 'scheduled_track'])
-              .where('t.deleted_at', 'is', null),
-          )
-          .as('held'),
+        eb.exists(holdingTracks(this.db).where('ti.item_id', '=', sql.ref<number>('ci.id'))).as('held'),
       ])
       .where('ci.public_id', 'in', [...publicIds])
       .where((eb) => visibleTo(eb, viewer, 'ci'))
@@ -149,14 +148,7 @@ export class ContentRepository implements ContentStore {
   }
 
   async heldByTrack(id: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('content_track_items as ti')
-      .innerJoin('content_items as t', 't.id', 'ti.parent_id')
-      .select('ti.parent_id')
-      .where('ti.item_id', '=', id)
-      .where('t.content_type', 'in', ['track', 'scheduled_track'])
-      .where('t.deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await holdingTracks(this.db).where('ti.item_id', '=', id).executeTakeFirst();
     return row !== undefined;
   }
 
