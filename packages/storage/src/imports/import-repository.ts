@@ -210,12 +210,13 @@ export class ImportRepository implements ImportStore {
   }
 
   /**
-   * One probe of the (import, identity) index per identity, as a subquery per key. Given `identity
-   * in (…)` beside `import_id = …`, PostgreSQL planned from statistics that had not yet seen the
-   * running import (a new import id counts as one row) and read the import's outcomes alone,
-   * filtering every one it had so far: 100 000 of them a batch late in an import. `row + 0` keeps
-   * it from answering min() by reading the primary key (import_id, row) in order, which those
-   * statistics make look as cheap and which filters the same way.
+   * One probe of the (import, identity) index per identity. PostgreSQL's statistics have not seen
+   * the running import (gathered before it, or at a million rows and not again for the next
+   * hundred thousand), so they count its id as one row: given `import_id = <the id>`, it read the
+   * import's outcomes by the primary key (import_id, row) and filtered identities, every outcome
+   * so far for each batch (100 000 a batch late in an import), or for each key. `(select id)`
+   * hides the id from the planner, which then counts the import as an average one and probes the
+   * identity index; `row + 0` keeps it from answering min() by reading the primary key in order.
    */
   async firstRowsOf(importId: number, identities: readonly string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();
@@ -227,7 +228,7 @@ export class ImportRepository implements ImportStore {
       );
       const { rows } = await sql<{ identity: string; first: number | null }>`
         with k(identity) as (${keys})
-        select k.identity, (select min(r.row + 0) from import_results r where r.import_id = ${importId} and r.identity = k.identity) as first
+        select k.identity, (select min(r.row + 0) from import_results r where r.import_id = (select cast(${importId} as integer)) and r.identity = k.identity) as first
         from k`.execute(this.db);
       for (const row of rows) if (row.first !== null) found.set(row.identity, Number(row.first));
     }
