@@ -7,6 +7,7 @@ import { readElsewhere } from '../listing/resource-definition.ts';
 import { appendRows, insertRow, takesCopy } from '../shared/insert-row.ts';
 import { jsonRows } from '../postgres/json-insert.ts';
 import { valuesList } from '../shared/values-list.ts';
+import { dialectOf } from '../shared/dialect.ts';
 import { analyzeGrownTables, preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
 import type { ListDefinition } from '../listing/list-definition.ts';
@@ -210,27 +211,40 @@ export class ImportRepository implements ImportStore {
   }
 
   /**
-   * One probe of the (import, identity) index per identity. PostgreSQL's statistics have not seen
-   * the running import (gathered before it, or at a million rows and not again for the next
+   * On PostgreSQL, one probe of the (import, identity) index per identity. Its statistics have not
+   * seen the running import (gathered before it, or at a million rows and not again for the next
    * hundred thousand), so they count its id as one row: given `import_id = <the id>`, it read the
    * import's outcomes by the primary key (import_id, row) and filtered identities, every outcome
    * so far for each batch (100 000 a batch late in an import), or for each key. `(select id)`
    * hides the id from the planner, which then counts the import as an average one and probes the
    * identity index; `row + 0` keeps it from answering min() by reading the primary key in order.
+   * SQLite keeps no statistics and seeks the same index for the list of identities, a quarter of
+   * the per-key form's time there (0.09 against 0.36 ms for 500 identities).
    */
   async firstRowsOf(importId: number, identities: readonly string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();
+    const perKey = dialectOf(this.db).plannerStatistics;
     for (let start = 0; start < identities.length; start += IDENTITIES_PER_LOOKUP) {
-      const keys = valuesList(
-        this.db,
-        identities.slice(start, start + IDENTITIES_PER_LOOKUP).map((identity) => [identity]),
-        ['text'],
-      );
-      const { rows } = await sql<{ identity: string; first: number | null }>`
-        with k(identity) as (${keys})
-        select k.identity, (select min(r.row + 0) from import_results r where r.import_id = (select cast(${importId} as integer)) and r.identity = k.identity) as first
-        from k`.execute(this.db);
-      for (const row of rows) if (row.first !== null) found.set(row.identity, Number(row.first));
+      const slice = identities.slice(start, start + IDENTITIES_PER_LOOKUP);
+      const rows = perKey
+        ? (
+            await sql<{ identity: string; first: number | null }>`
+              with k(identity) as (${valuesList(
+                this.db,
+                slice.map((identity) => [identity]),
+                ['text'],
+              )})
+              select k.identity, (select min(r.row + 0) from import_results r where r.import_id = (select cast(${importId} as integer)) and r.identity = k.identity) as first
+              from k`.execute(this.db)
+          ).rows
+        : await this.db
+            .selectFrom('import_results')
+            .select(['identity', (eb) => eb.fn.min<number>('row').as('first')])
+            .where('import_id', '=', importId)
+            .where('identity', 'in', slice)
+            .groupBy('identity')
+            .execute();
+      for (const row of rows) if (row.first !== null && row.identity !== null) found.set(row.identity, Number(row.first));
     }
     return found;
   }

@@ -72,7 +72,11 @@ describe('batch lookup plans (SQLite)', () => {
 
   it('finds an import’s earlier rows by identity through the identity index', async () => {
     const identities = Array.from({ length: BATCH }, (_, i) => `identity-${i}`);
-    assertSeeks(await plansOf(() => storage.imports.firstRowsOf(1, identities)), 'r', '(COVERING )?INDEX import_results_identity_idx');
+    assertSeeks(
+      await plansOf(() => storage.imports.firstRowsOf(1, identities)),
+      'import_results',
+      '(COVERING )?INDEX import_results_identity_idx',
+    );
   });
 
   it('finds active enrollments by event and user through the active index', async () => {
