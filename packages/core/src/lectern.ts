@@ -231,18 +231,17 @@ export class Lectern {
     this.imports = new ImportService(deps, this.jobs, {
       users: {
         item: this.jobs.itemHandler('users'),
-        // a batch's items passed the kind's schema in the row check (imports/row-check.ts)
-        many: (tx, ctx, items) => this.users.insertManyInTx(tx, ctx, items as never),
+        many: (tx, ctx, items) => this.users.insertManyInTx(tx, ctx, items),
         updateUser: (tx, ctx, publicId, changes) => this.users.updateInTx(tx, ctx, publicId, changes),
       },
       assignments: {
         item: this.jobs.itemHandler('assignments'),
-        many: (tx, ctx, items) => this.assignments.createManyInTx(tx, ctx, items as never),
+        many: (tx, ctx, items, knownUsers) => this.assignments.createManyInTx(tx, ctx, items, knownUsers),
         updateUser: notUpdating,
       },
       enrollments: {
         item: this.jobs.itemHandler('enrollments'),
-        many: (tx, ctx, items) => this.enrollments.enrollParsedManyInTx(tx, ctx, items as never),
+        many: (tx, ctx, items, knownUsers) => this.enrollments.enrollParsedManyInTx(tx, ctx, items, knownUsers),
         updateUser: notUpdating,
       },
     });

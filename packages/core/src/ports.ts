@@ -26,6 +26,7 @@ export {
   type ContentViewer,
   everyItem,
   type NewContentRow,
+  type AssignTarget,
 } from './ports/content-store.ts';
 export {
   type EnrollmentChanges,

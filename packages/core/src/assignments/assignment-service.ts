@@ -1,5 +1,5 @@
 import { BulkJobs, type BulkFamily } from '../jobs/bulk-jobs.ts';
-import { requireUserReference } from '../users/user-references.ts';
+import { requireUserReference, userIdsOf } from '../users/user-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import type { ContentRecord } from '../content/content-item.ts';
 import { viewerFor } from '../content/content-rules.ts';
@@ -243,23 +243,35 @@ export class AssignmentService {
    * member assigns. Those are answered (found, for a pair with a live assignment); the rest
    * are left undefined, for the bulk item's write (`bulk`) to decide one by one, errors included.
    * The items have passed `createAssignmentInput` already (the import's row check, its user named
-   * by public id), so they are not parsed again.
+   * by public id), so they are not parsed again. `knownUsers`: users the caller looked up in this
+   * transaction (public id to id), not looked up again.
    */
-  async createManyInTx(tx: Stores, ctx: RequestContext, inputs: readonly CreateAssignmentInput[]): Promise<Array<AppliedItem | undefined>> {
+  async createManyInTx(
+    tx: Stores,
+    ctx: RequestContext,
+    inputs: readonly CreateAssignmentInput[],
+    knownUsers?: ReadonlyMap<string, number>,
+  ): Promise<Array<AppliedItem | undefined>> {
     const answers: Array<AppliedItem | undefined> = inputs.map(() => undefined);
     if (isLearner(ctx.actor)) return answers;
-    const userIds = await tx.users.idsByPublicIds([...new Set(inputs.flatMap((input) => (input ? [input.user_id] : [])))]);
-    const named = [...new Set(inputs.flatMap((input) => (input ? [input.content_item_id] : [])))];
-    const contents = await this.content.findVisible(tx, ctx.actor, named);
-    for (const [publicId, content] of contents) if (isTrack(content.contentType) || content.summary.is_archived) contents.delete(publicId);
-    const held = await tx.assignments.heldByTracks([...contents.values()].map((content) => content.id));
+    const userIds = await userIdsOf(
+      tx,
+      inputs.flatMap((input) => (input ? [input.user_id] : [])),
+      knownUsers,
+    );
+    const named = [...new Set(inputs.flatMap((input) => (input && isUuid(input.content_item_id) ? [input.content_item_id] : [])))];
+    // a track, an archived item, or an item a track holds is the item write's to decide
+    const contents = await tx.content.assignTargets(named, viewerFor(ctx.actor));
+    for (const [publicId, content] of contents) {
+      if (isTrack(content.contentType) || content.isArchived || content.heldByTrack) contents.delete(publicId);
+    }
 
     const plain: Array<{ index: number; userId: number; contentId: number; dueDate: string | null; expiresAt: string | null }> = [];
     const seen = new Set<string>();
     inputs.forEach((input, index) => {
       const userId = input && userIds.get(input.user_id);
       const content = input && contents.get(input.content_item_id);
-      if (!input || userId === undefined || !content || held.has(content.id)) return;
+      if (!input || userId === undefined || !content) return;
       const pair = `${userId}:${content.id}`;
       // a pair named twice is left to the item write, which answers the second as existing
       if (seen.has(pair)) return;

@@ -49,13 +49,6 @@ export class ContentWrites {
     return record;
   }
 
-  /** The items among `publicIds` that `actor` may see, by public id (a batch's `requireVisible`); the rest are absent. */
-  async findVisible(stores: Stores, actor: Actor, publicIds: readonly string[]): Promise<Map<string, ContentRecord>> {
-    const ids = await stores.content.idsByPublicIds(publicIds.filter(isUuid));
-    const records = await stores.content.findByIds([...ids.values()], viewerFor(actor));
-    return new Map(records.map((record) => [record.summary.public_id, record]));
-  }
-
   /** Inserts an item of `type` with its tags, groups and items; resolves the public ids it names (422 otherwise). */
   async insertItem(tx: Stores, type: ContentType, input: ContentWrite): Promise<ContentRecord> {
     const refs = await this.resolveReferences(tx, input, null);

@@ -1,5 +1,5 @@
 import { BulkJobs, type BulkFamily } from '../jobs/bulk-jobs.ts';
-import { requireUserReference } from '../users/user-references.ts';
+import { requireUserReference, userIdsOf } from '../users/user-references.ts';
 import { findEventAnyVisibility, findEventSeats, requireEventReference } from '../events/event-references.ts';
 import { authorize, isLearner, type Actor, type RequestContext } from '../auth/actor.ts';
 import { lifecycleOf } from '../assignments/assignment.ts';
@@ -184,16 +184,25 @@ export class EnrollmentService {
     return this.enrollParsedManyInTx(tx, ctx, parseEach(createEnrollmentInput, items));
   }
 
-  /** `enrollManyInTx` for items through `createEnrollmentInput` already (an import's rows); undefined for one that failed it. */
+  /**
+   * `enrollManyInTx` for items through `createEnrollmentInput` already (an import's rows); undefined
+   * for one that failed it. `knownUsers`: users the caller looked up in this transaction (public id
+   * to id), not looked up again.
+   */
   async enrollParsedManyInTx(
     tx: Stores,
     ctx: RequestContext,
     inputs: ReadonlyArray<CreateEnrollmentInput | undefined>,
+    knownUsers?: ReadonlyMap<string, number>,
   ): Promise<Array<AppliedItem | LecternError | undefined>> {
     const answers: Array<AppliedItem | LecternError | undefined> = inputs.map(() => undefined);
     if (isLearner(ctx.actor)) return answers;
     const given = inputs.filter((input): input is CreateEnrollmentInput => input !== undefined);
-    const userIds = await tx.users.idsByPublicIds([...new Set(given.map((input) => input.user_id))]);
+    const userIds = await userIdsOf(
+      tx,
+      given.map((input) => input.user_id),
+      knownUsers,
+    );
     const events = await findEventSeats(tx, ctx.actor, [...new Set(given.map((input) => input.event_id))]);
     for (const [publicId, event] of events) if (event.isArchived) events.delete(publicId);
     const held = await tx.assignments.heldByTracks([...events.values()].map((event) => event.id));

@@ -5,13 +5,23 @@
  * dry run, so both judge a row alike.
  */
 import type { z } from 'zod';
-import { createAssignmentInput } from '../assignments/assignment.ts';
+import { createAssignmentInput, type CreateAssignmentInput } from '../assignments/assignment.ts';
 import type { Scope } from '../auth/scopes.ts';
-import { createEnrollmentInput } from '../enrollments/enrollment.ts';
+import { createEnrollmentInput, type CreateEnrollmentInput } from '../enrollments/enrollment.ts';
 import { bulkUserItem } from '../users/user.ts';
 
 export const importKinds = ['users', 'assignments', 'enrollments'] as const;
 export type ImportKindName = (typeof importKinds)[number];
+
+/**
+ * The item a row of each kind is once checked (row-check.ts): the kind's bulk item through its
+ * schema, its user named by public id where the file names one. The kind's batch write takes these.
+ */
+export interface ImportItems {
+  users: z.output<typeof bulkUserItem>;
+  assignments: CreateAssignmentInput;
+  enrollments: CreateEnrollmentInput;
+}
 
 export interface ImportKind {
   name: ImportKindName;

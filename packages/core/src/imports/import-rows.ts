@@ -19,10 +19,10 @@ import { parseInput } from '../shared/validation.ts';
 import { updateUserInput } from '../users/user.ts';
 import type { ImportRecord } from './import.ts';
 import { mapColumns } from './import-columns.ts';
-import { IMPORT_KINDS } from './import-kinds.ts';
+import { IMPORT_KINDS, type ImportItems, type ImportKindName } from './import-kinds.ts';
 import { checkRow, rowIdentity, unreadRowFailure } from './row-check.ts';
 
-export interface RowWriters {
+export interface RowWriters<K extends ImportKindName = ImportKindName> {
   /** the kind's bulk-job item write */
   item: JobKind['handle'];
   /**
@@ -33,11 +33,16 @@ export interface RowWriters {
   many?(
     tx: Stores,
     ctx: RequestContext,
-    items: ReadonlyArray<Record<string, unknown>>,
+    items: ReadonlyArray<ImportItems[K]>,
+    /** the users the chunk looked up by email, public id to internal id: not looked up again */
+    knownUsers: ReadonlyMap<string, number>,
   ): Promise<ReadonlyArray<AppliedItem | LecternError | undefined>>;
   /** `update=true` on a users import: the PATCH rules and write, in the caller's transaction */
   updateUser(tx: Stores, ctx: RequestContext, publicId: string, changes: z.output<typeof updateUserInput>): Promise<unknown>;
 }
+
+/** Each kind's writers, each taking its own kind's items. */
+export type KindWriters = { [K in ImportKindName]: RowWriters<K> };
 
 const failed = (
   row: number,
@@ -214,12 +219,16 @@ async function writeRows(tx: Stores, { ctx, record, rows, writers }: Chunk): Pro
   return rows.map((row) => outcomes.get(row.row)!);
 
   async function writeMany(many: NonNullable<RowWriters['many']>, batch: ReadonlyArray<Checked>) {
+    const knownUsers = new Map<string, number>();
+    for (const user of users.values()) knownUsers.set(user.publicId, user.id);
     try {
       return await tx.savepoint((sp) =>
         many(
           sp,
           ctx,
-          batch.map((row) => row.item),
+          // each passed the kind's schema in the row check, its user_id added where the file named one
+          batch.map((row) => row.item as unknown as ImportItems[ImportKindName]),
+          knownUsers,
         ),
       );
     } catch {

@@ -18,7 +18,7 @@ import { CsvFormatError, FIELD_MARGIN, MAX_RECORD_BYTES, maxFieldsFor, readCsvRe
 import { HeaderError, mapColumns } from './import-columns.ts';
 import { IMPORT_KINDS, importKinds, isImportKind, type ImportKindName } from './import-kinds.ts';
 import { importListSpec, isFinished, type Import, type ImportRecord } from './import.ts';
-import { processRows, refusedRows, type RowWriters } from './import-rows.ts';
+import { processRows, refusedRows, type KindWriters } from './import-rows.ts';
 
 export const IMPORTS_JOB = 'imports';
 /** Rows per chunk transaction: large enough that per-transaction costs vanish, small enough to interleave with requests. */
@@ -94,7 +94,7 @@ export class ImportService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly jobs: JobEngine,
-    private readonly writers: Record<ImportKindName, RowWriters>,
+    private readonly writers: KindWriters,
   ) {
     jobs.register({
       name: IMPORTS_JOB,

@@ -48,6 +48,19 @@ export type ContentChanges = Partial<
   >
 > & { isArchived?: boolean; mediaDuration?: number | null; modified?: string };
 
+/**
+ * What a batch of new assignments needs to know of an item it names (an import's), read in one
+ * statement for the batch: a track, an archived item or an item a track holds is left to the
+ * one-at-a-time write, which knows their rules.
+ */
+export interface AssignTarget {
+  id: number;
+  contentType: ContentType;
+  isArchived: boolean;
+  /** a track or scheduled track that is not deleted holds it */
+  heldByTrack: boolean;
+}
+
 /** One "container holds item" link of a track, scheduled track or collection. */
 export interface ContainmentEdge {
   parentId: number;
@@ -72,6 +85,8 @@ export interface ContentStore {
   list(query: ListQuery, viewer: ContentViewer, options?: ContentListOptions): Promise<Page<ContentRecord>>;
   /** Internal ids of the given public ids among items that are not deleted. */
   idsByPublicIds(publicIds: readonly string[]): Promise<Map<string, number>>;
+  /** The items among `publicIds` that are not deleted and that `viewer` may see, by public id (a batch's lookup). */
+  assignTargets(publicIds: readonly string[], viewer: ContentViewer): Promise<Map<string, AssignTarget>>;
   /** Replaces the access groups. */
   setGroups(id: number, groupIds: readonly number[]): Promise<void>;
   /** Replaces the tag set, creating tags that do not exist yet. */

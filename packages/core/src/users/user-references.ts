@@ -20,3 +20,25 @@ export async function requireUserIds(stores: Stores, publicIds: readonly string[
   if (unknown.length > 0) throw fieldError(field, `No user has these public_ids: ${unknown.join(', ')}.`);
   return [...new Set(known.values())];
 }
+
+/**
+ * The internal ids of the users `publicIds` name, by public id, absent for those that do not
+ * exist: `known` answers those the caller already looked up in this transaction (an import's
+ * chunk resolves its emails first), and one query the rest. Users are never deleted, so an id
+ * found earlier in the transaction is still the user's.
+ */
+export async function userIdsOf(
+  stores: Stores,
+  publicIds: readonly string[],
+  known: ReadonlyMap<string, number> = new Map(),
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const missing: string[] = [];
+  for (const publicId of new Set(publicIds)) {
+    const id = known.get(publicId);
+    if (id === undefined) missing.push(publicId);
+    else ids.set(publicId, id);
+  }
+  if (missing.length > 0) for (const [publicId, id] of await stores.users.idsByPublicIds(missing)) ids.set(publicId, id);
+  return ids;
+}

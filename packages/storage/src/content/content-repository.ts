@@ -1,6 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import type { ContentMediaStatus, ContentRecord, ContentRef, ContentType, ListQuery, Page } from '@lectern/core';
-import type { ContainmentEdge, ContentChanges, ContentListOptions, ContentStore, ContentViewer, NewContentRow } from '@lectern/core/ports';
+import type {
+  AssignTarget,
+  ContainmentEdge,
+  ContentChanges,
+  ContentListOptions,
+  ContentStore,
+  ContentViewer,
+  NewContentRow,
+} from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import { byOwner } from '../shared/by-owner.ts';
 import type { Condition } from '../listing/list-definition.ts';
@@ -8,8 +16,18 @@ import { contentResource, type ContentTables } from './content-resource.ts';
 import { inAccessGroupsOf, listedFor, visibleTo } from './content-visibility.ts';
 import { insertRow } from '../shared/insert-row.ts';
 import { idsByPublicId } from '../shared/ids-by-public-id.ts';
+import { toBool } from '../listing/list-builder.ts';
 
 type ContentRead = ReturnType<typeof contentResource.toRecord>;
+
+/** The links of items (`ti.item_id`) to the live tracks and scheduled tracks holding them. */
+const holdingTracks = (db: Kysely<Database>) =>
+  db
+    .selectFrom('content_track_items as ti')
+    .innerJoin('content_items as t', 't.id', 'ti.parent_id')
+    .select('ti.parent_id')
+    .where('t.content_type', 'in', ['track', 'scheduled_track'])
+    .where('t.deleted_at', 'is', null);
 
 export class ContentRepository implements ContentStore {
   constructor(private readonly db: Kysely<Database>) {}
@@ -101,15 +119,36 @@ export class ContentRepository implements ContentStore {
       .execute();
   }
 
+  async assignTargets(publicIds: readonly string[], viewer: ContentViewer): Promise<Map<string, AssignTarget>> {
+    const found = new Map<string, AssignTarget>();
+    if (publicIds.length === 0) return found;
+    // heldByTrack per item, in the same statement: a batch used to read the ids, the records (and
+    // their track items) and the holding tracks in four round trips
+    const rows = await this.db
+      .selectFrom('content_items as ci')
+      .select((eb) => [
+        'ci.id',
+        'ci.public_id',
+        'ci.content_type',
+        'ci.is_archived',
+        eb.exists(holdingTracks(this.db).where('ti.item_id', '=', sql.ref<number>('ci.id'))).as('held'),
+      ])
+      .where('ci.public_id', 'in', [...publicIds])
+      .where((eb) => visibleTo(eb, viewer, 'ci'))
+      .execute();
+    for (const row of rows) {
+      found.set(row.public_id, {
+        id: row.id,
+        contentType: row.content_type as ContentType,
+        isArchived: toBool(row.is_archived),
+        heldByTrack: toBool(row.held as unknown as number | boolean),
+      });
+    }
+    return found;
+  }
+
   async heldByTrack(id: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('content_track_items as ti')
-      .innerJoin('content_items as t', 't.id', 'ti.parent_id')
-      .select('ti.parent_id')
-      .where('ti.item_id', '=', id)
-      .where('t.content_type', 'in', ['track', 'scheduled_track'])
-      .where('t.deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await holdingTracks(this.db).where('ti.item_id', '=', id).executeTakeFirst();
     return row !== undefined;
   }
 

@@ -1,10 +1,13 @@
-import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Selectable, type SelectQueryBuilder } from 'kysely';
 import { storedActorSchema, type ImportRecord, type ImportStatus, type ListQuery, type Page, type ReportRow } from '@lectern/core';
 import { type ImportRowOutcome, type ImportStore, type NewImportRow, type StagedRow } from '@lectern/core/ports';
 import type { Database, Tables } from '../schema.ts';
 import type { ImportsTable } from '../schema/jobs.ts';
 import { readElsewhere } from '../listing/resource-definition.ts';
-import { appendRows, insertRow } from '../shared/insert-row.ts';
+import { appendRows, insertRow, takesCopy } from '../shared/insert-row.ts';
+import { jsonRows } from '../postgres/json-insert.ts';
+import { valuesList } from '../shared/values-list.ts';
+import { dialectOf } from '../shared/dialect.ts';
 import { analyzeGrownTables, preferIndexLookups } from './prefer-index-lookups.ts';
 import { applyFilters, fetchPage, fromBool, toBool } from '../listing/list-builder.ts';
 import type { ListDefinition } from '../listing/list-definition.ts';
@@ -207,17 +210,41 @@ export class ImportRepository implements ImportStore {
     }));
   }
 
+  /**
+   * On PostgreSQL, one probe of the (import, identity) index per identity. Its statistics have not
+   * seen the running import (gathered before it, or at a million rows and not again for the next
+   * hundred thousand), so they count its id as one row: given `import_id = <the id>`, it read the
+   * import's outcomes by the primary key (import_id, row) and filtered identities, every outcome
+   * so far for each batch (100 000 a batch late in an import), or for each key. `(select id)`
+   * hides the id from the planner, which then counts the import as an average one and probes the
+   * identity index; `row + 0` keeps it from answering min() by reading the primary key in order.
+   * SQLite keeps no statistics and seeks the same index for the list of identities, a quarter of
+   * the per-key form's time there (0.09 against 0.36 ms for 500 identities).
+   */
   async firstRowsOf(importId: number, identities: readonly string[]): Promise<Map<string, number>> {
     const found = new Map<string, number>();
+    const perKey = dialectOf(this.db).plannerStatistics;
     for (let start = 0; start < identities.length; start += IDENTITIES_PER_LOOKUP) {
-      const rows = await this.db
-        .selectFrom('import_results')
-        .select(['identity', (eb) => eb.fn.min('row').as('first')])
-        .where('import_id', '=', importId)
-        .where('identity', 'in', identities.slice(start, start + IDENTITIES_PER_LOOKUP))
-        .groupBy('identity')
-        .execute();
-      for (const row of rows) found.set(row.identity!, Number(row.first));
+      const slice = identities.slice(start, start + IDENTITIES_PER_LOOKUP);
+      const rows = perKey
+        ? (
+            await sql<{ identity: string; first: number | null }>`
+              with k(identity) as (${valuesList(
+                this.db,
+                slice.map((identity) => [identity]),
+                ['text'],
+              )})
+              select k.identity, (select min(r.row + 0) from import_results r where r.import_id = (select cast(${importId} as integer)) and r.identity = k.identity) as first
+              from k`.execute(this.db)
+          ).rows
+        : await this.db
+            .selectFrom('import_results')
+            .select(['identity', (eb) => eb.fn.min<number>('row').as('first')])
+            .where('import_id', '=', importId)
+            .where('identity', 'in', slice)
+            .groupBy('identity')
+            .execute();
+      for (const row of rows) if (row.first !== null && row.identity !== null) found.set(row.identity, Number(row.first));
     }
     return found;
   }
@@ -232,33 +259,45 @@ export class ImportRepository implements ImportStore {
 
   async recordOutcomes(importId: number, outcomes: readonly ImportRowOutcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await appendRows(
-      this.db,
-      'import_results',
-      outcomes.map((outcome) => ({
-        import_id: importId,
-        row: outcome.row,
-        status: outcome.status,
-        public_id: outcome.publicId,
-        error_code: outcome.errorCode,
-        error_message: outcome.errorMessage,
-        identity: outcome.identity,
-      })),
-    );
+    const results = outcomes.map((outcome) => ({
+      import_id: importId,
+      row: outcome.row,
+      status: outcome.status,
+      public_id: outcome.publicId,
+      error_code: outcome.errorCode,
+      error_message: outcome.errorMessage,
+      identity: outcome.identity,
+    }));
     const counts = outcomeCounts(outcomes);
-    await this.db
-      .updateTable('imports')
-      .set((eb) => ({
-        done_through: outcomes[outcomes.length - 1]!.row,
-        processed: eb('processed', '+', outcomes.length),
-        created: eb('created', '+', counts.created),
-        existing: eb('existing', '+', counts.existing),
-        updated: eb('updated', '+', counts.updated),
-        valid: eb('valid', '+', counts.valid),
-        failed: eb('failed', '+', counts.failed),
-      }))
-      .where('id', '=', importId)
-      .execute();
+    const progress = (db: QueryCreator<Database>) =>
+      db
+        .updateTable('imports')
+        .set((eb) => ({
+          done_through: outcomes[outcomes.length - 1]!.row,
+          processed: eb('processed', '+', outcomes.length),
+          created: eb('created', '+', counts.created),
+          existing: eb('existing', '+', counts.existing),
+          updated: eb('updated', '+', counts.updated),
+          valid: eb('valid', '+', counts.valid),
+          failed: eb('failed', '+', counts.failed),
+        }))
+        .where('id', '=', importId);
+    if (takesCopy(this.db, results)) {
+      // one round trip on PostgreSQL: the outcomes, one JSON parameter, are inserted by a WITH of
+      // the import's update (a data-modifying WITH runs whether or not the update reads it)
+      const { columns, rows } = jsonRows('import_results', results);
+      const written = this.db.with('written', (db) =>
+        db
+          .insertInto('import_results')
+          .columns(columns as never)
+          .expression(rows as never),
+      );
+      // the update reads none of the WITH's tables, so it is typed as one without it
+      await progress(written as unknown as QueryCreator<Database>).execute();
+      return;
+    }
+    await appendRows(this.db, 'import_results', results);
+    await progress(this.db).execute();
   }
 
   async cancelRemaining(importId: number, message: string): Promise<void> {

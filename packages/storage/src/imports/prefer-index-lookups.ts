@@ -32,14 +32,21 @@ export async function analyzeGrownTables(db: Kysely<Database>): Promise<void> {
  * - turns sequential and bitmap scans off for the rest of its transaction. Bitmap scans go because
  *   the trigram search index on users' emails is read only through them, and while an import fills
  *   that index's pending list, each such read reads the whole list;
+ * - turns merge and hash joins off: a batch joins its few hundred rows to the tables they name,
+ *   which a nested loop of index probes does in time bounded by the batch, while a merge or hash
+ *   join reads the other table from its start for as far as the statistics say the keys go. The
+ *   assignments an enrollments batch wrote, read back with their users, were merge-joined with
+ *   users read in id order from the first: up to the whole table for each batch, once a million
+ *   assignments of fewer users had left statistics that put every user id near the start;
  * - plans without parallel workers: for a few hundred keys, starting and stopping them costs more
  *   than the reads (a batch's enrollments read back by id were seen waiting on both).
  *
- * SQLite gathers no statistics (docs/scaling.md) and needs neither.
+ * SQLite gathers no statistics (docs/scaling.md) and needs none of it.
  */
 export async function preferIndexLookups(db: Kysely<Database>): Promise<void> {
   if (!dialectOf(db).plannerStatistics) return;
   await sql`select set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
+    set_config('enable_mergejoin', 'off', true), set_config('enable_hashjoin', 'off', true),
     set_config('max_parallel_workers_per_gather', '0', true)`.execute(db);
 }
 

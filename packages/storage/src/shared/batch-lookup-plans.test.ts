@@ -70,6 +70,15 @@ describe('batch lookup plans (SQLite)', () => {
     assertSeeks(await plansOf(() => storage.assignments.livePublicIds(pairs)), 'a', 'INDEX assignments_pair_idx');
   });
 
+  it('finds an import’s earlier rows by identity through the identity index', async () => {
+    const identities = Array.from({ length: BATCH }, (_, i) => `identity-${i}`);
+    assertSeeks(
+      await plansOf(() => storage.imports.firstRowsOf(1, identities)),
+      'import_results',
+      '(COVERING )?INDEX import_results_identity_idx',
+    );
+  });
+
   it('finds active enrollments by event and user through the active index', async () => {
     const pairs = Array.from({ length: BATCH }, (_, i) => ({ eventId: 7, userId: i + 1 }));
     assertSeeks(await plansOf(() => storage.enrollments.activePairs(pairs)), 'e', 'INDEX enrollments_active_idx');
