@@ -84,17 +84,29 @@ describe('a read beside its token statement', () => {
     }
   });
 
-  it("fails with the database when the token statement fails, ending the read's stream", async () => {
-    const reply = besideToken(
-      exchange(),
-      async () => ({ status: 200 }),
-      { actor: admin, hits: hits(7) },
-      Promise.reject(new Error('connection lost')),
-      () => {
-        throw new Error('not settled');
-      },
-    );
-    await assert.rejects(reply, /connection lost/);
+  it('fails with the database when the token statement fails while the read runs, and nothing goes unhandled', async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const failing = Promise.reject(new Error('connection lost'));
+      const reply = besideToken(
+        exchange(),
+        async () => {
+          // the read outlasts the statement's failure by a few turns of the event loop
+          for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+          return { status: 200 };
+        },
+        { actor: admin, hits: hits(7) },
+        failing,
+        () => undefined,
+      );
+      await assert.rejects(reply, /connection lost/);
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
   });
 });
 

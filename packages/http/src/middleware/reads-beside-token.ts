@@ -72,6 +72,8 @@ export async function besideToken<Found extends Counted>(
   counting: Promise<Found>,
   settle: (counted: Found) => void,
 ): Promise<Reply> {
+  // awaited only once the read is done: a failure before then must not count as unhandled
+  counting.catch(() => undefined);
   exchange.auth = { actor: guess.actor };
   // the rate-limit step takes these as counted and counts nothing itself; the real counts replace
   // them below, or the request runs again with them
