@@ -1,8 +1,9 @@
-import { sql, type Compilable, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AssignmentState, InsightFilter, InsightStore } from '@lectern/core/ports';
 import { overdueSql } from '../assignments/assignment-repository.ts';
 import type { Database } from '../schema.ts';
 import { pageReadOf } from '../shared/prepared-query.ts';
+import { rowsOf, type ReadQuery } from '../shared/offloaded-reads.ts';
 
 const NOT_DROPPED = sql<boolean>`state <> 'dropped'`;
 
@@ -34,11 +35,8 @@ export class InsightRepository implements InsightStore {
    * since a day, the overdue before today) stays planned for its bound, as a list's range does
    * (listing/resource-definition.ts, readElsewhere).
    */
-  private async rows<Row>(query: Compilable<Row>, bounded: boolean): Promise<Row[]> {
-    const compiled = query.compile();
-    const named = bounded ? undefined : pageReadOf(this.db);
-    const rows = (await named?.(compiled.sql, compiled.parameters)) as Row[] | undefined;
-    return rows ?? (await this.db.executeQuery(compiled)).rows;
+  private rows<Row>(query: ReadQuery<Row>, bounded: boolean): Promise<Row[]> {
+    return rowsOf(query, bounded ? undefined : pageReadOf(this.db));
   }
 
   /**
