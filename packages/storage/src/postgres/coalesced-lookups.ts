@@ -23,6 +23,8 @@ const IN_FLIGHT = 2;
 /** the texts coalesced at most (each keeps a little state); others run alone */
 const MOST_TEXTS = 200;
 const CALL = 'lectern_call';
+/** a statement that may sit in a LATERAL subquery: a SELECT, not a write nor a WITH that may hold one */
+const PLAIN_SELECT = /^\s*select\b/i;
 
 /**
  * The lookup's text with each `$n` swapped for `b.pn`, or `undefined` when it is not a plain
@@ -30,7 +32,7 @@ const CALL = 'lectern_call';
  * and identifiers are copied as they are.
  */
 export function lateralText(text: string, arity: number, types: readonly string[]): string | undefined {
-  if (!/^\s*select\b/i.test(text) || arity === 0 || types.length !== arity) return undefined;
+  if (!PLAIN_SELECT.test(text) || arity === 0 || types.length !== arity) return undefined;
   let inner = '';
   for (const piece of text.split(/('(?:[^']|'')*'|"(?:[^"]|"")*")/)) {
     inner += piece.startsWith("'") || piece.startsWith('"') ? piece : piece.replace(/\$(\d+)\b/g, (_, n: string) => `b.p${n}`);
@@ -66,12 +68,12 @@ async function parameterTypes(pool: pg.Pool, text: string): Promise<string[] | u
  * alone.
  */
 export function coalescedLookups(pool: () => Promise<pg.Pool>, run: Run): Run {
+  // null: alone, while its parameters' types are asked or for good
   const byText = new Map<string, ((values: readonly unknown[]) => Promise<Rows>) | null>();
-  const asked = new Set<string>();
 
   const ask = (text: string, arity: number) => {
-    if (asked.has(text) || asked.size >= MOST_TEXTS) return;
-    asked.add(text);
+    if (byText.size >= MOST_TEXTS) return;
+    byText.set(text, null);
     pool()
       .then((ready) => parameterTypes(ready, text))
       .then(
@@ -86,7 +88,7 @@ export function coalescedLookups(pool: () => Promise<pg.Pool>, run: Run): Run {
   return (text, values) => {
     const coalesced = byText.get(text);
     if (coalesced) return coalesced(values);
-    if (coalesced === undefined && /^\s*select\b/i.test(text)) ask(text, values.length);
+    if (coalesced === undefined && PLAIN_SELECT.test(text)) ask(text, values.length);
     return run(text, values);
   };
 }
