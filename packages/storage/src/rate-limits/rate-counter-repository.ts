@@ -4,7 +4,6 @@ import type { Database } from '../schema.ts';
 import { toCredentials } from '../auth/token-repository.ts';
 import { preparedLookup, preparedQuery } from '../shared/prepared-query.ts';
 import { coalescer } from '../shared/coalescer.ts';
-import { dialectOf } from '../shared/dialect.ts';
 import { countsOfTokenCalls, type CountedRow, type TokenCall, type TokenCallsRow } from './token-calls.ts';
 
 /** Ended windows are dropped once per this many hits: one cheap DELETE amortised over many requests. */
@@ -121,19 +120,18 @@ export class RateCounterRepository implements RateCounterStore {
       const { tokenPrefix, userPrefix, windowStart, tokenLimit } = call.windows;
       return countToken(db, call.tokenHash, call.now, tokenPrefix, userPrefix, windowStart, tokenLimit);
     };
-    // where each statement is a round trip (PostgreSQL), the requests that come while one is out go
-    // together: every authenticated request runs this
-    this.countCall = dialectOf(db).roundTrips
-      ? coalescer({
-          one,
-          many: (calls) =>
-            countsOfTokenCalls(calls, async (hashes, counts, now, w) =>
-              countTokens(db, hashes, counts, now, w.tokenPrefix, w.userPrefix, w.windowStart, w.tokenLimit),
-            ),
-          inFlight: TOKEN_STATEMENTS_IN_FLIGHT,
-          most: MOST_TOKEN_CALLS,
-        })
-      : one;
+    // every authenticated request runs this, each a round trip: the requests that come while one
+    // is out go together. Counters are shared only on PostgreSQL (KyselyStorage.sharedRateCounters),
+    // whose data-modifying WITHs and arrays these statements use
+    this.countCall = coalescer({
+      one,
+      many: (calls) =>
+        countsOfTokenCalls(calls, async (hashes, counts, now, w) =>
+          countTokens(db, hashes, counts, now, w.tokenPrefix, w.userPrefix, w.windowStart, w.tokenLimit),
+        ),
+      inFlight: TOKEN_STATEMENTS_IN_FLIGHT,
+      most: MOST_TOKEN_CALLS,
+    });
   }
 
   async hit(key: string, windowStart: number): Promise<number> {

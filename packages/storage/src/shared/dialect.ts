@@ -34,12 +34,6 @@ export interface Dialect {
    * more the transaction wrote; PostgreSQL wrote its log as the statements ran.
    */
   readonly commitWritesPages: boolean;
-  /**
-   * Each statement is a round trip over a socket, which costs Lectern more CPU than a lookup's rows:
-   * the same statement of concurrent requests is worth sending once for all (shared/coalescer.ts).
-   * SQLite answers in the process, at once.
-   */
-  readonly roundTrips: boolean;
 }
 
 const sqlite: Dialect = {
@@ -53,7 +47,6 @@ const sqlite: Dialect = {
   deleteFeedsInsert: false,
   writesInWith: false,
   commitWritesPages: true,
-  roundTrips: false,
 };
 
 const postgres: Dialect = {
@@ -67,7 +60,6 @@ const postgres: Dialect = {
   deleteFeedsInsert: true,
   writesInWith: true,
   commitWritesPages: false,
-  roundTrips: true,
 };
 
 // any database's Kysely: the capabilities do not depend on its tables
