@@ -114,16 +114,6 @@ export class UserService extends StoredRecordService<UserRecord, User> {
   }
 
   /**
-   * An import's batch of new users, as bulk items whose emails the caller found free: one INSERT for
-   * the users and one for their `user.created` entries. A taken email fails the whole statement;
-   * the caller then writes the rows one by one through the bulk item (`bulk`), which says which.
-   * The items have passed `bulkUserItem` already (the import's row check), so they are not parsed again.
-   */
-  insertManyInTx(tx: Stores, ctx: RequestContext, items: readonly BulkUserItem[]): Promise<AppliedItem[]> {
-    return this.insertParsedInTx(tx, ctx, items);
-  }
-
-  /**
    * A bulk job's chunk at once, with the outcomes `handle` gives one by one: an invalid item fails
    * with its validation error, a taken email (one query for all of them) as `duplicate` naming the
    * user, and the rest are inserted together. An email an earlier item of the chunk also gives is
@@ -161,7 +151,7 @@ export class UserService extends StoredRecordService<UserRecord, User> {
         fresh.push({ index, input });
       }
     }
-    const applied = await this.insertParsedInTx(
+    const applied = await this.insertManyInTx(
       tx,
       ctx,
       fresh.map(({ input }) => input),
@@ -170,7 +160,13 @@ export class UserService extends StoredRecordService<UserRecord, User> {
     return answers;
   }
 
-  private async insertParsedInTx(tx: Stores, ctx: RequestContext, inputs: readonly BulkUserItem[]): Promise<AppliedItem[]> {
+  /**
+   * New users from bulk items whose emails the caller found free (an import's batch, a bulk job's
+   * chunk): one INSERT for the users and one for their `user.created` entries. A taken email fails
+   * the whole statement; the caller then writes the rows one by one through the bulk item (`bulk`),
+   * which says which. The items have passed `bulkUserItem` already, so they are not parsed again.
+   */
+  async insertManyInTx(tx: Stores, ctx: RequestContext, inputs: readonly BulkUserItem[]): Promise<AppliedItem[]> {
     if (inputs.length === 0) return [];
     const now = nowIso(this.deps.clock);
     const records = await tx.users.insertMany(
