@@ -326,8 +326,12 @@ export class Lectern {
   /**
    * On an empty database, creates an admin and a token for it, in one transaction so that two
    * processes starting together cannot both bootstrap. Returns null when users already exist.
+   * That is asked first outside a transaction: a server restarted beside busy ones (several on
+   * PostgreSQL) would otherwise wait for the write lock behind their job chunks, and one that
+   * waited past the lock timeout failed to start.
    */
   async bootstrapAdmin(admin: { email: string; name: string }): Promise<BootstrapResult | null> {
+    if ((await this.storage.users.count()) > 0) return null;
     return this.storage.transaction(async (tx) => {
       if ((await tx.users.count()) > 0) return null;
       const ctx = this.context();

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { randomIds } from '@lectern/core';
+import { createLectern, randomIds } from '@lectern/core';
 import type { Stores } from '@lectern/core';
 import type { NotificationOutcome } from '@lectern/core/ports';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
@@ -132,6 +132,33 @@ describe('a transaction without the write lock (PostgreSQL, two servers)', () =>
       const rows = await a.db.selectFrom('notifications').select(['status', 'attempts', 'last_error', 'lease_owner']).execute();
       assert.equal(rows.length, 6);
       for (const row of rows) assert.deepEqual(row, { status: 'sent', attempts: 1, last_error: 'server-b', lease_owner: null });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('lets a server start beside a writer: finding the admin made, it does not wait for the write lock', { skip }, async () => {
+    const [a, b] = await twoServers();
+    try {
+      const first = await createLectern({ storage: a }).bootstrapAdmin({ email: 'admin@example.com', name: 'Admin' });
+      assert.ok(first, 'the empty database got its admin');
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (holding = resolve));
+      const writer = a.transaction(async () => {
+        holding();
+        await held;
+      });
+      await lockTaken;
+      // before, the restarted server's bootstrap waited here for a's transaction (and failed on the
+      // lock timeout when a's job chunks kept it busy)
+      const bootstrapped = await createLectern({ storage: b })
+        .bootstrapAdmin({ email: 'other@example.com', name: 'Other' })
+        .finally(release);
+      assert.equal(bootstrapped, null);
+      await writer;
     } finally {
       await a.close();
       await b.close();
