@@ -97,11 +97,13 @@ if (files.some((file) => file.startsWith('test/console/'))) {
 const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism() + 2;
 
 /**
- * A file still running after this long fails instead of holding the run (and CI) forever: a test
- * polling for a state that had already passed hung a CI run. The slowest file takes under two
- * minutes; node --test bounds each file as a whole with it.
+ * A process still running after this long fails instead of holding the run (and CI) forever: a
+ * test polling for a state that had already passed hung a CI run. The slowest file takes under two
+ * minutes and a group of files (below) under five on a quiet machine; node --test bounds each of
+ * its processes as a whole with it. 15 minutes cut two groups of three black-box files short at a
+ * load of 25–35 (other work on the machine), so it is 25.
  */
-const FILE_TIMEOUT_MS = 15 * 60_000;
+const FILE_TIMEOUT_MS = 25 * 60_000;
 
 /**
  * The black-box HTTP suite runs once more on PostgreSQL, two servers sharing each database with
@@ -110,9 +112,39 @@ const FILE_TIMEOUT_MS = 15 * 60_000;
  * finished on its own, a file at a time, after the main run's cores had gone idle.
  */
 const onPostgresToo = postgresUrl && !process.env.LECTERN_TEST_DATABASE ? files.filter((file) => file.startsWith('test/http/')) : [];
+
+/**
+ * Test files share a process, a few of one folder at a time: a process costs 0.7–1 CPU-s before
+ * its first test (Node, tsx, loading core and storage or the test helpers and the response
+ * validators through tsx), more than most unit files' tests take. Measured at a load of 20–35:
+ * core's 47 unit files, one process each, 52 CPU-s; in one process 6. A black-box file's servers
+ * live in its describe blocks' hooks, so they end with its tests as before. Files go round-robin
+ * into a folder's groups, so that the long files of one kind (the SIGKILL trials, say) do not all
+ * land in one group. The trials that run alone (packaging, sea, test/postgres) keep a process each.
+ */
+const GROUP_SIZES = [
+  [/^packages\/[^/]+\//, 8],
+  [/^test\/core\//, 5],
+  [/^test\/(http|cli|console)\//, 3],
+];
+function inGroups(list) {
+  const byFolder = new Map();
+  const alone = [];
+  for (const file of list) {
+    const folder = GROUP_SIZES.map(([pattern, size]) => [file.match(pattern)?.[0], size]).find(([matched]) => matched);
+    if (!folder) alone.push([file]);
+    else byFolder.set(folder[0], { size: folder[1], files: [...(byFolder.get(folder[0])?.files ?? []), file] });
+  }
+  const groups = [...byFolder.values()].flatMap(({ size, files: members }) => {
+    const count = Math.ceil(members.length / size);
+    return Array.from({ length: count }, (_, i) => members.filter((_, j) => j % count === i));
+  });
+  return [...alone, ...groups];
+}
+const labelFor = (members) => members.join(' + ');
 const runs = [
-  ...files.map((file) => ({ file, label: file })),
-  ...onPostgresToo.map((file) => ({ file, label: `${file} (PostgreSQL)`, onPostgres: true })),
+  ...inGroups(files).map((members) => ({ files: members, label: labelFor(members) })),
+  ...inGroups(onPostgresToo).map((members) => ({ files: members, label: `${labelFor(members)} (PostgreSQL)`, onPostgres: true })),
 ];
 
 /**
@@ -120,7 +152,7 @@ const runs = [
  * cores idle: the packaging and two-server trials, then the browser files, the black-box files
  * on both databases, the other test files, and the packages' unit tests (seconds each) last.
  */
-const costRank = ({ file }) => {
+const costRank = ({ files: [file] }) => {
   if (/^test\/(sea|packaging)\.test\.ts|^test\/postgres\//.test(file)) return 0;
   if (file.startsWith('test/console/')) return 1;
   if (file.startsWith('test/http/')) return 2;
@@ -130,8 +162,8 @@ const costRank = ({ file }) => {
 runs.sort((a, b) => costRank(a) - costRank(b) || a.label.localeCompare(b.label));
 
 /**
- * node --test sorts the files it is given by path, so each file is handed to it as a two-line
- * module named by its place in the queue, which imports the file (setting LECTERN_TEST_DATABASE
+ * node --test sorts the files it is given by path, so each run is handed to it as a module named
+ * by its place in the queue, which imports the run's files in turn (setting LECTERN_TEST_DATABASE
  * first for a PostgreSQL run). A failure still names the test file and line.
  */
 const queueDir = mkdtempSync(join(tmpdir(), 'lectern-test-queue-'));
@@ -149,13 +181,14 @@ const recordCpu = (module) =>
   ` const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(f[i]), 0);` +
   ` __append(${JSON.stringify(cpuFile)}, ticks * 10 + '\\t' + ${JSON.stringify(module)} + '\\n'); } catch {} });\n`;
 const labels = new Map();
-const queue = runs.map(({ file, label, onPostgres }, place) => {
+const queue = runs.map(({ files: members, label, onPostgres }, place) => {
   const module = join(
     queueDir,
-    `${String(place).padStart(4, '0')}-${basename(file, '.test.ts')}${onPostgres ? '-on-postgres' : ''}.test.mjs`,
+    `${String(place).padStart(4, '0')}-${basename(members[0], '.test.ts')}${members.length > 1 ? '-and-more' : ''}${onPostgres ? '-on-postgres' : ''}.test.mjs`,
   );
   const setDatabase = onPostgres ? "process.env.LECTERN_TEST_DATABASE = 'postgres';\n" : '';
-  writeFileSync(module, `${setDatabase}${recordCpu(module)}await import(${JSON.stringify(pathToFileURL(join(root, file)).href)});\n`);
+  const imports = members.map((file) => `await import(${JSON.stringify(pathToFileURL(join(root, file)).href)});\n`).join('');
+  writeFileSync(module, `${setDatabase}${recordCpu(module)}${imports}`);
   labels.set(module, label);
   return module;
 });
