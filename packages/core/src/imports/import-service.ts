@@ -105,7 +105,7 @@ export class ImportService {
         throw new Error('an import runs its rows by chunk');
       },
       runChunk: (tx, job) => this.runChunk(tx, job.id, job.actor),
-      beforeChunk: () => this.deps.storage.imports.analyzeGrownTables(),
+      beforeChunk: async () => this.deps.storage.imports.analyzeGrownTables(),
       failed: async (jobId, message) => {
         this.writesMet.delete(jobId);
         const record = await this.deps.storage.imports.findByJobId(jobId);

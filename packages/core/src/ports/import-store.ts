@@ -53,10 +53,11 @@ export interface ImportStore {
   /** Submitted imports of these kinds; `createdById` narrows to one submitter's. */
   list(query: ListQuery, createdById: number | null, kinds: readonly ImportKindName[]): Promise<Page<ImportRecord>>;
   /**
-   * Before a chunk, outside its transaction: refreshes the statistics of the tables its lookups
-   * read that the import has grown, on a database whose statistics lag them (PostgreSQL's).
+   * Before a chunk, outside its transaction: starts refreshing the statistics of the tables its
+   * lookups read that the import has grown, on a database whose statistics lag them (PostgreSQL's),
+   * beside the chunks rather than before them (nothing waits for it).
    */
-  analyzeGrownTables(): Promise<void>;
+  analyzeGrownTables(): void;
   /**
    * Readies a chunk's transaction, whose every read is a lookup by key, for a database whose
    * planner would otherwise scan (PostgreSQL's).

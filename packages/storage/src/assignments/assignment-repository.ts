@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type OnConflictBuilder } from 'kysely';
 import type { AssignmentRecord, ContentType, ListQuery, Page } from '@lectern/core';
 import type {
   AssignmentChanges,
@@ -24,25 +24,61 @@ import {
   selectAssignments,
   toAssignmentRecord,
 } from './assignment-resource.ts';
-import { insertRows } from '../shared/insert-row.ts';
+import { insertRows, takesCopy } from '../shared/insert-row.ts';
+import { jsonRows } from '../postgres/json-insert.ts';
+import { dialectOf } from '../shared/dialect.ts';
 import { valuesList } from '../shared/values-list.ts';
 
 import { counterDeltas, mergeCounterDeltas } from '@lectern/core/ports';
 
 export { overdueSql } from './assignment-resource.ts';
 
+/** A new assignment's columns: not_started, no progress, first attempt. */
+const newColumns = (row: NewAssignmentRow) =>
+  // added to toColumns' fresh object, not spread into a new one: a spread of it cost ~5 µs a row
+  Object.assign(assignmentResource.toColumns(row), {
+    public_id: row.publicId,
+    state: 'not_started',
+    progress: 0,
+    attempt: 1,
+    modified: row.created,
+  });
+type NewColumns = ReturnType<typeof newColumns>;
+
+/** A row whose pair has a live assignment (the pair index's conflict) is left out, answered undefined. */
+const skipLive = (conflict: OnConflictBuilder<Database, 'assignments'>) =>
+  conflict.columns(['user_id', 'content_id']).where('deleted_at', 'is', null).doNothing();
+
 export class AssignmentRepository implements AssignmentStore {
   constructor(private readonly db: Kysely<Database>) {}
 
   async insert(row: NewAssignmentRow): Promise<number> {
-    const [id] = await this.insertRows([row], false);
+    const [id] = await insertRows(this.db, 'assignments', [newColumns(row)]);
     const types = await contentTypesOf(this.db, [row.contentId]);
     await this.countCreated([row], [types.get(row.contentId)!]);
     return id!;
   }
 
   async insertMissing(rows: readonly NewAssignmentRow[]): Promise<Array<AssignmentRecord | undefined>> {
-    const ids = await this.insertRows(rows, true);
+    const values = rows.map(newColumns);
+    const records =
+      takesCopy(this.db, values) && dialectOf(this.db).writesInWith ? await this.insertReadBack(values) : await this.insertThenRead(values);
+    // counted from the records read back, which carry their content's type
+    const written: NewAssignmentRow[] = [];
+    const types: string[] = [];
+    rows.forEach((row, i) => {
+      const record = records[i];
+      if (!record) return;
+      written.push(row);
+      types.push(record.contentType);
+    });
+    await this.countCreated(written, types);
+    return records;
+  }
+
+  /** insertMissing's rows inserted, then read back by id with their users and content items. */
+  private async insertThenRead(values: ReadonlyArray<NewColumns>): Promise<Array<AssignmentRecord | undefined>> {
+    const ids = await insertRows(this.db, 'assignments', values, skipLive);
     const inserted = ids.filter((id): id is number => id !== undefined);
     if (inserted.length === 0) return ids.map(() => undefined);
     const records = new Map(
@@ -50,39 +86,33 @@ export class AssignmentRepository implements AssignmentStore {
         .map((row) => toAssignmentRecord(assignmentResource.toRecord(row)))
         .map((record) => [record.id, record]),
     );
-    // counted from the records read back, which carry their content's type
-    const written: NewAssignmentRow[] = [];
-    const types: string[] = [];
-    rows.forEach((row, i) => {
-      const record = ids[i] === undefined ? undefined : records.get(ids[i]!);
-      if (!record) return;
-      written.push(row);
-      types.push(record.contentType);
-    });
-    await this.countCreated(written, types);
     return ids.map((id) => (id === undefined ? undefined : records.get(id)));
   }
 
   /**
-   * New assignments start not_started with no progress; `skipLive` leaves out a row whose pair has
-   * a live assignment (the pair index's conflict), answered undefined.
+   * insertMissing's rows on PostgreSQL, inserted and read back with their users and content items
+   * in one statement: the INSERT (its rows one JSON parameter, postgres/json-insert.ts) is a WITH
+   * named `assignments`, which the read's `assignments as a` then names instead of the table, so
+   * the read is the records' own (selectAssignments) over the rows just written. A read by id
+   * afterwards took a round trip and a probe of the primary key per row, and its 500 ids were bound
+   * one by one. Matched by public id, since RETURNING promises no order.
    */
-  private insertRows(rows: readonly NewAssignmentRow[], skipLive: boolean): Promise<Array<number | undefined>> {
-    return insertRows(
-      this.db,
-      'assignments',
-      // added to toColumns' fresh object, not spread into a new one: a spread of it cost ~5 µs a row
-      rows.map((row) =>
-        Object.assign(assignmentResource.toColumns(row), {
-          public_id: row.publicId,
-          state: 'not_started',
-          progress: 0,
-          attempt: 1,
-          modified: row.created,
-        }),
-      ),
-      skipLive ? (conflict) => conflict.columns(['user_id', 'content_id']).where('deleted_at', 'is', null).doNothing() : undefined,
+  private async insertReadBack(values: ReadonlyArray<NewColumns>): Promise<Array<AssignmentRecord | undefined>> {
+    const { columns, rows: source } = jsonRows('assignments', values);
+    const written = this.db.with('assignments', (db) =>
+      db
+        .insertInto('assignments')
+        .columns(columns as never)
+        .expression(source as never)
+        .onConflict(skipLive)
+        .returningAll(),
     );
+    // the read's tables are those of the database, the WITH standing in for one of them
+    const read = await selectAssignments(written as unknown as Kysely<Database>).execute();
+    const records = new Map(
+      read.map((row) => toAssignmentRecord(assignmentResource.toRecord(row))).map((record) => [record.data.public_id, record]),
+    );
+    return values.map((row) => records.get(row.public_id));
   }
 
   /** The counts of new assignments (`types`: each one's content type), added up once for all. */

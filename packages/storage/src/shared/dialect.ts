@@ -8,10 +8,10 @@ import { PostgresAdapter, type Kysely } from 'kysely';
 export interface Dialect {
   readonly kind: 'sqlite' | 'postgres';
   /**
-   * A VALUES list needs each value cast to its column's type: PostgreSQL types an untyped
-   * parameter as text. SQLite must not see the casts (shared/values-list.ts).
+   * An array can be bound as one parameter (typed by a cast) and read as rows with `unnest`, as a
+   * batch's list of keys is (shared/values-list.ts); SQLite takes a VALUES list of bare values.
    */
-  readonly typedValues: boolean;
+  readonly arrayParameters: boolean;
   /** Internal ids are drawn from the identity column's sequence, never handed out twice. */
   readonly idSequences: boolean;
   /**
@@ -38,7 +38,7 @@ export interface Dialect {
 
 const sqlite: Dialect = {
   kind: 'sqlite',
-  typedValues: false,
+  arrayParameters: false,
   idSequences: false,
   plannerStatistics: false,
   trigramSearch: false,
@@ -51,7 +51,7 @@ const sqlite: Dialect = {
 
 const postgres: Dialect = {
   kind: 'postgres',
-  typedValues: true,
+  arrayParameters: true,
   idSequences: true,
   plannerStatistics: true,
   trigramSearch: true,
