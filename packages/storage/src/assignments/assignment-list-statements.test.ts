@@ -53,6 +53,34 @@ const DUE_RANGES: Array<{ params: Record<string, string>; where: string; kept: b
   },
   { params: { due_date__lte: '2026-03-01' }, where: "a.due_date <= '2026-03-01'", kept: false },
 ];
+/** creation ranges (the rows are 20 minutes apart over four weeks), with whether the kept counts per day answer their total */
+const CREATED_RANGES: Array<{ params: Record<string, string>; where: string; kept: boolean }> = [
+  { params: { created__gte: '2025-01-10T00:00:00Z' }, where: "a.created >= '2025-01-10T00:00:00.000Z'", kept: true },
+  { params: { created__gte: '2025-01-10T07:30:00Z' }, where: "a.created >= '2025-01-10T07:30:00.000Z'", kept: true },
+  { params: { created__lte: '2025-01-05T13:10:00Z' }, where: "a.created <= '2025-01-05T13:10:00.000Z'", kept: true },
+  { params: { created__lte: '2025-01-05T00:00:00Z' }, where: "a.created <= '2025-01-05T00:00:00.000Z'", kept: true },
+  {
+    params: { state: 'completed', created__gte: '2025-01-03T05:00:00Z', created__lte: '2025-01-20T18:00:00Z' },
+    where: "a.state = 'completed' and a.created between '2025-01-03T05:00:00.000Z' and '2025-01-20T18:00:00.000Z'",
+    kept: true,
+  },
+  {
+    params: { state: 'completed,not_started', created__gte: '2025-01-27T00:00:00Z' },
+    where: "a.state in ('completed', 'not_started') and a.created >= '2025-01-27T00:00:00.000Z'",
+    kept: true,
+  },
+  { params: { created__gte: '2025-02-20T00:00:00Z' }, where: "a.created >= '2025-02-20T00:00:00.000Z'", kept: true },
+  {
+    params: { created__gte: '2025-01-10T06:00:00Z', created__lte: '2025-01-10T18:00:00Z' },
+    where: "a.created between '2025-01-10T06:00:00.000Z' and '2025-01-10T18:00:00.000Z'",
+    kept: false,
+  },
+  {
+    params: { content_type: 'video', created__gte: '2025-01-10T00:00:00Z' },
+    where: "c.content_type = 'video' and a.created >= '2025-01-10T00:00:00.000Z'",
+    kept: false,
+  },
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'lectern-list-statements-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -134,7 +162,7 @@ for (const dialect of DIALECTS) {
         progress: 0,
         attempt: 1,
         due_date: n % 2 === 0 ? `2026-0${1 + (n % 9)}-15` : null,
-        created: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),
+        created: new Date(Date.UTC(2025, 0, 1) + n * 20 * 60_000).toISOString(),
         modified: '2025-01-01T00:00:00.000Z',
       }));
       for (let i = 0; i < rows.length; i += 500)
@@ -230,6 +258,16 @@ for (const dialect of DIALECTS) {
         assert.equal(page.total, await counted(where), new URLSearchParams(params).toString());
         const texts = statements.map((statement) => statement.sql).join('\n');
         assert.equal(/count\(\*\)/.test(texts), !kept, `${new URLSearchParams(params).toString()}: ${texts}`);
+      }
+    });
+
+    it('totals a creation range, alone or with states, from the counts kept per day, exactly', async () => {
+      for (const { params, where, kept } of CREATED_RANGES) {
+        const { page, statements } = await list(params);
+        const name = new URLSearchParams(params).toString();
+        assert.equal(page.total, await counted(where), name);
+        const texts = statements.map((statement) => statement.sql).join('\n');
+        assert.equal(/assignment_created_totals/.test(texts), kept, `${name}: ${texts}`);
       }
     });
 
