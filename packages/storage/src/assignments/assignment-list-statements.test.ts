@@ -171,7 +171,8 @@ for (const dialect of DIALECTS) {
           .values(rows.slice(i, i + 500))
           .execute();
       await recountAssignments(db);
-      if (dialect.name === 'postgres') await sql`analyze`.execute(db);
+      // vacuumed as well, as the benchmarks' data is: index-only scans count on its visibility map
+      if (dialect.name === 'postgres') await sql`vacuum analyze`.execute(db);
       storage = new KyselyStorage(db);
     });
     after(() => db.destroy());
@@ -195,7 +196,8 @@ for (const dialect of DIALECTS) {
       return Number(rows[0]!.n);
     }
 
-    const cases: Array<{ params: Record<string, string>; expression?: string; where: string; index: RegExp }> = [
+    /** `total`: what the count in the page's statement must read on PostgreSQL, when the case asks */
+    const cases: Array<{ params: Record<string, string>; expression?: string; where: string; index: RegExp; total?: RegExp }> = [
       { params: {}, where: 'true', index: /Index Scan using assignments_created_idx/ },
       { params: { ordering: '-created' }, where: 'true', index: /Index Scan Backward using assignments_created_idx/ },
       { params: { state: 'completed' }, where: "a.state = 'completed'", index: /assignments_(state_)?created_idx/ },
@@ -217,6 +219,8 @@ for (const dialect of DIALECTS) {
         params: { content_item: ITEM, is_overdue: 'true' },
         where: `a.content_id = 3 and a.due_date < '${TODAY}' and a.state in ('not_started', 'in_progress')`,
         index: /Index (Only )?Scan (Backward )?using assignments_\w+/,
+        // the item's index carries state and due date (migration 0026): its count reads no row
+        total: /Index Only Scan using assignments_content_created_idx/,
       },
       // due date ranges of outstanding states: kept totals (dueRangeTotal); of any other state: a COUNT
       ...DUE_RANGES.filter(({ where }) => where !== 'false').map(({ params, where }) => ({
@@ -226,7 +230,7 @@ for (const dialect of DIALECTS) {
       })),
     ];
 
-    for (const { params, expression, where, index } of cases) {
+    for (const { params, expression, where, index, total } of cases) {
       const name = `${new URLSearchParams(params).toString() || '(no filter)'}${expression ? ` with ${expression}` : ''}`;
       it(`lists ${name} with its exact total`, async () => {
         const { page, statements } = await list(params, expression);
@@ -248,6 +252,7 @@ for (const dialect of DIALECTS) {
           }
         });
         assert.match(plan, index, plan);
+        if (total) assert.match(plan, total, plan);
         assert.doesNotMatch(plan, /Seq Scan on assignments/, plan);
       });
     }

@@ -61,7 +61,7 @@ export interface AssignmentDueTotalsTable {
   n: number;
 }
 
-/** live assignments per day of creation (the first ten characters of `created`) and state (migration 0026) */
+/** live assignments per day of creation (the first ten characters of `created`) and state (migration 0027) */
 export interface AssignmentCreatedTotalsTable {
   created_day: string;
   state: string;
