@@ -21,6 +21,7 @@ import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
 import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import type { Database } from '../schema.ts';
 import { recountAssignments } from './assignment-counts.ts';
+import { usersReportTotal } from './assignment-list-hints.ts';
 
 const TODAY = '2026-06-01';
 const USERS = 200;
@@ -273,6 +274,23 @@ for (const dialect of DIALECTS) {
         assert.equal(page.total, await counted(where), name);
         const texts = statements.map((statement) => statement.sql).join('\n');
         assert.equal(/assignment_created_totals/.test(texts), kept, `${name}: ${texts}`);
+      }
+    });
+
+    it("totals a report on the user's fields from the users' kept counts, whichever side of them it joins", async () => {
+      const reports: Array<{ expression: string; where: string }> = [
+        { expression: 'ilike(user.email,*@example.com)', where: 'true' },
+        { expression: 'eq(user.email,u7@example.com)', where: "u.email = 'u7@example.com'" },
+        { expression: 'ilike(user.name,*1*)', where: "u.name like '%1%'" },
+        { expression: 'not(ilike(user.email,u1*))', where: "u.email not like 'u1%'" },
+      ];
+      for (const { expression, where } of reports) {
+        const filter = compileRql(expression, reportResourceDefinitions.assignments!.catalogue).filter!;
+        // every page sampled: the decision of which side to join is made on every user
+        const [row] = await usersReportTotal(db, filter, TODAY, 100)!.execute();
+        assert.equal(Number(row!.total), await counted(where), expression);
+        const { page } = await list({}, expression);
+        assert.equal(page.total, await counted(where), `${expression}, listed`);
       }
     });
 
