@@ -113,7 +113,16 @@ export async function assignmentListHints(
   const plain = query.search === undefined && Object.keys(query.ranges).length === 0 && Object.keys(query.filters).length === 0;
   const usersTotal = rql !== null && plain ? usersReportTotal(db, rql, options.today) : undefined;
   const total = usersTotal ?? (narrow === undefined ? keptTotalOf(db, query, rql, options.today) : undefined);
-  return { ...(all === undefined ? {} : { all }), ...(total === undefined ? {} : { total }), ...(narrow === undefined ? {} : { narrow }) };
+  // a kept creation range's total reads a day's entries at most, and its page walks the created
+  // order (alone, or within a state) from the bound: no plan depends on what the bound selects
+  const createdOnly = Object.keys(query.ranges).length === 1 && query.ranges.created !== undefined;
+  const alike = total !== undefined && createdOnly && rql === null ? { boundsPlannedAlike: true } : {};
+  return {
+    ...(all === undefined ? {} : { all }),
+    ...(total === undefined ? {} : { total }),
+    ...(narrow === undefined ? {} : { narrow }),
+    ...alike,
+  };
 }
 
 /** The kept total of the list with the report's filter read as list filters, when it reads as them. */
