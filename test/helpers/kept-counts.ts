@@ -45,6 +45,11 @@ export async function assertCountsMatchRecount(storage: KyselyStorage): Promise<
     where a.deleted_at is null and a.due_date is not null and a.state in ('not_started', 'in_progress')
     group by 1, 2, 3 order by 1, 2, 3`.execute(storage.db);
   assert.deepEqual(due.rows, dueRecount.rows);
+  const created = await sql`select created_day, state, n from assignment_created_totals where n <> 0 order by 1, 2`.execute(storage.db);
+  const createdRecount = await sql`
+    select substr(created, 1, 10) as created_day, state, count(*) as n from assignments where deleted_at is null
+    group by 1, 2 order by 1, 2`.execute(storage.db);
+  assert.deepEqual(created.rows, createdRecount.rows, 'live assignments per day of creation and state');
   const users = await sql`
     select u.id, coalesce(k.n, 0) as n from users u left join user_assignment_counts k on k.user_id = u.id
     where coalesce(k.n, 0) <> (select count(*) from assignments a where a.user_id = u.id and a.deleted_at is null)`.execute(storage.db);

@@ -9,7 +9,14 @@ export { type TrackItemStatus } from './assignments/track-progress.ts';
 export { type AttendanceMethod, type EnrollmentStatus } from './enrollments/enrollment-rules.ts';
 export { type FacilitatorEntry, type FacilitatorRole } from './events/facilitators.ts';
 export { type StoredTimeslot } from './events/timeslot.ts';
-export { countedFacts, type CountedFacts, counterDeltas, mergeCounterDeltas, type CounterDeltas } from './insights/assignment-counters.ts';
+export {
+  countedFacts,
+  type CountedFacts,
+  counterDeltas,
+  createdDayOf,
+  mergeCounterDeltas,
+  type CounterDeltas,
+} from './insights/assignment-counters.ts';
 export {
   type AssignmentChanges,
   type AssignmentListOptions,

@@ -24,6 +24,7 @@ import type {
   AssignmentStatsTable,
   AssignmentTotalsTable,
   AssignmentDueTotalsTable,
+  AssignmentCreatedTotalsTable,
   UserAssignmentCountsTable,
 } from './schema/assignments.ts';
 import type { JobsTable, JobItemsTable, ImportsTable, ImportRowsTable, ImportResultsTable } from './schema/jobs.ts';
@@ -69,6 +70,7 @@ export interface Database {
   event_seat_counts: EventSeatCountsTable;
   user_assignment_counts: UserAssignmentCountsTable;
   assignment_due_totals: AssignmentDueTotalsTable;
+  assignment_created_totals: AssignmentCreatedTotalsTable;
   jobs: JobsTable;
   job_items: JobItemsTable;
   imports: ImportsTable;

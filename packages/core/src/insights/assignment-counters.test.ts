@@ -11,6 +11,7 @@ const columns = (overrides: Partial<CountedColumns> = {}): CountedColumns => ({
   isSuccess: null,
   feedbackText: null,
   dueDate: null,
+  created: '2026-01-05T10:00:00.000Z',
   deleted: false,
   ...overrides,
 });
@@ -27,6 +28,7 @@ describe('assignment counters', () => {
       success: 2,
       reviewed: 0,
       dueDate: null,
+      createdDay: '2026-01-05',
     });
     assert.deepEqual(facts({ feedbackRating: 4, isSuccess: true, feedbackText: 'Good', dueDate: '2026-01-31' }), {
       userId: 3,
@@ -37,6 +39,7 @@ describe('assignment counters', () => {
       success: 1,
       reviewed: 1,
       dueDate: '2026-01-31',
+      createdDay: '2026-01-05',
     });
     assert.equal(facts({ isSuccess: false }).success, 0);
     assert.equal(facts({ feedbackText: '' }).reviewed, 0);
@@ -49,14 +52,15 @@ describe('assignment counters', () => {
       content: [{ contentId: 7, total: 1, completed: 0, ratingSum: 0, ratingCount: 0 }],
       due: [],
       users: [{ userId: 3, by: 1 }],
+      created: [{ facts: { createdDay: '2026-01-05', state: 'in_progress' }, by: 1 }],
     });
   });
 
   it('changes nothing when the counted facts stay the same', () => {
-    assert.deepEqual(counterDeltas(facts(), facts()), { stats: [], content: [], due: [], users: [] });
-    assert.deepEqual(counterDeltas(null, null), { stats: [], content: [], due: [], users: [] });
+    assert.deepEqual(counterDeltas(facts(), facts()), { stats: [], content: [], due: [], users: [], created: [] });
+    assert.deepEqual(counterDeltas(null, null), { stats: [], content: [], due: [], users: [], created: [] });
     const due = facts({ dueDate: '2026-01-31' });
-    assert.deepEqual(counterDeltas(due, due), { stats: [], content: [], due: [], users: [] });
+    assert.deepEqual(counterDeltas(due, due), { stats: [], content: [], due: [], users: [], created: [] });
   });
 
   it('moves a completion and a rating between combinations; the item total stays', () => {
@@ -69,6 +73,10 @@ describe('assignment counters', () => {
       content: [{ contentId: 7, total: 0, completed: 1, ratingSum: 5, ratingCount: 1 }],
       due: [],
       users: [],
+      created: [
+        { facts: { createdDay: '2026-01-05', state: 'in_progress' }, by: -1 },
+        { facts: { createdDay: '2026-01-05', state: 'completed' }, by: 1 },
+      ],
     });
   });
 
@@ -109,6 +117,7 @@ describe('assignment counters', () => {
       stats: [],
       content: [],
       users: [],
+      created: [],
       due: [
         { facts: due('in_progress'), by: -1 },
         { facts: due('in_progress', '2026-02-28'), by: 1 },
@@ -120,6 +129,16 @@ describe('assignment counters', () => {
   it("counts a user's live assignments: in on insert, out on delete, unchanged by every other write", () => {
     assert.deepEqual(counterDeltas(facts({ state: 'completed' }), null).users, [{ userId: 3, by: -1 }]);
     assert.deepEqual(counterDeltas(facts(), facts({ state: 'dropped', feedbackRating: 2 })).users, []);
+  });
+
+  it('counts live assignments per day of creation and state: moved by a change of state, out on delete', () => {
+    assert.deepEqual(counterDeltas(facts(), facts({ state: 'completed' })).created, [
+      { facts: { createdDay: '2026-01-05', state: 'in_progress' }, by: -1 },
+      { facts: { createdDay: '2026-01-05', state: 'completed' }, by: 1 },
+    ]);
+    assert.deepEqual(counterDeltas(facts(), null).created, [{ facts: { createdDay: '2026-01-05', state: 'in_progress' }, by: -1 }]);
+    assert.deepEqual(counterDeltas(facts(), facts({ feedbackRating: 4, dueDate: '2026-03-01' })).created, [], 'same day and state');
+    assert.deepEqual(facts({ created: '2026-01-05T23:59:59.999Z' }).createdDay, '2026-01-05');
   });
 
   it('merges many writes into one change per combination, content item and user, dropping what cancels out', () => {
@@ -141,12 +160,13 @@ describe('assignment counters', () => {
       ],
     );
     assert.deepEqual(merged.due, [{ facts: { contentType: 'video', state: 'in_progress', dueDate: '2026-01-31' }, by: 2 }]);
+    assert.deepEqual(merged.created, [{ facts: { createdDay: '2026-01-05', state: 'in_progress' }, by: 3 }]);
     assert.deepEqual(merged.content, [
       { contentId: 7, total: 2, completed: 0, ratingSum: 0, ratingCount: 0 },
       { contentId: 8, total: 1, completed: 0, ratingSum: 0, ratingCount: 0 },
     ]);
     const undone = mergeCounterDeltas([counterDeltas(null, facts()), counterDeltas(facts(), null)]);
-    assert.deepEqual(undone, { stats: [], content: [], due: [], users: [] });
+    assert.deepEqual(undone, { stats: [], content: [], due: [], users: [], created: [] });
     // the sum of the merged counts equals the sum of the writes' counts, combination by combination
     const single = created.flatMap((deltas) => deltas.stats).reduce((sum, entry) => sum + entry.by, 0);
     assert.equal(

@@ -3,14 +3,16 @@
  * write instead of counted per request. Storage is handed the deltas of a write and adds them; the
  * rules of what counts live here.
  *
- * Four sets of counts:
+ * Five sets of counts:
  * - per combination of the facts below (`stats`), which storage keeps twice: per content item and
  *   per content type, so the insights and the list totals over all rows add up a few hundred rows;
  * - per content item alone (total, completed, and the ratings its list shows);
  * - outstanding assignments per content type, state and due date (`due`), from which the overdue
  *   totals of any day follow, since overdue is "outstanding and due before today";
  * - live assignments per user (`users`), so a report on the user's fields alone is counted by
- *   adding up the matching users' totals.
+ *   adding up the matching users' totals;
+ * - live assignments per day of creation and state (`created`), from which a creation range's
+ *   total follows: the whole days inside it added up, the rows of its end days counted.
  */
 import { isOutstanding, type AssignmentState } from '../assignments/assignment-machine.ts';
 
@@ -29,6 +31,8 @@ export interface CountedFacts {
   reviewed: 0 | 1;
   /** YYYY-MM-DD, or null when there is none */
   dueDate: string | null;
+  /** the day the assignment was created, as the first ten characters of its stored `created` */
+  createdDay: string;
 }
 
 /** The stored columns the facts come from. */
@@ -41,6 +45,7 @@ export interface CountedColumns {
   isSuccess: boolean | null;
   feedbackText: string | null;
   dueDate: string | null;
+  created: string;
   deleted: boolean;
 }
 
@@ -55,7 +60,21 @@ export function countedFacts(columns: CountedColumns): CountedFacts | null {
     success: columns.isSuccess === null ? 2 : columns.isSuccess ? 1 : 0,
     reviewed: columns.feedbackText ? 1 : 0,
     dueDate: columns.dueDate,
+    createdDay: createdDayOf(columns.created),
   };
+}
+
+/**
+ * The day a stored `created` text falls on: its first ten characters. A range's bound compared
+ * with `created` as text compares its own first ten characters first, so every row of a day
+ * before the bound's is below it and every row of a later day above it.
+ */
+export const createdDayOf = (created: string): string => created.slice(0, 10);
+
+/** A live assignment's day of creation and state: what a creation range's totals are kept per. */
+export interface CreatedFacts {
+  createdDay: string;
+  state: AssignmentState;
 }
 
 /** A content item's own counters. */
@@ -93,6 +112,8 @@ export interface CounterDeltas {
   due: Array<{ facts: DueFacts; by: number }>;
   /** a user's count of live assignments up or down */
   users: Array<{ userId: number; by: number }>;
+  /** one (day of creation, state) count of live assignments up or down */
+  created: Array<{ facts: CreatedFacts; by: number }>;
 }
 
 const sameStats = (a: CountedFacts | null, b: CountedFacts | null) =>
@@ -108,12 +129,18 @@ const sameStats = (a: CountedFacts | null, b: CountedFacts | null) =>
 const sameDue = (a: DueFacts | null, b: DueFacts | null) =>
   a === b || (a !== null && b !== null && a.contentType === b.contentType && a.state === b.state && a.dueDate === b.dueDate);
 
+const createdFacts = (facts: CountedFacts): CreatedFacts => ({ createdDay: facts.createdDay, state: facts.state });
+
 /** What a write that turns `before` into `after` (null: absent or deleted) changes in the counts. */
 export function counterDeltas(before: CountedFacts | null, after: CountedFacts | null): CounterDeltas {
-  const deltas: CounterDeltas = { stats: [], content: [], due: [], users: [] };
+  const deltas: CounterDeltas = { stats: [], content: [], due: [], users: [], created: [] };
   if (before?.userId !== after?.userId) {
     if (before) deltas.users.push({ userId: before.userId, by: -1 });
     if (after) deltas.users.push({ userId: after.userId, by: 1 });
+  }
+  if (before?.createdDay !== after?.createdDay || before?.state !== after?.state) {
+    if (before) deltas.created.push({ facts: createdFacts(before), by: -1 });
+    if (after) deltas.created.push({ facts: createdFacts(after), by: 1 });
   }
   const [dueBefore, dueAfter] = [dueFacts(before), dueFacts(after)];
   if (!sameDue(dueBefore, dueAfter)) {
@@ -147,6 +174,7 @@ export function counterDeltas(before: CountedFacts | null, after: CountedFacts |
 export function mergeCounterDeltas(all: readonly CounterDeltas[]): CounterDeltas {
   const stats = new Map<string, { facts: CountedFacts; by: number }>();
   const due = new Map<string, { facts: DueFacts; by: number }>();
+  const created = new Map<string, { facts: CreatedFacts; by: number }>();
   const users = new Map<number, number>();
   const content = new Map<number, { contentId: number } & ContentCounters>();
   const add = <F>(into: Map<string, { facts: F; by: number }>, key: string, facts: F, by: number) => {
@@ -158,6 +186,7 @@ export function mergeCounterDeltas(all: readonly CounterDeltas[]): CounterDeltas
     for (const { facts, by } of deltas.stats)
       add(stats, [facts.contentId, facts.state, facts.rating, facts.success, facts.reviewed].join('|'), facts, by);
     for (const { facts, by } of deltas.due) add(due, [facts.contentType, facts.state, facts.dueDate].join('|'), facts, by);
+    for (const { facts, by } of deltas.created) add(created, `${facts.createdDay}|${facts.state}`, facts, by);
     for (const { userId, by } of deltas.users) users.set(userId, (users.get(userId) ?? 0) + by);
     for (const change of deltas.content) {
       const sum = content.get(change.contentId) ?? { contentId: change.contentId, total: 0, completed: 0, ratingSum: 0, ratingCount: 0 };
@@ -173,5 +202,6 @@ export function mergeCounterDeltas(all: readonly CounterDeltas[]): CounterDeltas
     content: [...content.values()].filter((sum) => sum.total !== 0 || sum.completed !== 0 || sum.ratingSum !== 0 || sum.ratingCount !== 0),
     due: [...due.values()].filter((entry) => entry.by !== 0),
     users: [...users].filter(([, by]) => by !== 0).map(([userId, by]) => ({ userId, by })),
+    created: [...created.values()].filter((entry) => entry.by !== 0),
   };
 }

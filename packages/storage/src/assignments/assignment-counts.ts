@@ -3,7 +3,8 @@
  * each write changes; this applies it): each combination of counted facts per content item
  * (`assignment_stats`) and per content type (`assignment_totals`), the counters on each content
  * item, the outstanding assignments per content type, state and due date (`assignment_due_totals`),
- * and each user's live assignments (`user_assignment_counts`).
+ * the live assignments per day of creation and state (`assignment_created_totals`), and each user's
+ * live assignments (`user_assignment_counts`).
  */
 import { sql, type Kysely } from 'kysely';
 import {
@@ -29,6 +30,7 @@ export interface CountedRow {
   is_success: number | null;
   feedback_text: string | null;
   due_date: string | null;
+  created: string;
   deleted_at: string | null;
 }
 
@@ -45,6 +47,7 @@ export const countedRowOf = (db: Kysely<Database>, id: number): Promise<CountedR
       'a.is_success',
       'a.feedback_text',
       'a.due_date',
+      'a.created',
       'a.deleted_at',
     ])
     .where('a.id', '=', id)
@@ -67,6 +70,7 @@ export const factsOf = (row: CountedRow): CountedFacts | null =>
     isSuccess: row.is_success === null ? null : toBool(row.is_success),
     feedbackText: row.feedback_text,
     dueDate: row.due_date,
+    created: row.created,
     deleted: row.deleted_at !== null,
   });
 
@@ -129,6 +133,12 @@ export async function applyCounterDeltas(db: Kysely<Database>, deltas: CounterDe
       deltas.due.map(({ facts }) => ({ content_type: facts.contentType, state: facts.state, due_date: facts.dueDate })),
       deltas.due.map((entry) => entry.by),
     ),
+    countsAdded(
+      db,
+      'assignment_created_totals',
+      deltas.created.map(({ facts }) => ({ created_day: facts.createdDay, state: facts.state })),
+      deltas.created.map((entry) => entry.by),
+    ),
     // a user's count is a narrow row of its own (migration 0024), not the wide users row: one
     // statement for the whole batch (the deltas name each user once)
     countsAdded(
@@ -164,7 +174,8 @@ function groupBy<T>(items: readonly T[], key: (item: T) => string, id: (item: T)
  */
 export async function recountAssignments(db: Kysely<Database>): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const table of ['assignment_stats', 'assignment_totals', 'assignment_due_totals'] as const) await trx.deleteFrom(table).execute();
+    for (const table of ['assignment_stats', 'assignment_totals', 'assignment_due_totals', 'assignment_created_totals'] as const)
+      await trx.deleteFrom(table).execute();
     await sql`insert into assignment_stats (content_id, state, rating, success, reviewed, n)
       select content_id, state, coalesce(feedback_rating, 0), coalesce(is_success, 2), case when feedback_text <> '' then 1 else 0 end, count(*)
       from assignments where deleted_at is null group by 1, 2, 3, 4, 5`.execute(trx);
@@ -176,6 +187,8 @@ export async function recountAssignments(db: Kysely<Database>): Promise<void> {
       where a.deleted_at is null and a.due_date is not null and a.state in (${sql.join([...outstandingStates])}) group by 1, 2, 3`.execute(
       trx,
     );
+    await sql`insert into assignment_created_totals (created_day, state, n)
+      select substr(created, 1, 10), state, count(*) from assignments where deleted_at is null group by 1, 2`.execute(trx);
     await trx.deleteFrom('user_assignment_counts').execute();
     await sql`insert into user_assignment_counts (user_id, n)
       select user_id, count(*) from assignments where deleted_at is null group by user_id`.execute(trx);

@@ -29,7 +29,7 @@ import { jsonRows } from '../postgres/json-insert.ts';
 import { dialectOf } from '../shared/dialect.ts';
 import { valuesList } from '../shared/values-list.ts';
 
-import { counterDeltas, mergeCounterDeltas } from '@lectern/core/ports';
+import { counterDeltas, createdDayOf, mergeCounterDeltas } from '@lectern/core/ports';
 
 export { overdueSql } from './assignment-resource.ts';
 
@@ -129,6 +129,7 @@ export class AssignmentRepository implements AssignmentStore {
         success: 2,
         reviewed: 0,
         dueDate: row.dueDate,
+        createdDay: createdDayOf(row.created),
       }),
     );
     await applyCounterDeltas(this.db, created.length === 1 ? created[0]! : mergeCounterDeltas(created));

@@ -5,7 +5,7 @@
  */
 import { sql, type Expression, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ListQuery } from '@lectern/core';
-import { outstandingStates } from '@lectern/core/ports';
+import { createdDayOf, outstandingStates } from '@lectern/core/ports';
 import type { Database } from '../schema.ts';
 import { filterValues } from '../listing/list-builder.ts';
 import type { TotalQuery } from '../listing/list-definition.ts';
@@ -20,21 +20,24 @@ const sumOf = <DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>)
 /** A total as the one-row query a list reads it from (ListHints.total). */
 const totalOf = (db: Kysely<Database>, total: Expression<number>): TotalQuery => db.selectNoFrom(sql<number>`${total}`.as('total'));
 
+/** The number of live assignments, as SQL: the kept totals added up (a few hundred rows). */
+export const liveAssignments = (db: Kysely<Database>): Expression<number> => sumOf(db.selectFrom('assignment_totals'));
+
 /** Every live assignment: the size the cost of reading a list in an index's order is measured against. */
 export const allAssignments = async (db: Kysely<Database>): Promise<number> =>
-  Number((await totalOf(db, sumOf(db.selectFrom('assignment_totals'))).execute())[0]?.total ?? 0);
+  Number((await totalOf(db, liveAssignments(db)).execute())[0]?.total ?? 0);
 
 /**
  * The number of live assignments `query` matches, as a query over the kept counts, when its filters
  * are among those counted per write (a content item's with its state at most, since per-item due
  * dates are not kept); undefined when they are not, or when search or a range other than an
- * outstanding assignment's due date (dueRangeTotal) narrows it.
+ * outstanding assignment's due date (dueRangeTotal) or a creation range (createdRangeTotal) narrows it.
  */
 export function keptTotal(db: Kysely<Database>, query: ListQuery, today: string): TotalQuery | undefined {
   const { filters } = query;
   if (query.search !== undefined) return undefined;
   if (!Object.keys(filters).every((name) => COUNTED_FILTERS.has(name))) return undefined;
-  if (Object.keys(query.ranges).length > 0) return dueRangeTotal(db, query, today);
+  if (Object.keys(query.ranges).length > 0) return dueRangeTotal(db, query, today) ?? createdRangeTotal(db, query);
   const states = filters.state === undefined ? undefined : filterValues(filters.state);
   const types = filters.content_type === undefined ? undefined : filterValues(filters.content_type);
 
@@ -85,4 +88,43 @@ function dueRangeTotal(db: Kysely<Database>, query: ListQuery, today: string): T
   if (bounds.gte !== undefined) due = due.where('due_date', '>=', bounds.gte);
   if (bounds.lte !== undefined) due = due.where('due_date', '<=', bounds.lte);
   return totalOf(db, sumOf(due));
+}
+
+/**
+ * A creation range's total, alone or with a state filter, from the live assignments kept per day of
+ * creation and state (`assignment_created_totals`): the kept days from the lower bound's day up to
+ * the upper bound's, less the rows of the lower bound's day before it, plus the rows of the upper
+ * bound's day up to it. `created` and its bounds compare as text, so a day's rows all lie between
+ * the day's ten characters and any bound of a later day; the two counts read at most a day's index
+ * entries each (none for a bound at midnight) instead of the range's (52 000 for the bench's last
+ * 5 % of a million). Bounds on one day are left to a COUNT, which reads no more than that day.
+ */
+function createdRangeTotal(db: Kysely<Database>, query: ListQuery): TotalQuery | undefined {
+  const { filters, ranges } = query;
+  const bounds = ranges.created;
+  if (bounds === undefined || Object.keys(ranges).length > 1) return undefined;
+  if (!Object.keys(filters).every((name) => name === 'state')) return undefined;
+  const { gte, lte } = bounds;
+  const [from, to] = [gte === undefined ? undefined : createdDayOf(gte), lte === undefined ? undefined : createdDayOf(lte)];
+  if (from !== undefined && to !== undefined && from >= to) return undefined;
+  const states = filters.state === undefined ? undefined : filterValues(filters.state);
+  let days = db.selectFrom('assignment_created_totals');
+  if (states) days = days.where('state', 'in', states);
+  if (from !== undefined) days = days.where('created_day', '>=', from);
+  if (to !== undefined) days = days.where('created_day', '<', to);
+  /** the live rows created in [low, high), or [low, high] when `through` */
+  const rowsBetween = (low: string, high: string, through: boolean) => {
+    let rows = db
+      .selectFrom('assignments')
+      .select(sql<number>`count(*)`.as('n'))
+      .where('deleted_at', 'is', null)
+      .where('created', '>=', low)
+      .where('created', through ? '<=' : '<', high);
+    if (states) rows = rows.where('state', 'in', states);
+    return rows;
+  };
+  let total: Expression<number> = sumOf(days);
+  if (from !== undefined) total = sql<number>`${total} - (${rowsBetween(from, gte!, false)})`;
+  if (to !== undefined) total = sql<number>`${total} + (${rowsBetween(to, lte!, true)})`;
+  return totalOf(db, total);
 }

@@ -93,6 +93,12 @@ export interface ListHints<DB, TB extends keyof DB> {
    * an ordered index walk answers at once.
    */
   keptPlan?: boolean;
+  /**
+   * A range bounds the list, yet neither its total (`total`, kept) nor its page's plan (an index
+   * walked in the page's order from the bound) depends on how many rows the bound selects: on
+   * PostgreSQL the page may run by name with a kept plan, as an unbounded list does (readElsewhere).
+   */
+  boundsPlannedAlike?: boolean;
 }
 
 /** A query of one row holding a list's total: run alone, or a scalar subquery of the page's statement. */

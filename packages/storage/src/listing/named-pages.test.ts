@@ -150,13 +150,26 @@ describe('named list pages on PostgreSQL', { skip: postgresServerUrl ? false : '
 
   it('leave ranges, searches and patterns unnamed', async () => {
     const before = await preparedNow();
-    const ranged = await list({ created__gte: '2025-01-01T00:10:00Z' });
-    assert.equal(ranged.total, ASSIGNMENTS - 10);
+    const ranged = await list({ due_date__gte: '2025-01-01' });
+    assert.equal(ranged.total, 0);
     const patterned = await list({}, 'ilike(user.email,*@example.com)');
     assert.equal(patterned.total, ASSIGNMENTS);
     const query = parseListQuery(assignmentListSpec, {});
     assert.deepEqual(readElsewhere(storage.db, { ...query, search: 'item' }), {}, 'assignments have no search; other lists do');
     assert.deepEqual(await preparedNow(), before);
+  });
+
+  it('name a creation range whose total is kept: neither its count nor its page depends on its bound', async () => {
+    const before = await preparedNow();
+    const ranged = await list({ created__gte: '2025-01-01T00:10:00Z' });
+    assert.equal(ranged.total, ASSIGNMENTS - 10);
+    assert.equal((await list({ state: 'completed', created__lte: '2025-01-01T00:10:00Z' })).total, 4);
+    const named = (await preparedNow()).filter((text) => !before.includes(text));
+    assert.equal(named.length, 2, named.join('\n'));
+    assert.ok(named.every((text) => text.includes('"assignment_created_totals"')));
+    const unkept = await preparedNow();
+    assert.equal((await list({ content_type: 'article', created__gte: '2025-01-01T00:10:00Z' })).total, 0);
+    assert.deepEqual(await preparedNow(), unkept, 'with a filter the kept counts do not answer, it is counted and planned for its bound');
   });
 
   it('leave a transaction’s lists to kysely', async () => {

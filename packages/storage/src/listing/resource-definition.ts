@@ -284,7 +284,7 @@ export function defineResource<
       narrowed.query,
       narrowed.definition,
       (q) => select(narrowed.joinRest(q), context),
-      { ...hints, ...(all === undefined ? {} : { all }), ...readElsewhere(db, query, narrowing) },
+      { ...hints, ...(all === undefined ? {} : { all }), ...readElsewhere(db, query, narrowing, hints.boundsPlannedAlike) },
       walked?.filtered,
     );
     return { total, records: rows.map(toRecord) };
@@ -302,18 +302,22 @@ export function defineResource<
  * handful of rows or most of the table, and PostgreSQL, once it keeps a plan made for any value
  * (`plan_cache_mode = auto`, after five runs), assumes a third for a bound: a count of a range it
  * planned that way read the index in parallel workers, 8.5–30 ms against 5–7 ms for the plan made
- * for the bound (docs/scaling.md). An offloaded export also reads ahead (list-batches.ts). An export's batches after the
- * first may come from a read held open for them (shared/held-reads.ts: a cursor on PostgreSQL).
- * The hints of every list read on `db` with fetchPage, defined here or not (jobs, imports, events).
+ * for the bound (docs/scaling.md). A range whose total is kept and whose page walks an index from
+ * the bound is named all the same (`plannedAlike`: ListHints.boundsPlannedAlike). An offloaded
+ * export also reads ahead (list-batches.ts). An export's batches after the first may come from a
+ * read held open for them (shared/held-reads.ts: a cursor on PostgreSQL). The hints of every list
+ * read on `db` with fetchPage, defined here or not (jobs, imports, events).
  */
 export function readElsewhere(
   db: Kysely<Database>,
   query: ListQuery,
   narrowing?: ListNarrowing,
+  plannedAlike = false,
 ): Pick<ListHints<never, never>, 'offload' | 'hold' | 'keptPlan'> {
   const hold = query.batch !== undefined ? heldReadsOf(db) : undefined;
   const heavy = query.search !== undefined || query.batch !== undefined;
-  const bounded = Object.keys(query.ranges).length > 0 || boundsRows(narrowing?.rql?.filter ?? null);
+  const ranged = Object.keys(query.ranges).length > 0 && !plannedAlike;
+  const bounded = ranged || boundsRows(narrowing?.rql?.filter ?? null);
   const named = heavy || bounded ? undefined : pageReadOf(db);
   const offload = heavy ? offloadedReadOf(db) : named;
   return { ...(offload ? { offload } : {}), ...(hold ? { hold } : {}), ...(named ? { keptPlan: true } : {}) };

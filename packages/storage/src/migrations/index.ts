@@ -28,6 +28,8 @@ import * as webhookRecoveryJobList from './0022-webhook-recovery-job-list.ts';
 import * as scimIdentities from './0023-scim-identities.ts';
 import * as userAssignmentCounts from './0024-user-assignment-counts.ts';
 import * as completionsIndex from './0025-completions-index.ts';
+import * as contentCreatedCovering from './0026-content-created-covering.ts';
+import * as assignmentCreatedTotals from './0027-assignment-created-totals.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
@@ -55,6 +57,8 @@ const migrations: Record<string, Migration> = {
   '0023-scim-identities': scimIdentities,
   '0024-user-assignment-counts': userAssignmentCounts,
   '0025-completions-index': completionsIndex,
+  '0026-content-created-covering': contentCreatedCovering,
+  '0027-assignment-created-totals': assignmentCreatedTotals,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -61,6 +61,13 @@ export interface AssignmentDueTotalsTable {
   n: number;
 }
 
+/** live assignments per day of creation (the first ten characters of `created`) and state (migration 0027) */
+export interface AssignmentCreatedTotalsTable {
+  created_day: string;
+  state: string;
+  n: number;
+}
+
 /** each user's live assignments, kept per write by the assignments area (migration 0024); no row is none */
 export interface UserAssignmentCountsTable {
   user_id: number;

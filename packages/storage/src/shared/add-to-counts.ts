@@ -7,7 +7,13 @@ import { takesCopy } from './insert-row.ts';
  * The tables of counts `n` per combination of their other columns, kept per write
  * (docs/scaling.md, "Counts kept per write").
  */
-type CountTable = 'assignment_stats' | 'assignment_totals' | 'assignment_due_totals' | 'event_seat_counts' | 'user_assignment_counts';
+type CountTable =
+  | 'assignment_stats'
+  | 'assignment_totals'
+  | 'assignment_due_totals'
+  | 'assignment_created_totals'
+  | 'event_seat_counts'
+  | 'user_assignment_counts';
 
 /**
  * Adds each entry's `by` to the count of its combination in `table`, starting those it has none of

@@ -34,6 +34,8 @@ export interface Dialect {
    * more the transaction wrote; PostgreSQL wrote its log as the statements ran.
    */
   readonly commitWritesPages: boolean;
+  /** A query can read a random share of a table's pages (`TABLESAMPLE SYSTEM`). */
+  readonly sampledReads: boolean;
 }
 
 const sqlite: Dialect = {
@@ -47,6 +49,7 @@ const sqlite: Dialect = {
   deleteFeedsInsert: false,
   writesInWith: false,
   commitWritesPages: true,
+  sampledReads: false,
 };
 
 const postgres: Dialect = {
@@ -60,6 +63,7 @@ const postgres: Dialect = {
   deleteFeedsInsert: true,
   writesInWith: true,
   commitWritesPages: false,
+  sampledReads: true,
 };
 
 // any database's Kysely: the capabilities do not depend on its tables
