@@ -296,7 +296,14 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   }
   const first = instances[0]!;
   const urls = instances.map((instance) => instance.url);
-  const adminToken = /lpat_[0-9A-Za-z]{43}/.exec(sink.output)?.[0] ?? '';
+  const token = /lpat_[0-9A-Za-z]{43}/;
+  // A fresh database's first server prints the bootstrap token on stderr before its address on
+  // stdout, but the two pipes are read in whatever order they arrive: under load the address came
+  // first and the tests ran with an empty token. So the token is waited for (briefly) here.
+  const deadline = Date.now() + 10_000;
+  while (options.dbFile === undefined && !token.test(sink.output) && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  const adminToken = token.exec(sink.output)?.[0] ?? '';
   const exitAll = async (signal: NodeJS.Signals) => {
     const codes = await Promise.all(
       instances.map(async ({ child, exited }) => {
