@@ -286,23 +286,28 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
   const dbFile = options.dbFile ?? (onPostgres ? await freshPostgresDatabase({ migrated: true }) : migratedSqliteFile());
   const count = options.instances ?? (onPostgres ? 2 : 1);
   const sink = { output: '' };
+  const waitForOutput = async (pattern: RegExp, timeoutMs = 5000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(sink.output)) {
+      if (Date.now() > deadline) throw new Error(`output never matched ${pattern}:\n${sink.output}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const token = /lpat_[0-9A-Za-z]{43}/;
   // one after the other: the first creates the schema and prints the bootstrap token
   const instances: Instance[] = [];
   try {
     for (let i = 0; i < count; i++) instances.push(await spawnInstance(dbFile, options, i, sink));
+    // A fresh database's first server prints the bootstrap token on stderr before its address on
+    // stdout, but the two pipes are read in whatever order they arrive: under load the address
+    // came first and the tests ran with an empty token. So the token is waited for here.
+    if (options.dbFile === undefined) await waitForOutput(token, 10_000);
   } catch (error) {
     for (const instance of instances) instance.child.kill('SIGKILL');
     throw error;
   }
   const first = instances[0]!;
   const urls = instances.map((instance) => instance.url);
-  const token = /lpat_[0-9A-Za-z]{43}/;
-  // A fresh database's first server prints the bootstrap token on stderr before its address on
-  // stdout, but the two pipes are read in whatever order they arrive: under load the address came
-  // first and the tests ran with an empty token. So the token is waited for (briefly) here.
-  const deadline = Date.now() + 10_000;
-  while (options.dbFile === undefined && !token.test(sink.output) && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 10));
   const adminToken = token.exec(sink.output)?.[0] ?? '';
   const exitAll = async (signal: NodeJS.Signals) => {
     const codes = await Promise.all(
@@ -324,13 +329,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestServe
     dbFile,
     process: first.child,
     output: () => sink.output,
-    async waitForOutput(pattern: RegExp, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (!pattern.test(sink.output)) {
-        if (Date.now() > deadline) throw new Error(`output never matched ${pattern}:\n${sink.output}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    },
+    waitForOutput,
     stop: () => exitAll('SIGTERM'),
     async kill() {
       await exitAll('SIGKILL');
