@@ -1,7 +1,7 @@
 // Runs every *.test.ts under packages/ and test/ with node:test (Node 20 does not expand globs).
 // Usage: node scripts/run-tests.mjs [path-substring ...] to run a subset; `!substring` leaves files out.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
@@ -87,14 +87,15 @@ if (files.some((file) => file.startsWith('test/console/'))) {
 }
 
 /**
- * How many test files run at once: LECTERN_TEST_CONCURRENCY, else two more than the cores. Files
+ * How many test files run at once: LECTERN_TEST_CONCURRENCY, else one more than the cores. Files
  * side by side share nothing but the PostgreSQL server (each has its own temporary folders, ports,
- * databases and servers), and a file spends part of its time waiting on its servers, so more files
- * than cores keep the cores busy. Fresh-clone CI runs on 2 cores, all passing: two at a time plus
- * the PostgreSQL run beside with one, 853–929 s; one queue three at a time, 886 s (not quiet);
- * four at a time, 753 and 810 s (quiet).
+ * databases and servers), and a file spends part of its time waiting on its servers, so one file
+ * more than the cores keeps them busy. Two more (four on CI's 2 cores, 753 and 810 s on an earlier
+ * machine) overloaded the slower machine CI has run on since: with the run on the Node LTS beside
+ * it, a load of 17-28 for the whole run, each file's CPU 1.7 times what it takes alone, and servers
+ * that did not start within a minute.
  */
-const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism() + 2;
+const concurrency = Number(process.env.LECTERN_TEST_CONCURRENCY) || availableParallelism() + 1;
 
 /**
  * A process still running after this long fails instead of holding the run (and CI) forever: a
@@ -193,28 +194,6 @@ const queue = runs.map(({ files: members, label, onPostgres }, place) => {
   return module;
 });
 
-/**
- * A second run beside this one (CI runs the tests again on the Node LTS: .ci/run, .ci/tests-on-lts):
- * the shell command LECTERN_TEST_BESIDE names, started now that this run's fixtures are ready, so
- * after `npm test` has built the bundle both runs start their servers from. It runs at a lower CPU
- * priority (nice 10), so that it takes the time this run leaves idle (files waiting on their
- * servers, the long files running alone at the end) rather than slowing it. In CI that came to
- * 20-30 s of 800: the cores were busy through most of the run already. It shares this run's
- * PostgreSQL server. Its output follows this run's, and its failure fails the run.
- */
-let beside;
-if (process.env.LECTERN_TEST_BESIDE) {
-  const logDir = mkdtempSync(join(tmpdir(), 'lectern-test-beside-'));
-  const log = join(logDir, 'output.txt');
-  const out = openSync(log, 'w');
-  const env = { ...process.env, ...(postgresUrl ? { LECTERN_TEST_POSTGRES_URL: postgresUrl } : {}) };
-  delete env.LECTERN_TEST_BESIDE;
-  const child = spawn('nice', ['-n', '10', 'bash', '-c', process.env.LECTERN_TEST_BESIDE], { cwd: root, stdio: ['ignore', out, out], env });
-  closeSync(out);
-  const ended = new Promise((resolve) => child.once('close', (code) => resolve(code ?? 1)));
-  beside = { logDir, log, ended };
-}
-
 // Each file's time (scripts/file-times-reporter.mjs) lands here; the slowest are printed at the end.
 const timesFile = join(mkdtempSync(join(tmpdir(), 'lectern-test-times-')), 'times.tsv');
 const status = await new Promise((resolve) => {
@@ -268,7 +247,7 @@ console.log(`\n# the ten slowest of ${fileTimes.length} files (wall time each, $
 for (const { ms, file } of slowest) console.log(`# ${(ms / 1000).toFixed(1).padStart(7)} s  ${file}`);
 const cpuTimes = tsvRows(cpuFile).map(([ms, file]) => ({ ms: Number(ms), file: labelOf(file) }));
 // every file's wall and CPU time, for looking further than the ten printed (LECTERN_TEST_TIMES names
-// another file, for a second run beside this one)
+// another file, for a second run after this one)
 {
   const cpuOf = new Map(cpuTimes.map(({ ms, file }) => [file, ms]));
   const timesTable = join(root, process.env.LECTERN_TEST_TIMES ?? 'test-results/file-times.tsv');
@@ -286,17 +265,10 @@ if (cpuTimes.length > 0) {
 }
 rmSync(dirname(timesFile), { recursive: true, force: true });
 rmSync(queueDir, { recursive: true, force: true });
-let besideStatus = 0;
-if (beside) {
-  besideStatus = await beside.ended;
-  console.log(`\n${readFileSync(beside.log, 'utf8')}`);
-  if (besideStatus !== 0) console.log(`# the run beside this one (LECTERN_TEST_BESIDE) failed: exit ${besideStatus}`);
-  rmSync(beside.logDir, { recursive: true, force: true });
-}
 await fixtures.cleanup();
 await browser?.close();
 if (postgres) {
   spawnSync('bash', [join(root, 'scripts/postgres.sh'), 'stop', postgres.dir]);
   rmSync(postgres.dir, { recursive: true, force: true });
 }
-process.exit(status || besideStatus);
+process.exit(status);
