@@ -3,8 +3,8 @@
  * PostgreSQL runs, the URL that stands where the file would. Statements use `?` placeholders.
  */
 import Database from 'better-sqlite3';
-import type { Pool } from 'pg';
 import { writeLockQuery } from '../../packages/storage/src/write-lock-key.ts';
+import { poolFor } from './postgres.ts';
 
 const isUrl = (target: string) => /^postgres(ql)?:\/\//.test(target);
 
@@ -25,28 +25,6 @@ export async function queryDatabase<Row = any>(target: string, statement: string
   let index = 0;
   const numbered = statement.replace(/\?/g, () => `$${++index}`);
   return (await pool.query(numbered, parameters)).rows as Row[];
-}
-
-/**
- * A few connections per PostgreSQL database, kept between statements: tests poll (an import's
- * progress, the write lock) and a connection of its own per look cost a server process's start,
- * tens of milliseconds on a busy or slow machine, so a poll saw a chunk's first batch long after it
- * had ended. Idle connections close after a second and never keep the test process alive.
- */
-const pools = new Map<string, Promise<Pool>>();
-function poolFor(url: string): Promise<Pool> {
-  let pool = pools.get(url);
-  if (!pool) {
-    // loaded only here: a SQLite run's files never need the driver (30 ms of CPU each to load)
-    pool = import('pg').then(({ default: pg }) => {
-      const made = new pg.Pool({ connectionString: url, max: 2, idleTimeoutMillis: 1000, allowExitOnIdle: true });
-      // an idle connection the server ended (a stopped cluster, say) is dropped, not thrown
-      made.on('error', () => undefined);
-      return made;
-    });
-    pools.set(url, pool);
-  }
-  return pool;
 }
 
 /**
