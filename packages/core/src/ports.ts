@@ -17,6 +17,7 @@ export {
   mergeCounterDeltas,
   type CounterDeltas,
 } from './insights/assignment-counters.ts';
+export { dayEnd, dayStart } from './shared/time.ts';
 export {
   type AssignmentChanges,
   type AssignmentListOptions,

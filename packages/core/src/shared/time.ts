@@ -26,8 +26,12 @@ export function parseDatetime(value: string): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
+/** A day's first and last instants, normalised as parseDatetime normalises a datetime. */
+export const dayStart = (day: string): string => `${day}T00:00:00.000Z`;
+export const dayEnd = (day: string): string => `${day}T23:59:59.999Z`;
+
 /** A datetime bound that also accepts a bare date: a lower bound starts that day, an upper bound ends it. */
 export function parseDatetimeBound(value: string, bound: 'gte' | 'lte'): string | null {
-  if (parseDate(value) !== null) return bound === 'gte' ? `${value}T00:00:00.000Z` : `${value}T23:59:59.999Z`;
+  if (parseDate(value) !== null) return bound === 'gte' ? dayStart(value) : dayEnd(value);
   return parseDatetime(value);
 }

@@ -111,6 +111,9 @@ describe('assignment query plans', () => {
     { params: { due_date__gte: '2026-05-01' }, count: /assignments_due_date_idx \(due_date>\?\)/, page: /assignments_created_idx/ },
     { params: { due_date__lte: '2026-05-01' }, count: /assignments_due_date_idx \(due_date<\?\)/, page: /assignments_created_idx/ },
     // the counts kept per day of creation, and the rows of the bound's own day (createdRangeTotal)
+    { params: { created__gte: '2025-01-02T06:00:00Z' }, count: 'kept', page: /assignments_created_idx \(created>\?\)/ },
+    { params: { created__lte: '2025-01-02T06:00:00Z' }, count: 'kept', page: /assignments_created_idx \(created<\?\)/ },
+    // at midnight: no rows of the day before the bound, and only the bound's instant up to it
     { params: { created__gte: '2025-01-02T00:00:00Z' }, count: 'kept', page: /assignments_created_idx \(created>\?\)/ },
     { params: { created__lte: '2025-01-02T00:00:00Z' }, count: 'kept', page: /assignments_created_idx \(created<\?\)/ },
   ];
@@ -128,12 +131,20 @@ describe('assignment query plans', () => {
         // only a filter that keeps few rows (a user's 20, an item's 1 000) sorts what it matches;
         // the others walk an index in the page's order and stop at the page's end
         if (!('user' in params || 'content_item' in params)) assert.doesNotMatch(pagePlan!, /TEMP B-TREE/, pagePlan);
-        // a creation range's kept total counts the rows of its bound's day through the index, not the range's
+        // a creation range's kept total counts the rows of its bound's day through the index, not the
+        // range's; a lower bound at midnight counts none, an upper one those of its instant
         const dayTotals = recorder.sent.filter(({ sql: text }) => /assignment_created_totals/.test(text));
         assert.equal(dayTotals.length, Object.keys(params).some((name) => name.startsWith('created__')) ? 1 : 0);
+        const bound = params.created__gte ?? params.created__lte;
+        const dayCount = !bound?.endsWith('T00:00:00Z')
+          ? /assignments_created_idx \(created>\? AND created<\?\)/
+          : params.created__lte
+            ? /assignments_created_idx \(created=\?\)/
+            : undefined;
         for (const query of dayTotals) {
           const plan = recorder.planOf(query).join('\n');
-          assert.match(plan, /assignments_created_idx \(created>\? AND created<\?\)/, plan);
+          if (dayCount) assert.match(plan, dayCount, plan);
+          else assert.doesNotMatch(plan, /assignments_created_idx/, plan);
           assert.doesNotMatch(plan, /SCAN assignments/, plan);
         }
       });
