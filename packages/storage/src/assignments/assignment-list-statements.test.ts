@@ -194,9 +194,9 @@ for (const dialect of DIALECTS) {
       await recountAssignments(db);
       // vacuumed as well, as the benchmarks' data is: index-only scans count on its visibility map
       if (dialect.name === 'postgres') {
-        // The first pass right after the writes often leaves every page not all-visible (one run in
-        // four passed), and then the planner weighs an index-only scan as a visit to each row; the
-        // next pass marks them. So it vacuums until the table is, within a bound.
+        // The first pass right after the writes may mark no page all-visible, and then the planner
+        // weighs an index-only scan as a visit to each row; a later pass marks them. So it vacuums
+        // until the table is, within a bound.
         for (let pass = 0; pass < 10; pass++) {
           await sql`vacuum analyze`.execute(db);
           const { rows } = await sql<{
