@@ -17,10 +17,9 @@ import type { ListNarrowing } from '@lectern/core/ports';
 import { freshPostgresDatabase, postgresServerUrl } from '../../../../test/helpers/postgres.ts';
 import { storedContentItem, storedUser } from '../../../../test/helpers/stored-rows.ts';
 import { KyselyStorage } from '../kysely-storage.ts';
-import { openPostgresStorage } from '../postgres/open-postgres-storage.ts';
+import { openPostgres, openPostgresStorage } from '../postgres/open-postgres-storage.ts';
 import { openSqliteDatabase, openSqliteStorage } from '../sqlite/open-sqlite-storage.ts';
 import type { Database } from '../schema.ts';
-import { allowLoneReads } from '../shared/prepared-query.ts';
 import { recountAssignments } from './assignment-counts.ts';
 import { usersReportTotal } from './assignment-list-hints.ts';
 
@@ -322,39 +321,23 @@ for (const dialect of DIALECTS) {
 
     if (dialect.name === 'postgres')
       it('keeps one plan for the page of a creation range bounded at either end of a day, whatever its bound', async () => {
-        // the page runs by name (ListHints.boundsPlannedAlike), as the server runs it: on a client
-        // of its own here, whose prepared statements say whether PostgreSQL kept a generic plan.
+        // the page runs by name (ListHints.boundsPlannedAlike) through the adapter's own pool, here
+        // of one connection, whose prepared statements say whether PostgreSQL kept a generic plan.
         // A table this small does not show the range count's cost (the bench's million rows do,
         // docs/scaling.md): the test above holds the count away; this one, that the page is named
         // and its plan kept.
-        const client = new pg.Client({ connectionString: postgresDatabase });
-        await client.connect();
-        const named = new Kysely<Database>({
-          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: postgresDatabase, max: 1 }) }),
-        });
-        const names = new Map<string, string>();
-        allowLoneReads(
-          named,
-          async (text, values) => {
-            let name = names.get(text);
-            if (name === undefined) names.set(text, (name = `page_${names.size + 1}`));
-            return (await client.query({ name, text, values: values as unknown[] })).rows as unknown[];
-          },
-          { pages: true },
-        );
+        const named = openPostgres({ url: postgresDatabase!, poolSize: 1 });
         try {
           const pages = new KyselyStorage(named);
           for (const params of DAY_BOUNDED)
             // PostgreSQL plans a named statement for its values five times before it weighs a generic plan
             for (let run = 0; run < 8; run++)
               await pages.assignments.list(parseListQuery(assignmentListSpec, params), { ownerId: null, today: TODAY });
-          const { rows } = await client.query<{ statement: string; generic_plans: string }>(
-            `select statement, generic_plans from pg_prepared_statements where statement like '%from "assignments" as "a"%'`,
-          );
+          const { rows } = await sql<{ statement: string; generic_plans: string }>`select statement, generic_plans
+            from pg_prepared_statements where statement like ${'%from "assignments" as "a"%'}`.execute(named);
           assert.equal(rows.length, DAY_BOUNDED.length);
           for (const { statement, generic_plans } of rows) assert.ok(Number(generic_plans) > 0, `planned at every run: ${statement}`);
         } finally {
-          await client.end();
           await named.destroy();
         }
       });
